@@ -1,0 +1,329 @@
+//! The components composed into one Stateright [`Model`].
+//!
+//! Every component acts only on what it watches. Component actions take no time and are
+//! *urgent*: the clock ([`crate::time`]) advances only when no component has anything to do,
+//! and then jumps straight to the next deadline. The order in which enabled components act is
+//! left open, so the checker explores every interleaving — that is where the races live.
+//! Faults, operator actions and client requests are the environment: they may happen at any
+//! moment, or never.
+
+use crate::k8s::{ContainerSpecView, Gates};
+use crate::spec::{Scenario, Workload};
+use crate::state::*;
+use crate::{controllers, faults, kubelet, proxy, scheduler, time};
+use stateright::{Expectation, Model, Property};
+
+/// A property as the model carries it: Stateright wants plain `fn` conditions, so parameters
+/// are read through the model.
+#[derive(Clone)]
+pub struct PropertyFn {
+    pub name: &'static str,
+    pub expectation: Expectation,
+    pub condition: fn(&Cluster, &State) -> bool,
+}
+
+impl std::fmt::Debug for PropertyFn {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{} ({:?})", self.name, self.expectation)
+    }
+}
+
+/// The model of one scenario.
+#[derive(Clone, Debug)]
+pub struct Cluster {
+    pub scenario: Scenario,
+    /// Distinct images named by the scenario's containers (bit i of [`Node::images`]).
+    pub images: Vec<String>,
+    /// Per workload: init container and container spec views for the upstream functions.
+    pub views: Vec<(Vec<ContainerSpecView>, Vec<ContainerSpecView>)>,
+    pub gates: Gates,
+    /// The properties `properties()` returns.
+    pub properties: Vec<PropertyFn>,
+}
+
+/// Everything that can happen.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Action {
+    /// Time passes until the next deadline.
+    Tick(Secs),
+    /// ReplicaSet controller: create the missing pods of a Deployment (F 85).
+    ReplicaSetSync { workload: u8 },
+    /// Job controller: count, decide, create or delete (F 93–97).
+    JobSync { workload: u8 },
+    /// Scheduler: bind to a node, or record Unschedulable (`node` None).
+    Schedule { uid: u16, node: Option<u8> },
+    /// Kubelet pod worker: the next step of SyncPod / SyncTerminatingPod / SyncTerminatedPod.
+    Kubelet {
+        node: u8,
+        uid: u16,
+        step: kubelet::Step,
+    },
+    /// Kubelet prober: one probe run.
+    Probe {
+        node: u8,
+        uid: u16,
+        ctr: u8,
+        kind: ProbeKind,
+    },
+    /// Kubelet status manager: write the pod status it computed to the API.
+    StatusUpdate { node: u8, uid: u16 },
+    /// Kubelet status manager: delete the finished pod's object (grace 0, F 70).
+    RemoveObject { node: u8, uid: u16 },
+    /// EndpointSlice controller: write the slice (F 82, 83).
+    EndpointSliceSync,
+    /// kube-proxy on a node applies the current EndpointSlice.
+    ProxySync { node: u8 },
+    /// A client request through a node's kube-proxy to a pod it routes to.
+    Request { via: u8, uid: u16 },
+    /// A fault or operator action of the scenario.
+    Fault { index: u8, target: Option<u16> },
+}
+
+impl Cluster {
+    /// Builds the model of a scenario with the given properties.
+    pub fn new(scenario: Scenario, properties: Vec<PropertyFn>) -> Self {
+        let mut images: Vec<String> = Vec::new();
+        let mut views = Vec::new();
+        for w in &scenario.workloads {
+            let t = w.template();
+            for c in t.init_containers.iter().chain(&t.containers) {
+                if !images.contains(&c.image) {
+                    images.push(c.image.clone());
+                }
+            }
+            let view = |c: &crate::spec::Container| ContainerSpecView::new(&c.name);
+            views.push((
+                t.init_containers.iter().map(view).collect(),
+                t.containers.iter().map(view).collect(),
+            ));
+        }
+        Cluster {
+            scenario,
+            images,
+            views,
+            gates: Gates::default(),
+            properties,
+        }
+    }
+
+    pub fn workload(&self, w: u8) -> &Workload {
+        &self.scenario.workloads[w as usize]
+    }
+
+    pub fn pod_name(&self, pod: &Pod) -> String {
+        format!("{}-{}", self.workload(pod.workload).name(), pod.suffix)
+    }
+
+    pub fn node_name(&self, n: u8) -> &str {
+        &self.scenario.cluster.nodes[n as usize].name
+    }
+
+    pub fn image_index(&self, image: &str) -> usize {
+        self.images.iter().position(|i| i == image).unwrap_or(0)
+    }
+
+    /// The pod's name, or `uid N` for one that no longer exists.
+    pub fn uid_name(&self, state: &State, uid: u16) -> String {
+        state
+            .pod(uid)
+            .map(|p| self.pod_name(p))
+            .unwrap_or_else(|| format!("pod uid {uid}"))
+    }
+
+    /// The initial state: no pods yet, images as the scenario says, proxies in sync.
+    pub fn initial_state(&self) -> State {
+        let nodes = self
+            .scenario
+            .cluster
+            .nodes
+            .iter()
+            .map(|n| Node {
+                pods: Vec::new(),
+                images: n
+                    .images
+                    .iter()
+                    .filter(|i| self.images.contains(i))
+                    .fold(0u32, |acc, i| acc | (1 << self.image_index(i))),
+            })
+            .collect();
+        let workloads = self
+            .scenario
+            .workloads
+            .iter()
+            .map(|w| WorkloadStatus {
+                created: 0,
+                job: match w {
+                    Workload::Job { .. } => Some(JobStatus::default()),
+                    Workload::Deployment { .. } => None,
+                },
+            })
+            .collect();
+        State {
+            api: Api {
+                pods: Vec::new(),
+                endpoints: Vec::new(),
+                workloads,
+                next_uid: 1,
+            },
+            nodes,
+            proxies: vec![Proxy::default(); self.scenario.cluster.nodes.len()],
+            env: Env::default(),
+        }
+    }
+
+    /// Component actions that are enabled now (they take no time).
+    pub fn urgent_actions(&self, state: &State, out: &mut Vec<Action>) {
+        controllers::actions(self, state, out);
+        scheduler::actions(self, state, out);
+        kubelet::actions(self, state, out);
+        proxy::urgent_actions(self, state, out);
+    }
+
+    /// Applies an action; None if it is not enabled (never for actions from `actions`).
+    pub fn apply(&self, state: &State, action: &Action) -> Option<State> {
+        let mut s = state.clone();
+        match *action {
+            Action::Tick(d) => time::tick(self, &mut s, d),
+            Action::ReplicaSetSync { workload } => {
+                controllers::replicaset_sync(self, &mut s, workload)
+            }
+            Action::JobSync { workload } => controllers::job_sync(self, &mut s, workload),
+            Action::Schedule { uid, node } => scheduler::schedule(self, &mut s, uid, node),
+            Action::Kubelet { node, uid, step } => kubelet::step(self, &mut s, node, uid, step),
+            Action::Probe {
+                node,
+                uid,
+                ctr,
+                kind,
+            } => kubelet::probe(self, &mut s, node, uid, ctr as usize, kind),
+            Action::StatusUpdate { node, uid } => kubelet::status_update(self, &mut s, node, uid),
+            Action::RemoveObject { node, uid } => kubelet::remove_object(self, &mut s, node, uid),
+            Action::EndpointSliceSync => controllers::endpointslice_sync(self, &mut s),
+            Action::ProxySync { node } => proxy::sync(self, &mut s, node),
+            Action::Request { via, uid } => proxy::request(self, &mut s, via, uid),
+            Action::Fault { index, target } => faults::apply(self, &mut s, index, target),
+        }?;
+        proxy::observe(self, &mut s);
+        Some(s)
+    }
+
+    /// The action in Kubernetes words.
+    pub fn describe(&self, state: &State, action: &Action) -> String {
+        let name = |uid: u16| self.uid_name(state, uid);
+        match *action {
+            Action::Tick(d) => format!("time passes {d} s"),
+            Action::ReplicaSetSync { workload } => format!(
+                "replicaset-controller: create pods for Deployment {}",
+                self.workload(workload).name()
+            ),
+            Action::JobSync { workload } => {
+                format!(
+                    "job-controller: sync Job {}",
+                    self.workload(workload).name()
+                )
+            }
+            Action::Schedule { uid, node: Some(n) } => {
+                format!("scheduler: bind {} to {}", name(uid), self.node_name(n))
+            }
+            Action::Schedule { uid, node: None } => {
+                format!("scheduler: {} Unschedulable", name(uid))
+            }
+            Action::Kubelet { node, uid, step } => format!(
+                "kubelet@{}: {} {}",
+                self.node_name(node),
+                kubelet::describe_step(self, state, uid, step),
+                name(uid)
+            ),
+            Action::Probe {
+                node,
+                uid,
+                ctr,
+                kind,
+            } => {
+                let c = state
+                    .pod(uid)
+                    .map(|p| {
+                        self.workload(p.workload).template().containers[ctr as usize]
+                            .name
+                            .clone()
+                    })
+                    .unwrap_or_default();
+                format!(
+                    "kubelet@{}: {} probe {}/{}",
+                    self.node_name(node),
+                    kind.name(),
+                    name(uid),
+                    c
+                )
+            }
+            Action::StatusUpdate { node, uid } => format!(
+                "kubelet@{}: status update {}",
+                self.node_name(node),
+                name(uid)
+            ),
+            Action::RemoveObject { node, uid } => format!(
+                "kubelet@{}: delete finished pod object {}",
+                self.node_name(node),
+                name(uid)
+            ),
+            Action::EndpointSliceSync => "endpointslice-controller: update EndpointSlice".into(),
+            Action::ProxySync { node } => {
+                format!("kube-proxy@{}: apply EndpointSlice", self.node_name(node))
+            }
+            Action::Request { via, uid } => format!(
+                "client: request via kube-proxy@{} to {}",
+                self.node_name(via),
+                name(uid)
+            ),
+            Action::Fault { index, target } => faults::describe(self, state, index, target),
+        }
+    }
+}
+
+impl Model for Cluster {
+    type State = State;
+    type Action = Action;
+
+    fn init_states(&self) -> Vec<State> {
+        vec![self.initial_state()]
+    }
+
+    fn actions(&self, state: &State, actions: &mut Vec<Action>) {
+        self.urgent_actions(state, actions);
+        if actions.is_empty() {
+            if let Some(d) = time::next_deadline(self, state) {
+                actions.push(Action::Tick(d));
+            }
+        }
+        proxy::environment_actions(self, state, actions);
+        faults::actions(self, state, actions);
+    }
+
+    fn next_state(&self, state: &State, action: Action) -> Option<State> {
+        self.apply(state, &action)
+    }
+
+    fn format_action(&self, action: &Action) -> String {
+        format!("{action:?}")
+    }
+
+    fn format_step(&self, last_state: &State, action: Action) -> Option<String> {
+        let next = self.apply(last_state, &action)?;
+        Some(format!(
+            "{}\n\n{}",
+            self.describe(last_state, &action),
+            crate::render::kubectl_get_pods(self, &next)
+        ))
+    }
+
+    fn properties(&self) -> Vec<Property<Self>> {
+        self.properties
+            .iter()
+            .map(|p| Property {
+                expectation: p.expectation.clone(),
+                name: p.name,
+                condition: p.condition,
+            })
+            .collect()
+    }
+}

@@ -1,0 +1,23 @@
+//! Pure "upstream Kubernetes logic": functions ported from kubernetes/kubernetes and checked
+//! against rows of its own unit tests (`VECTORS.md`) and the facts in `FACTS.md` (cited as
+//! `F n`). The model calls these functions; it does not re-derive the rules.
+
+pub mod backoff;
+pub mod conditions;
+pub mod endpoints;
+pub mod jobs;
+pub mod phase;
+pub mod printer;
+pub mod restart;
+pub mod scheduling;
+pub mod types;
+
+pub use backoff::*;
+pub use conditions::*;
+pub use endpoints::*;
+pub use jobs::*;
+pub use phase::*;
+pub use printer::*;
+pub use restart::*;
+pub use scheduling::*;
+pub use types::*;

@@ -1,0 +1,314 @@
+//! Scheduler filters and scoring, kubelet admission, and NoExecute taint eviction.
+//!
+//! Ports of: `Toleration.ToleratesTaint` (staging/src/k8s.io/api/core/v1/toleration.go);
+//! `v1helper.FindMatchingUntoleratedTaint`; NodeResourcesFit `computePodResourceRequest` and
+//! `fitsRequest` (pkg/scheduler/framework/plugins/noderesources/fit.go); `leastResourceScorer`
+//! / `leastRequestedScore` (least_allocated.go); `labels.SelectorFromSet(nodeSelector)`;
+//! `FitError.Error` (pkg/scheduler/framework/types.go); the kubelet's `predicateAdmitHandler.Admit`
+//! reason mapping (pkg/kubelet/lifecycle/predicate.go); `getMinTolerationTime` and
+//! `processPodOnNode` (pkg/controller/tainteviction/taint_eviction.go).
+//!
+//! Facts: F 100, F 102, F 106–110. Conformance rows: VECTORS V7.3.
+
+use serde::{Deserialize, Serialize};
+use std::collections::{BTreeMap, HashMap};
+
+/// Requests of cpu (millicores) and memory (MiB).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", default, deny_unknown_fields)]
+pub struct Resources {
+    pub cpu_milli: u64,
+    pub memory_mi: u64,
+}
+
+/// `v1.TaintEffect`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum TaintEffect {
+    NoSchedule,
+    PreferNoSchedule,
+    NoExecute,
+}
+
+/// `v1.Taint` (without `timeAdded`).
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Taint {
+    pub key: String,
+    #[serde(default)]
+    pub value: String,
+    pub effect: TaintEffect,
+}
+
+/// `v1.TolerationOperator`; `""` defaults to Equal. (Lt/Gt of gate
+/// TaintTolerationComparisonOperators are not modelled.)
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum TolerationOperator {
+    #[default]
+    Equal,
+    Exists,
+}
+
+/// `v1.Toleration`. `effect: None` is the empty effect (matches all effects);
+/// `toleration_seconds: None` tolerates forever.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", default)]
+pub struct Toleration {
+    pub key: String,
+    pub operator: TolerationOperator,
+    pub value: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub effect: Option<TaintEffect>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub toleration_seconds: Option<i64>,
+}
+
+/// `Toleration.ToleratesTaint` (F 108): an empty effect matches all effects, else effects must
+/// be equal; an empty key matches all keys; Equal compares values, Exists matches any value.
+pub fn tolerates_taint(t: &Toleration, taint: &Taint) -> bool {
+    if let Some(e) = t.effect {
+        if e != taint.effect {
+            return false;
+        }
+    }
+    if !t.key.is_empty() && t.key != taint.key {
+        return false;
+    }
+    match t.operator {
+        TolerationOperator::Equal => t.value == taint.value,
+        TolerationOperator::Exists => true,
+    }
+}
+
+/// `v1helper.FindMatchingUntoleratedTaint(taints, tolerations, inclusionFilter)`, with the
+/// filter "effect is one of `effects`": the first such taint, in node order, that no
+/// toleration tolerates. The scheduler's TaintToleration filter uses
+/// `[NoSchedule, NoExecute]` (F 107); kubelet admission uses `[NoExecute]` (F 110).
+pub fn first_untolerated_taint<'a>(
+    taints: &'a [Taint],
+    tolerations: &[Toleration],
+    effects: &[TaintEffect],
+) -> Option<&'a Taint> {
+    taints
+        .iter()
+        .filter(|t| effects.contains(&t.effect))
+        .find(|t| !tolerations.iter().any(|tol| tolerates_taint(tol, t)))
+}
+
+/// `computePodResourceRequest` (F 106, the form without sidecars, pod-level resources or
+/// overhead): the sum over regular containers, then per resource the max with each init
+/// container's request.
+pub fn pod_request(init: &[Resources], regular: &[Resources]) -> Resources {
+    let mut r = Resources::default();
+    for c in regular {
+        r.cpu_milli = r.cpu_milli.saturating_add(c.cpu_milli);
+        r.memory_mi = r.memory_mi.saturating_add(c.memory_mi);
+    }
+    for c in init {
+        r.cpu_milli = r.cpu_milli.max(c.cpu_milli);
+        r.memory_mi = r.memory_mi.max(c.memory_mi);
+    }
+    r
+}
+
+/// `fitsRequest` for cpu and memory (F 106): an all-zero request fits; otherwise, per
+/// resource in the order cpu, memory, `request > 0 && request > allocatable - requested`
+/// gives "Insufficient cpu" / "Insufficient memory". `requested` is the node's
+/// `Requested` (sum of the requests of the pods already on it). The pod-count check
+/// ("Too many pods") is not modelled.
+pub fn insufficient_resources(
+    pod_req: Resources,
+    allocatable: Resources,
+    requested: Resources,
+) -> Vec<&'static str> {
+    let mut out = Vec::new();
+    if pod_req.cpu_milli == 0 && pod_req.memory_mi == 0 {
+        return out;
+    }
+    let free = |a: u64, r: u64| i128::from(a) - i128::from(r);
+    if pod_req.cpu_milli > 0
+        && i128::from(pod_req.cpu_milli) > free(allocatable.cpu_milli, requested.cpu_milli)
+    {
+        out.push("Insufficient cpu");
+    }
+    if pod_req.memory_mi > 0
+        && i128::from(pod_req.memory_mi) > free(allocatable.memory_mi, requested.memory_mi)
+    {
+        out.push("Insufficient memory");
+    }
+    out
+}
+
+/// `framework.MaxNodeScore`.
+pub const MAX_NODE_SCORE: i64 = 100;
+
+/// `leastRequestedScore(requested, capacity)`: 0 if capacity is 0 or requested exceeds it,
+/// else `(capacity - requested) * MaxNodeScore / capacity` (integer division).
+fn least_requested_score(requested: u64, capacity: u64) -> i64 {
+    if capacity == 0 || requested > capacity {
+        return 0;
+    }
+    let s = (i128::from(capacity - requested) * i128::from(MAX_NODE_SCORE)) / i128::from(capacity);
+    // 0 ≤ s ≤ MaxNodeScore, so it fits.
+    i64::try_from(s).unwrap_or(MAX_NODE_SCORE)
+}
+
+/// NodeResourcesFit scoring strategy LeastAllocated with the default resources cpu and memory,
+/// weight 1 each (`leastResourceScorer`): `(score(cpu) + score(memory)) / 2` where
+/// `score(r) = leastRequestedScore(requested_r + pod_r, allocatable_r)`.
+///
+/// Upstream feeds scoring the node's `NonZeroRequested` and the pod's non-zero request, in
+/// which a container with *no* cpu / memory request counts as 100m / 200Mi
+/// (`GetNonzeroRequestForResource`). [`Resources`] cannot tell "unset" from "explicit 0", so
+/// the caller passes the values to score with; this function adds no defaults.
+/// MiB instead of bytes does not change the result: the ratio is scale-free.
+pub fn least_allocated_score(
+    pod_req: Resources,
+    allocatable: Resources,
+    requested: Resources,
+) -> i64 {
+    let cpu = least_requested_score(
+        requested.cpu_milli.saturating_add(pod_req.cpu_milli),
+        allocatable.cpu_milli,
+    );
+    let mem = least_requested_score(
+        requested.memory_mi.saturating_add(pod_req.memory_mi),
+        allocatable.memory_mi,
+    );
+    (cpu + mem) / 2
+}
+
+/// `labels.SelectorFromSet(pod.Spec.NodeSelector).Matches(node.Labels)` (F 109): every
+/// key=value of the selector must be present; an empty selector matches every node.
+/// (Required node affinity, ANDed upstream, is not modelled.)
+pub fn node_selector_matches(
+    selector: &BTreeMap<String, String>,
+    labels: &BTreeMap<String, String>,
+) -> bool {
+    selector.iter().all(|(k, v)| labels.get(k) == Some(v))
+}
+
+/// `FitError.Error()` without PreFilter and PostFilter messages:
+/// `"0/<total> nodes are available: <n1> <reason1>, <n2> <reason2>."`.
+///
+/// `reasons[i]` are the filter reasons of one node that has a status; each reason is counted
+/// once per occurrence, and the strings `"<count> <reason>"` are sorted with `sort.Strings`
+/// (byte order of the whole string, count included). With no reason at all the message ends
+/// after the colon, as in the newest upstream. Nodes absent from the status map are not
+/// modelled.
+///
+/// Real `FailedScheduling` events of the default profile usually carry a further
+/// `" preemption: 0/N nodes are available: …"` part: that is `Diagnosis.PostFilterMsg`, written
+/// by DefaultPreemption; its text depends on the preemption outcome, so it is not part of
+/// this function.
+pub fn unschedulable_message(total_nodes: usize, reasons: &[Vec<String>]) -> String {
+    let mut counts: HashMap<&str, usize> = HashMap::new();
+    for node in reasons {
+        for r in node {
+            *counts.entry(r.as_str()).or_insert(0) += 1;
+        }
+    }
+    let mut parts: Vec<String> = counts.iter().map(|(r, n)| format!("{n} {r}")).collect();
+    parts.sort();
+    let mut msg = format!("0/{total_nodes} nodes are available:");
+    if !parts.is_empty() {
+        msg.push(' ');
+        msg.push_str(&parts.join(", "));
+        msg.push('.');
+    }
+    msg
+}
+
+/// The kubelet admission reason for the first failure reason (F 110, `Admit` in
+/// pkg/kubelet/lifecycle/predicate.go): an `InsufficientResourceError` for resource `<name>`
+/// gives `"OutOf<name>"` (`OutOfcpu`, `OutOfmemory`, `OutOfephemeral-storage`, `OutOfpods`).
+/// Accepts the scheduler-style reasons `"Insufficient <name>"` and `"Too many pods"` (the
+/// pods resource). Returns `None` for an empty list or a first reason that is not a resource
+/// shortage.
+pub fn admission_failure_reason(insufficient: &[&str]) -> Option<String> {
+    let first = insufficient.first()?;
+    if *first == "Too many pods" {
+        return Some("OutOfpods".to_string());
+    }
+    first
+        .strip_prefix("Insufficient ")
+        .map(|name| format!("OutOf{name}"))
+}
+
+/// What the taint-eviction controller does with one pod on a node.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum EvictionDecision {
+    /// Cancel any scheduled deletion (no NoExecute taint left, F 102).
+    Cancel,
+    /// Delete now.
+    Now,
+    /// Tolerated forever: cancel any scheduled deletion and do not schedule one.
+    Never,
+    /// Delete at this absolute time (seconds).
+    At(i64),
+}
+
+/// `getMinTolerationTime(usedTolerations)`: `None` = infinite; any `tolerationSeconds <= 0`
+/// (or no matching toleration at all) gives 0.
+fn min_toleration_time(used: &[&Toleration]) -> Option<i64> {
+    if used.is_empty() {
+        return Some(0);
+    }
+    let mut min: Option<i64> = None;
+    for t in used {
+        if let Some(s) = t.toleration_seconds {
+            if s <= 0 {
+                return Some(0);
+            }
+            min = Some(min.map_or(s, |m| m.min(s)));
+        }
+    }
+    min
+}
+
+/// `processPodOnNode` for the node's NoExecute taints (F 102, V7.3).
+///
+/// * no taints → [`EvictionDecision::Cancel`] (`handleNodeUpdate` short-circuit);
+/// * a taint no toleration tolerates → [`EvictionDecision::Now`];
+/// * `getMinTolerationTime` of the tolerations used for the taints (`GetMatchingTolerations`
+///   takes, per taint, the first toleration that tolerates it): infinite → [`EvictionDecision::Never`]; else deletion at
+///   `taint_time + min`. `taint_time` is when the eviction work was first scheduled
+///   (`scheduledEviction.CreatedAt`, i.e. when the controller saw the taint); if that moment
+///   is not after `now` the timed worker fires at once → [`EvictionDecision::Now`].
+///
+/// `no_execute_taints` should hold only NoExecute taints (`getNoExecuteTaints`); any other
+/// effect is ignored here.
+pub fn taint_eviction_decision(
+    no_execute_taints: &[Taint],
+    tolerations: &[Toleration],
+    taint_time: i64,
+    now: i64,
+) -> EvictionDecision {
+    let taints: Vec<&Taint> = no_execute_taints
+        .iter()
+        .filter(|t| t.effect == TaintEffect::NoExecute)
+        .collect();
+    if taints.is_empty() {
+        return EvictionDecision::Cancel;
+    }
+    // `GetMatchingTolerations`: every taint must be tolerated; for each taint only the
+    // *first* toleration (in pod order) that tolerates it is used (the loop `break`s).
+    let mut used: Vec<&Toleration> = Vec::new();
+    for taint in &taints {
+        match tolerations.iter().find(|tol| tolerates_taint(tol, taint)) {
+            Some(tol) => used.push(tol),
+            None => return EvictionDecision::Now,
+        }
+    }
+    match min_toleration_time(&used) {
+        None => EvictionDecision::Never,
+        Some(0) => EvictionDecision::Now,
+        Some(s) => {
+            let fire = taint_time.saturating_add(s);
+            if fire <= now {
+                EvictionDecision::Now
+            } else {
+                EvictionDecision::At(fire)
+            }
+        }
+    }
+}

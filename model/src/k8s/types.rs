@@ -1,0 +1,167 @@
+//! Kubernetes API shapes that the upstream logic in this module reads and writes.
+//!
+//! These are trimmed copies of the `core/v1` types: only the fields that the pod-lifecycle
+//! functions look at. The model stores pod status in exactly these types, so the functions
+//! tested against `VECTORS.md` are the ones the model runs.
+
+use serde::{Deserialize, Serialize};
+use std::fmt;
+
+/// `pod.spec.restartPolicy` (and, for sidecars, `container.restartPolicy`).
+#[derive(
+    Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize,
+)]
+pub enum RestartPolicy {
+    /// `Always` — the default (`setDefaults_PodSpec`, F 15).
+    #[default]
+    Always,
+    OnFailure,
+    Never,
+}
+
+/// `pod.status.phase`.
+#[derive(
+    Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize,
+)]
+pub enum Phase {
+    #[default]
+    Pending,
+    Running,
+    Succeeded,
+    Failed,
+    Unknown,
+}
+
+impl Phase {
+    /// Succeeded or Failed.
+    pub fn is_terminal(self) -> bool {
+        matches!(self, Phase::Succeeded | Phase::Failed)
+    }
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Phase::Pending => "Pending",
+            Phase::Running => "Running",
+            Phase::Succeeded => "Succeeded",
+            Phase::Failed => "Failed",
+            Phase::Unknown => "Unknown",
+        }
+    }
+}
+
+impl fmt::Display for Phase {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// `containerStatus.state.terminated` (also used for `lastState.terminated`).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+pub struct Terminated {
+    pub exit_code: i32,
+    /// Empty string = no reason (printPod then shows `ExitCode:N` / `Signal:N`).
+    pub reason: String,
+    pub signal: i32,
+    /// Seconds between `finishedAt` and "now", when known (for RESTARTS "N (X ago)").
+    pub finished_ago: Option<u64>,
+}
+
+/// `containerStatus.state`: exactly one of waiting, running, terminated — or none of them
+/// (the "no state" rows of the upstream tables).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+pub enum ContainerState {
+    /// All three fields nil.
+    #[default]
+    None,
+    /// `waiting{reason}`; empty reason = `Waiting{}`.
+    Waiting {
+        reason: String,
+    },
+    /// `running{startedAt}`.
+    Running,
+    Terminated(Terminated),
+}
+
+/// `pod.status.containerStatuses[i]` / `initContainerStatuses[i]`.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+pub struct ContainerStatus {
+    pub name: String,
+    pub state: ContainerState,
+    /// `lastState.terminated`, if any.
+    pub last_state: Option<Terminated>,
+    pub ready: bool,
+    /// `started`: `None` = nil.
+    pub started: Option<bool>,
+    pub restart_count: u32,
+}
+
+/// The part of a container spec the lifecycle functions need.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct ContainerSpecView {
+    pub name: String,
+    /// Container-level `restartPolicy`. On an init container, `Some(Always)` makes it a sidecar
+    /// (restartable init container). On a regular container it is only read with the
+    /// `ContainerRestartRules` gate.
+    pub restart_policy: Option<RestartPolicy>,
+}
+
+impl ContainerSpecView {
+    pub fn new(name: &str) -> Self {
+        ContainerSpecView {
+            name: name.to_string(),
+            restart_policy: None,
+        }
+    }
+    pub fn is_sidecar(&self) -> bool {
+        self.restart_policy == Some(RestartPolicy::Always)
+    }
+}
+
+/// Feature gates that change the functions here. Default: all off, as in a default cluster.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Gates {
+    /// `ContainerRestartRules` (container-level restartPolicy on regular containers).
+    pub container_restart_rules: bool,
+}
+
+/// A pod condition status.
+#[derive(
+    Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize,
+)]
+pub enum ConditionStatus {
+    True,
+    #[default]
+    False,
+    Unknown,
+}
+
+/// A pod condition (type, status, reason).
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+pub struct Condition {
+    pub type_: String,
+    pub status: ConditionStatus,
+    pub reason: String,
+}
+
+/// What `printPod` (kubectl's STATUS column) reads of a pod.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct PodView {
+    pub phase_str: String,
+    /// `status.reason` (e.g. `Evicted`, `OutOfcpu`); empty = none.
+    pub reason: String,
+    pub deletion_timestamp: bool,
+    pub conditions: Vec<Condition>,
+    pub init_containers: Vec<ContainerSpecView>,
+    pub containers: Vec<ContainerSpecView>,
+    pub init_statuses: Vec<ContainerStatus>,
+    pub statuses: Vec<ContainerStatus>,
+}
+
+/// One row of `kubectl get pods`, minus NAME and AGE.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct PrintedPod {
+    /// "ready/total".
+    pub ready: String,
+    pub status: String,
+    /// "N" or "N (X ago)".
+    pub restarts: String,
+}

@@ -1,0 +1,82 @@
+//! kube-proxy on each node, and the clients that send requests through the Service.
+//!
+//! Each proxy routes by its own copy of the EndpointSlice (only `ready` endpoints). A change to
+//! the slice reaches a proxy after a delay of at most `proxyLagSeconds`: the proxy may apply it
+//! at any moment before, and must apply it at the deadline. Requests are answered by the
+//! runtime truth: a request routed to a pod whose container no longer runs is refused.
+
+use crate::cluster::{Action, Cluster};
+use crate::state::*;
+
+/// What the proxies should route to now: the ready endpoints of the API's slice.
+pub fn desired_routes(s: &State) -> Vec<(u16, u8)> {
+    s.api
+        .endpoints
+        .iter()
+        .filter(|e| e.conditions.ready)
+        .map(|e| (e.uid, e.node))
+        .collect()
+}
+
+/// The watch: after every step, a proxy whose routes differ from the slice gets a pending
+/// update with the full lag; one with nothing to apply has none.
+pub fn observe(m: &Cluster, s: &mut State) {
+    let want = desired_routes(s);
+    let lag = m.scenario.cluster.proxy_lag_seconds;
+    for p in &mut s.proxies {
+        if p.routes == want {
+            p.lag_left = None;
+        } else if p.lag_left.is_none() {
+            p.lag_left = Some(lag);
+        }
+    }
+}
+
+/// A proxy at its deadline must apply the slice.
+pub fn urgent_actions(_m: &Cluster, s: &State, out: &mut Vec<Action>) {
+    for (n, p) in s.proxies.iter().enumerate() {
+        if p.lag_left == Some(0) {
+            out.push(Action::ProxySync { node: n as u8 });
+        }
+    }
+}
+
+/// A proxy may apply the slice early; clients may send a request at any time.
+pub fn environment_actions(m: &Cluster, s: &State, out: &mut Vec<Action>) {
+    for (n, p) in s.proxies.iter().enumerate() {
+        if matches!(p.lag_left, Some(t) if t > 0) {
+            out.push(Action::ProxySync { node: n as u8 });
+        }
+    }
+    let clients = m.scenario.service.as_ref().is_some_and(|svc| svc.clients);
+    if !clients || s.env.refused.is_some() {
+        return;
+    }
+    for (n, p) in s.proxies.iter().enumerate() {
+        for &(uid, _) in &p.routes {
+            out.push(Action::Request { via: n as u8, uid });
+        }
+    }
+}
+
+/// The proxy applies the current slice.
+pub fn sync(_m: &Cluster, s: &mut State, node: u8) -> Option<()> {
+    let want = desired_routes(s);
+    let p = &mut s.proxies[node as usize];
+    p.routes = want;
+    p.lag_left = None;
+    Some(())
+}
+
+/// A request reaches the pod the proxy picked. It is served if a container of that pod runs on
+/// that node; otherwise it is refused and recorded.
+pub fn request(_m: &Cluster, s: &mut State, via: u8, uid: u16) -> Option<()> {
+    let &(_, node) = s.proxies[via as usize].routes.iter().find(|r| r.0 == uid)?;
+    let running = s
+        .rt(node, uid)
+        .is_some_and(|rt| rt.ctrs.iter().any(|c| matches!(c.run, Run::Running(_))));
+    if !running && s.env.refused.is_none() {
+        s.env.refused = Some(uid);
+    }
+    Some(())
+}

@@ -1,0 +1,119 @@
+//! kube-scheduler: one pod without a node at a time. Filter (NodeResourcesFit, TaintToleration,
+//! nodeSelector; F 106–109), score (LeastAllocated), bind. When no node fits, the pod gets
+//! `PodScheduled=False` / Unschedulable with the upstream message, and it is tried again when
+//! the cluster has changed so that it would fit — the effect of the unschedulable queue being
+//! flushed on cluster events (seed 003, Demo 2). Among equally scored nodes the real scheduler
+//! picks at random; the model explores each.
+
+use crate::cluster::{Action, Cluster};
+use crate::k8s::{self, Resources, TaintEffect};
+use crate::kubelet::pod_request;
+use crate::state::*;
+
+/// Requests of the pods the scheduler's cache places on node `n`: other pods, plus every
+/// non-terminal pod object bound there (the API view, not the kubelet's).
+pub fn requested_on(m: &Cluster, s: &State, n: u8) -> Resources {
+    let mut r = m.scenario.cluster.nodes[n as usize].used_by_other_pods;
+    for p in &s.api.pods {
+        if p.node == Some(n) && !p.status.phase.is_terminal() {
+            let q = pod_request(m.workload(p.workload).template());
+            r.cpu_milli += q.cpu_milli;
+            r.memory_mi += q.memory_mi;
+        }
+    }
+    r
+}
+
+/// For each node: the reasons it was filtered out (empty = feasible).
+pub fn filter(m: &Cluster, s: &State, pod: &Pod) -> Vec<Vec<String>> {
+    let spec = m.workload(pod.workload).template();
+    let req = pod_request(spec);
+    m.scenario
+        .cluster
+        .nodes
+        .iter()
+        .enumerate()
+        .map(|(n, node)| {
+            let mut reasons: Vec<String> = Vec::new();
+            if !k8s::node_selector_matches(&spec.node_selector, &node.labels) {
+                reasons.push("node(s) didn't match Pod's node affinity/selector".into());
+            }
+            if let Some(t) = k8s::first_untolerated_taint(
+                &node.taints,
+                &spec.tolerations,
+                &[TaintEffect::NoSchedule, TaintEffect::NoExecute],
+            ) {
+                reasons.push(format!(
+                    "node(s) had untolerated taint {{{}: {}}}",
+                    t.key, t.value
+                ));
+            }
+            for r in k8s::insufficient_resources(req, node.allocatable, requested_on(m, s, n as u8))
+            {
+                reasons.push(r.to_string());
+            }
+            reasons
+        })
+        .collect()
+}
+
+/// Enabled scheduling decisions.
+pub fn actions(m: &Cluster, s: &State, out: &mut Vec<Action>) {
+    for pod in &s.api.pods {
+        if pod.node.is_some() || pod.deletion.is_some() || pod.status.phase.is_terminal() {
+            continue;
+        }
+        let reasons = filter(m, s, pod);
+        let feasible: Vec<u8> = (0..reasons.len() as u8)
+            .filter(|&n| reasons[n as usize].is_empty())
+            .collect();
+        if feasible.is_empty() {
+            let msg = k8s::unschedulable_message(reasons.len(), &reasons);
+            if pod.unschedulable.as_deref() != Some(msg.as_str()) {
+                out.push(Action::Schedule {
+                    uid: pod.uid,
+                    node: None,
+                });
+            }
+            continue;
+        }
+        let spec = m.workload(pod.workload).template();
+        let req = pod_request(spec);
+        let scores: Vec<i64> = feasible
+            .iter()
+            .map(|&n| {
+                k8s::least_allocated_score(
+                    req,
+                    m.scenario.cluster.nodes[n as usize].allocatable,
+                    requested_on(m, s, n),
+                )
+            })
+            .collect();
+        let best = scores.iter().copied().max().unwrap_or(0);
+        for (i, &n) in feasible.iter().enumerate() {
+            if scores[i] == best {
+                out.push(Action::Schedule {
+                    uid: pod.uid,
+                    node: Some(n),
+                });
+            }
+        }
+    }
+}
+
+/// Writes the Binding, or the Unschedulable condition.
+pub fn schedule(m: &Cluster, s: &mut State, uid: u16, node: Option<u8>) -> Option<()> {
+    match node {
+        Some(n) => {
+            let pod = s.pod_mut(uid)?;
+            pod.node = Some(n);
+            pod.unschedulable = None;
+        }
+        None => {
+            let reasons = filter(m, s, s.pod(uid)?);
+            let msg = k8s::unschedulable_message(reasons.len(), &reasons);
+            s.pod_mut(uid)?.unschedulable = Some(msg);
+        }
+    }
+    Some(())
+}

@@ -1,0 +1,455 @@
+//! Scenarios as data: the workloads (shaped like the Kubernetes objects they stand for, with
+//! their field names), the cluster, the application's behaviour, the faults that may happen,
+//! and the verdict each property is expected to get.
+//!
+//! The built-in catalogue is `model/scenarios/catalogue.yaml`; users' own files use the same
+//! shape.
+
+use crate::k8s::{Resources, RestartPolicy, Taint, Toleration};
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+
+/// One scenario of the catalogue.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct Scenario {
+    pub name: String,
+    /// One sentence: what happens.
+    pub description: String,
+    /// Where the scenario and its verdicts come from (seed demo, SCENARIOS.md entry).
+    pub source: String,
+    #[serde(default)]
+    pub cluster: ClusterSpec,
+    pub workloads: Vec<Workload>,
+    /// A Service selecting these workloads, with clients sending requests through it.
+    #[serde(default)]
+    pub service: Option<ServiceSpec>,
+    #[serde(default)]
+    pub faults: Vec<Fault>,
+    /// Expected verdicts that differ from the catalogue default, with their source.
+    #[serde(default)]
+    pub expect: Vec<Expectation>,
+}
+
+/// The nodes and the data plane.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct ClusterSpec {
+    pub nodes: Vec<NodeSpec>,
+    /// Upper bound on how long a kube-proxy lags behind the EndpointSlice (seconds). Not an
+    /// upstream constant: S6 (#43576) reports that `sleep 3` in preStop is "generally
+    /// sufficient", so the default is 3.
+    #[serde(default = "default_proxy_lag")]
+    pub proxy_lag_seconds: u16,
+}
+
+fn default_proxy_lag() -> u16 {
+    3
+}
+
+impl Default for ClusterSpec {
+    /// Seed 003: two nodes of 4 CPUs, each already partly used by other pods.
+    fn default() -> Self {
+        ClusterSpec {
+            nodes: vec![
+                NodeSpec::new("node-1", 4000, 1000),
+                NodeSpec::new("node-2", 4000, 2000),
+            ],
+            proxy_lag_seconds: default_proxy_lag(),
+        }
+    }
+}
+
+/// A node: allocatable resources, what other pods already request there, labels and taints.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct NodeSpec {
+    pub name: String,
+    pub allocatable: Resources,
+    /// Requests of pods outside the scenario that already run on the node.
+    #[serde(default)]
+    pub used_by_other_pods: Resources,
+    #[serde(default)]
+    pub labels: BTreeMap<String, String>,
+    #[serde(default)]
+    pub taints: Vec<Taint>,
+    /// Images already present on the node.
+    #[serde(default)]
+    pub images: Vec<String>,
+}
+
+impl NodeSpec {
+    pub fn new(name: &str, cpu_milli: u64, used_cpu_milli: u64) -> Self {
+        NodeSpec {
+            name: name.to_string(),
+            allocatable: Resources {
+                cpu_milli,
+                memory_mi: 8192,
+            },
+            used_by_other_pods: Resources {
+                cpu_milli: used_cpu_milli,
+                memory_mi: 0,
+            },
+            labels: BTreeMap::new(),
+            taints: Vec::new(),
+            images: Vec::new(),
+        }
+    }
+}
+
+/// A workload: a Deployment (modelled as its ReplicaSet) or a Job.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(tag = "kind", deny_unknown_fields)]
+pub enum Workload {
+    Deployment {
+        metadata: Metadata,
+        spec: DeploymentSpec,
+    },
+    Job {
+        metadata: Metadata,
+        spec: JobSpec,
+    },
+}
+
+impl Workload {
+    pub fn name(&self) -> &str {
+        match self {
+            Workload::Deployment { metadata, .. } | Workload::Job { metadata, .. } => {
+                &metadata.name
+            }
+        }
+    }
+    pub fn template(&self) -> &PodSpec {
+        match self {
+            Workload::Deployment { spec, .. } => &spec.template.spec,
+            Workload::Job { spec, .. } => &spec.template.spec,
+        }
+    }
+    pub fn kind(&self) -> &'static str {
+        match self {
+            Workload::Deployment { .. } => "Deployment",
+            Workload::Job { .. } => "Job",
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct Metadata {
+    pub name: String,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct DeploymentSpec {
+    #[serde(default = "one")]
+    pub replicas: u8,
+    pub template: PodTemplate,
+}
+
+fn one() -> u8 {
+    1
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct JobSpec {
+    /// Default 6 (API reference; F 18).
+    #[serde(default = "six")]
+    pub backoff_limit: u8,
+    pub template: PodTemplate,
+}
+
+fn six() -> u8 {
+    6
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct PodTemplate {
+    pub spec: PodSpec,
+}
+
+/// `pod.spec`, the fields the model reads.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct PodSpec {
+    #[serde(default)]
+    pub restart_policy: RestartPolicy,
+    /// Default 30 s (F 15).
+    #[serde(default = "thirty")]
+    pub termination_grace_period_seconds: u16,
+    #[serde(default)]
+    pub node_selector: BTreeMap<String, String>,
+    #[serde(default)]
+    pub tolerations: Vec<Toleration>,
+    #[serde(default)]
+    pub init_containers: Vec<Container>,
+    pub containers: Vec<Container>,
+}
+
+fn thirty() -> u16 {
+    30
+}
+
+/// A container: the Kubernetes fields, plus `app`, how the program inside behaves.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct Container {
+    pub name: String,
+    pub image: String,
+    #[serde(default)]
+    pub resources: ResourceRequirements,
+    #[serde(default)]
+    pub startup_probe: Option<Probe>,
+    #[serde(default)]
+    pub readiness_probe: Option<Probe>,
+    #[serde(default)]
+    pub liveness_probe: Option<Probe>,
+    #[serde(default)]
+    pub lifecycle: Option<Lifecycle>,
+    #[serde(default)]
+    pub app: App,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct ResourceRequirements {
+    #[serde(default)]
+    pub requests: Resources,
+    #[serde(default)]
+    pub limits: Resources,
+}
+
+/// A probe. Defaults from `setDefaults_Probe` (F 15).
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct Probe {
+    #[serde(default)]
+    pub initial_delay_seconds: u16,
+    #[serde(default = "ten")]
+    pub period_seconds: u16,
+    #[serde(default = "three")]
+    pub failure_threshold: u8,
+    #[serde(default = "one")]
+    pub success_threshold: u8,
+    /// Not a Kubernetes field: whether the endpoint this probe hits also checks the external
+    /// dependency (S8: `/health` running `SELECT 1`).
+    #[serde(default)]
+    pub checks_dependency: bool,
+}
+
+fn ten() -> u16 {
+    10
+}
+fn three() -> u8 {
+    3
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct Lifecycle {
+    #[serde(default)]
+    pub pre_stop: Option<PreStop>,
+}
+
+/// `preStop` with a `sleep` (KEP-3960) or an `exec` of `sleep N`: both hold SIGTERM back.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct PreStop {
+    pub sleep: SleepAction,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct SleepAction {
+    pub seconds: u16,
+}
+
+/// How the program in the container behaves. These are scenario inputs, not Kubernetes facts.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct App {
+    /// Seconds from start until it answers probes and requests.
+    #[serde(default)]
+    pub boot_seconds: u16,
+    /// Exit on its own this many seconds after start (a crash, or a Job finishing).
+    #[serde(default)]
+    pub exit_after_seconds: Option<u16>,
+    /// Exit code of that exit.
+    #[serde(default)]
+    pub exit_code: i32,
+    /// Goes over `limits.memory` this many seconds after start: the kernel kills it (OOMKilled).
+    #[serde(default)]
+    pub exceeds_memory_limit_after_seconds: Option<u16>,
+    /// What SIGTERM does.
+    #[serde(default)]
+    pub on_sigterm: OnSigterm,
+    /// The image cannot be pulled (a typo in the tag, a registry without credentials).
+    #[serde(default)]
+    pub image_pull_fails: bool,
+}
+
+/// Reaction to SIGTERM.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub enum OnSigterm {
+    /// Handles it and exits at once with this code (0 = clean; 143 = 128 + 15).
+    Exit(i32),
+    /// Ignores it, as a shell running as PID 1 does (S7): only SIGKILL stops it.
+    Ignore,
+}
+
+impl Default for OnSigterm {
+    fn default() -> Self {
+        OnSigterm::Exit(143)
+    }
+}
+
+/// A Service over some workloads' pods, and clients that send requests through it.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct ServiceSpec {
+    /// Names of the workloads whose pods the Service selects.
+    pub selects: Vec<String>,
+    #[serde(default)]
+    pub publish_not_ready_addresses: bool,
+    /// Whether clients send requests (through each node's kube-proxy).
+    #[serde(default = "yes")]
+    pub clients: bool,
+}
+
+fn yes() -> bool {
+    true
+}
+
+/// Things the environment or an operator may do. Each happens at most once, at any moment
+/// the model allows it; the checker explores every choice.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub enum Fault {
+    /// `kubectl delete pod` (graceful) of a Ready pod of this workload.
+    DeletePod { workload: String },
+    /// The external dependency goes down, and comes back after `seconds`.
+    DependencyOutage { seconds: u16 },
+    /// The app of this workload's container deadlocks: it stays up but answers nothing.
+    Deadlock { workload: String },
+}
+
+/// A verdict.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Verdict {
+    /// Checked exhaustively: no counterexample (for `always`), a witness (for `sometimes`).
+    Holds,
+    /// A counterexample (for `always`), or no witness in the whole state space (`sometimes`).
+    Violated,
+    /// The run stopped at a bound before it could decide.
+    Incomplete,
+}
+
+impl Verdict {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Verdict::Holds => "holds",
+            Verdict::Violated => "violated",
+            Verdict::Incomplete => "incomplete",
+        }
+    }
+}
+
+/// An expected verdict for one property, with where it comes from.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct Expectation {
+    pub property: String,
+    pub verdict: Verdict,
+    pub source: String,
+}
+
+/// Reads a list of scenarios from YAML. `origin` names the file in error messages.
+pub fn parse_scenarios(yaml: &str, origin: &str) -> Result<Vec<Scenario>, String> {
+    let list: Vec<Scenario> = serde_saphyr::from_str(yaml).map_err(|e| format!("{origin}: {e}"))?;
+    for s in &list {
+        s.validate()
+            .map_err(|e| format!("{origin}: scenario `{}`: {e}", s.name))?;
+    }
+    Ok(list)
+}
+
+impl Scenario {
+    /// Checks what serde cannot: references between fields, and sizes the model can hold.
+    pub fn validate(&self) -> Result<(), String> {
+        if self.cluster.nodes.is_empty() || self.cluster.nodes.len() > 5 {
+            return Err("cluster.nodes must list 1 to 5 nodes".into());
+        }
+        if self.workloads.is_empty() {
+            return Err("workloads must not be empty".into());
+        }
+        let mut names = std::collections::BTreeSet::new();
+        for w in &self.workloads {
+            if !names.insert(w.name()) {
+                return Err(format!("two workloads are named `{}`", w.name()));
+            }
+            let t = w.template();
+            if t.containers.is_empty() {
+                return Err(format!("workload `{}` has no containers", w.name()));
+            }
+            if let Workload::Deployment { spec, .. } = w {
+                if spec.replicas == 0 || spec.replicas > 5 {
+                    return Err(format!("workload `{}`: replicas must be 1 to 5", w.name()));
+                }
+                if t.restart_policy != RestartPolicy::Always {
+                    return Err(format!(
+                        "workload `{}`: a Deployment's pods must use restartPolicy Always",
+                        w.name()
+                    ));
+                }
+            }
+            for c in t.init_containers.iter().chain(&t.containers) {
+                for (kind, p) in [
+                    ("startupProbe", &c.startup_probe),
+                    ("readinessProbe", &c.readiness_probe),
+                    ("livenessProbe", &c.liveness_probe),
+                ] {
+                    if let Some(p) = p {
+                        if p.period_seconds == 0
+                            || p.failure_threshold == 0
+                            || p.success_threshold == 0
+                        {
+                            return Err(format!(
+                                "workload `{}` container `{}`: {kind} needs periodSeconds, failureThreshold and successThreshold ≥ 1",
+                                w.name(),
+                                c.name
+                            ));
+                        }
+                    }
+                }
+            }
+        }
+        let known = |n: &str| self.workloads.iter().any(|w| w.name() == n);
+        if let Some(svc) = &self.service {
+            for n in &svc.selects {
+                if !known(n) {
+                    return Err(format!("service selects unknown workload `{n}`"));
+                }
+            }
+        }
+        for f in &self.faults {
+            match f {
+                Fault::DeletePod { workload } | Fault::Deadlock { workload }
+                    if !known(workload) =>
+                {
+                    return Err(format!("fault names unknown workload `{workload}`"));
+                }
+                _ => {}
+            }
+        }
+        Ok(())
+    }
+
+    /// The expected verdict of `property`, if the scenario states one.
+    pub fn expected(&self, property: &str) -> Option<&Expectation> {
+        self.expect.iter().find(|e| e.property == property)
+    }
+}

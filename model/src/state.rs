@@ -1,0 +1,395 @@
+//! The cluster state, in two layers: what the API server stores ([`Api`]) and what really runs
+//! on each node and what the data plane really routes to ([`Node`], [`Proxy`]).
+//!
+//! Time is relative: the state holds no clock, only the seconds left on each pending timer, so
+//! that a cluster that settles into a cycle (probes ticking, a crash loop at its 300 s cap)
+//! revisits the same states and the state space stays finite. A trace recovers absolute time
+//! by adding up the `Tick` actions along its path.
+
+use crate::k8s::{ContainerStatus, EndpointConditions, Phase};
+
+/// Seconds.
+pub type Secs = u16;
+
+/// Restart counts are exact up to this value and then saturate: a crash loop has no end, and
+/// an unbounded counter would make the state space infinite. RESTARTS then reads "10+".
+pub const RESTART_COUNT_CAP: u32 = 10;
+
+/// The ages kept for back-off expiry only matter up to the largest expiry rule (600 s, F 5, 7),
+/// so they saturate just above it; this loses nothing.
+pub const AGE_CAP: Secs = 601;
+
+/// The whole cluster.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct State {
+    pub api: Api,
+    /// Runtime truth and kubelet memory, one per node.
+    pub nodes: Vec<Node>,
+    /// kube-proxy, one per node.
+    pub proxies: Vec<Proxy>,
+    pub env: Env,
+}
+
+/// What the API server (etcd) stores.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Api {
+    pub pods: Vec<Pod>,
+    /// The Service's EndpointSlice, ordered by pod uid.
+    pub endpoints: Vec<Endpoint>,
+    /// One per workload of the scenario, same order.
+    pub workloads: Vec<WorkloadStatus>,
+    pub next_uid: u16,
+}
+
+/// A workload's controller-visible status.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Default)]
+pub struct WorkloadStatus {
+    /// Pods created so far: the next pod's name suffix.
+    pub created: u8,
+    pub job: Option<JobStatus>,
+}
+
+/// `job.status`.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Default)]
+pub struct JobStatus {
+    pub failed: u8,
+    pub succeeded: u8,
+    pub condition: Option<JobCondition>,
+    /// Seconds left of the pod-failure back-off before the next pod may be created (F 18).
+    pub backoff_left: Secs,
+    /// Observer variable: container runs of this Job's pods that ended in failure.
+    pub failed_runs: u8,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum JobCondition {
+    Complete,
+    /// `Failed`, reason `BackoffLimitExceeded` (F 95).
+    BackoffLimitExceeded,
+}
+
+/// A pod object.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Pod {
+    pub uid: u16,
+    pub workload: u8,
+    /// Name suffix: the pod is `<workload>-<suffix>`.
+    pub suffix: u8,
+    pub node: Option<u8>,
+    /// `deletionTimestamp` set, with `deletionGracePeriodSeconds`.
+    pub deletion: Option<Secs>,
+    /// `PodScheduled=False`, reason Unschedulable, with the scheduler's message.
+    pub unschedulable: Option<String>,
+    pub status: PodStatus,
+    /// Counted by the Job controller (its `uncountedTerminatedPods` bookkeeping).
+    pub job_counted: bool,
+    pub ghost: PodGhost,
+}
+
+/// `pod.status`.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Default)]
+pub struct PodStatus {
+    pub phase: Phase,
+    /// `status.reason` (e.g. `OutOfcpu`); empty = none.
+    pub reason: String,
+    pub pod_ip: bool,
+    pub initialized: bool,
+    pub containers_ready: bool,
+    pub ready: bool,
+    pub init_statuses: Vec<ContainerStatus>,
+    pub statuses: Vec<ContainerStatus>,
+}
+
+/// Observer variables: history the properties need, kept next to the object they are about.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Default)]
+pub struct PodGhost {
+    /// Some container of this pod has been started.
+    pub ever_started: bool,
+    /// The first terminal phase the API stored for this pod.
+    pub first_terminal: Option<Phase>,
+}
+
+/// One endpoint of the EndpointSlice.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Endpoint {
+    pub uid: u16,
+    pub node: u8,
+    pub conditions: EndpointConditions,
+}
+
+/// A node: the pods its kubelet runs (runtime truth) and the images on its disk.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Default)]
+pub struct Node {
+    pub pods: Vec<PodRt>,
+    /// Bit i: image i of the scenario is on the node.
+    pub images: u32,
+}
+
+/// A pod as the kubelet and the container runtime hold it on a node.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct PodRt {
+    pub uid: u16,
+    /// The workload whose template the pod runs (the runtime keeps it after the object is gone).
+    pub workload: u8,
+    /// Admitted by the kubelet (F 110). A rejected pod never gets a runtime record.
+    pub sandbox: bool,
+    pub init: Vec<Ctr>,
+    pub ctrs: Vec<Ctr>,
+    /// The pod worker is terminating the pod (deletion seen, or the pod is finished).
+    pub terminating: bool,
+    /// SyncTerminatedPod done: sandbox and network torn down.
+    pub cleaned: bool,
+}
+
+/// One container slot: the current instance, what the previous one left, back-off entries,
+/// the kubelet's reason cache and the probe workers.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Default)]
+pub struct Ctr {
+    pub run: Run,
+    pub restart_count: u32,
+    /// Termination of the instance before the current one (`lastState`).
+    pub last: Option<Exit>,
+    /// Crash back-off entry (F 5, 6, 56): current delay and seconds since its last update.
+    pub crash_bo: Option<Bo>,
+    /// Image-pull back-off entry (F 7, 60).
+    pub pull_bo: Option<Bo>,
+    /// The kubelet's reason cache: why the container is waiting, and for how long.
+    pub waiting: Option<Waiting>,
+    /// Probe workers: startup, readiness, liveness (None where the spec has no such probe).
+    pub probes: [Option<Worker>; 3],
+    pub ghost: CtrGhost,
+}
+
+/// Observer variables of a container slot.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Default)]
+pub struct CtrGhost {
+    /// A container was started after the pod had a deletionTimestamp.
+    pub started_after_deletion: bool,
+    /// The kubelet killed a container whose program was healthy (booting or serving).
+    pub killed_while_healthy: bool,
+    /// A container stopped for a deletion needed SIGKILL.
+    pub sigkilled_on_deletion: bool,
+}
+
+/// A back-off entry with relative time: `age` = seconds since `lastUpdate` (saturating).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Bo {
+    pub backoff: Secs,
+    pub age: Secs,
+}
+
+/// Why a container waits, as the kubelet's reason cache records it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Waiting {
+    /// `CrashLoopBackOff`: restart when `left` runs out.
+    CrashLoopBackOff { left: Secs },
+    /// `ErrImagePull`: the pod worker syncs again after `backOffPeriod` (10 s, F 8).
+    ErrImagePull { left: Secs },
+    /// `ImagePullBackOff`: pull again when `left` runs out.
+    ImagePullBackOff { left: Secs },
+}
+
+impl Waiting {
+    pub fn reason(self) -> &'static str {
+        match self {
+            Waiting::CrashLoopBackOff { .. } => "CrashLoopBackOff",
+            Waiting::ErrImagePull { .. } => "ErrImagePull",
+            Waiting::ImagePullBackOff { .. } => "ImagePullBackOff",
+        }
+    }
+    pub fn left(self) -> Secs {
+        match self {
+            Waiting::CrashLoopBackOff { left }
+            | Waiting::ErrImagePull { left }
+            | Waiting::ImagePullBackOff { left } => left,
+        }
+    }
+}
+
+/// The current container instance in the runtime.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Run {
+    /// Never created.
+    #[default]
+    None,
+    Running(Proc),
+    Exited(Exit),
+}
+
+/// How a container instance ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Exit {
+    pub code: i32,
+    pub oom: bool,
+}
+
+impl Exit {
+    /// The reason the runtime reports: `OOMKilled`, `Completed` for 0, `Error` otherwise.
+    pub fn reason(self) -> &'static str {
+        if self.oom {
+            "OOMKilled"
+        } else if self.code == 0 {
+            "Completed"
+        } else {
+            "Error"
+        }
+    }
+}
+
+/// A running process and its kubelet-side bookkeeping.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Proc {
+    /// Seconds until the program answers (0 = up).
+    pub boot_left: Secs,
+    /// Seconds until it exits on its own.
+    pub exit_left: Option<Secs>,
+    /// Seconds until it goes over its memory limit.
+    pub oom_left: Option<Secs>,
+    pub deadlocked: bool,
+    /// Being stopped by the kubelet.
+    pub stop: Option<Stop>,
+}
+
+impl Proc {
+    /// Booting or serving, not deadlocked.
+    pub fn healthy(&self) -> bool {
+        !self.deadlocked
+    }
+    pub fn answers(&self) -> bool {
+        self.boot_left == 0 && !self.deadlocked
+    }
+}
+
+/// A kill in progress (F 65, 66): preStop, then SIGTERM, then SIGKILL when grace runs out.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Stop {
+    /// Seconds of preStop left (SIGTERM not yet sent).
+    pub prestop_left: Option<Secs>,
+    /// Grace left after SIGTERM; at 0 the runtime sends SIGKILL.
+    pub kill_left: Secs,
+    pub why: StopWhy,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum StopWhy {
+    Deletion,
+    /// The pod worker terminates a pod that will not restart (e.g. an init container failed
+    /// under restartPolicy Never, F 54).
+    PodFinished,
+    LivenessProbe,
+    StartupProbe,
+}
+
+/// A probe worker (PRW `worker`): the results-manager value and the threshold counter.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Worker {
+    /// The stored result the rest of the kubelet reads.
+    pub result: ProbeResult,
+    /// The last probe outcome and how many in a row.
+    pub last: ProbeResult,
+    pub run: u8,
+    pub on_hold: bool,
+    /// Seconds until the next probe; None while the container does not run.
+    pub next_in: Option<Secs>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ProbeResult {
+    Unknown,
+    Success,
+    Failure,
+}
+
+/// Which probe.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum ProbeKind {
+    Startup = 0,
+    Readiness = 1,
+    Liveness = 2,
+}
+
+impl ProbeKind {
+    pub const ALL: [ProbeKind; 3] = [
+        ProbeKind::Startup,
+        ProbeKind::Readiness,
+        ProbeKind::Liveness,
+    ];
+    pub fn name(self) -> &'static str {
+        match self {
+            ProbeKind::Startup => "startup",
+            ProbeKind::Readiness => "readiness",
+            ProbeKind::Liveness => "liveness",
+        }
+    }
+}
+
+/// kube-proxy on one node: the endpoints it routes to, as of its last sync.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Default)]
+pub struct Proxy {
+    /// (pod uid, node) of each ready endpoint it has programmed.
+    pub routes: Vec<(u16, u8)>,
+    /// A newer EndpointSlice exists; it must be applied within this many seconds.
+    pub lag_left: Option<Secs>,
+}
+
+/// The world outside the cluster.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Default)]
+pub struct Env {
+    pub dependency_down: bool,
+    /// Seconds until the dependency is back.
+    pub outage_left: Option<Secs>,
+    /// Bit i: fault i of the scenario has happened.
+    pub fired: u32,
+    /// Observer: a request was sent to a pod whose container was not running (pod uid).
+    pub refused: Option<u16>,
+}
+
+impl State {
+    pub fn pod(&self, uid: u16) -> Option<&Pod> {
+        self.api.pods.iter().find(|p| p.uid == uid)
+    }
+    pub fn pod_mut(&mut self, uid: u16) -> Option<&mut Pod> {
+        self.api.pods.iter_mut().find(|p| p.uid == uid)
+    }
+    pub fn rt(&self, node: u8, uid: u16) -> Option<&PodRt> {
+        self.nodes[node as usize].pods.iter().find(|p| p.uid == uid)
+    }
+    pub fn rt_mut(&mut self, node: u8, uid: u16) -> Option<&mut PodRt> {
+        self.nodes[node as usize]
+            .pods
+            .iter_mut()
+            .find(|p| p.uid == uid)
+    }
+    /// Where the pod's runtime record lives, if any.
+    pub fn rt_any(&self, uid: u16) -> Option<(u8, &PodRt)> {
+        self.nodes.iter().enumerate().find_map(|(n, node)| {
+            node.pods
+                .iter()
+                .find(|p| p.uid == uid)
+                .map(|p| (n as u8, p))
+        })
+    }
+}
+
+impl PodRt {
+    pub fn ctr(&self, init: bool, i: usize) -> &Ctr {
+        if init {
+            &self.init[i]
+        } else {
+            &self.ctrs[i]
+        }
+    }
+    pub fn ctr_mut(&mut self, init: bool, i: usize) -> &mut Ctr {
+        if init {
+            &mut self.init[i]
+        } else {
+            &mut self.ctrs[i]
+        }
+    }
+    pub fn any_running(&self) -> bool {
+        self.init
+            .iter()
+            .chain(&self.ctrs)
+            .any(|c| matches!(c.run, Run::Running(_)))
+    }
+}

@@ -1,0 +1,196 @@
+//! Time: a discrete clock in whole seconds that jumps to the next deadline.
+//!
+//! Timers hold the seconds left. [`next_deadline`] is the smallest positive one; [`tick`]
+//! subtracts it from every timer, ages the back-off entries, and applies what happens inside
+//! the containers and the outside world at that instant (a program finishes booting, exits,
+//! runs out of memory; preStop ends and SIGTERM is sent; grace ends and SIGKILL is sent; the
+//! dependency comes back). Kubelet and controller reactions to those events are actions of
+//! their own, taken before time can move again.
+
+use crate::cluster::Cluster;
+use crate::kubelet;
+use crate::spec::Workload;
+use crate::state::*;
+
+fn consider(min: &mut Option<Secs>, t: Secs) {
+    if t > 0 {
+        *min = Some(min.map_or(t, |m: Secs| m.min(t)));
+    }
+}
+
+/// The seconds until the next thing that is due, if anything is pending.
+pub fn next_deadline(m: &Cluster, s: &State) -> Option<Secs> {
+    let mut min = None;
+    for node in &s.nodes {
+        for rt in &node.pods {
+            for c in rt.init.iter().chain(&rt.ctrs) {
+                if let Run::Running(p) = &c.run {
+                    consider(&mut min, p.boot_left);
+                    if let Some(t) = p.exit_left {
+                        consider(&mut min, t);
+                    }
+                    if let Some(t) = p.oom_left {
+                        consider(&mut min, t);
+                    }
+                    if let Some(st) = p.stop {
+                        match st.prestop_left {
+                            Some(t) => consider(&mut min, t),
+                            None => consider(&mut min, st.kill_left),
+                        }
+                    }
+                }
+                for w in c.probes.iter().flatten() {
+                    if let Some(t) = w.next_in {
+                        consider(&mut min, t);
+                    }
+                }
+                if let Some(w) = c.waiting {
+                    consider(&mut min, w.left());
+                }
+            }
+        }
+    }
+    for (i, w) in s.api.workloads.iter().enumerate() {
+        if let (Some(j), Workload::Job { .. }) = (&w.job, &m.scenario.workloads[i]) {
+            if j.condition.is_none() {
+                consider(&mut min, j.backoff_left);
+            }
+        }
+    }
+    if let Some(t) = s.env.outage_left {
+        consider(&mut min, t);
+    }
+    for p in &s.proxies {
+        if let Some(t) = p.lag_left {
+            consider(&mut min, t);
+        }
+    }
+    min
+}
+
+fn dec(t: &mut Secs, d: Secs) {
+    *t = t.saturating_sub(d);
+}
+
+fn age(bo: &mut Option<Bo>, d: Secs) {
+    if let Some(b) = bo {
+        b.age = b.age.saturating_add(d).min(AGE_CAP);
+    }
+}
+
+/// Lets `d` seconds pass.
+pub fn tick(m: &Cluster, s: &mut State, d: Secs) -> Option<()> {
+    if d == 0 {
+        return None;
+    }
+    let mut failed_runs: Vec<u8> = Vec::new();
+    for node in &mut s.nodes {
+        for rt in &mut node.pods {
+            let w = rt.workload;
+            let is_job = matches!(m.workload(w), Workload::Job { .. });
+            for (init, i) in (0..rt.init.len())
+                .map(|i| (true, i))
+                .chain((0..rt.ctrs.len()).map(|i| (false, i)))
+            {
+                let cs = container_for(m, w, init, i);
+                let c = rt.ctr_mut(init, i);
+                age(&mut c.crash_bo, d);
+                age(&mut c.pull_bo, d);
+                if let Some(wt) = c.waiting.as_mut() {
+                    match wt {
+                        Waiting::CrashLoopBackOff { left }
+                        | Waiting::ErrImagePull { left }
+                        | Waiting::ImagePullBackOff { left } => dec(left, d),
+                    }
+                }
+                for wk in c.probes.iter_mut().flatten() {
+                    if let Some(t) = wk.next_in.as_mut() {
+                        dec(t, d);
+                    }
+                }
+                let Run::Running(p) = &mut c.run else {
+                    continue;
+                };
+                dec(&mut p.boot_left, d);
+                if let Some(t) = p.exit_left.as_mut() {
+                    dec(t, d);
+                }
+                if let Some(t) = p.oom_left.as_mut() {
+                    dec(t, d);
+                }
+                let mut sigterm_now = false;
+                let mut sigkill_now = false;
+                if let Some(st) = p.stop.as_mut() {
+                    match st.prestop_left.as_mut() {
+                        Some(t) => {
+                            dec(t, d);
+                            if *t == 0 {
+                                st.prestop_left = None;
+                                sigterm_now = true;
+                            }
+                        }
+                        None => {
+                            dec(&mut st.kill_left, d);
+                            sigkill_now = st.kill_left == 0;
+                        }
+                    }
+                }
+                let exits = p.exit_left == Some(0);
+                let oom = p.oom_left == Some(0);
+                let why = p.stop.map(|st| st.why);
+                // At one instant: the program's own exit first, then OOM, then signals.
+                if exits {
+                    let code = cs.app.exit_code;
+                    kubelet::exit_now(c, code, false);
+                    if code != 0 && is_job {
+                        failed_runs.push(w);
+                    }
+                } else if oom {
+                    kubelet::exit_now(c, 137, true);
+                    if is_job {
+                        failed_runs.push(w);
+                    }
+                } else if sigkill_now {
+                    kubelet::exit_now(c, 137, false);
+                    if why == Some(StopWhy::Deletion) {
+                        c.ghost.sigkilled_on_deletion = true;
+                    }
+                } else if sigterm_now {
+                    kubelet::sigterm(c, cs);
+                }
+            }
+        }
+    }
+    for w in failed_runs {
+        if let Some(j) = s.api.workloads[w as usize].job.as_mut() {
+            j.failed_runs = j.failed_runs.saturating_add(1);
+        }
+    }
+    for w in s.api.workloads.iter_mut() {
+        if let Some(j) = w.job.as_mut() {
+            dec(&mut j.backoff_left, d);
+        }
+    }
+    if let Some(t) = s.env.outage_left.as_mut() {
+        dec(t, d);
+        if *t == 0 {
+            s.env.outage_left = None;
+            s.env.dependency_down = false;
+        }
+    }
+    for p in &mut s.proxies {
+        if let Some(t) = p.lag_left.as_mut() {
+            dec(t, d);
+        }
+    }
+    Some(())
+}
+
+fn container_for(m: &Cluster, w: u8, init: bool, i: usize) -> &crate::spec::Container {
+    let t = m.workload(w).template();
+    if init {
+        &t.init_containers[i]
+    } else {
+        &t.containers[i]
+    }
+}

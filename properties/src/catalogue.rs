@@ -1,0 +1,457 @@
+//! The property catalogue: each property with its English sentence, its source, and the
+//! condition that judges a state. Safety properties (`always`) are checked in every scenario;
+//! witnesses (`sometimes`) where a scenario lists them.
+
+use podcheck_model::k8s::{ContainerState, Phase};
+use podcheck_model::spec::Fault;
+use podcheck_model::state::*;
+use podcheck_model::Cluster;
+use podcheck_model::{controllers, render};
+use serde::Serialize;
+
+/// `always` (safety: no reachable state breaks it) or `sometimes` (a witness: some reachable
+/// state has it).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Kind {
+    Always,
+    Sometimes,
+}
+
+impl Kind {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Kind::Always => "always",
+            Kind::Sometimes => "sometimes",
+        }
+    }
+}
+
+/// One property of the catalogue.
+#[derive(Clone, Copy)]
+pub struct PropertyDef {
+    pub name: &'static str,
+    pub kind: Kind,
+    /// What it says, in English.
+    pub sentence: &'static str,
+    /// Where it comes from.
+    pub source: &'static str,
+    /// Which layer it is about.
+    pub layer: &'static str,
+    pub condition: fn(&Cluster, &State) -> bool,
+}
+
+impl std::fmt::Debug for PropertyDef {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("PropertyDef")
+            .field("name", &self.name)
+            .field("kind", &self.kind)
+            .finish()
+    }
+}
+
+/// Every property podcheck knows, safety properties first.
+pub fn all() -> Vec<PropertyDef> {
+    use Kind::*;
+    vec![
+        PropertyDef {
+            name: "terminal_phase_is_final",
+            kind: Always,
+            sentence: "A pod whose phase became Succeeded or Failed never gets another phase.",
+            source: "SCENARIOS I1, S13 P13.2; FACTS 28, 31",
+            layer: "api",
+            condition: terminal_phase_is_final,
+        },
+        PropertyDef {
+            name: "pending_until_first_start",
+            kind: Always,
+            sentence: "A pod is Pending until one of its containers has started: it is never Running or Succeeded before.",
+            source: "seed 003 (phase table: Pending until every container has started); FACTS 24, 26",
+            layer: "api + runtime",
+            condition: pending_until_first_start,
+        },
+        PropertyDef {
+            name: "ready_implies_containers_ready",
+            kind: Always,
+            sentence: "A pod with Ready=True has ContainersReady=True and every container ready.",
+            source: "FACTS 39, 40",
+            layer: "api",
+            condition: ready_implies_containers_ready,
+        },
+        PropertyDef {
+            name: "no_start_after_deletion",
+            kind: Always,
+            sentence: "No container of a pod is started or restarted after the pod got a deletionTimestamp.",
+            source: "SCENARIOS I2; FACTS 53, 68",
+            layer: "runtime",
+            condition: no_start_after_deletion,
+        },
+        PropertyDef {
+            name: "backoff_bounded",
+            kind: Always,
+            sentence: "No crash or image-pull back-off delay ever exceeds 300 s.",
+            source: "SCENARIOS I9, S8 P8.3; FACTS 2, 7, 57",
+            layer: "runtime",
+            condition: backoff_bounded,
+        },
+        PropertyDef {
+            name: "endpoint_ready_implies_serving_not_terminating",
+            kind: Always,
+            sentence: "An EndpointSlice endpoint with ready=true is serving and not terminating (without publishNotReadyAddresses).",
+            source: "SCENARIOS I4, S6 P6.2; FACTS 83",
+            layer: "api",
+            condition: endpoint_ready_implies_serving_not_terminating,
+        },
+        PropertyDef {
+            name: "no_terminal_or_ipless_endpoints",
+            kind: Always,
+            sentence: "Once the EndpointSlice controller has synced, the slice lists no pod that is Succeeded or Failed, has no IP, or no longer exists.",
+            source: "SCENARIOS I5; FACTS 82",
+            layer: "api",
+            condition: no_terminal_or_ipless_endpoints,
+        },
+        PropertyDef {
+            name: "no_request_to_stopped_container",
+            kind: Always,
+            sentence: "No client request is routed by a kube-proxy to a pod whose container has stopped.",
+            source: "SCENARIOS S6 P6.1; seed 003 Demo 8",
+            layer: "data plane + runtime",
+            condition: no_request_to_stopped_container,
+        },
+        PropertyDef {
+            name: "no_restart_while_healthy",
+            kind: Always,
+            sentence: "The kubelet never kills a container whose program is healthy (booting or serving, not deadlocked).",
+            source: "SCENARIOS S8 P8.1, S9; seed 003 (probes)",
+            layer: "runtime",
+            condition: no_restart_while_healthy,
+        },
+        PropertyDef {
+            name: "graceful_stop_within_grace",
+            kind: Always,
+            sentence: "Every container stopped because its pod was deleted exits within the grace period after SIGTERM, without SIGKILL.",
+            source: "SCENARIOS S7 P7.1; seed 003 Demo 9",
+            layer: "runtime",
+            condition: graceful_stop_within_grace,
+        },
+        PropertyDef {
+            name: "job_fails_only_after_backoff_limit_plus_one_failures",
+            kind: Always,
+            sentence: "A Job is marked Failed only after more than backoffLimit of its container runs have failed.",
+            source: "SCENARIOS S10 P10.1, P10.2; FACTS 93, 94",
+            layer: "api + runtime",
+            condition: job_fails_only_after_limit_plus_one,
+        },
+        PropertyDef {
+            name: "pod_becomes_ready",
+            kind: Sometimes,
+            sentence: "Some pod becomes Ready.",
+            source: "seed 003 Demo 1",
+            layer: "api",
+            condition: pod_becomes_ready,
+        },
+        PropertyDef {
+            name: "endpoint_becomes_ready",
+            kind: Sometimes,
+            sentence: "Some pod is listed ready in the EndpointSlice and every kube-proxy routes to it.",
+            source: "seed 003 Demo 1",
+            layer: "api + data plane",
+            condition: endpoint_becomes_ready,
+        },
+        PropertyDef {
+            name: "pod_unschedulable",
+            kind: Sometimes,
+            sentence: "Some pod waits with PodScheduled=False, reason Unschedulable.",
+            source: "seed 003 Demo 2",
+            layer: "api",
+            condition: pod_unschedulable,
+        },
+        PropertyDef {
+            name: "status_image_pull_backoff",
+            kind: Sometimes,
+            sentence: "kubectl shows some pod as ImagePullBackOff.",
+            source: "seed 003 Demo 3; FACTS 60-62",
+            layer: "api",
+            condition: status_image_pull_backoff,
+        },
+        PropertyDef {
+            name: "status_crash_loop_while_running",
+            kind: Sometimes,
+            sentence: "kubectl shows some pod as CrashLoopBackOff while its phase is Running.",
+            source: "seed 003 Demo 4; FACTS 56, 75",
+            layer: "api",
+            condition: status_crash_loop_while_running,
+        },
+        PropertyDef {
+            name: "status_oom_killed",
+            kind: Sometimes,
+            sentence: "Some container status shows a termination with reason OOMKilled and exit code 137.",
+            source: "seed 003 Demo 5",
+            layer: "api",
+            condition: status_oom_killed,
+        },
+        PropertyDef {
+            name: "endpoint_not_ready_while_running",
+            kind: Sometimes,
+            sentence: "Some pod is listed not ready in the EndpointSlice while its container runs.",
+            source: "seed 003 Demos 6, 7",
+            layer: "api + runtime",
+            condition: endpoint_not_ready_while_running,
+        },
+        PropertyDef {
+            name: "ready_again_after_outage",
+            kind: Sometimes,
+            sentence: "After a dependency outage has ended, some pod is Ready again.",
+            source: "seed 003 Demo 6",
+            layer: "api",
+            condition: ready_again_after_outage,
+        },
+        PropertyDef {
+            name: "container_restarted",
+            kind: Sometimes,
+            sentence: "Some container has a restartCount of at least 1.",
+            source: "seed 003 Demo 7; SCENARIOS S8",
+            layer: "api",
+            condition: container_restarted,
+        },
+        PropertyDef {
+            name: "deleted_pod_ends_succeeded",
+            kind: Sometimes,
+            sentence: "Some deleted pod reaches phase Succeeded before its object is removed.",
+            source: "SCENARIOS S13 P13.1; FACTS 27, 69",
+            layer: "api",
+            condition: deleted_pod_ends_succeeded,
+        },
+        PropertyDef {
+            name: "deleted_pod_ends_failed",
+            kind: Sometimes,
+            sentence: "Some deleted pod reaches phase Failed before its object is removed.",
+            source: "SCENARIOS S7 P7.3",
+            layer: "api",
+            condition: deleted_pod_ends_failed,
+        },
+        PropertyDef {
+            name: "job_failed",
+            kind: Sometimes,
+            sentence: "Some Job is Failed with reason BackoffLimitExceeded.",
+            source: "SCENARIOS S10; FACTS 95",
+            layer: "api",
+            condition: job_failed,
+        },
+        PropertyDef {
+            name: "job_completes",
+            kind: Sometimes,
+            sentence: "Some Job is Complete.",
+            source: "seed 003 Demo 11; FACTS 96",
+            layer: "api",
+            condition: job_completes,
+        },
+        PropertyDef {
+            name: "status_error_failed_pod",
+            kind: Sometimes,
+            sentence: "kubectl shows some pod as Error while its phase is Failed.",
+            source: "seed 003 Demo 11",
+            layer: "api",
+            condition: status_error_failed_pod,
+        },
+    ]
+}
+
+/// A property by name.
+pub fn find(name: &str) -> Option<PropertyDef> {
+    all().into_iter().find(|p| p.name == name)
+}
+
+fn ctrs(s: &State) -> impl Iterator<Item = &Ctr> {
+    s.nodes
+        .iter()
+        .flat_map(|n| n.pods.iter())
+        .flat_map(|p| p.init.iter().chain(&p.ctrs))
+}
+
+fn terminal_phase_is_final(_: &Cluster, s: &State) -> bool {
+    s.api
+        .pods
+        .iter()
+        .all(|p| p.ghost.first_terminal.is_none_or(|t| t == p.status.phase))
+}
+
+fn pending_until_first_start(_: &Cluster, s: &State) -> bool {
+    s.api.pods.iter().all(|p| {
+        !matches!(p.status.phase, Phase::Running | Phase::Succeeded) || p.ghost.ever_started
+    })
+}
+
+fn ready_implies_containers_ready(_: &Cluster, s: &State) -> bool {
+    s.api.pods.iter().all(|p| {
+        !p.status.ready || (p.status.containers_ready && p.status.statuses.iter().all(|c| c.ready))
+    })
+}
+
+fn no_start_after_deletion(_: &Cluster, s: &State) -> bool {
+    ctrs(s).all(|c| !c.ghost.started_after_deletion)
+}
+
+fn backoff_bounded(_: &Cluster, s: &State) -> bool {
+    ctrs(s).all(|c| {
+        c.crash_bo.is_none_or(|b| b.backoff <= 300)
+            && c.pull_bo.is_none_or(|b| b.backoff <= 300)
+            && c.waiting.is_none_or(|w| w.left() <= 300)
+    })
+}
+
+fn endpoint_ready_implies_serving_not_terminating(m: &Cluster, s: &State) -> bool {
+    let publish = m
+        .scenario
+        .service
+        .as_ref()
+        .is_some_and(|svc| svc.publish_not_ready_addresses);
+    publish
+        || s.api
+            .endpoints
+            .iter()
+            .all(|e| !e.conditions.ready || (e.conditions.serving && !e.conditions.terminating))
+}
+
+fn no_terminal_or_ipless_endpoints(m: &Cluster, s: &State) -> bool {
+    // The slice is a derived object written after the pods change: judge it once the
+    // controller has caught up.
+    let synced = controllers::desired_endpoints(m, s).is_none_or(|d| d == s.api.endpoints);
+    !synced
+        || s.api.endpoints.iter().all(|e| {
+            s.pod(e.uid)
+                .is_some_and(|p| !p.status.phase.is_terminal() && p.status.pod_ip)
+        })
+}
+
+fn no_request_to_stopped_container(_: &Cluster, s: &State) -> bool {
+    s.env.refused.is_none()
+}
+
+fn no_restart_while_healthy(_: &Cluster, s: &State) -> bool {
+    ctrs(s).all(|c| !c.ghost.killed_while_healthy)
+}
+
+fn graceful_stop_within_grace(_: &Cluster, s: &State) -> bool {
+    ctrs(s).all(|c| !c.ghost.sigkilled_on_deletion)
+}
+
+fn job_fails_only_after_limit_plus_one(m: &Cluster, s: &State) -> bool {
+    s.api.workloads.iter().enumerate().all(|(i, w)| {
+        let Some(job) = &w.job else { return true };
+        let podcheck_model::spec::Workload::Job { spec, .. } = &m.scenario.workloads[i] else {
+            return true;
+        };
+        job.condition != Some(JobCondition::BackoffLimitExceeded)
+            || job.failed_runs as u32 > spec.backoff_limit as u32
+    })
+}
+
+fn pod_becomes_ready(_: &Cluster, s: &State) -> bool {
+    s.api.pods.iter().any(|p| p.status.ready)
+}
+
+fn endpoint_becomes_ready(_: &Cluster, s: &State) -> bool {
+    s.api.endpoints.iter().any(|e| {
+        e.conditions.ready
+            && s.proxies
+                .iter()
+                .all(|p| p.routes.iter().any(|r| r.0 == e.uid))
+    })
+}
+
+fn pod_unschedulable(_: &Cluster, s: &State) -> bool {
+    s.api.pods.iter().any(|p| p.unschedulable.is_some())
+}
+
+fn printed_status(m: &Cluster, p: &Pod) -> String {
+    render::print(m, p).status
+}
+
+fn status_image_pull_backoff(m: &Cluster, s: &State) -> bool {
+    s.api
+        .pods
+        .iter()
+        .any(|p| printed_status(m, p) == "ImagePullBackOff")
+}
+
+fn status_crash_loop_while_running(m: &Cluster, s: &State) -> bool {
+    s.api
+        .pods
+        .iter()
+        .any(|p| p.status.phase == Phase::Running && printed_status(m, p) == "CrashLoopBackOff")
+}
+
+fn status_oom_killed(_: &Cluster, s: &State) -> bool {
+    s.api.pods.iter().any(|p| {
+        p.status.statuses.iter().any(|c| {
+            let now = matches!(&c.state, ContainerState::Terminated(t) if t.reason == "OOMKilled" && t.exit_code == 137);
+            let last = c
+                .last_state
+                .as_ref()
+                .is_some_and(|t| t.reason == "OOMKilled" && t.exit_code == 137);
+            now || last
+        })
+    })
+}
+
+fn endpoint_not_ready_while_running(_: &Cluster, s: &State) -> bool {
+    s.api.endpoints.iter().any(|e| {
+        !e.conditions.ready
+            && !e.conditions.terminating
+            && s.rt(e.node, e.uid)
+                .is_some_and(|rt| rt.ctrs.iter().any(|c| matches!(c.run, Run::Running(_))))
+    })
+}
+
+fn ready_again_after_outage(m: &Cluster, s: &State) -> bool {
+    let outage_over =
+        m.scenario.faults.iter().enumerate().any(|(i, f)| {
+            matches!(f, Fault::DependencyOutage { .. }) && s.env.fired & (1 << i) != 0
+        }) && !s.env.dependency_down;
+    outage_over && s.api.pods.iter().any(|p| p.status.ready)
+}
+
+fn container_restarted(_: &Cluster, s: &State) -> bool {
+    s.api
+        .pods
+        .iter()
+        .any(|p| p.status.statuses.iter().any(|c| c.restart_count >= 1))
+}
+
+fn deleted_pod_ends_succeeded(_: &Cluster, s: &State) -> bool {
+    s.api
+        .pods
+        .iter()
+        .any(|p| p.deletion.is_some() && p.status.phase == Phase::Succeeded)
+}
+
+fn deleted_pod_ends_failed(_: &Cluster, s: &State) -> bool {
+    s.api
+        .pods
+        .iter()
+        .any(|p| p.deletion.is_some() && p.status.phase == Phase::Failed)
+}
+
+fn job_failed(_: &Cluster, s: &State) -> bool {
+    s.api.workloads.iter().any(|w| {
+        w.job
+            .as_ref()
+            .is_some_and(|j| j.condition == Some(JobCondition::BackoffLimitExceeded))
+    })
+}
+
+fn job_completes(_: &Cluster, s: &State) -> bool {
+    s.api.workloads.iter().any(|w| {
+        w.job
+            .as_ref()
+            .is_some_and(|j| j.condition == Some(JobCondition::Complete))
+    })
+}
+
+fn status_error_failed_pod(m: &Cluster, s: &State) -> bool {
+    s.api
+        .pods
+        .iter()
+        .any(|p| p.status.phase == Phase::Failed && printed_status(m, p) == "Error")
+}

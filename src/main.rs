@@ -1,0 +1,336 @@
+//! `podcheck`: the command line. A thin shell over `podcheck-model`, `podcheck-properties`
+//! and `podcheck-traces`.
+
+use clap::{Parser, Subcommand, ValueEnum};
+use podcheck_model::catalogue;
+use podcheck_model::spec::{parse_scenarios, Scenario, Verdict};
+use podcheck_properties::check::{self, CheckOptions, ScenarioResult};
+use serde::Serialize;
+use std::process::ExitCode;
+
+#[derive(Parser)]
+#[command(
+    name = "podcheck",
+    version,
+    about = "Model-check the Kubernetes pod lifecycle: which promises hold, with a shortest counterexample where one doesn't."
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// List the scenarios, one line each.
+    List {
+        /// Read scenarios from this YAML file instead of the built-in catalogue.
+        #[arg(long, value_name = "FILE")]
+        catalogue: Option<String>,
+    },
+    /// Check scenarios (all built-in ones when none is named).
+    Check {
+        /// Scenario names.
+        scenarios: Vec<String>,
+        /// Output format.
+        #[arg(long, value_enum, default_value_t = Format::Table)]
+        format: Format,
+        /// Checker threads. Verdicts, counts and traces do not depend on it.
+        #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=64))]
+        threads: u16,
+        /// Stop after this many generated states; undecided properties are then `incomplete`.
+        #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+        max_states: Option<u64>,
+        /// Print the shortest counterexample or witness of every discovered property.
+        #[arg(long)]
+        traces: bool,
+        /// Read scenarios from this YAML file instead of the built-in catalogue.
+        #[arg(long, value_name = "FILE")]
+        catalogue: Option<String>,
+    },
+    /// Measure every scenario (or the named ones), each in a process of its own: unique
+    /// states, seconds, states per second, peak memory.
+    Bench {
+        scenarios: Vec<String>,
+        #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=64))]
+        threads: u16,
+    },
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum Format {
+    Table,
+    Json,
+}
+
+/// Bad input: exit 2 with a message.
+struct BadInput(String);
+
+fn load(catalogue_file: &Option<String>) -> Result<Vec<Scenario>, BadInput> {
+    match catalogue_file {
+        None => Ok(catalogue::builtin()),
+        Some(path) => {
+            let text = std::fs::read_to_string(path)
+                .map_err(|e| BadInput(format!("cannot read {path}: {e}")))?;
+            parse_scenarios(&text, path).map_err(BadInput)
+        }
+    }
+}
+
+fn pick(all: Vec<Scenario>, names: &[String], origin: &str) -> Result<Vec<Scenario>, BadInput> {
+    if names.is_empty() {
+        return Ok(all);
+    }
+    let mut out = Vec::new();
+    for n in names {
+        match all.iter().find(|s| &s.name == n) {
+            Some(s) => out.push(s.clone()),
+            None => {
+                let known: Vec<&str> = all.iter().map(|s| s.name.as_str()).collect();
+                return Err(BadInput(format!(
+                    "unknown scenario `{n}` (in {origin}); known: {}",
+                    known.join(", ")
+                )));
+            }
+        }
+    }
+    Ok(out)
+}
+
+#[derive(Serialize)]
+struct JsonProperty<'a> {
+    name: &'a str,
+    kind: &'a str,
+    verdict: &'a str,
+    expected: &'a str,
+    expected_source: &'a str,
+    trace_steps: Option<usize>,
+}
+
+#[derive(Serialize)]
+struct JsonScenario<'a> {
+    scenario: &'a str,
+    complete: bool,
+    unique_states: usize,
+    generated_states: usize,
+    max_depth: usize,
+    seconds: f64,
+    peak_rss_kib: Option<u64>,
+    threads: u16,
+    properties: Vec<JsonProperty<'a>>,
+}
+
+/// The process's peak resident memory (VmHWM), in KiB.
+fn peak_rss_kib() -> Option<u64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
+    line.split_whitespace().nth(1)?.parse().ok()
+}
+
+fn json_scenario(r: &ScenarioResult, threads: u16) -> JsonScenario<'_> {
+    JsonScenario {
+        scenario: &r.scenario.name,
+        complete: r.complete,
+        unique_states: r.unique_states,
+        generated_states: r.generated_states,
+        max_depth: r.max_depth,
+        seconds: r.seconds,
+        peak_rss_kib: peak_rss_kib(),
+        threads,
+        properties: r
+            .properties
+            .iter()
+            .map(|p| JsonProperty {
+                name: p.def.name,
+                kind: p.def.kind.as_str(),
+                verdict: p.verdict.as_str(),
+                expected: p.expected.as_str(),
+                expected_source: &p.expected_source,
+                trace_steps: p.trace_steps(),
+            })
+            .collect(),
+    }
+}
+
+fn print_table(r: &ScenarioResult) {
+    println!(
+        "{}  ({} unique states, {:.2} s, {})",
+        r.scenario.name,
+        r.unique_states,
+        r.seconds,
+        if r.complete {
+            "complete"
+        } else {
+            "INCOMPLETE: stopped at --max-states"
+        }
+    );
+    let w = r
+        .properties
+        .iter()
+        .map(|p| p.def.name.len())
+        .max()
+        .unwrap_or(0);
+    for p in &r.properties {
+        let mark = if p.verdict == p.expected { " " } else { "!" };
+        let steps = p
+            .trace_steps()
+            .map(|n| format!("trace {n} steps"))
+            .unwrap_or_default();
+        println!(
+            " {mark} {:w$}  {:9}  {:10}  expected {:10}  {}",
+            p.def.name,
+            p.def.kind.as_str(),
+            p.verdict.as_str(),
+            p.expected.as_str(),
+            steps,
+        );
+    }
+    println!();
+}
+
+fn print_traces(r: &ScenarioResult) {
+    let model = check::model(&r.scenario, &[], false);
+    for p in &r.properties {
+        if let Some(path) = &p.trace {
+            match podcheck_traces::from_path(
+                &model,
+                path,
+                p.def.name,
+                p.def.kind.as_str(),
+                p.verdict.as_str(),
+            ) {
+                Ok(t) => println!("{}", podcheck_traces::render_text(&t)),
+                Err(e) => eprintln!("error: trace of {} does not replay: {e}", p.def.name),
+            }
+        }
+    }
+}
+
+fn run_check(
+    scenarios: Vec<Scenario>,
+    format: Format,
+    threads: u16,
+    max_states: Option<u64>,
+    traces: bool,
+) -> Result<ExitCode, BadInput> {
+    let opts = CheckOptions {
+        threads: threads as usize,
+        max_states: max_states.map(|n| n as usize),
+        progress: true,
+    };
+    let mut results = Vec::new();
+    for s in &scenarios {
+        let r = check::check(s, &opts).map_err(BadInput)?;
+        if format == Format::Table {
+            print_table(&r);
+            if traces {
+                print_traces(&r);
+            }
+        }
+        results.push(r);
+    }
+    if format == Format::Json {
+        let out: Vec<JsonScenario> = results.iter().map(|r| json_scenario(r, threads)).collect();
+        println!(
+            "{}",
+            serde_json::to_string_pretty(&out).map_err(|e| BadInput(e.to_string()))?
+        );
+    }
+    let mismatch = results.iter().any(|r| {
+        r.properties
+            .iter()
+            .any(|p| p.verdict != Verdict::Incomplete && p.verdict != p.expected)
+    });
+    let incomplete = results.iter().any(|r| !r.complete);
+    let n_props: usize = results.iter().map(|r| r.properties.len()).sum();
+    let n_bad: usize = results
+        .iter()
+        .map(|r| {
+            r.properties
+                .iter()
+                .filter(|p| p.verdict != p.expected)
+                .count()
+        })
+        .sum();
+    if format == Format::Table {
+        println!(
+            "{} scenarios, {} verdicts: {} as expected, {} not",
+            results.len(),
+            n_props,
+            n_props - n_bad,
+            n_bad
+        );
+    }
+    Ok(if mismatch {
+        ExitCode::from(1)
+    } else if incomplete {
+        ExitCode::from(3)
+    } else {
+        ExitCode::SUCCESS
+    })
+}
+
+fn run_bench(names: Vec<String>, threads: u16) -> Result<ExitCode, BadInput> {
+    let scenarios = pick(catalogue::builtin(), &names, "the built-in catalogue")?;
+    let exe = std::env::current_exe().map_err(|e| BadInput(e.to_string()))?;
+    println!(
+        "| scenario | unique states | seconds | states/s | peak memory (MiB) |\n|---|---:|---:|---:|---:|"
+    );
+    for s in &scenarios {
+        let out = std::process::Command::new(&exe)
+            .args(["check", &s.name, "--format", "json", "--threads"])
+            .arg(threads.to_string())
+            .output()
+            .map_err(|e| BadInput(format!("cannot run {}: {e}", exe.display())))?;
+        let v: serde_json::Value = serde_json::from_slice(&out.stdout)
+            .map_err(|e| BadInput(format!("bad output from the check of {}: {e}", s.name)))?;
+        let r = &v[0];
+        let states = r["unique_states"].as_u64().unwrap_or(0);
+        let secs = r["seconds"].as_f64().unwrap_or(0.0);
+        let mib = r["peak_rss_kib"].as_u64().unwrap_or(0) as f64 / 1024.0;
+        println!(
+            "| {} | {} | {:.2} | {:.0} | {:.1} |",
+            s.name,
+            states,
+            secs,
+            states as f64 / secs.max(1e-9),
+            mib
+        );
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Command::List { catalogue } => load(&catalogue).map(|all| {
+            let w = all.iter().map(|s| s.name.len()).max().unwrap_or(0);
+            for s in &all {
+                println!("{:w$}  {}", s.name, s.description);
+            }
+            ExitCode::SUCCESS
+        }),
+        Command::Check {
+            scenarios,
+            format,
+            threads,
+            max_states,
+            traces,
+            catalogue: file,
+        } => {
+            let origin = file
+                .clone()
+                .unwrap_or_else(|| "the built-in catalogue".into());
+            load(&file)
+                .and_then(|all| pick(all, &scenarios, &origin))
+                .and_then(|picked| run_check(picked, format, threads, max_states, traces))
+        }
+        Command::Bench { scenarios, threads } => run_bench(scenarios, threads),
+    };
+    match result {
+        Ok(code) => code,
+        Err(BadInput(msg)) => {
+            eprintln!("error: {msg}");
+            ExitCode::from(2)
+        }
+    }
+}
