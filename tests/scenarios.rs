@@ -1,0 +1,201 @@
+//! The scenario suite: every built-in scenario is checked exhaustively; every verdict must
+//! equal the catalogue's expectation (which comes from the seeds and SCENARIOS.md), and every
+//! scenario's exact unique-state count is pinned, as Stateright's own examples and the
+//! tlaplus/Examples manifest do. A change to the model that changes a count must update the
+//! pin here, on purpose.
+//!
+//! Traces are checked too: each replays through the model, and each is a shortest path, as an
+//! independent breadth-first search over the same model confirms.
+
+use podcheck_model::{catalogue, Action, Cluster, State};
+use podcheck_properties::catalogue::Kind;
+use podcheck_properties::check::{self, CheckOptions, ScenarioResult};
+use podcheck_properties::PropertyDef;
+use stateright::Model;
+use std::collections::{HashSet, VecDeque};
+
+/// (scenario, unique states of the complete run).
+const PINNED: &[(&str, usize)] = &[
+    ("healthy", 55),
+    ("unschedulable", 575),
+    ("image-pull-backoff", 42),
+    ("crash-loop", 125),
+    ("oom-killed", 99),
+    ("dependency-outage", 294),
+    ("deadlock", 628),
+    ("termination-race", 3754),
+    ("termination-race-prestop", 971),
+    ("sigterm-ignored", 411),
+    ("job-never", 57),
+    ("job-on-failure", 42),
+    ("liveness-on-dependency", 855),
+    ("slow-start", 279),
+    ("slow-start-startup-probe", 150),
+];
+
+fn run(name: &str, threads: usize) -> ScenarioResult {
+    let s = catalogue::find(name).unwrap_or_else(|| panic!("no scenario {name}"));
+    check::check(
+        &s,
+        &CheckOptions {
+            threads,
+            ..CheckOptions::default()
+        },
+    )
+    .unwrap()
+}
+
+#[test]
+fn every_scenario_is_pinned_and_every_pin_is_a_scenario() {
+    let names: Vec<String> = catalogue::builtin().into_iter().map(|s| s.name).collect();
+    let pinned: Vec<String> = PINNED.iter().map(|(n, _)| n.to_string()).collect();
+    assert_eq!(names, pinned);
+}
+
+#[test]
+fn verdicts_match_expectations_and_counts_are_pinned() {
+    let mut failures = Vec::new();
+    for &(name, states) in PINNED {
+        let r = run(name, 1);
+        assert!(r.complete, "{name} must be checked completely");
+        if r.unique_states != states {
+            failures.push(format!(
+                "{name}: {} unique states, pinned {states}",
+                r.unique_states
+            ));
+        }
+        for p in &r.properties {
+            if p.verdict != p.expected {
+                failures.push(format!(
+                    "{name}/{}: {} but expected {} ({})",
+                    p.def.name,
+                    p.verdict.as_str(),
+                    p.expected.as_str(),
+                    p.expected_source
+                ));
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// The headline contrast: the termination race has a counterexample that the preStop
+/// variant does not.
+#[test]
+fn termination_race_violates_and_prestop_holds() {
+    let race = run("termination-race", 1);
+    let prestop = run("termination-race-prestop", 1);
+    let verdict = |r: &ScenarioResult| {
+        r.properties
+            .iter()
+            .find(|p| p.def.name == "no_request_to_stopped_container")
+            .map(|p| (p.verdict, p.trace.is_some()))
+            .unwrap()
+    };
+    assert_eq!(verdict(&race), (podcheck_model::Verdict::Violated, true));
+    assert_eq!(verdict(&prestop), (podcheck_model::Verdict::Holds, false));
+}
+
+/// Depth of the first state (in BFS order) where the property is discovered, found without
+/// Stateright.
+fn independent_shortest(m: &Cluster, def: &PropertyDef) -> Option<usize> {
+    let discovered = |s: &State| match def.kind {
+        Kind::Always => !(def.condition)(m, s),
+        Kind::Sometimes => (def.condition)(m, s),
+    };
+    let init = m.init_states().remove(0);
+    let mut seen = HashSet::new();
+    seen.insert(init.clone());
+    let mut queue = VecDeque::from([(init, 0usize)]);
+    let mut actions: Vec<Action> = Vec::new();
+    while let Some((s, depth)) = queue.pop_front() {
+        if discovered(&s) {
+            return Some(depth);
+        }
+        m.actions(&s, &mut actions);
+        for a in actions.drain(..) {
+            let next = m.next_state(&s, a).expect("every listed action applies");
+            if seen.insert(next.clone()) {
+                queue.push_back((next, depth + 1));
+            }
+        }
+    }
+    None
+}
+
+#[test]
+fn traces_replay_and_are_shortest() {
+    for &(name, _) in PINNED {
+        let r = run(name, 1);
+        let m = check::model(&r.scenario, &[], false);
+        for p in &r.properties {
+            let Some(path) = &p.trace else { continue };
+            let trace = podcheck_traces::from_path(&m, path, p.def.name, "", "")
+                .unwrap_or_else(|e| panic!("{name}/{}: {e}", p.def.name));
+            let shortest = independent_shortest(&m, &p.def)
+                .unwrap_or_else(|| panic!("{name}/{}: no discovery found", p.def.name));
+            assert_eq!(
+                trace.steps.len(),
+                shortest,
+                "{name}/{}: trace is not shortest",
+                p.def.name
+            );
+        }
+    }
+}
+
+#[test]
+fn threads_change_no_count_verdict_or_trace() {
+    for name in ["termination-race", "deadlock", "unschedulable"] {
+        let one = run(name, 1);
+        let two = run(name, 2);
+        assert_eq!(one.unique_states, two.unique_states, "{name}");
+        for (a, b) in one.properties.iter().zip(&two.properties) {
+            assert_eq!(a.verdict, b.verdict, "{name}/{}", a.def.name);
+            let actions =
+                |p: &podcheck_properties::PropertyResult| p.trace.clone().map(|t| t.into_actions());
+            assert_eq!(actions(a), actions(b), "{name}/{}", a.def.name);
+        }
+    }
+}
+
+#[test]
+fn repeated_runs_give_identical_traces() {
+    let a = run("termination-race", 1);
+    let b = run("termination-race", 1);
+    for (x, y) in a.properties.iter().zip(&b.properties) {
+        assert_eq!(
+            x.trace.clone().map(|t| t.into_actions()),
+            y.trace.clone().map(|t| t.into_actions())
+        );
+    }
+}
+
+/// A run cut short by `max_states` never says "holds".
+#[test]
+fn a_bounded_run_is_incomplete_not_holds() {
+    let s = catalogue::find("termination-race").unwrap();
+    let r = check::check(
+        &s,
+        &CheckOptions {
+            max_states: Some(50),
+            ..CheckOptions::default()
+        },
+    )
+    .unwrap();
+    assert!(!r.complete);
+    for p in &r.properties {
+        assert_ne!(
+            (p.def.kind, p.verdict),
+            (Kind::Always, podcheck_model::Verdict::Holds),
+            "{}",
+            p.def.name
+        );
+        assert_ne!(
+            (p.def.kind, p.verdict),
+            (Kind::Sometimes, podcheck_model::Verdict::Violated),
+            "{}",
+            p.def.name
+        );
+    }
+}
