@@ -199,3 +199,30 @@ fn a_bounded_run_is_incomplete_not_holds() {
         );
     }
 }
+
+/// Stateright 0.31 overwrites a first discovery while other properties are pending
+/// (shared/STATERIGHT.md). This pins that the trap is real on this model, which is why traces
+/// come from a separate single-property search.
+#[test]
+fn stateright_main_run_discoveries_can_be_longer_than_shortest() {
+    use stateright::Checker;
+    let mut longer = Vec::new();
+    for &(name, _) in PINNED {
+        let s = catalogue::find(name).unwrap();
+        let defs = check::selected(&s).unwrap();
+        let m = check::model(&s, &defs, true);
+        let c = m.checker().spawn_bfs().join();
+        let r = run(name, 1);
+        for p in &r.properties {
+            if let (Some(main), Some(short)) = (c.discovery(p.def.name), p.trace_steps()) {
+                let main_len = main.into_actions().len();
+                assert!(main_len >= short, "{name}/{}", p.def.name);
+                if main_len > short {
+                    longer.push(format!("{name}/{}: {main_len} > {short}", p.def.name));
+                }
+            }
+        }
+    }
+    println!("{}", longer.join("\n"));
+    assert!(!longer.is_empty());
+}

@@ -1,0 +1,142 @@
+//! The model's timers against the upstream schedules: the crash back-off the kubelet in the
+//! model applies is VECTORS V6, and the image pulls it attempts follow the V5.3 rule, because
+//! the kubelet calls the same back-off functions the conformance tests check.
+
+use podcheck_model::k8s::crash_loop_delays;
+use podcheck_model::kubelet::Step;
+use podcheck_model::state::{Waiting, RESTART_COUNT_CAP};
+use podcheck_model::{catalogue, Action, Cluster, State};
+use podcheck_properties::check;
+use stateright::Model;
+use std::collections::{HashSet, VecDeque};
+
+fn model(name: &str) -> Cluster {
+    check::model(&catalogue::find(name).unwrap(), &[], false)
+}
+
+/// Every transition of the whole state space.
+fn transitions(m: &Cluster) -> Vec<(State, Action, State)> {
+    let init = m.init_states().remove(0);
+    let mut seen = HashSet::from([init.clone()]);
+    let mut queue = VecDeque::from([init]);
+    let mut out = Vec::new();
+    let mut actions = Vec::new();
+    while let Some(s) = queue.pop_front() {
+        m.actions(&s, &mut actions);
+        for a in actions.drain(..) {
+            let n = m.next_state(&s, a.clone()).unwrap();
+            if seen.insert(n.clone()) {
+                queue.push_back(n.clone());
+            }
+            out.push((s.clone(), a, n));
+        }
+    }
+    out
+}
+
+#[test]
+fn crash_loop_back_off_follows_v6() {
+    let m = model("crash-loop");
+    let v6 = crash_loop_delays(12);
+    let mut seen_waits = Vec::new();
+    for (before, a, after) in transitions(&m) {
+        let Action::Kubelet {
+            node,
+            uid,
+            step: Step::CrashLoopBackOff { init, ctr },
+        } = a
+        else {
+            continue;
+        };
+        let c_before = before.rt(node, uid).unwrap().ctr(init, ctr as usize);
+        let c_after = after.rt(node, uid).unwrap().ctr(init, ctr as usize);
+        let Some(Waiting::CrashLoopBackOff { left }) = c_after.waiting else {
+            panic!("CrashLoopBackOff step without the waiting reason");
+        };
+        // This exit is number restartCount + 1; V6 gives the wait before its restart.
+        let exit_no = c_before.restart_count as usize + 1;
+        if c_before.restart_count < RESTART_COUNT_CAP {
+            assert_eq!(left as u64, v6[exit_no - 1], "exit #{exit_no}");
+        } else {
+            assert_eq!(left, 300);
+        }
+        seen_waits.push(left);
+    }
+    seen_waits.sort();
+    seen_waits.dedup();
+    assert_eq!(seen_waits, vec![10, 20, 40, 80, 160, 300]);
+}
+
+/// Follows the first enabled action from the initial state, with the time of each step.
+fn walk(m: &Cluster, steps: usize) -> Vec<(u64, State, Action)> {
+    let mut s = m.init_states().remove(0);
+    let mut t = 0;
+    let mut out = Vec::new();
+    let mut actions = Vec::new();
+    for _ in 0..steps {
+        m.actions(&s, &mut actions);
+        let Some(a) = actions.first().cloned() else {
+            break;
+        };
+        actions.clear();
+        if let Action::Tick(d) = a {
+            t += d as u64;
+        }
+        let n = m.next_state(&s, a.clone()).unwrap();
+        out.push((t, s, a));
+        s = n;
+    }
+    out
+}
+
+#[test]
+fn image_pulls_follow_the_back_off() {
+    let m = model("image-pull-backoff");
+    let pulls: Vec<u64> = walk(&m, 400)
+        .into_iter()
+        .filter(|(_, _, a)| {
+            matches!(
+                a,
+                Action::Kubelet {
+                    step: Step::PullImage { .. },
+                    ..
+                }
+            )
+        })
+        .map(|(t, _, _)| t)
+        .take(8)
+        .collect();
+    // A pull fails, Next doubles the entry (10, 20, 40 … 300); the next pull comes when
+    // `now - lastUpdate >= backoff` (V5.3, F 60-62).
+    assert_eq!(pulls, vec![0, 10, 30, 70, 150, 310, 610, 910]);
+}
+
+#[test]
+fn sigterm_ignored_is_killed_after_the_full_grace_period() {
+    let m = model("sigterm-ignored");
+    // Find the shortest path to the SIGKILL and read the time between delete and kill.
+    let r = check::check(
+        &catalogue::find("sigterm-ignored").unwrap(),
+        &check::CheckOptions::default(),
+    )
+    .unwrap();
+    let p = r
+        .properties
+        .iter()
+        .find(|p| p.def.name == "graceful_stop_within_grace")
+        .unwrap();
+    let trace =
+        podcheck_traces::from_path(&m, p.trace.as_ref().unwrap(), p.def.name, "", "").unwrap();
+    let delete = trace
+        .steps
+        .iter()
+        .find(|s| s.action.starts_with("delete pod"))
+        .unwrap();
+    let kill = trace.steps.last().unwrap();
+    assert_eq!(
+        kill.time - delete.time,
+        30,
+        "terminationGracePeriodSeconds default"
+    );
+    assert!(kill.changes.iter().any(|c| c.contains("exited 137")));
+}

@@ -1,0 +1,208 @@
+//! Random scenario configurations: the model never panics, every enabled action applies, and
+//! the invariants that SCENARIOS.md says hold in every cluster (I1, I2, I4, I5, I9 and the
+//! condition rules) hold in every configuration, not only in the catalogue's.
+
+use podcheck_model::k8s::{Resources, RestartPolicy};
+use podcheck_model::spec::*;
+use podcheck_model::Verdict;
+use podcheck_properties::check::{self, CheckOptions};
+use proptest::prelude::*;
+
+fn probe() -> impl Strategy<Value = Option<Probe>> {
+    proptest::option::weighted(
+        0.5,
+        (0u16..=10, 1u16..=10, 1u8..=3, 1u8..=2, any::<bool>()).prop_map(
+            |(initial_delay_seconds, period_seconds, failure_threshold, success_threshold, dep)| {
+                Probe {
+                    initial_delay_seconds,
+                    period_seconds,
+                    failure_threshold,
+                    success_threshold,
+                    checks_dependency: dep,
+                }
+            },
+        ),
+    )
+}
+
+fn app() -> impl Strategy<Value = App> {
+    (
+        0u16..=20,
+        proptest::option::of(1u16..=20),
+        prop_oneof![Just(0), Just(1)],
+        proptest::option::weighted(0.2, 1u16..=20),
+        prop_oneof![
+            Just(OnSigterm::Exit(0)),
+            Just(OnSigterm::Exit(143)),
+            Just(OnSigterm::Ignore)
+        ],
+        proptest::bool::weighted(0.15),
+    )
+        .prop_map(
+            |(boot_seconds, exit_after_seconds, exit_code, oom, on_sigterm, image_pull_fails)| {
+                App {
+                    boot_seconds,
+                    exit_after_seconds,
+                    exit_code,
+                    exceeds_memory_limit_after_seconds: oom,
+                    on_sigterm,
+                    image_pull_fails,
+                }
+            },
+        )
+}
+
+fn container(name: &'static str) -> impl Strategy<Value = Container> {
+    (
+        probe(),
+        probe(),
+        probe(),
+        proptest::option::of(0u16..=10),
+        app(),
+        0u64..=3000,
+    )
+        .prop_map(
+            move |(startup, readiness, liveness, prestop, app, cpu)| Container {
+                name: name.to_string(),
+                image: format!("{name}:1"),
+                resources: ResourceRequirements {
+                    requests: Resources {
+                        cpu_milli: cpu,
+                        memory_mi: 0,
+                    },
+                    limits: Resources::default(),
+                },
+                startup_probe: startup,
+                readiness_probe: readiness,
+                liveness_probe: liveness,
+                lifecycle: prestop.map(|seconds| Lifecycle {
+                    pre_stop: Some(PreStop {
+                        sleep: SleepAction { seconds },
+                    }),
+                }),
+                app,
+            },
+        )
+}
+
+fn scenario() -> impl Strategy<Value = Scenario> {
+    (
+        any::<bool>(),
+        1u8..=2,
+        prop_oneof![Just(RestartPolicy::Never), Just(RestartPolicy::OnFailure)],
+        0u8..=2,
+        1u16..=30,
+        proptest::option::of(container("init").prop_map(|mut c| {
+            c.app.exit_after_seconds = Some(c.app.exit_after_seconds.unwrap_or(1));
+            c
+        })),
+        container("app"),
+        any::<bool>(),
+        (
+            any::<bool>(),
+            any::<bool>(),
+            proptest::option::of(1u16..=60),
+        ),
+        1usize..=2,
+    )
+        .prop_map(
+            |(
+                deployment,
+                replicas,
+                job_policy,
+                backoff_limit,
+                grace,
+                init,
+                app,
+                service,
+                (delete, deadlock, outage),
+                nodes,
+            )| {
+                let spec = PodSpec {
+                    restart_policy: if deployment {
+                        RestartPolicy::Always
+                    } else {
+                        job_policy
+                    },
+                    termination_grace_period_seconds: grace,
+                    node_selector: Default::default(),
+                    tolerations: vec![],
+                    init_containers: init.into_iter().collect(),
+                    containers: vec![app],
+                };
+                let template = PodTemplate { spec };
+                let metadata = Metadata { name: "w".into() };
+                let workload = if deployment {
+                    Workload::Deployment {
+                        metadata,
+                        spec: DeploymentSpec { replicas, template },
+                    }
+                } else {
+                    Workload::Job {
+                        metadata,
+                        spec: JobSpec {
+                            backoff_limit,
+                            template,
+                        },
+                    }
+                };
+                let mut faults = Vec::new();
+                if delete {
+                    faults.push(Fault::DeletePod {
+                        workload: "w".into(),
+                    });
+                }
+                if deadlock {
+                    faults.push(Fault::Deadlock {
+                        workload: "w".into(),
+                    });
+                }
+                if let Some(seconds) = outage {
+                    faults.push(Fault::DependencyOutage { seconds });
+                }
+                let mut cluster = ClusterSpec::default();
+                cluster.nodes.truncate(nodes);
+                Scenario {
+                    name: "random".into(),
+                    description: String::new(),
+                    source: String::new(),
+                    cluster,
+                    workloads: vec![workload],
+                    service: service.then(|| ServiceSpec {
+                        selects: vec!["w".into()],
+                        publish_not_ready_addresses: false,
+                        clients: true,
+                    }),
+                    faults,
+                    expect: vec![],
+                }
+            },
+        )
+}
+
+/// Invariants SCENARIOS.md lists as holding everywhere.
+const UNIVERSAL: &[&str] = &[
+    "terminal_phase_is_final",
+    "pending_until_first_start",
+    "ready_implies_containers_ready",
+    "no_start_after_deletion",
+    "backoff_bounded",
+    "endpoint_ready_implies_serving_not_terminating",
+    "no_terminal_or_ipless_endpoints",
+];
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 128, ..ProptestConfig::default() })]
+
+    #[test]
+    fn random_scenarios_keep_the_universal_invariants(s in scenario()) {
+        prop_assert!(s.validate().is_ok(), "{:?}", s.validate());
+        let r = check::check(&s, &CheckOptions { max_states: Some(30_000), ..CheckOptions::default() })
+            .expect("a valid scenario checks");
+        for p in &r.properties {
+            if UNIVERSAL.contains(&p.def.name) {
+                prop_assert_ne!(p.verdict, Verdict::Violated, "{} in {:#?}", p.def.name, s);
+            }
+        }
+    }
+}
