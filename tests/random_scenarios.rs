@@ -129,6 +129,7 @@ fn scenario() -> impl Strategy<Value = Scenario> {
                     tolerations: vec![],
                     init_containers: init.into_iter().collect(),
                     containers: vec![app],
+                    volumes: vec![],
                 };
                 let template = PodTemplate { spec };
                 let metadata = Metadata { name: "w".into() };

@@ -16,15 +16,15 @@ use std::collections::{HashSet, VecDeque};
 
 /// (scenario, unique states of the complete run).
 const PINNED: &[(&str, usize)] = &[
-    ("healthy", 55),
+    ("healthy", 57),
     ("unschedulable", 575),
     ("image-pull-backoff", 42),
     ("crash-loop", 125),
     ("oom-killed", 99),
     ("dependency-outage", 294),
     ("deadlock", 628),
-    ("termination-race", 3754),
-    ("termination-race-prestop", 971),
+    ("termination-race", 250251),
+    ("termination-race-prestop", 36103),
     ("sigterm-ignored", 411),
     ("job-never", 57),
     ("job-on-failure", 42),

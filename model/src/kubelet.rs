@@ -9,8 +9,9 @@
 
 use crate::cluster::{Action, Cluster};
 use crate::k8s::{
-    self, BackoffEntry, ContainerState, ContainerStatus, Phase, Resources, RuntimeContainerView,
-    RuntimeState, SandboxView, TaintEffect, Terminated, CRASH_LOOP_BACKOFF, IMAGE_PULL_BACKOFF,
+    self, BackoffEntry, ContainerSpecView, ContainerState, ContainerStatus, ConvertInput, Phase,
+    Resources, RuntimeContainerView, RuntimeRecord, RuntimeState, SandboxView, TaintEffect,
+    Terminated, CRASH_LOOP_BACKOFF, IMAGE_PULL_BACKOFF,
 };
 use crate::spec::{Container, OnSigterm, PodSpec, Probe};
 use crate::state::*;
@@ -22,6 +23,8 @@ pub enum Step {
     Admit,
     /// Admission failed: the pod is Failed with the admission reason (F 110).
     Reject,
+    /// Attach and mount the pod's volumes (kubelet SyncPod `WaitForAttachAndMount`; seed 002).
+    MountVolumes,
     /// CRI RunPodSandbox and CNI ADD: sandbox and pod IP (seed 000).
     CreateSandbox,
     /// Pull the image of a container (F 60).
@@ -60,6 +63,7 @@ pub fn describe_step(m: &Cluster, state: &State, uid: u16, step: Step) -> String
     match step {
         Step::Admit => "admit".into(),
         Step::Reject => "reject (admission)".into(),
+        Step::MountVolumes => "mount volumes of".into(),
         Step::CreateSandbox => "RunPodSandbox + CNI ADD (pod IP) for".into(),
         Step::PullImage { init, ctr } => format!("pull image of {}", cname(init, ctr)),
         Step::ImagePullBackOff { init, ctr } => {
@@ -240,6 +244,9 @@ fn next_step(m: &Cluster, s: &State, node: u8, pod: &Pod, rt: &PodRt) -> Option<
         return Some(Step::Cleanup);
     }
     let spec = spec_of(m, pod);
+    if !spec.volumes.is_empty() && !rt.volumes {
+        return Some(Step::MountVolumes);
+    }
     let (init_views, _) = &m.views[pod.workload as usize];
     let sandbox = rt.sandbox.then_some(SandboxView {
         ready: true,
@@ -344,6 +351,7 @@ pub fn step(m: &Cluster, s: &mut State, n: u8, uid: u16, step: Step) -> Option<(
             let rt = PodRt {
                 uid,
                 workload: pod.workload,
+                volumes: false,
                 sandbox: false,
                 init: vec![Ctr::default(); spec.init_containers.len()],
                 ctrs: vec![Ctr::default(); spec.containers.len()],
@@ -358,6 +366,9 @@ pub fn step(m: &Cluster, s: &mut State, n: u8, uid: u16, step: Step) -> Option<(
             pod.status.phase = Phase::Failed;
             pod.status.reason = reason;
             pod.ghost.first_terminal.get_or_insert(Phase::Failed);
+        }
+        Step::MountVolumes => {
+            s.rt_mut(n, uid)?.volumes = true;
         }
         Step::CreateSandbox => {
             s.rt_mut(n, uid)?.sandbox = true;
@@ -624,99 +635,116 @@ pub fn probe(m: &Cluster, s: &mut State, n: u8, uid: u16, i: usize, kind: ProbeK
     Some(())
 }
 
-fn status_of(
-    name: &str,
-    c: &Ctr,
-    default_reason: &str,
-    started_ready: (Option<bool>, bool),
-    reason_cache: bool,
-) -> ContainerStatus {
-    let term = |e: Exit| Terminated {
-        exit_code: e.code,
+/// The runtime's records of one container, newest first (the current instance, then the
+/// one before it), as `GetPodStatus` returns them.
+fn runtime_records(c: &Ctr) -> Vec<RuntimeRecord> {
+    let exited = |e: Exit, restart_count: u32| RuntimeRecord {
+        state: RuntimeState::Exited { exit_code: e.code },
         reason: e.reason().to_string(),
-        signal: 0,
+        restart_count,
         finished_ago: None,
     };
-    let (state, last_state) = match (c.waiting.filter(|_| reason_cache), &c.run) {
-        // F 37: the reason cache turns the state into Waiting and moves Terminated to lastState.
-        (Some(w), Run::Exited(e)) => (
-            ContainerState::Waiting {
-                reason: w.reason().into(),
-            },
-            Some(term(*e)),
-        ),
-        (Some(w), _) => (
-            ContainerState::Waiting {
-                reason: w.reason().into(),
-            },
-            c.last.map(term),
-        ),
-        (None, Run::None) => (
-            ContainerState::Waiting {
-                reason: default_reason.into(),
-            },
-            None,
-        ),
-        (None, Run::Running(_)) => (ContainerState::Running, c.last.map(term)),
-        (None, Run::Exited(e)) => (ContainerState::Terminated(term(*e)), c.last.map(term)),
-    };
-    ContainerStatus {
-        name: name.to_string(),
-        state,
-        last_state,
-        ready: started_ready.1,
-        started: started_ready.0,
-        restart_count: c.restart_count,
+    let mut out = Vec::new();
+    match c.run {
+        Run::None => return out,
+        Run::Running(_) => out.push(RuntimeRecord {
+            state: RuntimeState::Running,
+            reason: String::new(),
+            restart_count: c.restart_count,
+            finished_ago: None,
+        }),
+        Run::Exited(e) => out.push(exited(e, c.restart_count)),
     }
+    if let Some(e) = c.last {
+        out.push(exited(e, c.restart_count.saturating_sub(1)));
+    }
+    out
 }
 
-/// The status the kubelet would write now (`generateAPIPodStatus`, F 21–41).
+/// The status the kubelet would write now (`generateAPIPodStatus`, F 21–41): container
+/// statuses from the upstream `convertToAPIContainerStatuses` port, `started` / `ready` from
+/// the prober (F 43), then phase and conditions.
 pub fn compute_status(m: &Cluster, _s: &State, pod: &Pod, rt: &PodRt) -> PodStatus {
     let spec = spec_of(m, pod);
     let (init_views, views) = &m.views[pod.workload as usize];
-    // F 33: the default waiting reason.
-    let default_reason = if spec.init_containers.is_empty() {
-        "ContainerCreating"
-    } else {
-        "PodInitializing"
+    let records = |list: &[Ctr], specs: &[Container]| -> Vec<(String, Vec<RuntimeRecord>)> {
+        list.iter()
+            .zip(specs)
+            .map(|(c, cs)| (cs.name.clone(), runtime_records(c)))
+            .collect()
     };
-    let reason_cache = !rt.terminating;
-    let init_statuses: Vec<ContainerStatus> = rt
-        .init
-        .iter()
-        .enumerate()
-        .map(|(i, c)| {
-            // Init containers are Ready once they exited 0 (F 43, older wording; F 41).
-            let done = matches!(c.run, Run::Exited(Exit { code: 0, .. }));
-            let started = matches!(c.run, Run::Running(_));
-            status_of(
-                &spec.init_containers[i].name,
-                c,
-                default_reason,
-                (Some(started), done),
-                reason_cache,
-            )
+    // The reason cache holds start failures; a pod being terminated starts nothing.
+    let cache = |list: &[Ctr], specs: &[Container]| -> Vec<(String, String)> {
+        if rt.terminating {
+            return Vec::new();
+        }
+        list.iter()
+            .zip(specs)
+            .filter_map(|(c, cs)| c.waiting.map(|w| (cs.name.clone(), w.reason().to_string())))
+            .collect()
+    };
+    let init_records = records(&rt.init, &spec.init_containers);
+    let ctr_records = records(&rt.ctrs, &spec.containers);
+    let convert = |specs: &[ContainerSpecView],
+                   previous: &[ContainerStatus],
+                   runtime: &[(String, Vec<RuntimeRecord>)],
+                   reason_cache: &[(String, String)],
+                   is_init: bool| {
+        k8s::convert_to_api_container_statuses(&ConvertInput {
+            specs,
+            previous,
+            runtime,
+            reason_cache,
+            is_init,
+            has_init_containers: !spec.init_containers.is_empty(),
+            deletion_timestamp: pod.deletion.is_some(),
+            restart_policy: spec.restart_policy,
+            any_regular_container_created: k8s::has_any_regular_container_created(
+                views,
+                &ctr_records,
+            ),
         })
-        .collect();
-    let statuses: Vec<ContainerStatus> = rt
-        .ctrs
-        .iter()
-        .enumerate()
-        .map(|(i, c)| {
-            let cs = &spec.containers[i];
-            let running = matches!(c.run, Run::Running(_));
-            let result =
-                |k: ProbeKind| c.probes[k as usize].map(|w| w.result) == Some(ProbeResult::Success);
-            let sr = k8s::container_started_and_ready(
-                running,
-                cs.startup_probe.is_some(),
-                result(ProbeKind::Startup),
-                cs.readiness_probe.is_some(),
-                result(ProbeKind::Readiness),
-            );
-            status_of(&cs.name, c, default_reason, sr, reason_cache)
-        })
-        .collect();
+    };
+    let mut init_statuses = convert(
+        init_views,
+        &pod.status.init_statuses,
+        &init_records,
+        &cache(&rt.init, &spec.init_containers),
+        true,
+    );
+    let mut statuses = convert(
+        views,
+        &pod.status.statuses,
+        &ctr_records,
+        &cache(&rt.ctrs, &spec.containers),
+        false,
+    );
+    for st in &mut init_statuses {
+        let Some(i) = spec.init_containers.iter().position(|c| c.name == st.name) else {
+            continue;
+        };
+        let c = &rt.init[i];
+        // Init containers are Ready once they exited 0 (F 43, older wording; F 41).
+        st.ready = matches!(c.run, Run::Exited(Exit { code: 0, .. }));
+        st.started = Some(matches!(c.run, Run::Running(_)));
+    }
+    for st in &mut statuses {
+        let Some(i) = spec.containers.iter().position(|c| c.name == st.name) else {
+            continue;
+        };
+        let (c, cs) = (&rt.ctrs[i], &spec.containers[i]);
+        let result =
+            |k: ProbeKind| c.probes[k as usize].map(|w| w.result) == Some(ProbeResult::Success);
+        let (started, ready) = k8s::container_started_and_ready(
+            matches!(c.run, Run::Running(_)),
+            cs.startup_probe.is_some(),
+            result(ProbeKind::Startup),
+            cs.readiness_probe.is_some(),
+            result(ProbeKind::Readiness),
+        );
+        st.started = started;
+        st.ready = ready;
+    }
     // The model reports the terminal phase of a terminating pod once the pod worker has
     // finished with it (after SyncTerminatedPod). Upstream may write it just before
     // SyncTerminatedPod; that window is where S15's OutOfcpu race lives, which this model
@@ -734,8 +762,6 @@ pub fn compute_status(m: &Cluster, _s: &State, pod: &Pod, rt: &PodRt) -> PodStat
         false,
         m.gates,
     );
-    let mut init_statuses = init_statuses;
-    let mut statuses = statuses;
     if rt.cleaned {
         // status_manager TerminatePod: every container gets a terminated state, and a pod
         // that is not yet terminal is marked Failed.

@@ -186,6 +186,46 @@ pub struct PodSpec {
     #[serde(default)]
     pub init_containers: Vec<Container>,
     pub containers: Vec<Container>,
+    /// Volumes the kubelet attaches and mounts before the sandbox is created.
+    #[serde(default)]
+    pub volumes: Vec<Volume>,
+}
+
+/// A pod volume: its name and one source.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct Volume {
+    pub name: String,
+    #[serde(default)]
+    pub empty_dir: Option<EmptyDir>,
+    #[serde(default)]
+    pub config_map: Option<ObjectRef>,
+    #[serde(default)]
+    pub secret: Option<SecretRef>,
+    #[serde(default)]
+    pub persistent_volume_claim: Option<ClaimRef>,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct EmptyDir {}
+
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct ObjectRef {
+    pub name: String,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct SecretRef {
+    pub secret_name: String,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct ClaimRef {
+    pub claim_name: String,
 }
 
 fn thirty() -> u16 {

@@ -131,7 +131,10 @@ pub struct PodRt {
     pub uid: u16,
     /// The workload whose template the pod runs (the runtime keeps it after the object is gone).
     pub workload: u8,
-    /// Admitted by the kubelet (F 110). A rejected pod never gets a runtime record.
+    /// The pod's volumes are attached and mounted (`WaitForAttachAndMount` in kubelet
+    /// SyncPod, before the runtime's SyncPod creates the sandbox).
+    pub volumes: bool,
+    /// Sandbox created and networked (RunPodSandbox, CNI ADD): the pod has its IP.
     pub sandbox: bool,
     pub init: Vec<Ctr>,
     pub ctrs: Vec<Ctr>,

@@ -15,9 +15,8 @@
 //!   expressed without changing the shared types. Row 1 shows why they do not "fall out":
 //!   a container with restartPolicy Never that exited 42 is expected Running only because of
 //!   the rule, which `get_phase` cannot see.
-//! * V2.1, V2.3, V2.5 (TestConvertToAPIContainerStatuses): `convertToAPIContainerStatuses`
-//!   is not one of this module's functions (no function for it was specified), so there is
-//!   nothing here to run them through.
+//! * V2.1, V2.3, V2.5 (TestConvertToAPIContainerStatuses): covered in `convert_vectors.rs`,
+//!   through `convert_to_api_container_statuses`, which the model's kubelet calls.
 //! * V3.3 "row condition" column (podSuccessConditions / podFailedConditions): `PrintedPod`
 //!   has no table-row conditions; the cells of both rows are checked.
 //! * V7.4 last row (podFailurePolicy Ignore on DisruptionTarget): `matchPodFailurePolicy`

@@ -71,8 +71,10 @@ pub struct ScenarioResult {
     pub complete: bool,
     pub unique_states: usize,
     pub generated_states: usize,
-    pub max_depth: usize,
+    /// Wall-clock seconds in all (main run and trace searches).
     pub seconds: f64,
+    /// Wall-clock seconds of the main, exhaustive run alone.
+    pub check_seconds: f64,
     pub properties: Vec<PropertyResult>,
 }
 
@@ -158,8 +160,10 @@ fn run_bfs(
     let mut printed = false;
     let tty = std::io::stderr().is_terminal();
     let mut next_report = Duration::from_secs(1);
-    while !handles.iter().all(|h| h.is_finished()) {
-        std::thread::sleep(Duration::from_millis(20));
+    let mut nap = Duration::from_micros(100);
+    while progress.is_some() && !handles.iter().all(|h| h.is_finished()) {
+        std::thread::sleep(nap);
+        nap = (nap * 2).min(Duration::from_millis(20));
         if let Some(name) = progress {
             if start.elapsed() >= next_report {
                 let line = format!(
@@ -210,6 +214,7 @@ pub fn check(scenario: &Scenario, opts: &CheckOptions) -> Result<ScenarioResult,
     let m = model(scenario, &defs, true);
     let progress = opts.progress.then_some(scenario.name.as_str());
     let (checker, complete) = run_bfs(m, opts.threads, opts.max_states, progress);
+    let check_seconds = start.elapsed().as_secs_f64();
     let mut properties = Vec::new();
     for def in &defs {
         let found = checker.discovery(def.name).is_some();
@@ -239,8 +244,8 @@ pub fn check(scenario: &Scenario, opts: &CheckOptions) -> Result<ScenarioResult,
         complete,
         unique_states: checker.unique_state_count(),
         generated_states: checker.state_count(),
-        max_depth: checker.max_depth(),
         seconds: start.elapsed().as_secs_f64(),
+        check_seconds,
         properties,
     })
 }

@@ -4,6 +4,7 @@
 
 pub mod backoff;
 pub mod conditions;
+pub mod convert;
 pub mod endpoints;
 pub mod jobs;
 pub mod phase;
@@ -14,6 +15,7 @@ pub mod types;
 
 pub use backoff::*;
 pub use conditions::*;
+pub use convert::*;
 pub use endpoints::*;
 pub use jobs::*;
 pub use phase::*;

@@ -1,0 +1,490 @@
+//! Conformance tests for `podcheck_model::k8s::convert_to_api_container_statuses`.
+//!
+//! Every row of /work/shared/k8s/VECTORS.md section V2 (upstream
+//! `TestConvertToAPIContainerStatuses`, pkg/kubelet/kubelet_pods_test.go, commit
+//! 001a80e975bb880d0fe60b304d30950fe661f278) is transcribed below: rows 1, 3 and 5, the ones
+//! VECTORS.md carries. Upstream ran the table with gates ContainerRestartRules,
+//! NodeDeclaredFeatures and RestartAllContainersOnContainerExits on; none of these three rows
+//! sets `podRestarting` or reaches a gated branch, so the gate-off port must give the same
+//! result. Message strings are not compared: `ContainerStatus` / `Terminated` have no message
+//! field.
+//!
+//! After the rows come checks derived from FACTS.md (cited as `F n`) and from the upstream
+//! source of `convertToAPIContainerStatuses` (cited as "source"); they are not upstream rows.
+
+use podcheck_model::k8s::*;
+
+const A: &str = "containerA";
+const B: &str = "containerB";
+
+fn specs(names: &[&str]) -> Vec<ContainerSpecView> {
+    names.iter().map(|n| ContainerSpecView::new(n)).collect()
+}
+
+fn term(exit_code: i32, reason: &str) -> Terminated {
+    Terminated {
+        exit_code,
+        reason: reason.to_string(),
+        ..Terminated::default()
+    }
+}
+
+fn waiting(reason: &str) -> ContainerState {
+    ContainerState::Waiting {
+        reason: reason.to_string(),
+    }
+}
+
+/// A status with `ready = false`, `started = None` and the given state, last state and
+/// restart count.
+fn st(
+    name: &str,
+    state: ContainerState,
+    last_state: Option<Terminated>,
+    restart_count: u32,
+) -> ContainerStatus {
+    ContainerStatus {
+        name: name.to_string(),
+        state,
+        last_state,
+        ready: false,
+        started: None,
+        restart_count,
+    }
+}
+
+/// `runningState(name)` of the upstream test: Running, `Started` nil.
+fn running(name: &str) -> ContainerStatus {
+    st(name, ContainerState::Running, None, 0)
+}
+
+fn exited(exit_code: i32, reason: &str) -> RuntimeRecord {
+    RuntimeRecord {
+        reason: reason.to_string(),
+        ..RuntimeRecord::new(RuntimeState::Exited { exit_code })
+    }
+}
+
+/// Inputs for a regular-container list: pod RestartPolicy Always, no init containers, not
+/// deleted, empty runtime, no previous statuses, empty reason cache.
+fn input<'a>(specs: &'a [ContainerSpecView]) -> ConvertInput<'a> {
+    ConvertInput {
+        specs,
+        previous: &[],
+        runtime: &[],
+        reason_cache: &[],
+        is_init: false,
+        has_init_containers: false,
+        deletion_timestamp: false,
+        restart_policy: RestartPolicy::Always,
+        any_regular_container_created: false,
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// VECTORS V2 rows.
+// ---------------------------------------------------------------------------------------
+
+/// V2 row 1, "no current status, with previous statuses and deletion": DeletionTimestamp set,
+/// no runtime records, previous A=R, B=R → both Waiting{ContainerCreating} with
+/// LastTermination{ContainerStatusUnknown, 137}, RestartCount 0.
+#[test]
+fn v2_1_no_current_status_with_previous_statuses_and_deletion() {
+    let sp = specs(&[A, B]);
+    let previous = vec![running(A), running(B)];
+    let got = convert_to_api_container_statuses(&ConvertInput {
+        previous: &previous,
+        deletion_timestamp: true,
+        ..input(&sp)
+    });
+    let unknown = Some(term(137, "ContainerStatusUnknown"));
+    assert_eq!(
+        got,
+        vec![
+            st(A, waiting("ContainerCreating"), unknown.clone(), 0),
+            st(B, waiting("ContainerCreating"), unknown, 0),
+        ]
+    );
+}
+
+/// V2 row 3, "no current status, keeping previous restartCount": not deleted, no runtime
+/// records, previous A=T-1 rc5, B=T-1 rc5 → unchanged.
+#[test]
+fn v2_3_no_current_status_keeping_previous_restart_count() {
+    let sp = specs(&[A, B]);
+    let previous = vec![
+        st(A, ContainerState::Terminated(term(-1, "")), None, 5),
+        st(B, ContainerState::Terminated(term(-1, "")), None, 5),
+    ];
+    let got = convert_to_api_container_statuses(&ConvertInput {
+        previous: &previous,
+        ..input(&sp)
+    });
+    assert_eq!(got, previous);
+}
+
+/// V2 row 5, "Unable to get init container status from container runtime and pod has been
+/// initialized, treat it as exited normally": spec init-1 + containerA, no previous
+/// statuses, runtime has containerA Running; the init list is converted (isInit=true,
+/// hasInit=true) → init-1 = Terminated{Completed, 0}.
+#[test]
+fn v2_5_init_container_status_missing_after_initialization_is_completed() {
+    let init = specs(&["init-1"]);
+    let regular = specs(&[A]);
+    let runtime = vec![(
+        A.to_string(),
+        vec![RuntimeRecord::new(RuntimeState::Running)],
+    )];
+    let created = has_any_regular_container_created(&regular, &runtime);
+    assert!(created);
+    let got = convert_to_api_container_statuses(&ConvertInput {
+        runtime: &runtime,
+        is_init: true,
+        has_init_containers: true,
+        any_regular_container_created: created,
+        ..input(&init)
+    });
+    assert_eq!(
+        got,
+        vec![st(
+            "init-1",
+            ContainerState::Terminated(term(0, "Completed")),
+            None,
+            0
+        )]
+    );
+}
+
+// ---------------------------------------------------------------------------------------
+// Checks derived from FACTS.md (F 33–38) and from the upstream source.
+// ---------------------------------------------------------------------------------------
+
+/// F 33: the default waiting reason is ContainerCreating, or PodInitializing when the pod has
+/// init containers; for regular, init and ephemeral lists alike.
+#[test]
+fn f33_default_waiting_reason() {
+    let sp = specs(&[A]);
+    let plain = convert_to_api_container_statuses(&input(&sp));
+    assert_eq!(plain, vec![st(A, waiting("ContainerCreating"), None, 0)]);
+    let with_init = convert_to_api_container_statuses(&ConvertInput {
+        has_init_containers: true,
+        ..input(&sp)
+    });
+    assert_eq!(with_init, vec![st(A, waiting("PodInitializing"), None, 0)]);
+    // The init list itself, before any regular container exists.
+    let init_list = convert_to_api_container_statuses(&ConvertInput {
+        is_init: true,
+        has_init_containers: true,
+        ..input(&sp)
+    });
+    assert_eq!(init_list, vec![st(A, waiting("PodInitializing"), None, 0)]);
+}
+
+/// F 34: Running → Running; Created → Waiting{}; Exited → Terminated{ExitCode, Reason}.
+#[test]
+fn f34_runtime_state_mapping() {
+    let sp = specs(&[A]);
+    let run = |rec: RuntimeRecord, rp: RestartPolicy| {
+        let runtime = vec![(A.to_string(), vec![rec])];
+        convert_to_api_container_statuses(&ConvertInput {
+            runtime: &runtime,
+            restart_policy: rp,
+            ..input(&sp)
+        })
+    };
+    let rec = RuntimeRecord {
+        restart_count: 2,
+        ..RuntimeRecord::new(RuntimeState::Running)
+    };
+    assert_eq!(
+        run(rec, RestartPolicy::Always),
+        vec![st(A, ContainerState::Running, None, 2)]
+    );
+    assert_eq!(
+        run(
+            RuntimeRecord::new(RuntimeState::Created),
+            RestartPolicy::Always
+        ),
+        vec![st(A, waiting(""), None, 0)]
+    );
+    let rec = RuntimeRecord {
+        finished_ago: Some(30),
+        ..exited(1, "Error")
+    };
+    let t = Terminated {
+        finished_ago: Some(30),
+        ..term(1, "Error")
+    };
+    assert_eq!(
+        run(rec, RestartPolicy::Never),
+        vec![st(A, ContainerState::Terminated(t), None, 0)]
+    );
+}
+
+/// F 34: Unknown when the previous status was Running → Terminated{ContainerStatusUnknown,
+/// 137} with RestartCount = old + 1; Unknown otherwise → Waiting{}.
+#[test]
+fn f34_unknown_state() {
+    let sp = specs(&[A]);
+    let runtime = vec![(
+        A.to_string(),
+        vec![RuntimeRecord::new(RuntimeState::Unknown)],
+    )];
+    let previous = vec![st(A, ContainerState::Running, None, 3)];
+    let got = convert_to_api_container_statuses(&ConvertInput {
+        runtime: &runtime,
+        previous: &previous,
+        ..input(&sp)
+    });
+    assert_eq!(
+        got,
+        vec![st(
+            A,
+            ContainerState::Terminated(term(137, "ContainerStatusUnknown")),
+            None,
+            4
+        )]
+    );
+    let got = convert_to_api_container_statuses(&ConvertInput {
+        runtime: &runtime,
+        ..input(&sp)
+    });
+    assert_eq!(got, vec![st(A, waiting(""), None, 0)]);
+}
+
+/// Source (`!ChangeContainerStatusOnKubeletRestart`, its default at this commit): a Running
+/// record keeps the old `started`.
+#[test]
+fn source_running_keeps_old_started() {
+    let sp = specs(&[A]);
+    let runtime = vec![(
+        A.to_string(),
+        vec![RuntimeRecord::new(RuntimeState::Running)],
+    )];
+    let previous = vec![ContainerStatus {
+        started: Some(true),
+        ready: true,
+        ..running(A)
+    }];
+    let got = convert_to_api_container_statuses(&ConvertInput {
+        runtime: &runtime,
+        previous: &previous,
+        ..input(&sp)
+    });
+    assert_eq!(
+        got,
+        vec![ContainerStatus {
+            started: Some(true),
+            ..running(A)
+        }]
+    );
+}
+
+/// F 35 without a deletion timestamp: the vanished container gets the ContainerStatusUnknown
+/// last termination and RestartCount + 1. With a last termination already set, nothing
+/// changes.
+#[test]
+fn f35_vanished_container_without_deletion() {
+    let sp = specs(&[A]);
+    let previous = vec![st(A, ContainerState::Running, None, 2)];
+    let got = convert_to_api_container_statuses(&ConvertInput {
+        previous: &previous,
+        ..input(&sp)
+    });
+    assert_eq!(
+        got,
+        vec![st(
+            A,
+            waiting("ContainerCreating"),
+            Some(term(137, "ContainerStatusUnknown")),
+            3
+        )]
+    );
+    let previous = vec![st(A, ContainerState::Running, Some(term(1, "Error")), 2)];
+    let got = convert_to_api_container_statuses(&ConvertInput {
+        previous: &previous,
+        ..input(&sp)
+    });
+    assert_eq!(
+        got,
+        vec![st(
+            A,
+            waiting("ContainerCreating"),
+            Some(term(1, "Error")),
+            2
+        )]
+    );
+}
+
+/// F 36: the newest record fills State, the second LastTerminationState; older ones are
+/// ignored.
+#[test]
+fn f36_two_newest_records() {
+    let sp = specs(&[A]);
+    let runtime = vec![(
+        A.to_string(),
+        vec![
+            RuntimeRecord {
+                restart_count: 2,
+                ..RuntimeRecord::new(RuntimeState::Running)
+            },
+            exited(2, "Error"),
+            exited(3, "OOMKilled"),
+        ],
+    )];
+    let got = convert_to_api_container_statuses(&ConvertInput {
+        runtime: &runtime,
+        ..input(&sp)
+    });
+    assert_eq!(
+        got,
+        vec![st(A, ContainerState::Running, Some(term(2, "Error")), 2)]
+    );
+}
+
+/// F 37: with ShouldContainerBeRestarted and a reason-cache entry the state becomes
+/// Waiting{reason} and Terminated moves to LastTerminationState; without an entry, or when
+/// the container will not be restarted, the Terminated state stays.
+#[test]
+fn f37_reason_cache() {
+    let sp = specs(&[A]);
+    let runtime = vec![(A.to_string(), vec![exited(1, "Error")])];
+    let cache = vec![(A.to_string(), "CrashLoopBackOff".to_string())];
+    let with = |rp: RestartPolicy, deleted: bool, cache: &[(String, String)]| {
+        convert_to_api_container_statuses(&ConvertInput {
+            runtime: &runtime,
+            reason_cache: cache,
+            restart_policy: rp,
+            deletion_timestamp: deleted,
+            ..input(&sp)
+        })
+    };
+    let crashloop = vec![st(
+        A,
+        waiting("CrashLoopBackOff"),
+        Some(term(1, "Error")),
+        0,
+    )];
+    let kept = vec![st(A, ContainerState::Terminated(term(1, "Error")), None, 0)];
+    assert_eq!(with(RestartPolicy::Always, false, &cache), crashloop);
+    assert_eq!(with(RestartPolicy::OnFailure, false, &cache), crashloop);
+    assert_eq!(with(RestartPolicy::Always, false, &[]), kept);
+    // ShouldContainerBeRestarted false: Never, or a pod being deleted (F 53).
+    assert_eq!(with(RestartPolicy::Never, false, &cache), kept);
+    assert_eq!(with(RestartPolicy::Always, true, &cache), kept);
+}
+
+/// F 37: a container that never started (no runtime record) with an image-pull failure in
+/// the reason cache is Waiting{ErrImagePull}.
+#[test]
+fn f37_reason_cache_without_runtime_record() {
+    let sp = specs(&[A]);
+    let cache = vec![(A.to_string(), "ErrImagePull".to_string())];
+    let got = convert_to_api_container_statuses(&ConvertInput {
+        reason_cache: &cache,
+        ..input(&sp)
+    });
+    assert_eq!(got, vec![st(A, waiting("ErrImagePull"), None, 0)]);
+}
+
+/// F 38: an init container that exited 0 is never reset to Waiting, even with a reason-cache
+/// entry.
+#[test]
+fn f38_init_exited_zero_not_reset() {
+    let init = specs(&["init-1"]);
+    let runtime = vec![("init-1".to_string(), vec![exited(0, "Completed")])];
+    let cache = vec![("init-1".to_string(), "CrashLoopBackOff".to_string())];
+    let got = convert_to_api_container_statuses(&ConvertInput {
+        runtime: &runtime,
+        reason_cache: &cache,
+        is_init: true,
+        has_init_containers: true,
+        ..input(&init)
+    });
+    assert_eq!(
+        got,
+        vec![st(
+            "init-1",
+            ContainerState::Terminated(term(0, "Completed")),
+            None,
+            0
+        )]
+    );
+}
+
+/// F 38: the Completed inference needs a non-sidecar init container and a created regular
+/// container; otherwise the default waiting state stays.
+#[test]
+fn f38_completed_inference_needs_regular_container_and_non_sidecar() {
+    let sidecar = vec![ContainerSpecView {
+        restart_policy: Some(RestartPolicy::Always),
+        ..ContainerSpecView::new("sidecar-1")
+    }];
+    let got = convert_to_api_container_statuses(&ConvertInput {
+        is_init: true,
+        has_init_containers: true,
+        any_regular_container_created: true,
+        ..input(&sidecar)
+    });
+    assert_eq!(
+        got,
+        vec![st("sidecar-1", waiting("PodInitializing"), None, 0)]
+    );
+
+    let init = specs(&["init-1"]);
+    let got = convert_to_api_container_statuses(&ConvertInput {
+        is_init: true,
+        has_init_containers: true,
+        any_regular_container_created: false,
+        ..input(&init)
+    });
+    assert_eq!(got, vec![st("init-1", waiting("PodInitializing"), None, 0)]);
+}
+
+/// Source (`HasAnyRegularContainerCreated`): the newest record counts; Created, Running and
+/// Exited do, Unknown does not.
+#[test]
+fn source_has_any_regular_container_created() {
+    let regular = specs(&[A]);
+    let one = |s: RuntimeState| vec![(A.to_string(), vec![RuntimeRecord::new(s)])];
+    assert!(!has_any_regular_container_created(&regular, &[]));
+    assert!(has_any_regular_container_created(
+        &regular,
+        &one(RuntimeState::Created)
+    ));
+    assert!(has_any_regular_container_created(
+        &regular,
+        &one(RuntimeState::Exited { exit_code: 1 })
+    ));
+    assert!(!has_any_regular_container_created(
+        &regular,
+        &one(RuntimeState::Unknown)
+    ));
+    // Records of other names (e.g. init containers) do not count.
+    let init_only = vec![(
+        "init-1".to_string(),
+        vec![RuntimeRecord::new(RuntimeState::Running)],
+    )];
+    assert!(!has_any_regular_container_created(&regular, &init_only));
+}
+
+/// Source (`SortedContainerStatuses`, `SortStatusesOfInitContainers`): regular lists are
+/// sorted by name, init lists follow the spec order.
+#[test]
+fn source_output_order() {
+    let sp = specs(&[B, A]);
+    let got: Vec<String> = convert_to_api_container_statuses(&input(&sp))
+        .into_iter()
+        .map(|s| s.name)
+        .collect();
+    assert_eq!(got, vec![A, B]);
+    let got: Vec<String> = convert_to_api_container_statuses(&ConvertInput {
+        is_init: true,
+        has_init_containers: true,
+        ..input(&sp)
+    })
+    .into_iter()
+    .map(|s| s.name)
+    .collect();
+    assert_eq!(got, vec![B, A]);
+}
