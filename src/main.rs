@@ -37,7 +37,9 @@ enum Command {
         /// Checker threads. Verdicts, counts and traces do not depend on it.
         #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=64))]
         threads: u16,
-        /// Stop after this many generated states; undecided properties are then `incomplete`.
+        /// Stop once this many states have been generated (Stateright checks the bound between
+        /// blocks of 1,500 states). A run that reaches the bound is reported incomplete, and
+        /// the properties it could not decide are `incomplete`.
         #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
         max_states: Option<u64>,
         /// Print the shortest counterexample or witness of every discovered property.
@@ -66,14 +68,39 @@ enum Format {
 struct BadInput(String);
 
 fn load(catalogue_file: &Option<String>) -> Result<Vec<Scenario>, BadInput> {
-    match catalogue_file {
-        None => Ok(catalogue::builtin()),
+    let (list, origin) = match catalogue_file {
+        None => (catalogue::builtin(), "model/scenarios/catalogue.yaml"),
         Some(path) => {
             let text = std::fs::read_to_string(path)
                 .map_err(|e| BadInput(format!("cannot read {path}: {e}")))?;
-            parse_scenarios(&text, path).map_err(BadInput)
+            (
+                parse_scenarios(&text, path).map_err(BadInput)?,
+                path.as_str(),
+            )
         }
+    };
+    // Expectations name properties of the catalogue: check them here, where the file is known.
+    for s in &list {
+        check::selected(s).map_err(|e| BadInput(format!("{origin}: {e}")))?;
     }
+    Ok(list)
+}
+
+/// Prints a line to stdout; a closed pipe (`podcheck … | head`) ends the program quietly.
+fn say(text: std::fmt::Arguments) {
+    use std::io::Write;
+    let mut out = std::io::stdout().lock();
+    if out
+        .write_fmt(text)
+        .and_then(|_| out.write_all(b"\n"))
+        .is_err()
+    {
+        std::process::exit(0);
+    }
+}
+
+macro_rules! say {
+    ($($arg:tt)*) => { say(format_args!($($arg)*)) };
 }
 
 fn pick(all: Vec<Scenario>, names: &[String], origin: &str) -> Result<Vec<Scenario>, BadInput> {
@@ -152,7 +179,7 @@ fn json_scenario(r: &ScenarioResult, threads: u16) -> JsonScenario<'_> {
 }
 
 fn print_table(r: &ScenarioResult) {
-    println!(
+    say!(
         "{}  ({} unique states, {:.2} s, {})",
         r.scenario.name,
         r.unique_states,
@@ -175,7 +202,7 @@ fn print_table(r: &ScenarioResult) {
             .trace_steps()
             .map(|n| format!("trace {n} steps"))
             .unwrap_or_default();
-        println!(
+        say!(
             " {mark} {:w$}  {:9}  {:10}  expected {:10}  {}",
             p.def.name,
             p.def.kind.as_str(),
@@ -184,7 +211,7 @@ fn print_table(r: &ScenarioResult) {
             steps,
         );
     }
-    println!();
+    say!("");
 }
 
 fn print_traces(r: &ScenarioResult) {
@@ -198,7 +225,7 @@ fn print_traces(r: &ScenarioResult) {
                 p.def.kind.as_str(),
                 p.verdict.as_str(),
             ) {
-                Ok(t) => println!("{}", podcheck_traces::render_text(&t)),
+                Ok(t) => say!("{}", podcheck_traces::render_text(&t)),
                 Err(e) => eprintln!("error: trace of {} does not replay: {e}", p.def.name),
             }
         }
@@ -230,7 +257,7 @@ fn run_check(
     }
     if format == Format::Json {
         let out: Vec<JsonScenario> = results.iter().map(|r| json_scenario(r, threads)).collect();
-        println!(
+        say!(
             "{}",
             serde_json::to_string_pretty(&out).map_err(|e| BadInput(e.to_string()))?
         );
@@ -252,7 +279,7 @@ fn run_check(
         })
         .sum();
     if format == Format::Table {
-        println!(
+        say!(
             "{} scenarios, {} verdicts: {} as expected, {} not",
             results.len(),
             n_props,
@@ -272,7 +299,7 @@ fn run_check(
 fn run_bench(names: Vec<String>, threads: u16) -> Result<ExitCode, BadInput> {
     let scenarios = pick(catalogue::builtin(), &names, "the built-in catalogue")?;
     let exe = std::env::current_exe().map_err(|e| BadInput(e.to_string()))?;
-    println!(
+    say!(
         "| scenario | unique states | check (s) | states/s | with traces (s) | peak memory (MiB) |\n|---|---:|---:|---:|---:|---:|"
     );
     for s in &scenarios {
@@ -288,7 +315,7 @@ fn run_bench(names: Vec<String>, threads: u16) -> Result<ExitCode, BadInput> {
         let secs = r["check_seconds"].as_f64().unwrap_or(0.0);
         let total = r["seconds"].as_f64().unwrap_or(0.0);
         let mib = r["peak_rss_kib"].as_u64().unwrap_or(0) as f64 / 1024.0;
-        println!(
+        say!(
             "| {} | {} | {:.3} | {:.0} | {:.3} | {:.1} |",
             s.name,
             states,
@@ -307,7 +334,7 @@ fn main() -> ExitCode {
         Command::List { catalogue } => load(&catalogue).map(|all| {
             let w = all.iter().map(|s| s.name.len()).max().unwrap_or(0);
             for s in &all {
-                println!("{:w$}  {}", s.name, s.description);
+                say!("{:w$}  {}", s.name, s.description);
             }
             ExitCode::SUCCESS
         }),

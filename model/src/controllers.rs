@@ -12,15 +12,27 @@ use crate::state::*;
 pub fn actions(m: &Cluster, s: &State, out: &mut Vec<Action>) {
     for (w, workload) in m.scenario.workloads.iter().enumerate() {
         let w = w as u8;
-        let action = match workload {
-            Workload::Deployment { .. } => Action::ReplicaSetSync { workload: w },
-            Workload::Job { .. } => Action::JobSync { workload: w },
-        };
-        if changes(m, s, &action) {
-            out.push(action);
+        match workload {
+            Workload::Deployment { spec, .. } => {
+                let active = s
+                    .api
+                    .pods
+                    .iter()
+                    .filter(|p| p.workload == w && is_active(p))
+                    .count();
+                if active < spec.replicas as usize {
+                    out.push(Action::ReplicaSetSync { workload: w });
+                }
+            }
+            Workload::Job { .. } => {
+                let action = Action::JobSync { workload: w };
+                if changes(m, s, &action) {
+                    out.push(action);
+                }
+            }
         }
     }
-    if m.scenario.service.is_some() && changes(m, s, &Action::EndpointSliceSync) {
+    if desired_endpoints(m, s).is_some_and(|d| d != s.api.endpoints) {
         out.push(Action::EndpointSliceSync);
     }
 }
@@ -28,9 +40,7 @@ pub fn actions(m: &Cluster, s: &State, out: &mut Vec<Action>) {
 fn changes(m: &Cluster, s: &State, a: &Action) -> bool {
     let mut t = s.clone();
     let r = match *a {
-        Action::ReplicaSetSync { workload } => replicaset_sync(m, &mut t, workload),
         Action::JobSync { workload } => job_sync(m, &mut t, workload),
-        Action::EndpointSliceSync => endpointslice_sync(m, &mut t),
         _ => None,
     };
     r.is_some() && t != *s

@@ -410,6 +410,15 @@ pub struct Expectation {
 /// Reads a list of scenarios from YAML. `origin` names the file in error messages.
 pub fn parse_scenarios(yaml: &str, origin: &str) -> Result<Vec<Scenario>, String> {
     let list: Vec<Scenario> = serde_saphyr::from_str(yaml).map_err(|e| format!("{origin}: {e}"))?;
+    if list.is_empty() {
+        return Err(format!("{origin}: no scenarios in the file"));
+    }
+    let mut names = std::collections::BTreeSet::new();
+    for s in &list {
+        if !names.insert(s.name.as_str()) {
+            return Err(format!("{origin}: two scenarios are named `{}`", s.name));
+        }
+    }
     for s in &list {
         s.validate()
             .map_err(|e| format!("{origin}: scenario `{}`: {e}", s.name))?;

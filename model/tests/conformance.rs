@@ -8,19 +8,18 @@
 //! as `F n`). Property tests close the file.
 //!
 //! Rows NOT covered, and why:
-//! * V1.11 (TestPodPhaseWithRestartAllContainers, rows 1, 3, 5, 7, 9, 11, 13, 15): they need
-//!   gate `RestartAllContainersOnContainerExits` and container `restartPolicyRules`
-//!   (action RestartAllContainers on exit codes In [42]). `Gates` has only
-//!   `container_restart_rules` and `ContainerSpecView` has no rules, so the rows cannot be
-//!   expressed without changing the shared types. Row 1 shows why they do not "fall out":
-//!   a container with restartPolicy Never that exited 42 is expected Running only because of
-//!   the rule, which `get_phase` cannot see.
 //! * V2.1, V2.3, V2.5 (TestConvertToAPIContainerStatuses): covered in `convert_vectors.rs`,
 //!   through `convert_to_api_container_statuses`, which the model's kubelet calls.
-//! * V3.3 "row condition" column (podSuccessConditions / podFailedConditions): `PrintedPod`
-//!   has no table-row conditions; the cells of both rows are checked.
-//! * V7.4 last row (podFailurePolicy Ignore on DisruptionTarget): `matchPodFailurePolicy`
-//!   is not modelled in `jobs.rs`.
+//!
+//! Formerly uncovered, now covered here:
+//! * V1.11 (TestPodPhaseWithRestartAllContainers): `Gates` has
+//!   `restart_all_containers_on_container_exits` and `ContainerSpecView` has
+//!   `restart_policy_rules` (both off / empty by default); see
+//!   `test_pod_phase_with_restart_all_containers`.
+//! * V3.3 "row condition" column and V3.1 row 17's row condition: `PrintedPod` has
+//!   `row_condition` (`podSuccessConditions` / `podFailedConditions`).
+//! * V7.4 last row (podFailurePolicy Ignore on DisruptionTarget): `match_pod_failure_policy`
+//!   in `jobs.rs`; see `pod_failure_policy_ignore_on_disruption_target` and F 98 checks.
 
 // Test tables are tuples by design; one row per line.
 #![allow(clippy::type_complexity)]
@@ -88,8 +87,8 @@ fn statuses(named: &[(&str, &str)]) -> Vec<ContainerStatus> {
 
 fn spec(name: &str, rp: Option<RestartPolicy>) -> ContainerSpecView {
     ContainerSpecView {
-        name: name.to_string(),
         restart_policy: rp,
+        ..ContainerSpecView::new(name)
     }
 }
 
@@ -99,9 +98,17 @@ fn sidecar(name: &str) -> ContainerSpecView {
 
 const OFF: Gates = Gates {
     container_restart_rules: false,
+    restart_all_containers_on_container_exits: false,
 };
 const RULES: Gates = Gates {
     container_restart_rules: true,
+    restart_all_containers_on_container_exits: false,
+};
+/// V1.11's gates: ContainerRestartRules and RestartAllContainersOnContainerExits (the
+/// third, NodeDeclaredFeatures, changes nothing `get_phase` reads).
+const RAC: Gates = Gates {
+    container_restart_rules: true,
+    restart_all_containers_on_container_exits: true,
 };
 
 use Phase::{Failed, Pending, Running, Succeeded};
@@ -320,6 +327,189 @@ fn test_pod_phase_with_container_restart_policy_init_containers() {
     }
 }
 
+/// A container with one restart rule `{action, exitCodes: {operator, values}}`.
+fn with_rule(
+    mut c: ContainerSpecView,
+    action: ContainerRestartRuleAction,
+    operator: ExitCodesOperator,
+    values: &[i32],
+) -> ContainerSpecView {
+    c.restart_policy_rules.push(ContainerRestartRule {
+        action,
+        exit_codes: Some(ContainerRestartRuleOnExitCodes {
+            operator,
+            values: values.to_vec(),
+        }),
+    });
+    c
+}
+
+/// V1.11 `containerWithRule`: "container", restartPolicy Never, rule RestartAllContainers
+/// on exit codes In [42].
+fn rac_rule() -> ContainerSpecView {
+    with_rule(
+        spec("container", Some(Never)),
+        ContainerRestartRuleAction::RestartAllContainers,
+        ExitCodesOperator::In,
+        &[42],
+    )
+}
+
+/// V1.11 `sidecarContainerWithRule`: the same rule on a sidecar (restartPolicy Always).
+fn rac_sidecar_rule() -> ContainerSpecView {
+    with_rule(
+        sidecar("container"),
+        ContainerRestartRuleAction::RestartAllContainers,
+        ExitCodesOperator::In,
+        &[42],
+    )
+}
+
+/// `get_phase` as TestPodPhaseWithRestartAllContainers calls it: pod RestartPolicy Never,
+/// podIsTerminal false, podHasInitialized true, and all statuses in one list looked up by
+/// name (first match wins, as in row 15's duplicate "container").
+fn phase_one_list(
+    init: &[ContainerSpecView],
+    regular: &[ContainerSpecView],
+    named: &[(&str, &str)],
+    gates: Gates,
+) -> Phase {
+    get_phase(
+        Never,
+        init,
+        regular,
+        &[],
+        &statuses(named),
+        false,
+        true,
+        false,
+        gates,
+    )
+}
+
+/// V1.11 TestPodPhaseWithRestartAllContainers — gates ContainerRestartRules,
+/// NodeDeclaredFeatures, RestartAllContainersOnContainerExits; pod RP Never; init=true.
+/// `getPhase` (KP): "restartable" = `ContainerShouldRestart` (a matched RestartAllContainers
+/// rule → true under the gate) `||` terminated reason `RestartingAllContainers` (F 25, F 26).
+#[test]
+#[rustfmt::skip]
+fn test_pod_phase_with_restart_all_containers() {
+    let init = || spec("init", None);
+    let regular = || spec("regular", None);
+    let rows: Vec<(u32, Vec<ContainerSpecView>, Vec<ContainerSpecView>, &[(&str, &str)], Phase, &str)> = vec![
+        (1, vec![], vec![rac_rule()], &[("container", "T42")], Running,
+            "regular container triggers RestartAllContainers"),
+        (3, vec![rac_sidecar_rule()], vec![regular()], &[("container", "T42"), ("regular", "W")], Pending,
+            "sidecar container triggers RestartAllContainers"),
+        (5, vec![], vec![rac_rule()], &[("container", "W+RAC")], Running,
+            "regular container triggers RestartAllContainers, cleaned up"),
+        (7, vec![rac_sidecar_rule()], vec![regular()], &[("container", "W+RAC"), ("regular", "W")], Pending,
+            "sidecar container triggers RestartAllContainers, cleaned up"),
+        (9, vec![init()], vec![rac_rule()], &[("init", "T0"), ("container", "W+RAC")], Running,
+            "regular container triggered RestartAllContainers; init container succeeded"),
+        (11, vec![rac_rule()], vec![regular()], &[("container", "T42"), ("regular", "W")], Pending,
+            "init container triggered RestartAllContainers"),
+        (13, vec![rac_sidecar_rule()], vec![regular()], &[("container", "W+RAC"), ("regular", "W+RAC")], Running,
+            "sidecar container triggered RestartAllContainers kills regular container"),
+        (15, vec![rac_sidecar_rule(), init()], vec![regular()],
+            &[("container", "R"), ("container", "W+RAC"), ("regular", "W")], Pending,
+            "sidecar container triggered RestartAllContainers; kills init container; sidecar running"),
+    ];
+    for (row, init_specs, specs, named, exp, name) in rows {
+        let got = phase_one_list(&init_specs, &specs, named, RAC);
+        assert_eq!(got, exp, "V1.11 row {row} ({name})");
+    }
+}
+
+/// V1.11 pods with the gate `RestartAllContainersOnContainerExits` off [derived from the
+/// `getPhase` / `ContainerShouldRestart` code, not upstream rows]: a matched
+/// RestartAllContainers rule falls back to the container-level policy (Never), and the
+/// `RestartingAllContainers` reason is not looked at, so the V1.11 Running/Pending rows
+/// that rest on the rule or the reason become Failed (F 25, F 26 step 4).
+#[test]
+fn restart_all_containers_needs_its_gate() {
+    for gates in [RULES, OFF] {
+        // Row 1's pod: stopped 1, not restartable, exit 42 ≠ 0.
+        let p = phase_one_list(&[], &[rac_rule()], &[("container", "T42")], gates);
+        assert_eq!(p, Failed, "row 1 pod, {gates:?}");
+        // Row 5's pod: Waiting with last termination 137 → stopped, not restartable.
+        let p = phase_one_list(&[], &[rac_rule()], &[("container", "W+RAC")], gates);
+        assert_eq!(p, Failed, "row 5 pod, {gates:?}");
+    }
+    // Row 11's pod: the failed init container is not restartable → Failed (F 25, with the
+    // ContainerRestartRules rule and with the default pod-level rule alike).
+    let init = [rac_rule()];
+    let regular = [spec("regular", None)];
+    let named = [("container", "T42"), ("regular", "W")];
+    assert_eq!(phase_one_list(&init, &regular, &named, RULES), Failed);
+    assert_eq!(phase_one_list(&init, &regular, &named, OFF), Failed);
+    // The reason alone (no rule) is enough under the gate: a plain Never container.
+    let plain = [spec("c", Some(Never))];
+    assert_eq!(phase_one_list(&[], &plain, &[("c", "W+RAC")], RAC), Running);
+    assert_eq!(
+        phase_one_list(&[], &plain, &[("c", "W+RAC")], RULES),
+        Failed
+    );
+}
+
+/// `ContainerShouldRestart` rule matching under gate `ContainerRestartRules` (F 25, F 26):
+/// rules are read only when the container-level restartPolicy is set, the first rule whose
+/// exitCodes requirement holds decides, `Restart` → restart, In / NotIn over the values.
+#[test]
+fn container_restart_rules_first_match_decides() {
+    let restart_on = |op, vals: &[i32]| {
+        with_rule(
+            spec("c", Some(Never)),
+            ContainerRestartRuleAction::Restart,
+            op,
+            vals,
+        )
+    };
+    let run = |c: &ContainerSpecView, tok: &str, gates: Gates| {
+        phase_one_list(&[], std::slice::from_ref(c), &[("c", tok)], gates)
+    };
+    let in42 = restart_on(ExitCodesOperator::In, &[42]);
+    assert_eq!(run(&in42, "T42", RULES), Running);
+    assert_eq!(run(&in42, "T-1", RULES), Failed);
+    let not_in42 = restart_on(ExitCodesOperator::NotIn, &[42]);
+    assert_eq!(run(&not_in42, "T42", RULES), Failed);
+    assert_eq!(run(&not_in42, "T-1", RULES), Running);
+    // Without a container-level restartPolicy the rules are not read: pod policy Never.
+    let mut no_policy = in42.clone();
+    no_policy.restart_policy = None;
+    assert_eq!(run(&no_policy, "T42", RULES), Failed);
+    // First match wins: a RestartAllContainers rule listed first shadows a Restart rule
+    // for the same code; with its gate off it falls back to Never.
+    let shadowed = with_rule(
+        rac_rule(),
+        ContainerRestartRuleAction::Restart,
+        ExitCodesOperator::In,
+        &[42],
+    );
+    assert_eq!(run_named(&shadowed, "T42", RULES), Failed);
+    assert_eq!(run_named(&shadowed, "T42", RAC), Running);
+    // A rule without exitCodes never matches.
+    let mut bare = spec("c", Some(Never));
+    bare.restart_policy_rules.push(ContainerRestartRule {
+        action: ContainerRestartRuleAction::Restart,
+        exit_codes: None,
+    });
+    assert_eq!(run(&bare, "T42", RULES), Failed);
+    // Without gate ContainerRestartRules neither rules nor container policy are read.
+    assert_eq!(run(&in42, "T42", OFF), Failed);
+}
+
+fn run_named(c: &ContainerSpecView, tok: &str, gates: Gates) -> Phase {
+    phase_one_list(&[], std::slice::from_ref(c), &[(&c.name, tok)], gates)
+}
+
+/// The defaults keep the model's behaviour: no rules, all gates off.
+#[test]
+fn restart_rule_defaults_are_off() {
+    assert!(ContainerSpecView::new("a").restart_policy_rules.is_empty());
+    assert_eq!(Gates::default(), OFF);
+}
+
 /// F 27: a terminal static pod keeps the non-terminal rule (TODO #116484 upstream).
 #[test]
 fn static_pods_do_not_get_terminal_phase_from_pod_is_terminal() {
@@ -533,7 +723,33 @@ fn printed(ready: &str, status: &str, restarts: &str) -> PrintedPod {
         ready: ready.to_string(),
         status: status.to_string(),
         restarts: restarts.to_string(),
+        row_condition: None,
     }
+}
+
+/// printers.go `podSuccessConditions`.
+fn pod_success_conditions() -> TableRowCondition {
+    TableRowCondition {
+        type_: "Completed".to_string(),
+        status: ConditionStatus::True,
+        reason: "Succeeded".to_string(),
+        message: "The pod has completed successfully.".to_string(),
+    }
+}
+
+/// printers.go `podFailedConditions`.
+fn pod_failed_conditions() -> TableRowCondition {
+    TableRowCondition {
+        type_: "Completed".to_string(),
+        status: ConditionStatus::True,
+        reason: "Failed".to_string(),
+        message: "The pod failed.".to_string(),
+    }
+}
+
+fn with_row_condition(mut p: PrintedPod, c: TableRowCondition) -> PrintedPod {
+    p.row_condition = Some(c);
+    p
 }
 
 const DAY: u64 = 24 * 3600;
@@ -631,7 +847,8 @@ fn test_print_pod() {
             &["c0"],
             vec![ps("c0", term("Completed", 0), false, 0, None)],
         ),
-        printed("0/1", "Completed", "0"),
+        // Row condition Completed/Succeeded (`podSuccessConditions`).
+        with_row_condition(printed("0/1", "Completed", "0"), pod_success_conditions()),
     ));
     let mut p19 = pod(
         "Succeeded",
@@ -639,7 +856,13 @@ fn test_print_pod() {
         vec![ps("c0", term("Completed", 0), false, 0, None)],
     );
     p19.deletion_timestamp = true;
-    rows.push((19, p19, printed("0/1", "Completed", "0")));
+    // VECTORS gives only the cells; `printPod` sets the row condition from the phase alone,
+    // so a Succeeded pod being deleted also gets `podSuccessConditions` [from source].
+    rows.push((
+        19,
+        p19,
+        with_row_condition(printed("0/1", "Completed", "0"), pod_success_conditions()),
+    ));
     let mut p21 = pod("Pending", &["c0"], vec![]);
     p21.deletion_timestamp = true;
     rows.push((21, p21, printed("0/1", "Terminating", "0")));
@@ -699,10 +922,15 @@ fn test_print_pod_with_restartable_init_container() {
     );
 }
 
-/// V3.3 TestPrintPodConditions (cells only; see the header for the row-condition column).
+/// V3.3 TestPrintPodConditions: cells and the row condition (none for Running,
+/// `podFailedConditions` for Failed).
 #[test]
 fn test_print_pod_conditions() {
-    for (row, phase, exp) in [(1, "Running", "Running"), (3, "Failed", "Failed")] {
+    let rows = [
+        (1, "Running", "Running", None),
+        (3, "Failed", "Failed", Some(pod_failed_conditions())),
+    ];
+    for (row, phase, exp, cond) in rows {
         let p = pod(
             phase,
             &["c0", "c1"],
@@ -711,8 +939,39 @@ fn test_print_pod_conditions() {
                 ps("c1", ContainerState::None, false, 3, None),
             ],
         );
-        assert_eq!(print_pod(&p), printed("1/2", exp, "6"), "V3.3 row {row}");
+        let mut want = printed("1/2", exp, "6");
+        want.row_condition = cond;
+        assert_eq!(print_pod(&p), want, "V3.3 row {row}");
     }
+}
+
+/// `printPod` row conditions [from source, printers.go]: set from `status.Phase` only —
+/// not from `status.reason`, the STATUS cell, or deletion.
+#[test]
+fn print_pod_row_condition_follows_phase_only() {
+    assert_eq!(
+        pod_row_condition("Succeeded"),
+        Some(pod_success_conditions())
+    );
+    assert_eq!(pod_row_condition("Failed"), Some(pod_failed_conditions()));
+    for phase in ["Pending", "Running", "Unknown", "podPhase", ""] {
+        assert_eq!(pod_row_condition(phase), None, "{phase}");
+    }
+    // An evicted pod: phase Failed, reason Evicted → STATUS "Evicted", row condition Failed.
+    let mut e = pod("Failed", &["c0"], vec![ps("c0", wait(""), false, 0, None)]);
+    e.reason = "Evicted".to_string();
+    let got = print_pod(&e);
+    assert_eq!(got.status, "Evicted");
+    assert_eq!(got.row_condition, Some(pod_failed_conditions()));
+    // A Running pod whose container completed shows "Completed" but has no row condition.
+    let c = pod(
+        "Running",
+        &["c0"],
+        vec![ps("c0", term("Completed", 0), false, 0, None)],
+    );
+    let got = print_pod(&c);
+    assert_eq!(got.status, "Completed");
+    assert_eq!(got.row_condition, None);
 }
 
 /// F 73, F 74, F 75, F 77, F 79: further printPod rules.
@@ -1554,6 +1813,230 @@ fn job_failure_limit() {
     assert!(is_pod_failed(Failed, false, true));
 }
 
+fn pfp_exit_codes(
+    action: PodFailurePolicyAction,
+    container_name: Option<&str>,
+    operator: ExitCodesOperator,
+    values: &[i32],
+) -> PodFailurePolicyRule {
+    PodFailurePolicyRule {
+        action,
+        requirement: PodFailurePolicyRequirement::OnExitCodes(PodFailurePolicyOnExitCodes {
+            container_name: container_name.map(str::to_string),
+            operator,
+            values: values.to_vec(),
+        }),
+    }
+}
+
+fn pfp_conditions(
+    action: PodFailurePolicyAction,
+    patterns: &[(&str, ConditionStatus)],
+) -> PodFailurePolicyRule {
+    PodFailurePolicyRule {
+        action,
+        requirement: PodFailurePolicyRequirement::OnPodConditions(
+            patterns
+                .iter()
+                .map(|&(t, st)| PodFailurePolicyOnPodConditionsPattern {
+                    type_: t.to_string(),
+                    status: st,
+                })
+                .collect(),
+        ),
+    }
+}
+
+fn failed_pod(
+    statuses: Vec<ContainerStatus>,
+    init_statuses: Vec<ContainerStatus>,
+    conditions: Vec<Condition>,
+) -> FailedPodView {
+    FailedPodView {
+        namespace: "default".to_string(),
+        name: "job-pod".to_string(),
+        statuses,
+        init_statuses,
+        conditions,
+    }
+}
+
+fn pfp_result(
+    msg: Option<&str>,
+    count_failed: bool,
+    action: Option<PodFailurePolicyAction>,
+) -> PodFailurePolicyMatch {
+    PodFailurePolicyMatch {
+        job_failure_message: msg.map(str::to_string),
+        count_failed,
+        action,
+    }
+}
+
+/// V7.4 last row: template RP Never + podFailurePolicy Ignore on DisruptionTarget; an evicted
+/// pod with DisruptionTarget=True is not counted (`matchPodFailurePolicy`, F 98), so it adds
+/// nothing to the failure count that `exceedsBackoffLimit` compares (F 93).
+#[test]
+fn pod_failure_policy_ignore_on_disruption_target() {
+    use PodFailurePolicyAction::Ignore;
+    let policy = PodFailurePolicy {
+        rules: vec![pfp_conditions(
+            Ignore,
+            &[("DisruptionTarget", ConditionStatus::True)],
+        )],
+    };
+    // The evicted pod: phase Failed, its container killed, DisruptionTarget=True.
+    let evicted = failed_pod(
+        statuses(&[("c", "T137")]),
+        vec![],
+        vec![
+            c(
+                "DisruptionTarget",
+                ConditionStatus::True,
+                "TerminationByKubelet",
+            ),
+            c("Ready", ConditionStatus::False, "PodFailed"),
+        ],
+    );
+    assert!(is_pod_failed(Failed, false, false));
+    let m = match_pod_failure_policy(Some(&policy), &evicted, false);
+    assert_eq!(m, pfp_result(None, false, Some(Ignore)), "V7.4 last row");
+    // F 93: failed = Status.Failed + new failed pods not ignored. With backoffLimit 0 the
+    // ignored pod does not fail the Job; without the policy it would (1 > 0).
+    let counted = |m: &PodFailurePolicyMatch| u32::from(m.count_failed);
+    assert!(!exceeds_backoff_limit(counted(&m), 0));
+    let no_policy = match_pod_failure_policy(None, &evicted, false);
+    assert_eq!(no_policy, pfp_result(None, true, None));
+    assert!(exceeds_backoff_limit(counted(&no_policy), 0));
+    // DisruptionTarget with another status does not match the True pattern → counted.
+    let not_disrupted = failed_pod(
+        statuses(&[("c", "T137")]),
+        vec![],
+        vec![c("DisruptionTarget", ConditionStatus::False, "")],
+    );
+    let m = match_pod_failure_policy(Some(&policy), &not_disrupted, false);
+    assert_eq!(m, pfp_result(None, true, None));
+}
+
+/// F 98: `matchPodFailurePolicy` rule matching.
+#[test]
+fn pod_failure_policy_rules_from_facts() {
+    use ExitCodesOperator::{In, NotIn};
+    use PodFailurePolicyAction::{Count, FailIndex, FailJob, Ignore};
+    let main_42 = failed_pod(statuses(&[("main", "T42"), ("side", "T0")]), vec![], vec![]);
+
+    // Rules in order; the first match wins.
+    let policy = PodFailurePolicy {
+        rules: vec![
+            pfp_exit_codes(Count, None, In, &[42]),
+            pfp_exit_codes(FailJob, None, In, &[42]),
+        ],
+    };
+    let m = match_pod_failure_policy(Some(&policy), &main_42, false);
+    assert_eq!(m, pfp_result(None, true, Some(Count)));
+
+    // FailJob: counted, with the message naming container, pod, exit code, action, index.
+    let policy = PodFailurePolicy {
+        rules: vec![
+            pfp_conditions(Ignore, &[("DisruptionTarget", ConditionStatus::True)]),
+            pfp_exit_codes(FailJob, None, In, &[42]),
+        ],
+    };
+    let m = match_pod_failure_policy(Some(&policy), &main_42, false);
+    let msg = "Container main for pod default/job-pod failed with exit code 42 matching FailJob rule at index 1";
+    assert_eq!(m, pfp_result(Some(msg), true, Some(FailJob)));
+
+    // NotIn: exit code 0 never matches (only Terminated with exit ≠ 0 is looked at).
+    let policy = PodFailurePolicy {
+        rules: vec![pfp_exit_codes(Ignore, None, NotIn, &[1])],
+    };
+    let ok = failed_pod(statuses(&[("main", "T0")]), vec![], vec![]);
+    assert_eq!(
+        match_pod_failure_policy(Some(&policy), &ok, false),
+        pfp_result(None, true, None)
+    );
+    assert_eq!(
+        match_pod_failure_policy(Some(&policy), &main_42, false),
+        pfp_result(None, false, Some(Ignore))
+    );
+    // Waiting/Running containers have no exit code to match, even with a last termination.
+    let waiting = failed_pod(statuses(&[("main", "W+L-1"), ("x", "R")]), vec![], vec![]);
+    assert_eq!(
+        match_pod_failure_policy(Some(&policy), &waiting, false),
+        pfp_result(None, true, None)
+    );
+
+    // containerName restricts the match; regular statuses are searched before init ones.
+    let both = failed_pod(
+        statuses(&[("main", "T3")]),
+        statuses(&[("setup", "T3")]),
+        vec![],
+    );
+    let policy = PodFailurePolicy {
+        rules: vec![pfp_exit_codes(FailJob, Some("setup"), In, &[3])],
+    };
+    let m = match_pod_failure_policy(Some(&policy), &both, false);
+    let msg = "Container setup for pod default/job-pod failed with exit code 3 matching FailJob rule at index 0";
+    assert_eq!(m, pfp_result(Some(msg), true, Some(FailJob)));
+    let policy = PodFailurePolicy {
+        rules: vec![pfp_exit_codes(FailJob, None, In, &[3])],
+    };
+    let m = match_pod_failure_policy(Some(&policy), &both, false);
+    let msg = "Container main for pod default/job-pod failed with exit code 3 matching FailJob rule at index 0";
+    assert_eq!(m, pfp_result(Some(msg), true, Some(FailJob)));
+    let policy = PodFailurePolicy {
+        rules: vec![pfp_exit_codes(FailJob, Some("other"), In, &[3])],
+    };
+    assert_eq!(
+        match_pod_failure_policy(Some(&policy), &both, false),
+        pfp_result(None, true, None)
+    );
+
+    // FailJob on a pod condition: the message names the condition type.
+    let policy = PodFailurePolicy {
+        rules: vec![pfp_conditions(
+            FailJob,
+            &[("ConfigIssue", ConditionStatus::True)],
+        )],
+    };
+    let cond = failed_pod(
+        vec![],
+        vec![],
+        vec![c("ConfigIssue", ConditionStatus::True, "")],
+    );
+    let msg = "Pod default/job-pod has condition ConfigIssue matching FailJob rule at index 0";
+    assert_eq!(
+        match_pod_failure_policy(Some(&policy), &cond, false),
+        pfp_result(Some(msg), true, Some(FailJob))
+    );
+
+    // FailIndex needs gate JobBackoffLimitPerIndex; without it the rule acts as unmatched
+    // and the next rule is tried.
+    let policy = PodFailurePolicy {
+        rules: vec![
+            pfp_exit_codes(FailIndex, None, In, &[42]),
+            pfp_exit_codes(Ignore, None, In, &[42]),
+        ],
+    };
+    assert_eq!(
+        match_pod_failure_policy(Some(&policy), &main_42, true),
+        pfp_result(None, true, Some(FailIndex))
+    );
+    assert_eq!(
+        match_pod_failure_policy(Some(&policy), &main_42, false),
+        pfp_result(None, false, Some(Ignore))
+    );
+
+    // No rule matches → counted.
+    let policy = PodFailurePolicy {
+        rules: vec![pfp_exit_codes(Ignore, None, In, &[7])],
+    };
+    assert_eq!(
+        match_pod_failure_policy(Some(&policy), &main_42, false),
+        pfp_result(None, true, None)
+    );
+}
+
 /// F 18 + `getRemainingTimeForFailuresCount`: 10 s doubling, capped at 10 min.
 #[test]
 #[rustfmt::skip]
@@ -1885,7 +2368,7 @@ proptest! {
     ) {
         let specs: Vec<_> = (0..toks.len()).map(|i| spec(&format!("c{i}"), None)).collect();
         let st: Vec<_> = toks.iter().enumerate().filter_map(|(i, t)| status(&format!("c{i}"), t)).collect();
-        let gates = Gates { container_restart_rules: rules };
+        let gates = Gates { container_restart_rules: rules, ..Gates::default() };
         let p = get_phase(rp, &[], &specs, &[], &st, true, initialized, false, gates);
         let all_ok = toks.iter().all(|t| t == "T0");
         prop_assert_eq!(p, if all_ok { Succeeded } else { Failed });

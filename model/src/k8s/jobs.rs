@@ -1,10 +1,14 @@
 //! Job controller failure accounting: ports from pkg/controller/job/job_controller.go
-//! (`exceedsBackoffLimit`, `pastBackoffLimitOnFailure`, `isPodFailed`) and
-//! pkg/controller/job/backoff_utils.go (`getRemainingTimeForFailuresCount`).
+//! (`exceedsBackoffLimit`, `pastBackoffLimitOnFailure`, `isPodFailed`),
+//! pkg/controller/job/backoff_utils.go (`getRemainingTimeForFailuresCount`) and
+//! pkg/controller/job/pod_failure_policy.go (`matchPodFailurePolicy`).
 //!
-//! Facts: F 18, F 93–97. Conformance rows: VECTORS V7.4.
+//! Facts: F 18, F 93–98. Conformance rows: VECTORS V7.4.
 
-use super::types::{Phase, RestartPolicy};
+use super::types::{
+    Condition, ConditionStatus, ContainerState, ContainerStatus, ExitCodesOperator, Phase,
+    RestartPolicy,
+};
 
 /// `DefaultJobPodFailureBackOff` (F 18), seconds.
 pub const DEFAULT_JOB_POD_FAILURE_BACKOFF: u64 = 10;
@@ -68,4 +72,212 @@ pub fn job_pod_failure_backoff(failures: u32) -> u64 {
         }
     }
     d
+}
+
+/// `batch.PodFailurePolicyAction`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum PodFailurePolicyAction {
+    /// The Job fails (FailureTarget, reason PodFailurePolicy, F 95); the pod is counted.
+    FailJob,
+    /// Only with gate `JobBackoffLimitPerIndex`: the pod's index fails; the pod is counted.
+    FailIndex,
+    /// The pod is not counted towards backoffLimit.
+    Ignore,
+    /// The pod is counted, as with no match.
+    Count,
+}
+
+impl PodFailurePolicyAction {
+    /// The API spelling (what `%v` prints in the FailJob messages).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            PodFailurePolicyAction::FailJob => "FailJob",
+            PodFailurePolicyAction::FailIndex => "FailIndex",
+            PodFailurePolicyAction::Ignore => "Ignore",
+            PodFailurePolicyAction::Count => "Count",
+        }
+    }
+}
+
+/// `batch.PodFailurePolicyOnExitCodesRequirement`.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct PodFailurePolicyOnExitCodes {
+    /// `containerName`: `None` = any container.
+    pub container_name: Option<String>,
+    pub operator: ExitCodesOperator,
+    pub values: Vec<i32>,
+}
+
+/// `batch.PodFailurePolicyOnPodConditionsPattern`: a condition type and status.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct PodFailurePolicyOnPodConditionsPattern {
+    pub type_: String,
+    pub status: ConditionStatus,
+}
+
+/// The requirement of a rule. API validation requires exactly one of `onExitCodes` and
+/// `onPodConditions`; upstream tests `OnExitCodes != nil` first, then `OnPodConditions`.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum PodFailurePolicyRequirement {
+    OnExitCodes(PodFailurePolicyOnExitCodes),
+    OnPodConditions(Vec<PodFailurePolicyOnPodConditionsPattern>),
+}
+
+/// `batch.PodFailurePolicyRule`.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct PodFailurePolicyRule {
+    pub action: PodFailurePolicyAction,
+    pub requirement: PodFailurePolicyRequirement,
+}
+
+/// `batch.PodFailurePolicy`: rules tried in order.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub struct PodFailurePolicy {
+    pub rules: Vec<PodFailurePolicyRule>,
+}
+
+/// What `matchPodFailurePolicy` reads of a failed pod.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub struct FailedPodView {
+    pub namespace: String,
+    pub name: String,
+    /// `status.containerStatuses`.
+    pub statuses: Vec<ContainerStatus>,
+    /// `status.initContainerStatuses`.
+    pub init_statuses: Vec<ContainerStatus>,
+    /// `status.conditions`.
+    pub conditions: Vec<Condition>,
+}
+
+/// The three results of `matchPodFailurePolicy`.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct PodFailurePolicyMatch {
+    /// The Job failure message, only for a matched FailJob rule.
+    pub job_failure_message: Option<String>,
+    /// Whether the failure counts towards backoffLimit (and backoffLimitPerIndex); false only
+    /// for a matched Ignore rule.
+    pub count_failed: bool,
+    /// The matched rule's action; `None` when no rule matched (or there is no policy).
+    pub action: Option<PodFailurePolicyAction>,
+}
+
+/// `getMatchingContainerFromList`: the first status in list order that is Terminated with a
+/// non-zero exit code, has the required `containerName` (if any), and satisfies the
+/// operator. Waiting and Running statuses are skipped ("There is no exit code to match"),
+/// and so is exit code 0 whatever the operator.
+fn matching_container<'a>(
+    statuses: &'a [ContainerStatus],
+    req: &PodFailurePolicyOnExitCodes,
+) -> Option<(&'a ContainerStatus, i32)> {
+    statuses.iter().find_map(|cs| {
+        let ContainerState::Terminated(t) = &cs.state else {
+            return None;
+        };
+        let name_ok = match &req.container_name {
+            None => true,
+            Some(n) => *n == cs.name,
+        };
+        (name_ok && t.exit_code != 0 && req.operator.matches(t.exit_code, &req.values))
+            .then_some((cs, t.exit_code))
+    })
+}
+
+/// `matchOnPodConditions`: the first pod condition, in `status.conditions` order, whose type
+/// and status equal those of some pattern.
+fn matching_condition<'a>(
+    conditions: &'a [Condition],
+    patterns: &[PodFailurePolicyOnPodConditionsPattern],
+) -> Option<&'a Condition> {
+    conditions.iter().find(|c| {
+        patterns
+            .iter()
+            .any(|p| c.type_ == p.type_ && c.status == p.status)
+    })
+}
+
+/// `matchPodFailurePolicy(podFailurePolicy, failedPod)` (F 98).
+///
+/// * No policy → counted, no action.
+/// * Rules are tried in order; the first rule whose requirement matches and whose action
+///   returns decides:
+///   - `onExitCodes` (`matchOnExitCodes`): regular container statuses first, then init
+///     container statuses (`getMatchingContainerFromList`): the first status that is
+///     Terminated with a non-zero exit code, has the required `containerName` if one is
+///     set, and satisfies In / NotIn over the values.
+///   - `onPodConditions`: any pod condition with equal type and status.
+///   - Ignore → not counted; Count → counted; FailJob → counted, with the message
+///     "Container %s for pod %s/%s failed with exit code %v matching %v rule at index %d"
+///     (exit codes) or "Pod %s/%s has condition %v matching %v rule at index %d"
+///     (conditions); FailIndex → counted, only with gate `JobBackoffLimitPerIndex`
+///     (`job_backoff_limit_per_index`). Without the gate upstream's `switch` case returns
+///     nothing and the loop goes on to the next rule, so the rule acts as unmatched.
+/// * No rule matched → counted, no action.
+///
+/// The Job template must use RestartPolicy Never when a podFailurePolicy is set (F 98);
+/// that is API validation and not checked here.
+pub fn match_pod_failure_policy(
+    policy: Option<&PodFailurePolicy>,
+    pod: &FailedPodView,
+    job_backoff_limit_per_index: bool,
+) -> PodFailurePolicyMatch {
+    let decided = |msg: Option<String>, count_failed: bool, action| PodFailurePolicyMatch {
+        job_failure_message: msg,
+        count_failed,
+        action: Some(action),
+    };
+    let no_match = PodFailurePolicyMatch {
+        job_failure_message: None,
+        count_failed: true,
+        action: None,
+    };
+    let Some(policy) = policy else {
+        return no_match;
+    };
+    for (index, rule) in policy.rules.iter().enumerate() {
+        // The FailJob message for this rule, if the requirement matched.
+        let fail_job_message = match &rule.requirement {
+            PodFailurePolicyRequirement::OnExitCodes(req) => {
+                let Some((cs, exit_code)) = matching_container(&pod.statuses, req)
+                    .or_else(|| matching_container(&pod.init_statuses, req))
+                else {
+                    continue;
+                };
+                format!(
+                    "Container {} for pod {}/{} failed with exit code {} matching {} rule at index {}",
+                    cs.name,
+                    pod.namespace,
+                    pod.name,
+                    exit_code,
+                    rule.action.as_str(),
+                    index
+                )
+            }
+            PodFailurePolicyRequirement::OnPodConditions(patterns) => {
+                let Some(cond) = matching_condition(&pod.conditions, patterns) else {
+                    continue;
+                };
+                format!(
+                    "Pod {}/{} has condition {} matching {} rule at index {}",
+                    pod.namespace,
+                    pod.name,
+                    cond.type_,
+                    rule.action.as_str(),
+                    index
+                )
+            }
+        };
+        match rule.action {
+            PodFailurePolicyAction::Ignore => return decided(None, false, rule.action),
+            PodFailurePolicyAction::FailIndex => {
+                if job_backoff_limit_per_index {
+                    return decided(None, true, rule.action);
+                }
+            }
+            PodFailurePolicyAction::Count => return decided(None, true, rule.action),
+            PodFailurePolicyAction::FailJob => {
+                return decided(Some(fail_job_message), true, rule.action)
+            }
+        }
+    }
+    no_match
 }

@@ -1,10 +1,11 @@
 //! Pod phase: a port of the kubelet's `getPhase` (pkg/kubelet/kubelet_pods.go, commit
 //! 001a80e975bb880d0fe60b304d30950fe661f278) and of its `podHasInitialized` input.
 //!
-//! Facts: F 21–27. Conformance rows: VECTORS V1.1–V1.10.
+//! Facts: F 21–27. Conformance rows: VECTORS V1.1–V1.11.
 
 use super::types::{
-    ContainerSpecView, ContainerState, ContainerStatus, Gates, Phase, RestartPolicy,
+    ContainerRestartRule, ContainerRestartRuleAction, ContainerSpecView, ContainerState,
+    ContainerStatus, Gates, Phase, RestartPolicy, Terminated,
 };
 
 /// `podutil.GetContainerStatus(info, name)` over the list `getPhase` receives.
@@ -23,21 +24,88 @@ fn find_status<'a>(
         .find(|s| s.name == name)
 }
 
-/// `podutil.ContainerShouldRestart(container, pod.Spec, exitCode)` for containers without
-/// `restartPolicyRules` (the view has no rules): the container-level `restartPolicy` wins if
-/// set, else the pod's `restartPolicy` (Always → true, OnFailure → exit ≠ 0, Never → false).
+/// Reason `RestartingAllContainers` (kubelet_pods.go "Container state reason list"): the
+/// kubelet's waiting reason and terminated reason for containers removed by a
+/// `RestartAllContainers` action (KEP-5532).
+pub const RESTARTING_ALL_CONTAINERS: &str = "RestartingAllContainers";
+
+/// `podutil.findMatchingContainerRestartRule(container, exitCode)` (pkg/api/v1/pod/util.go):
+/// the first rule, in order, whose `exitCodes` requirement holds; rules without `exitCodes`
+/// are skipped.
+fn find_matching_container_restart_rule(
+    spec: &ContainerSpecView,
+    exit_code: i32,
+) -> Option<&ContainerRestartRule> {
+    spec.restart_policy_rules.iter().find(|rule| {
+        rule.exit_codes
+            .as_ref()
+            .is_some_and(|ec| ec.operator.matches(exit_code, &ec.values))
+    })
+}
+
+/// `podutil.ContainerShouldRestart(container, pod.Spec, exitCode)` (pkg/api/v1/pod/util.go).
+///
+/// If the container-level `restartPolicy` is set: first the container's `restartPolicyRules`
+/// are tried in order, and a matched `Restart` rule → true; a matched `RestartAllContainers`
+/// rule → true with gate `RestartAllContainersOnContainerExits`; otherwise (no match, or
+/// the gate is off) the container-level policy decides. If it is not set, the pod's
+/// `restartPolicy` decides. Policies: Always → true, OnFailure → exit ≠ 0, Never → false.
 ///
 /// Only read under gate `ContainerRestartRules` (F 25, F 26 step 4).
+///
+/// Reading note: the `RestartAllContainers` arm is not in the only copy of util.go with
+/// restart rules that could be read (it predates KEP-5532: there a matched rule other than
+/// `Restart` falls through to the container-level policy). The arm is required by upstream
+/// `TestPodPhaseWithRestartAllContainers` at the KP commit (VECTORS V1.11 rows 1 and 11: a
+/// container with restartPolicy Never whose exit 42 matches a `RestartAllContainers` rule,
+/// with no `RestartingAllContainers` reason, must count as restartable), and a third-party
+/// TypeScript port of util.go has it ("case RestartAllContainers: return true", commented
+/// as the gate's default). That it is behind the gate is taken from that comment.
 pub(crate) fn container_should_restart(
     spec: &ContainerSpecView,
     pod_restart_policy: RestartPolicy,
     exit_code: i32,
+    gates: Gates,
 ) -> bool {
-    match spec.restart_policy.unwrap_or(pod_restart_policy) {
+    if let Some(container_policy) = spec.restart_policy {
+        if let Some(rule) = find_matching_container_restart_rule(spec, exit_code) {
+            match rule.action {
+                ContainerRestartRuleAction::Restart => return true,
+                ContainerRestartRuleAction::RestartAllContainers
+                    if gates.restart_all_containers_on_container_exits =>
+                {
+                    return true
+                }
+                // Fall back to the container-level restart policy.
+                ContainerRestartRuleAction::RestartAllContainers => {}
+            }
+        }
+        return policy_restarts(container_policy, exit_code);
+    }
+    policy_restarts(pod_restart_policy, exit_code)
+}
+
+fn policy_restarts(policy: RestartPolicy, exit_code: i32) -> bool {
+    match policy {
         RestartPolicy::Always => true,
         RestartPolicy::OnFailure => exit_code != 0,
         RestartPolicy::Never => false,
     }
+}
+
+/// The "restartable" value `getPhase` computes for a failed or stopped container:
+/// `ContainerShouldRestart(...)`, or'ed with gate `RestartAllContainersOnContainerExits`
+/// with "the terminated state it looked at has reason `RestartingAllContainers`" (the
+/// container was removed by a `RestartAllContainers` action and will be re-run).
+fn restartable(
+    spec: &ContainerSpecView,
+    pod_restart_policy: RestartPolicy,
+    terminated: &Terminated,
+    gates: Gates,
+) -> bool {
+    container_should_restart(spec, pod_restart_policy, terminated.exit_code, gates)
+        || (gates.restart_all_containers_on_container_exits
+            && terminated.reason == RESTARTING_ALL_CONTAINERS)
 }
 
 /// The kubelet's `getPhase` (F 22–27).
@@ -51,11 +119,15 @@ pub(crate) fn container_should_restart(
 /// * `is_static`: `kubetypes.IsStaticPod(pod)`; static pods never get a terminal phase from
 ///   `podIsTerminal` (TODO #116484 upstream, F 27).
 /// * `gates.container_restart_rules`: gate `ContainerRestartRules` (container-level
-///   `restartPolicy` is honoured by `ContainerShouldRestart`, F 25, F 26).
-///
-/// Gate `RestartAllContainersOnContainerExits` is not modelled (no `restartPolicyRules` in
-/// [`ContainerSpecView`] and no such field in [`Gates`]), so the `RestartingAllContainers`
-/// reason check upstream is never applied.
+///   `restartPolicy` and `restartPolicyRules` are honoured by `ContainerShouldRestart`,
+///   F 25, F 26).
+/// * `gates.restart_all_containers_on_container_exits`: gate
+///   `RestartAllContainersOnContainerExits`. Wherever upstream computes "restartable" for a
+///   failed init container or a stopped regular container, it becomes
+///   `ContainerShouldRestart(...) || terminated.Reason == RestartingAllContainers`, where
+///   `terminated` is `State.Terminated` or, for a Waiting container,
+///   `LastTerminationState.Terminated`. Sidecars are unaffected (their terminated states are
+///   ignored, F 23). Conformance rows: VECTORS V1.11.
 #[allow(clippy::too_many_arguments)]
 pub fn get_phase(
     restart_policy: RestartPolicy,
@@ -69,6 +141,8 @@ pub fn get_phase(
     gates: Gates,
 ) -> Phase {
     let rules = gates.container_restart_rules;
+    let can_restart =
+        |c: &ContainerSpecView, t: &Terminated| restartable(c, restart_policy, t, gates);
     let mut pending_restartable_init = 0u32;
     let mut pending_regular_init = 0u32;
     let mut failed_initialization = 0u32;
@@ -85,7 +159,7 @@ pub fn get_phase(
             ContainerState::Terminated(t) => {
                 if t.exit_code != 0 {
                     failed_initialization += 1;
-                    if rules && !container_should_restart(c, restart_policy, t.exit_code) {
+                    if rules && !can_restart(c, t) {
                         failed_initialization_not_restartable += 1;
                     }
                 }
@@ -96,7 +170,7 @@ pub fn get_phase(
                         failed_initialization += 1;
                         // Upstream computes this one without the gate check; it is read
                         // only under the gate.
-                        if !container_should_restart(c, restart_policy, last.exit_code) {
+                        if !can_restart(c, last) {
                             failed_initialization_not_restartable += 1;
                         }
                     }
@@ -152,7 +226,7 @@ pub fn get_phase(
             ContainerState::Running => running += 1,
             ContainerState::Terminated(t) => {
                 stopped += 1;
-                if rules && !container_should_restart(c, restart_policy, t.exit_code) {
+                if rules && !can_restart(c, t) {
                     stopped_not_restartable += 1;
                 }
                 if t.exit_code == 0 {
@@ -163,7 +237,7 @@ pub fn get_phase(
                 Some(last) => {
                     // `succeeded` is NOT incremented here, even for a last exit of 0 (F 24).
                     stopped += 1;
-                    if rules && !container_should_restart(c, restart_policy, last.exit_code) {
+                    if rules && !can_restart(c, last) {
                         stopped_not_restartable += 1;
                     }
                 }

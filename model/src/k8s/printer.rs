@@ -2,9 +2,11 @@
 //! (pkg/printers/internalversion/printers.go) and of apimachinery's `duration.HumanDuration`
 //! (staging/src/k8s.io/apimachinery/pkg/util/duration/duration.go).
 //!
-//! Facts: F 72–79. Conformance rows: VECTORS V3.
+//! Facts: F 72–79. Conformance rows: VECTORS V3 (with the V3.3 row-condition column).
 
-use super::types::{ConditionStatus, ContainerState, PodView, PrintedPod, Terminated};
+use super::types::{
+    ConditionStatus, ContainerState, PodView, PrintedPod, TableRowCondition, Terminated,
+};
 
 /// `apiv1.PodReasonSchedulingGated`.
 const SCHEDULING_GATED: &str = "SchedulingGated";
@@ -58,6 +60,28 @@ pub fn human_duration(seconds: u64) -> String {
     }
 }
 
+/// `metav1.RowCompleted`, the one defined `RowConditionType`.
+pub const ROW_COMPLETED: &str = "Completed";
+
+/// The table-row condition `printPod` attaches for the pod phase: `podSuccessConditions`
+/// for Succeeded and `podFailedConditions` for Failed (printers.go var block), none for any
+/// other phase. Both have type `RowCompleted` ("Completed") and status True; the reason is
+/// the phase and the messages are "The pod has completed successfully." and "The pod
+/// failed.". It depends only on `status.Phase`, not on `status.Reason` or deletion.
+pub fn pod_row_condition(phase_str: &str) -> Option<TableRowCondition> {
+    let message = match phase_str {
+        "Succeeded" => "The pod has completed successfully.",
+        "Failed" => "The pod failed.",
+        _ => return None,
+    };
+    Some(TableRowCondition {
+        type_: ROW_COMPLETED.to_string(),
+        status: ConditionStatus::True,
+        reason: phase_str.to_string(),
+        message: message.to_string(),
+    })
+}
+
 /// Track the newest `lastState.terminated.finishedAt` as "seconds ago": newer = smaller.
 /// A `Terminated` without `finished_ago` has a zero `FinishedAt`, which is never `After` the
 /// running maximum, so it changes nothing (`lastRestartDate.Before(&terminatedDate)`).
@@ -83,6 +107,8 @@ fn has_condition_true(pod: &PodView, type_: &str) -> bool {
 /// regular-status loop from last to first when not initializing or Initialized=True (F 75);
 /// "Completed" with a ready running container → Running/NotReady (F 76); deletion → Unknown
 /// (NodeLost) or Terminating for non-terminal phases (F 77); RESTARTS "N (X ago)" (F 78).
+/// The row condition is set from the phase alone ([`pod_row_condition`]), as upstream sets
+/// `row.Conditions` right after the base reason.
 pub fn print_pod(pod: &PodView) -> PrintedPod {
     let mut restarts: u64 = 0;
     let mut restartable_init_restarts: u64 = 0;
@@ -210,5 +236,6 @@ pub fn print_pod(pod: &PodView) -> PrintedPod {
         ready: format!("{ready_containers}/{total}"),
         status: reason,
         restarts: restarts_str,
+        row_condition: pod_row_condition(&pod.phase_str),
     }
 }

@@ -94,6 +94,52 @@ pub struct ContainerStatus {
     pub restart_count: u32,
 }
 
+/// The operator of an exit-code requirement. Both `ContainerRestartRuleOnExitCodesOperator`
+/// (core/v1) and `PodFailurePolicyOnExitCodesOperator` (batch/v1) spell their two values
+/// `In` and `NotIn`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+pub enum ExitCodesOperator {
+    /// Satisfied if the exit code is in the set of values.
+    In,
+    /// Satisfied if the exit code is not in the set of values.
+    NotIn,
+}
+
+impl ExitCodesOperator {
+    /// Whether `exit_code` satisfies `operator values`.
+    pub fn matches(self, exit_code: i32, values: &[i32]) -> bool {
+        let in_values = values.contains(&exit_code);
+        match self {
+            ExitCodesOperator::In => in_values,
+            ExitCodesOperator::NotIn => !in_values,
+        }
+    }
+}
+
+/// `ContainerRestartRuleAction` (core/v1): `Restart` (gate `ContainerRestartRules`) or
+/// `RestartAllContainers` (gate `RestartAllContainersOnContainerExits`, KEP-5532).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+pub enum ContainerRestartRuleAction {
+    Restart,
+    RestartAllContainers,
+}
+
+/// `ContainerRestartRuleOnExitCodes` (core/v1).
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+pub struct ContainerRestartRuleOnExitCodes {
+    pub operator: ExitCodesOperator,
+    pub values: Vec<i32>,
+}
+
+/// One entry of `container.restartPolicyRules` (core/v1 `ContainerRestartRule`).
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+pub struct ContainerRestartRule {
+    pub action: ContainerRestartRuleAction,
+    /// `exitCodes`; a rule without it never matches (`findMatchingContainerRestartRule`
+    /// skips rules whose `ExitCodes` is nil).
+    pub exit_codes: Option<ContainerRestartRuleOnExitCodes>,
+}
+
 /// The part of a container spec the lifecycle functions need.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct ContainerSpecView {
@@ -102,6 +148,14 @@ pub struct ContainerSpecView {
     /// (restartable init container). On a regular container it is only read with the
     /// `ContainerRestartRules` gate.
     pub restart_policy: Option<RestartPolicy>,
+    /// Container-level `restartPolicyRules`, tried in order. Upstream reads them only when
+    /// `restart_policy` is set (`podutil.ContainerShouldRestart`), and only [`get_phase`]
+    /// reads them here, under gate `ContainerRestartRules` (F 25, F 26). Empty by default,
+    /// which is what [`ContainerSpecView::new`] gives.
+    ///
+    /// [`get_phase`]: super::phase::get_phase
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub restart_policy_rules: Vec<ContainerRestartRule>,
 }
 
 impl ContainerSpecView {
@@ -109,6 +163,7 @@ impl ContainerSpecView {
         ContainerSpecView {
             name: name.to_string(),
             restart_policy: None,
+            restart_policy_rules: Vec::new(),
         }
     }
     pub fn is_sidecar(&self) -> bool {
@@ -121,6 +176,17 @@ impl ContainerSpecView {
 pub struct Gates {
     /// `ContainerRestartRules` (container-level restartPolicy on regular containers).
     pub container_restart_rules: bool,
+    /// `RestartAllContainersOnContainerExits` (KEP-5532): a matched `RestartAllContainers`
+    /// rule makes `ContainerShouldRestart` true, and a terminated state with reason
+    /// `RestartingAllContainers` counts as restartable in `getPhase`. Upstream declares it
+    /// dependent on `ContainerRestartRules`; in `getPhase` it is only read inside that gate's
+    /// branches (F 25, F 26). Off by default.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub restart_all_containers_on_container_exits: bool,
+}
+
+fn is_false(b: &bool) -> bool {
+    !*b
 }
 
 /// A pod condition status.
@@ -156,6 +222,16 @@ pub struct PodView {
     pub statuses: Vec<ContainerStatus>,
 }
 
+/// `metav1.TableRowCondition`: a condition of a whole table row (not a cell).
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct TableRowCondition {
+    /// `metav1.RowConditionType`; the only defined value is `RowCompleted` = "Completed".
+    pub type_: String,
+    pub status: ConditionStatus,
+    pub reason: String,
+    pub message: String,
+}
+
 /// One row of `kubectl get pods`, minus NAME and AGE.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct PrintedPod {
@@ -164,4 +240,8 @@ pub struct PrintedPod {
     pub status: String,
     /// "N" or "N (X ago)".
     pub restarts: String,
+    /// `row.Conditions`: `podSuccessConditions` for phase Succeeded, `podFailedConditions`
+    /// for phase Failed, none otherwise. Upstream's slice has at most this one element.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub row_condition: Option<TableRowCondition>,
 }

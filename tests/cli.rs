@@ -1,0 +1,630 @@
+//! End-to-end tests of the `podcheck` command line: they run the real binary and check its exit
+//! codes, its stdout (table and JSON) and its error messages on stderr.
+
+use serde_json::Value;
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::OnceLock;
+
+const BIN: &str = env!("CARGO_BIN_EXE_podcheck");
+
+/// The built-in catalogue, as shipped.
+const CATALOGUE_YAML: &str = include_str!(concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/model/scenarios/catalogue.yaml"
+));
+
+/// The scenario names the brief requires `list` to show.
+const REQUIRED_NAMES: [&str; 15] = [
+    "healthy",
+    "unschedulable",
+    "image-pull-backoff",
+    "crash-loop",
+    "oom-killed",
+    "dependency-outage",
+    "deadlock",
+    "termination-race",
+    "termination-race-prestop",
+    "sigterm-ignored",
+    "job-never",
+    "job-on-failure",
+    "liveness-on-dependency",
+    "slow-start",
+    "slow-start-startup-probe",
+];
+
+const VERDICTS: [&str; 3] = ["holds", "violated", "incomplete"];
+
+/// A user catalogue: the shape of the built-in `crash-loop`, renamed `my-crash`.
+const MY_CRASH_YAML: &str = r#"- name: my-crash
+  description: The program exits 1 five seconds after every start, before it answers its readiness probe.
+  source: copied from crash-loop
+  workloads:
+    - kind: Deployment
+      metadata: {name: web}
+      spec:
+        replicas: 1
+        template:
+          spec:
+            containers:
+              - name: app
+                image: web:1.0
+                resources: {requests: {cpuMilli: 500}}
+                readinessProbe: {periodSeconds: 5, failureThreshold: 3}
+                app: {bootSeconds: 10, exitAfterSeconds: 5, exitCode: 1}
+  expect:
+    - {property: status_crash_loop_while_running, verdict: holds, source: "test: CrashLoopBackOff while Running"}
+    - {property: pod_becomes_ready, verdict: violated, source: "test: it crashes before it is ready"}
+"#;
+
+// ---------------------------------------------------------------------------------------------
+// Helpers
+
+fn podcheck(args: &[&str]) -> Output {
+    Command::new(BIN)
+        .args(args)
+        .output()
+        .unwrap_or_else(|e| panic!("cannot run {BIN}: {e}"))
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8(o.stdout.clone()).expect("stdout is UTF-8")
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8(o.stderr.clone()).expect("stderr is UTF-8")
+}
+
+fn describe(args: &[&str], o: &Output) -> String {
+    format!(
+        "podcheck {}\nexit: {:?}\n--- stdout ---\n{}\n--- stderr ---\n{}",
+        args.join(" "),
+        o.status.code(),
+        stdout(o),
+        stderr(o)
+    )
+}
+
+/// Runs podcheck, asserts its exit code, and returns its output.
+fn run_expect(args: &[&str], code: i32) -> Output {
+    let o = podcheck(args);
+    assert_eq!(o.status.code(), Some(code), "{}", describe(args, &o));
+    assert!(
+        !stderr(&o).contains("panicked"),
+        "podcheck panicked:\n{}",
+        describe(args, &o)
+    );
+    o
+}
+
+/// Runs a `--format json` check, asserts its exit code, and returns the parsed array.
+fn run_json(args: &[&str], code: i32) -> Vec<Value> {
+    let o = run_expect(args, code);
+    let v: Value = serde_json::from_slice(&o.stdout)
+        .unwrap_or_else(|e| panic!("stdout is not JSON: {e}\n{}", describe(args, &o)));
+    match v {
+        Value::Array(a) => a,
+        other => panic!("expected a JSON array, got {other}"),
+    }
+}
+
+/// Bad input: exit 2, nothing on stdout, an `error:` on stderr naming every `needle`, no panic.
+fn assert_bad_input(args: &[&str], needles: &[&str]) {
+    let o = run_expect(args, 2);
+    let err = stderr(&o);
+    assert!(
+        o.stdout.is_empty(),
+        "bad input printed on stdout:\n{}",
+        describe(args, &o)
+    );
+    assert!(
+        err.contains("error"),
+        "stderr has no error message:\n{}",
+        describe(args, &o)
+    );
+    for n in needles {
+        assert!(
+            err.contains(n),
+            "stderr does not name {n:?}:\n{}",
+            describe(args, &o)
+        );
+    }
+}
+
+/// The scenario object named `name` in a JSON result.
+fn scenario<'a>(results: &'a [Value], name: &str) -> &'a Value {
+    results
+        .iter()
+        .find(|r| r["scenario"] == name)
+        .unwrap_or_else(|| panic!("no scenario {name} in {results:?}"))
+}
+
+/// The property object named `name` in a scenario object.
+fn property<'a>(scenario: &'a Value, name: &str) -> &'a Value {
+    scenario["properties"]
+        .as_array()
+        .expect("properties is an array")
+        .iter()
+        .find(|p| p["name"] == name)
+        .unwrap_or_else(|| panic!("no property {name} in {scenario}"))
+}
+
+/// A copy of a JSON result without what may differ between two runs of the same check: every
+/// timing (`seconds` and any other `…seconds` field), `peak_rss_kib`, and the given `keys`.
+fn without_volatile(results: &[Value], keys: &[&str]) -> Vec<Value> {
+    results
+        .iter()
+        .map(|r| {
+            let mut r = r.clone();
+            let obj = r.as_object_mut().expect("a scenario is an object");
+            assert!(obj.contains_key("seconds"), "no `seconds` in {obj:?}");
+            assert!(
+                obj.contains_key("peak_rss_kib"),
+                "no `peak_rss_kib` in {obj:?}"
+            );
+            obj.retain(|k, _| k != "peak_rss_kib" && !k.ends_with("seconds"));
+            for k in keys {
+                assert!(obj.remove(*k).is_some(), "scenario object has no `{k}`");
+            }
+            r
+        })
+        .collect()
+}
+
+/// `check termination-race termination-race-prestop --format json` (one thread), run once and
+/// shared by the tests that need it: termination-race is the largest scenario.
+fn termination_pair() -> &'static [Value] {
+    static RESULTS: OnceLock<Vec<Value>> = OnceLock::new();
+    RESULTS.get_or_init(|| run_json(&TERMINATION_PAIR_ARGS, 0))
+}
+
+const TERMINATION_PAIR_ARGS: [&str; 5] = [
+    "check",
+    "termination-race",
+    "termination-race-prestop",
+    "--format",
+    "json",
+];
+
+/// Checks the shape of one scenario object of the JSON output, and that a complete run has a
+/// trace exactly where a property was discovered (violated `always`, holding `sometimes`).
+fn assert_scenario_shape(s: &Value, threads: u64) {
+    assert!(s["scenario"].is_string(), "scenario: {s}");
+    assert!(s["complete"].is_boolean(), "complete: {s}");
+    assert!(s["unique_states"].is_u64(), "unique_states: {s}");
+    assert!(
+        s["unique_states"].as_u64().unwrap() > 0,
+        "unique_states: {s}"
+    );
+    assert!(s["seconds"].is_number(), "seconds: {s}");
+    assert!(s["seconds"].as_f64().unwrap() >= 0.0, "seconds: {s}");
+    assert_eq!(s["threads"].as_u64(), Some(threads), "threads: {s}");
+    let props = s["properties"].as_array().expect("properties is an array");
+    assert!(!props.is_empty(), "no properties: {s}");
+    let mut names = BTreeSet::new();
+    for p in props {
+        let name = p["name"].as_str().expect("name is a string");
+        assert!(names.insert(name), "property {name} listed twice: {s}");
+        let kind = p["kind"].as_str().expect("kind is a string");
+        assert!(kind == "always" || kind == "sometimes", "kind: {p}");
+        let verdict = p["verdict"].as_str().expect("verdict is a string");
+        assert!(VERDICTS.contains(&verdict), "verdict: {p}");
+        let expected = p["expected"].as_str().expect("expected is a string");
+        assert!(VERDICTS.contains(&expected), "expected: {p}");
+        assert!(
+            p["trace_steps"].is_null() || p["trace_steps"].is_u64(),
+            "trace_steps: {p}"
+        );
+        if s["complete"] == true {
+            assert_ne!(verdict, "incomplete", "a complete run left {p} undecided");
+            let discovered = (kind == "always") == (verdict == "violated");
+            assert_eq!(
+                p["trace_steps"].is_u64(),
+                discovered,
+                "a trace exactly where the property was discovered: {p}"
+            );
+        }
+    }
+}
+
+/// A fresh directory under the system temp dir, removed on drop.
+struct TempDir(PathBuf);
+
+impl TempDir {
+    fn new(tag: &str) -> TempDir {
+        static COUNTER: AtomicUsize = AtomicUsize::new(0);
+        let nanos = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map(|d| d.as_nanos())
+            .unwrap_or(0);
+        let n = COUNTER.fetch_add(1, Ordering::SeqCst);
+        let dir = std::env::temp_dir().join(format!(
+            "podcheck-cli-{tag}-{}-{n}-{nanos}",
+            std::process::id()
+        ));
+        std::fs::create_dir(&dir).unwrap_or_else(|e| panic!("cannot create {dir:?}: {e}"));
+        TempDir(dir)
+    }
+
+    /// Writes `text` into `name` in this directory and returns the path as a string.
+    fn write(&self, name: &str, text: &str) -> String {
+        let path: PathBuf = self.0.join(name);
+        std::fs::write(&path, text).unwrap_or_else(|e| panic!("cannot write {path:?}: {e}"));
+        path_str(&path)
+    }
+}
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+fn path_str(p: &Path) -> String {
+    p.to_str().expect("temp path is UTF-8").to_string()
+}
+
+// ---------------------------------------------------------------------------------------------
+// list
+
+#[test]
+fn list_prints_one_line_per_builtin_scenario() {
+    let o = run_expect(&["list"], 0);
+    let out = stdout(&o);
+    let lines: Vec<&str> = out.lines().collect();
+    let listed: Vec<&str> = lines
+        .iter()
+        .map(|l| l.split_whitespace().next().unwrap_or(""))
+        .collect();
+
+    // Exactly the catalogue's scenarios, in catalogue order, one line each.
+    let in_catalogue: Vec<&str> = CATALOGUE_YAML
+        .lines()
+        .filter_map(|l| l.strip_prefix("- name: "))
+        .map(str::trim)
+        .collect();
+    assert_eq!(listed, in_catalogue, "list output:\n{out}");
+
+    for name in REQUIRED_NAMES {
+        assert!(
+            listed.contains(&name),
+            "`list` does not show {name}:\n{out}"
+        );
+    }
+    let unique: BTreeSet<&str> = listed.iter().copied().collect();
+    assert_eq!(unique.len(), listed.len(), "duplicate names:\n{out}");
+    for l in &lines {
+        let mut words = l.split_whitespace();
+        words.next();
+        assert!(words.next().is_some(), "line without a description: {l:?}");
+    }
+    assert!(o.stderr.is_empty(), "stderr: {}", stderr(&o));
+}
+
+// ---------------------------------------------------------------------------------------------
+// check: table
+
+#[test]
+fn check_healthy_prints_a_table_of_its_properties() {
+    let o = run_expect(&["check", "healthy"], 0);
+    let out = stdout(&o);
+
+    // The same properties and verdicts as the JSON output, one line each, in the same order.
+    let json = run_json(&["check", "healthy", "--format", "json"], 0);
+    assert_eq!(json.len(), 1);
+    let s = &json[0];
+    let props = s["properties"].as_array().unwrap();
+
+    let header = out.lines().next().expect("empty table");
+    assert!(
+        header.starts_with(&format!(
+            "healthy  ({} unique states, ",
+            s["unique_states"].as_u64().unwrap()
+        )),
+        "header: {header:?}"
+    );
+    assert!(header.ends_with(", complete)"), "header: {header:?}");
+
+    let rows: Vec<&str> = out.lines().skip(1).take(props.len()).collect();
+    assert_eq!(rows.len(), props.len(), "table:\n{out}");
+    for (row, p) in rows.iter().zip(props) {
+        let words: Vec<&str> = row.split_whitespace().collect();
+        let name = p["name"].as_str().unwrap();
+        let verdict = p["verdict"].as_str().unwrap();
+        assert_eq!(words[0], name, "row {row:?}");
+        assert_eq!(words[1], p["kind"].as_str().unwrap(), "row {row:?}");
+        assert_eq!(words[2], verdict, "row {row:?}");
+        assert_eq!(words[3..5], ["expected", "holds"], "row {row:?}");
+        assert_eq!(verdict, "holds", "healthy: {p}");
+    }
+    for name in [
+        "terminal_phase_is_final",
+        "no_request_to_stopped_container",
+        "pod_becomes_ready",
+        "endpoint_becomes_ready",
+    ] {
+        assert!(
+            rows.iter()
+                .any(|r| r.split_whitespace().next() == Some(name)),
+            "table does not mention {name}:\n{out}"
+        );
+    }
+    let n = props.len();
+    assert_eq!(
+        out.lines().last(),
+        Some(format!("1 scenarios, {n} verdicts: {n} as expected, 0 not").as_str()),
+        "table:\n{out}"
+    );
+}
+
+// ---------------------------------------------------------------------------------------------
+// check: JSON
+
+#[test]
+fn check_termination_race_json() {
+    let results = termination_pair();
+    assert_eq!(results.len(), 2, "{results:?}");
+    assert_eq!(results[0]["scenario"], "termination-race");
+    assert_eq!(results[1]["scenario"], "termination-race-prestop");
+    for s in results {
+        assert_scenario_shape(s, 1);
+        assert_eq!(s["complete"], true, "{s}");
+        for p in s["properties"].as_array().unwrap() {
+            assert_eq!(p["verdict"], p["expected"], "exit 0 yet {p}");
+        }
+    }
+
+    let race = property(
+        scenario(results, "termination-race"),
+        "no_request_to_stopped_container",
+    );
+    assert_eq!(race["kind"], "always", "{race}");
+    assert_eq!(race["verdict"], "violated", "{race}");
+    assert_eq!(race["expected"], "violated", "{race}");
+    let steps = race["trace_steps"].as_u64().expect("a counterexample");
+    assert!(steps > 0, "{race}");
+
+    let prestop = property(
+        scenario(results, "termination-race-prestop"),
+        "no_request_to_stopped_container",
+    );
+    assert_eq!(prestop["kind"], "always", "{prestop}");
+    assert_eq!(prestop["verdict"], "holds", "{prestop}");
+    assert_eq!(prestop["expected"], "holds", "{prestop}");
+    assert!(prestop["trace_steps"].is_null(), "{prestop}");
+}
+
+#[test]
+fn same_check_twice_gives_the_same_json() {
+    let args = [
+        "check",
+        "termination-race-prestop",
+        "deadlock",
+        "crash-loop",
+        "unschedulable",
+        "--format",
+        "json",
+    ];
+    let a = run_json(&args, 0);
+    let b = run_json(&args, 0);
+    assert_eq!(a.len(), 4);
+    for s in &a {
+        assert_scenario_shape(s, 1);
+    }
+    assert_eq!(without_volatile(&a, &[]), without_volatile(&b, &[]));
+}
+
+#[test]
+fn threads_do_not_change_counts_verdicts_or_traces() {
+    // The largest scenarios, once.
+    let one = termination_pair();
+    let mut args = TERMINATION_PAIR_ARGS.to_vec();
+    args.extend(["--threads", "2"]);
+    let two = run_json(&args, 0);
+    assert_eq!(two.len(), 2);
+    for s in &two {
+        assert_scenario_shape(s, 2);
+    }
+    assert_eq!(
+        without_volatile(one, &["threads"]),
+        without_volatile(&two, &["threads"]),
+        "--threads 1 vs --threads 2"
+    );
+
+    // A small one, several times, since a difference could show only in some runs.
+    let args = ["check", "deadlock", "--format", "json", "--threads"];
+    let one = run_json(&[&args[..], &["1"]].concat(), 0);
+    assert_scenario_shape(&one[0], 1);
+    let one = without_volatile(&one, &["threads"]);
+    for _ in 0..3 {
+        let two = run_json(&[&args[..], &["2"]].concat(), 0);
+        assert_scenario_shape(&two[0], 2);
+        let two = without_volatile(&two, &["threads"]);
+        assert_eq!(one[0]["unique_states"], two[0]["unique_states"]);
+        assert_eq!(one[0]["properties"], two[0]["properties"]);
+        assert_eq!(one, two, "deadlock: --threads 1 vs --threads 2");
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// check: --max-states
+
+#[test]
+fn max_states_bound_makes_the_check_incomplete() {
+    let results = run_json(
+        &["check", "healthy", "--max-states", "10", "--format", "json"],
+        3,
+    );
+    assert_eq!(results.len(), 1);
+    let s = &results[0];
+    assert_scenario_shape(s, 1);
+    assert_eq!(s["complete"], false, "{s}");
+    let props = s["properties"].as_array().unwrap();
+    let always: Vec<&Value> = props.iter().filter(|p| p["kind"] == "always").collect();
+    assert!(!always.is_empty(), "{s}");
+    for p in always {
+        // Nothing is violated in healthy, so an unfinished run decides no safety property.
+        assert_eq!(p["verdict"], "incomplete", "{p}");
+        assert!(p["trace_steps"].is_null(), "{p}");
+    }
+    for p in props {
+        assert_ne!(p["verdict"], "violated", "{p}");
+    }
+
+    // The table says so too, with the same exit code.
+    let o = run_expect(&["check", "healthy", "--max-states", "10"], 3);
+    let out = stdout(&o);
+    assert!(
+        out.lines()
+            .next()
+            .unwrap_or("")
+            .contains("INCOMPLETE: stopped at --max-states"),
+        "table:\n{out}"
+    );
+}
+
+// ---------------------------------------------------------------------------------------------
+// check: a user catalogue
+
+#[test]
+fn user_catalogue_is_listed_and_checked() {
+    let dir = TempDir::new("valid");
+    let file = dir.write("mine.yaml", MY_CRASH_YAML);
+
+    let o = run_expect(&["list", "--catalogue", &file], 0);
+    let out = stdout(&o);
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 1, "list:\n{out}");
+    assert_eq!(lines[0].split_whitespace().next(), Some("my-crash"));
+
+    for args in [
+        vec!["check", "--catalogue", file.as_str(), "--format", "json"],
+        vec![
+            "check",
+            "my-crash",
+            "--catalogue",
+            file.as_str(),
+            "--format",
+            "json",
+        ],
+    ] {
+        let results = run_json(&args, 0);
+        assert_eq!(results.len(), 1, "{results:?}");
+        let s = &results[0];
+        assert_eq!(s["scenario"], "my-crash");
+        assert_scenario_shape(s, 1);
+        assert_eq!(s["complete"], true);
+        let crash = property(s, "status_crash_loop_while_running");
+        assert_eq!(crash["verdict"], "holds", "{crash}");
+        assert_eq!(crash["expected"], "holds", "{crash}");
+        let ready = property(s, "pod_becomes_ready");
+        assert_eq!(ready["verdict"], "violated", "{ready}");
+        assert_eq!(ready["expected"], "violated", "{ready}");
+    }
+
+    // The user's catalogue replaces the built-in one.
+    assert_bad_input(
+        &["check", "crash-loop", "--catalogue", &file],
+        &["`crash-loop`", &file],
+    );
+}
+
+#[test]
+fn user_catalogue_with_a_wrong_expectation_exits_1() {
+    let dir = TempDir::new("mismatch");
+    let yaml = MY_CRASH_YAML.replace(
+        "{property: pod_becomes_ready, verdict: violated,",
+        "{property: pod_becomes_ready, verdict: holds,",
+    );
+    assert_ne!(yaml, MY_CRASH_YAML);
+    let file = dir.write("wrong.yaml", &yaml);
+    let results = run_json(&["check", "--catalogue", &file, "--format", "json"], 1);
+    let ready = property(scenario(&results, "my-crash"), "pod_becomes_ready");
+    assert_eq!(ready["verdict"], "violated", "{ready}");
+    assert_eq!(ready["expected"], "holds", "{ready}");
+}
+
+// ---------------------------------------------------------------------------------------------
+// Bad input: exit 2, a message, no panic
+
+#[test]
+fn unknown_scenario_is_bad_input() {
+    assert_bad_input(&["check", "no-such-scenario"], &["no-such-scenario"]);
+    assert_bad_input(
+        &["check", "healthy", "no-such-scenario", "--format", "json"],
+        &["no-such-scenario"],
+    );
+}
+
+#[test]
+fn unknown_flag_is_bad_input() {
+    assert_bad_input(&["check", "healthy", "--bogus"], &["--bogus"]);
+    assert_bad_input(&["list", "--bogus"], &["--bogus"]);
+}
+
+#[test]
+fn zero_threads_is_bad_input() {
+    assert_bad_input(&["check", "healthy", "--threads", "0"], &["--threads"]);
+}
+
+#[test]
+fn unknown_format_is_bad_input() {
+    assert_bad_input(&["check", "healthy", "--format", "yaml"], &["yaml"]);
+}
+
+#[test]
+fn missing_catalogue_file_is_bad_input() {
+    let path = "/nonexistent.yaml";
+    assert_bad_input(&["check", "--catalogue", path], &[path]);
+    assert_bad_input(&["check", "healthy", "--catalogue", path], &[path]);
+    assert_bad_input(&["list", "--catalogue", path], &[path]);
+}
+
+#[test]
+fn catalogue_that_is_not_yaml_is_bad_input() {
+    let dir = TempDir::new("not-yaml");
+    let file = dir.write("broken.yaml", "- name: [unclosed\n  : : :\n");
+    assert_bad_input(&["check", "--catalogue", &file], &[&file]);
+    assert_bad_input(&["list", "--catalogue", &file], &[&file]);
+}
+
+#[test]
+fn catalogue_with_an_unknown_field_is_bad_input() {
+    let dir = TempDir::new("unknown-field");
+    let yaml = MY_CRASH_YAML.replace(
+        "  source: copied from crash-loop\n",
+        "  source: copied from crash-loop\n  colour: blue\n",
+    );
+    assert_ne!(yaml, MY_CRASH_YAML);
+    let file = dir.write("extra.yaml", &yaml);
+    assert_bad_input(&["check", "--catalogue", &file], &[&file, "colour"]);
+    assert_bad_input(&["list", "--catalogue", &file], &[&file, "colour"]);
+}
+
+#[test]
+fn catalogue_expecting_an_unknown_property_fails_at_check() {
+    let dir = TempDir::new("unknown-property");
+    let yaml = MY_CRASH_YAML.replace(
+        "property: pod_becomes_ready",
+        "property: pod_becomes_famous",
+    );
+    assert_ne!(yaml, MY_CRASH_YAML);
+    let file = dir.write("famous.yaml", &yaml);
+    assert_bad_input(
+        &["check", "--catalogue", &file],
+        &["pod_becomes_famous", "my-crash"],
+    );
+    assert_bad_input(
+        &[
+            "check",
+            "my-crash",
+            "--catalogue",
+            &file,
+            "--format",
+            "json",
+        ],
+        &["pod_becomes_famous", "my-crash"],
+    );
+}
