@@ -614,7 +614,7 @@ fn catalogue_expecting_an_unknown_property_fails_at_check() {
     let file = dir.write("famous.yaml", &yaml);
     assert_bad_input(
         &["check", "--catalogue", &file],
-        &["pod_becomes_famous", "my-crash"],
+        &["pod_becomes_famous", "my-crash", &file],
     );
     assert_bad_input(
         &[
@@ -627,4 +627,42 @@ fn catalogue_expecting_an_unknown_property_fails_at_check() {
         ],
         &["pod_becomes_famous", "my-crash"],
     );
+}
+
+#[test]
+fn empty_catalogue_is_bad_input() {
+    let dir = TempDir::new("empty");
+    let file = dir.write("empty.yaml", "[]\n");
+    assert_bad_input(&["check", "--catalogue", &file], &[&file, "no scenarios"]);
+}
+
+#[test]
+fn duplicate_scenario_names_are_bad_input() {
+    let dir = TempDir::new("duplicate");
+    let file = dir.write("twice.yaml", &format!("{MY_CRASH_YAML}{MY_CRASH_YAML}"));
+    assert_bad_input(&["list", "--catalogue", &file], &[&file, "my-crash"]);
+}
+
+/// `podcheck check … | head` must not panic when the reader goes away.
+#[test]
+fn a_closed_stdout_ends_quietly() {
+    use std::io::Read;
+    use std::process::{Command, Stdio};
+    let mut child = Command::new(env!("CARGO_BIN_EXE_podcheck"))
+        .args(["check", "deadlock", "crash-loop", "--format", "json"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("podcheck starts");
+    drop(child.stdout.take());
+    let mut err = String::new();
+    child
+        .stderr
+        .take()
+        .expect("stderr is piped")
+        .read_to_string(&mut err)
+        .expect("stderr is readable");
+    let status = child.wait().expect("podcheck ends");
+    assert!(!err.contains("panicked"), "{err}");
+    assert_eq!(status.code(), Some(0), "{err}");
 }
