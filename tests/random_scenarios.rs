@@ -102,6 +102,7 @@ fn scenario() -> impl Strategy<Value = Scenario> {
             any::<bool>(),
             any::<bool>(),
             proptest::option::of(1u16..=60),
+            proptest::bool::weighted(0.3),
         ),
         1usize..=2,
     )
@@ -115,7 +116,7 @@ fn scenario() -> impl Strategy<Value = Scenario> {
                 init,
                 app,
                 service,
-                (delete, deadlock, outage),
+                (delete, deadlock, outage, force),
                 nodes,
             )| {
                 let spec = PodSpec {
@@ -158,6 +159,11 @@ fn scenario() -> impl Strategy<Value = Scenario> {
                         workload: "w".into(),
                     });
                 }
+                if force {
+                    faults.push(Fault::ForceDeletePod {
+                        workload: "w".into(),
+                    });
+                }
                 if let Some(seconds) = outage {
                     faults.push(Fault::DependencyOutage { seconds });
                 }
@@ -193,7 +199,7 @@ const UNIVERSAL: &[&str] = &[
 ];
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 128, ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: 256, ..ProptestConfig::default() })]
 
     #[test]
     fn random_scenarios_keep_the_universal_invariants(s in scenario()) {

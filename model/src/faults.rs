@@ -38,6 +38,18 @@ pub fn actions(m: &Cluster, s: &State, out: &mut Vec<Action>) {
                     }
                 }
             }
+            // A force delete of any bound pod of the workload.
+            Fault::ForceDeletePod { workload } => {
+                let w = workload_index(m, workload);
+                for p in &s.api.pods {
+                    if Some(p.workload) == w && p.node.is_some() {
+                        out.push(Action::Fault {
+                            index,
+                            target: Some(p.uid),
+                        });
+                    }
+                }
+            }
             // The dependency fails while some pod is serving (Demo 6, S8).
             Fault::DependencyOutage { .. } => {
                 if s.api.pods.iter().any(|p| p.status.ready) {
@@ -81,6 +93,12 @@ pub fn apply(m: &Cluster, s: &mut State, index: u8, target: Option<u16>) -> Opti
     s.env.fired |= 1 << index;
     match f {
         Fault::DeletePod { .. } => apiserver::delete_pod(m, s, target?, None),
+        Fault::ForceDeletePod { .. } => {
+            let uid = target?;
+            s.pod(uid)?;
+            s.api.pods.retain(|p| p.uid != uid);
+            Some(())
+        }
         Fault::DependencyOutage { seconds } => {
             s.env.dependency_down = true;
             s.env.outage_left = Some(*seconds);
@@ -105,6 +123,10 @@ pub fn describe(m: &Cluster, s: &State, index: u8, target: Option<u16>) -> Strin
     let name = |t: Option<u16>| t.map(|u| m.uid_name(s, u)).unwrap_or_default();
     match m.scenario.faults.get(index as usize) {
         Some(Fault::DeletePod { .. }) => format!("kubectl: delete pod {}", name(target)),
+        Some(Fault::ForceDeletePod { .. }) => format!(
+            "kubectl: delete pod {} --grace-period=0 --force",
+            name(target)
+        ),
         Some(Fault::DependencyOutage { seconds }) => {
             format!("environment: the dependency goes down for {seconds} s")
         }

@@ -40,7 +40,12 @@ pub enum Step {
     KillPod,
     /// SyncTerminatedPod: tear down sandbox and network (seed 000: CNI DEL, unmount).
     Cleanup,
-    /// The pod object is gone from the API: drop what is left of it on the node.
+    /// The pod object is gone from the API (a force delete, F 71): `HandlePodRemoves` has the
+    /// pod worker kill what still runs, with the grace of the last version the kubelet saw
+    /// (`deletionGracePeriodSeconds` 0, floored to 1 s by `calculateEffectiveGracePeriod`,
+    /// F 64; then at least 2 s per container, F 65).
+    KillOrphan,
+    /// The pod object is gone and nothing of it runs: drop what is left on the node.
     Forget,
 }
 
@@ -79,6 +84,7 @@ pub fn describe_step(m: &Cluster, state: &State, uid: u16, step: Step) -> String
         ),
         Step::KillPod => "kill (preStop, SIGTERM) containers of".into(),
         Step::Cleanup => "tear down sandbox and network of".into(),
+        Step::KillOrphan => "kill (SIGTERM) containers of force-deleted".into(),
         Step::Forget => "forget".into(),
     }
 }
@@ -142,11 +148,20 @@ pub fn actions(m: &Cluster, s: &State, out: &mut Vec<Action>) {
         }
         for rt in &node.pods {
             let Some(pod) = s.pod(rt.uid) else {
-                out.push(Action::Kubelet {
-                    node: n,
-                    uid: rt.uid,
-                    step: Step::Forget,
-                });
+                let step = if !rt.terminating {
+                    Some(Step::KillOrphan)
+                } else if !rt.any_running() {
+                    Some(Step::Forget)
+                } else {
+                    None
+                };
+                if let Some(step) = step {
+                    out.push(Action::Kubelet {
+                        node: n,
+                        uid: rt.uid,
+                        step,
+                    });
+                }
                 continue;
             };
             if let Some(step) = next_step(m, s, n, pod, rt) {
@@ -447,6 +462,24 @@ pub fn step(m: &Cluster, s: &mut State, n: u8, uid: u16, step: Step) -> Option<(
         }
         Step::Cleanup => {
             s.rt_mut(n, uid)?.cleaned = true;
+        }
+        Step::KillOrphan => {
+            let rt = s.rt_mut(n, uid)?;
+            let spec = m.workload(rt.workload).template().clone();
+            rt.terminating = true;
+            for (init, i) in (0..rt.init.len())
+                .map(|i| (true, i))
+                .chain((0..rt.ctrs.len()).map(|i| (false, i)))
+            {
+                let c = rt.ctr_mut(init, i);
+                c.waiting = None;
+                for w in c.probes.iter_mut().flatten() {
+                    w.next_in = None;
+                }
+                if matches!(c.run, Run::Running(_)) {
+                    begin_stop(c, container_spec(&spec, init, i), 1, StopWhy::Deletion);
+                }
+            }
         }
         Step::Forget => {
             let node = &mut s.nodes[n as usize];

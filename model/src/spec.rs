@@ -370,6 +370,9 @@ fn yes() -> bool {
 pub enum Fault {
     /// `kubectl delete pod` (graceful) of a Ready pod of this workload.
     DeletePod { workload: String },
+    /// `kubectl delete pod --grace-period=0 --force` of a bound pod of this workload: the
+    /// object is removed at once, without the kubelet's confirmation (F 63, 71).
+    ForceDeletePod { workload: String },
     /// The external dependency goes down, and comes back after `seconds`.
     DependencyOutage { seconds: u16 },
     /// The app of this workload's container deadlocks: it stays up but answers nothing.
