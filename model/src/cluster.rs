@@ -79,6 +79,60 @@ pub enum Action {
     Fault { index: u8, target: Option<u16> },
 }
 
+/// Who takes an action. Components are weakly fair: one that stays enabled eventually acts.
+/// The environment (faults, operator actions, client requests) is not.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Actor {
+    Clock,
+    Scheduler,
+    Kubelet(u8),
+    ReplicaSetController,
+    JobController,
+    EndpointSliceController,
+    KubeProxy(u8),
+    Environment,
+}
+
+impl Actor {
+    /// Whether weak fairness applies to this actor.
+    pub fn is_fair(self) -> bool {
+        self != Actor::Environment
+    }
+
+    /// The actor in Kubernetes words, with node names.
+    pub fn name(self, m: &Cluster) -> String {
+        match self {
+            Actor::Clock => "clock".into(),
+            Actor::Scheduler => "scheduler".into(),
+            Actor::Kubelet(n) => format!("kubelet@{}", m.node_name(n)),
+            Actor::ReplicaSetController => "replicaset-controller".into(),
+            Actor::JobController => "job-controller".into(),
+            Actor::EndpointSliceController => "endpointslice-controller".into(),
+            Actor::KubeProxy(n) => format!("kube-proxy@{}", m.node_name(n)),
+            Actor::Environment => "environment".into(),
+        }
+    }
+}
+
+impl Action {
+    /// The actor that takes this action.
+    pub fn actor(&self) -> Actor {
+        match *self {
+            Action::Tick(_) => Actor::Clock,
+            Action::ReplicaSetSync { .. } => Actor::ReplicaSetController,
+            Action::JobSync { .. } => Actor::JobController,
+            Action::Schedule { .. } => Actor::Scheduler,
+            Action::Kubelet { node, .. }
+            | Action::Probe { node, .. }
+            | Action::StatusUpdate { node, .. }
+            | Action::RemoveObject { node, .. } => Actor::Kubelet(node),
+            Action::EndpointSliceSync => Actor::EndpointSliceController,
+            Action::ProxySync { node } => Actor::KubeProxy(node),
+            Action::Request { .. } | Action::Fault { .. } => Actor::Environment,
+        }
+    }
+}
+
 impl Cluster {
     /// Builds the model of a scenario with the given properties.
     pub fn new(scenario: Scenario, properties: Vec<PropertyFn>) -> Self {

@@ -20,6 +20,6 @@ pub mod spec;
 pub mod state;
 pub mod time;
 
-pub use cluster::{Action, Cluster, PropertyFn};
+pub use cluster::{Action, Actor, Cluster, PropertyFn};
 pub use spec::{Scenario, Verdict};
 pub use state::State;
