@@ -49,6 +49,20 @@ enum Command {
         #[arg(long, value_name = "FILE")]
         catalogue: Option<String>,
     },
+    /// Show the shortest counterexample (or witness) of a property in a scenario.
+    Trace {
+        /// Scenario name.
+        scenario: String,
+        /// Property name (default: the first violated property).
+        #[arg(long)]
+        property: Option<String>,
+        /// Rendering.
+        #[arg(long, value_enum, default_value_t = TraceFormat::Text)]
+        format: TraceFormat,
+        /// Read scenarios from this YAML file instead of the built-in catalogue.
+        #[arg(long, value_name = "FILE")]
+        catalogue: Option<String>,
+    },
     /// Measure every scenario (or the named ones), each in a process of its own: unique
     /// states, seconds, states per second, peak memory.
     Bench {
@@ -56,6 +70,20 @@ enum Command {
         #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=64))]
         threads: u16,
     },
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum TraceFormat {
+    /// A timeline: time, actor, action, what changed, events, `kubectl get pods`.
+    Text,
+    /// The trace as data.
+    Json,
+    /// The Informal Trace Format (Apalache ADR-015), for Quint and Apalache tooling.
+    Itf,
+    /// A Mermaid sequence diagram.
+    Mermaid,
+    /// The state graph of a small scenario in Graphviz DOT, the trace in red.
+    Dot,
 }
 
 #[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -328,6 +356,120 @@ fn run_bench(names: Vec<String>, threads: u16) -> Result<ExitCode, BadInput> {
     Ok(ExitCode::SUCCESS)
 }
 
+fn run_trace(
+    scenario: Scenario,
+    property: Option<String>,
+    format: TraceFormat,
+    origin: &str,
+) -> Result<ExitCode, BadInput> {
+    let selected = check::selected(&scenario).map_err(BadInput)?;
+    if let Some(p) = &property {
+        if !selected.iter().any(|d| d.name == p) {
+            let names: Vec<&str> = selected.iter().map(|d| d.name).collect();
+            return Err(BadInput(format!(
+                "scenario `{}` (in {origin}) does not check property `{p}`; it checks: {}",
+                scenario.name,
+                names.join(", ")
+            )));
+        }
+    }
+    let r = check::check(
+        &scenario,
+        &CheckOptions {
+            progress: true,
+            ..CheckOptions::default()
+        },
+    )
+    .map_err(BadInput)?;
+    let chosen = match &property {
+        Some(p) => r.properties.iter().find(|x| x.def.name == p),
+        None => r.properties.iter().find(|x| {
+            x.def.kind == podcheck_properties::Kind::Always && x.verdict == Verdict::Violated
+        }),
+    };
+    let Some(p) = chosen else {
+        say!(
+            "no property of `{}` is violated ({} unique states, {}).",
+            scenario.name,
+            r.unique_states,
+            if r.complete { "complete" } else { "incomplete" }
+        );
+        return Ok(ExitCode::SUCCESS);
+    };
+    let Some(path) = &p.trace else {
+        let what = match (p.def.kind, p.verdict) {
+            (podcheck_properties::Kind::Always, Verdict::Holds) => {
+                "holds: no reachable state breaks it, so there is no counterexample"
+            }
+            (podcheck_properties::Kind::Sometimes, Verdict::Violated) => {
+                "is violated: no reachable state has it, so there is no witness"
+            }
+            _ => "is incomplete: the run stopped at a bound",
+        };
+        say!(
+            "{} / {}: {} ({} unique states).
+{}: {}",
+            scenario.name,
+            p.def.name,
+            what,
+            r.unique_states,
+            p.def.name,
+            p.def.sentence
+        );
+        return Ok(ExitCode::SUCCESS);
+    };
+    let model = check::model(&scenario, &[], false);
+    let raw = podcheck_traces::RawPath::from_stateright(path);
+    let trace = podcheck_traces::from_raw(
+        &model,
+        &raw,
+        p.def.name,
+        p.def.kind.as_str(),
+        p.verdict.as_str(),
+        None,
+    )
+    .map_err(|e| BadInput(format!("internal error: the trace does not replay: {e}")))?;
+    match format {
+        TraceFormat::Text => {
+            say!(
+                "{}: {}
+",
+                p.def.name,
+                p.def.sentence
+            );
+            say!("{}", podcheck_traces::render_text(&trace));
+        }
+        TraceFormat::Json => say!(
+            "{}",
+            serde_json::to_string_pretty(&trace).map_err(|e| BadInput(e.to_string()))?
+        ),
+        TraceFormat::Itf => say!(
+            "{}",
+            serde_json::to_string_pretty(&podcheck_traces::itf::render_itf(
+                &model, &raw, p.def.name, None
+            ))
+            .map_err(|e| BadInput(e.to_string()))?
+        ),
+        TraceFormat::Mermaid => {
+            let nodes: Vec<String> = scenario
+                .cluster
+                .nodes
+                .iter()
+                .map(|n| n.name.clone())
+                .collect();
+            say!(
+                "{}",
+                podcheck_traces::mermaid::render_mermaid(&trace, &nodes)
+            );
+        }
+        TraceFormat::Dot => {
+            let dot = podcheck_traces::dot::render_dot(&model, &raw).map_err(BadInput)?;
+            say!("{dot}");
+        }
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
@@ -352,6 +494,19 @@ fn main() -> ExitCode {
             load(&file)
                 .and_then(|all| pick(all, &scenarios, &origin))
                 .and_then(|picked| run_check(picked, format, threads, max_states, traces))
+        }
+        Command::Trace {
+            scenario,
+            property,
+            format,
+            catalogue: file,
+        } => {
+            let origin = file
+                .clone()
+                .unwrap_or_else(|| "the built-in catalogue".into());
+            load(&file)
+                .and_then(|all| pick(all, std::slice::from_ref(&scenario), &origin))
+                .and_then(|mut picked| run_trace(picked.remove(0), property, format, &origin))
         }
         Command::Bench { scenarios, threads } => run_bench(scenarios, threads),
     };

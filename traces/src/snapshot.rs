@@ -1,0 +1,233 @@
+//! A cluster state flattened into readable facts, one map per layer, so that two states can be
+//! compared fact by fact and a trace step can show only what changed.
+//!
+//! Timers are left out on purpose: they change at every tick and would bury the story.
+
+use podcheck_model::k8s::ContainerState;
+use podcheck_model::render;
+use podcheck_model::state::*;
+use podcheck_model::Cluster;
+use std::collections::BTreeMap;
+
+/// The three layers of a state: API objects, runtime truth, the data plane (and the world
+/// outside the cluster with it).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Facts {
+    pub api: BTreeMap<String, String>,
+    pub runtime: BTreeMap<String, String>,
+    pub data_plane: BTreeMap<String, String>,
+}
+
+fn container_state(st: &ContainerState) -> String {
+    match st {
+        ContainerState::None => "-".into(),
+        ContainerState::Waiting { reason } if reason.is_empty() => "Waiting".into(),
+        ContainerState::Waiting { reason } => format!("Waiting({reason})"),
+        ContainerState::Running => "Running".into(),
+        ContainerState::Terminated(t) => format!("Terminated({}, {})", t.reason, t.exit_code),
+    }
+}
+
+fn probe_result(r: ProbeResult) -> &'static str {
+    match r {
+        ProbeResult::Unknown => "Unknown",
+        ProbeResult::Success => "Success",
+        ProbeResult::Failure => "Failure",
+    }
+}
+
+/// Flattens a state.
+pub fn facts(m: &Cluster, s: &State) -> Facts {
+    let mut f = Facts::default();
+    for pod in &s.api.pods {
+        let name = format!("pod {}", m.pod_name(pod));
+        let st = &pod.status;
+        let printed = render::print(m, pod);
+        f.api
+            .insert(format!("{name} STATUS"), printed.status.clone());
+        f.api
+            .insert(format!("{name} phase"), st.phase.as_str().into());
+        if let Some(n) = pod.node {
+            f.api
+                .insert(format!("{name} nodeName"), m.node_name(n).into());
+        }
+        if let Some(msg) = &pod.unschedulable {
+            f.api.insert(
+                format!("{name} PodScheduled"),
+                format!("False (Unschedulable: {msg})"),
+            );
+        }
+        if let Some(g) = pod.deletion {
+            f.api.insert(
+                format!("{name} deletionTimestamp"),
+                format!("set, grace {g} s"),
+            );
+        }
+        if !st.reason.is_empty() {
+            f.api.insert(format!("{name} reason"), st.reason.clone());
+        }
+        if st.pod_ip {
+            f.api.insert(format!("{name} podIP"), "assigned".into());
+        }
+        for (cond, v) in [
+            ("Initialized", st.initialized),
+            ("ContainersReady", st.containers_ready),
+            ("Ready", st.ready),
+        ] {
+            if !st.statuses.is_empty() || v {
+                f.api.insert(
+                    format!("{name} {cond}"),
+                    if v { "True" } else { "False" }.into(),
+                );
+            }
+        }
+        for c in st.init_statuses.iter().chain(&st.statuses) {
+            let mut v = container_state(&c.state);
+            if let Some(l) = &c.last_state {
+                v.push_str(&format!(
+                    ", lastState Terminated({}, {})",
+                    l.reason, l.exit_code
+                ));
+            }
+            v.push_str(&format!(
+                ", ready={}, restartCount={}",
+                c.ready, c.restart_count
+            ));
+            f.api.insert(format!("{name} container {}", c.name), v);
+        }
+    }
+    for e in &s.api.endpoints {
+        let c = e.conditions;
+        f.api.insert(
+            format!("EndpointSlice {}", m.uid_name(s, e.uid)),
+            format!(
+                "ready={} serving={} terminating={}",
+                c.ready, c.serving, c.terminating
+            ),
+        );
+    }
+    for (i, w) in s.api.workloads.iter().enumerate() {
+        if let Some(j) = &w.job {
+            let cond = match j.condition {
+                None => "active".to_string(),
+                Some(JobCondition::Complete) => "Complete".into(),
+                Some(JobCondition::BackoffLimitExceeded) => "Failed (BackoffLimitExceeded)".into(),
+            };
+            f.api.insert(
+                format!("job {}", m.workload(i as u8).name()),
+                format!("{cond}, succeeded={}, failed={}", j.succeeded, j.failed),
+            );
+        }
+    }
+    for (n, node) in s.nodes.iter().enumerate() {
+        let node_name = m.node_name(n as u8);
+        for rt in &node.pods {
+            let pod = m.uid_name(s, rt.uid);
+            let key = format!("{node_name} {pod}");
+            if rt.volumes {
+                f.runtime.insert(format!("{key} volumes"), "mounted".into());
+            }
+            if rt.sandbox {
+                let v = if rt.cleaned {
+                    "torn down"
+                } else {
+                    "ready, IP assigned"
+                };
+                f.runtime.insert(format!("{key} sandbox"), v.into());
+            } else {
+                f.runtime.insert(format!("{key} sandbox"), "none".into());
+            }
+            if rt.terminating {
+                f.runtime
+                    .insert(format!("{key} pod worker"), "terminating".into());
+            }
+            let spec = m.workload(rt.workload).template();
+            for (c, cs) in rt
+                .init
+                .iter()
+                .zip(&spec.init_containers)
+                .chain(rt.ctrs.iter().zip(&spec.containers))
+            {
+                let mut v = match &c.run {
+                    Run::None => "not created".to_string(),
+                    Run::Running(p) => {
+                        let mut v = "running".to_string();
+                        if p.deadlocked {
+                            v.push_str(" (deadlocked)");
+                        } else if p.boot_left > 0 {
+                            v.push_str(" (booting)");
+                        }
+                        match p.stop {
+                            Some(Stop {
+                                prestop_left: Some(_),
+                                ..
+                            }) => v.push_str(", preStop running"),
+                            Some(_) => v.push_str(", SIGTERM sent"),
+                            None => {}
+                        }
+                        v
+                    }
+                    Run::Exited(e) => format!("exited {} ({})", e.code, e.reason()),
+                };
+                if let Some(w) = c.waiting {
+                    v.push_str(&format!(", waiting: {}", w.reason()));
+                }
+                f.runtime.insert(format!("{key}/{}", cs.name), v);
+                for kind in ProbeKind::ALL {
+                    if let Some(w) = c.probes[kind as usize] {
+                        let mut v = format!("result {}", probe_result(w.result));
+                        if w.run > 0 {
+                            v.push_str(&format!(", last {} x{}", probe_result(w.last), w.run));
+                        }
+                        if w.on_hold {
+                            v.push_str(", on hold");
+                        }
+                        f.runtime
+                            .insert(format!("{key}/{} {} probe", cs.name, kind.name()), v);
+                    }
+                }
+            }
+        }
+    }
+    for (n, p) in s.proxies.iter().enumerate() {
+        let routes: Vec<String> = p.routes.iter().map(|r| m.uid_name(s, r.0)).collect();
+        let mut v = format!("routes to [{}]", routes.join(", "));
+        if p.lag_left.is_some() {
+            v.push_str(", update pending");
+        }
+        f.data_plane
+            .insert(format!("kube-proxy@{}", m.node_name(n as u8)), v);
+    }
+    f.data_plane.insert(
+        "dependency".into(),
+        if s.env.dependency_down { "down" } else { "up" }.into(),
+    );
+    if let Some(uid) = s.env.refused {
+        f.data_plane.insert(
+            "client".into(),
+            format!(
+                "a request to {} was refused: no container of it is running",
+                m.uid_name(s, uid)
+            ),
+        );
+    }
+    f
+}
+
+/// The facts that differ: `key: old → new`, `key: new` (added), `key: gone` (removed).
+pub fn diff(before: &BTreeMap<String, String>, after: &BTreeMap<String, String>) -> Vec<String> {
+    let mut out = Vec::new();
+    for (k, v) in after {
+        match before.get(k) {
+            None => out.push(format!("{k}: {v}")),
+            Some(old) if old != v => out.push(format!("{k}: {old} → {v}")),
+            _ => {}
+        }
+    }
+    for k in before.keys() {
+        if !after.contains_key(k) {
+            out.push(format!("{k}: gone"));
+        }
+    }
+    out
+}

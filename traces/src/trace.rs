@@ -1,0 +1,188 @@
+//! The trace data type, built by replaying a path through the model.
+
+use crate::events::{events, Event};
+use crate::snapshot::{diff, facts};
+use podcheck_model::render::kubectl_get_pods;
+use podcheck_model::{Action, Cluster, State};
+use serde::{Deserialize, Serialize};
+use stateright::Path;
+
+/// One step of a trace.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Step {
+    /// 1-based.
+    pub index: usize,
+    /// Seconds since the start, after this step.
+    pub time: u64,
+    /// Who acts: `kubelet@node-1`, `scheduler`, `clock`, `kubectl`, `environment`, …
+    pub actor: String,
+    /// What it does, in Kubernetes words.
+    pub action: String,
+    /// What changed in the API objects.
+    pub api: Vec<String>,
+    /// What changed in the runtime truth on the nodes.
+    pub runtime: Vec<String>,
+    /// What changed in the data plane and outside the cluster.
+    pub data_plane: Vec<String>,
+    /// The events a real cluster records for this step (`kubectl describe`, `kubectl get
+    /// events`).
+    pub events: Vec<Event>,
+    /// `kubectl get pods` after the step, where its output changed.
+    pub pods: Option<String>,
+}
+
+/// A counterexample or witness.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Trace {
+    pub scenario: String,
+    pub property: String,
+    /// `always`, `sometimes` or `leads_to`.
+    pub kind: String,
+    pub verdict: String,
+    /// `kubectl get pods` in the initial state.
+    pub initial_pods: String,
+    pub steps: Vec<Step>,
+    /// For a lasso: the index of the first step of the cycle (the run repeats steps
+    /// `loop_start..` forever).
+    pub loop_start: Option<usize>,
+}
+
+/// A path as the model's states and the actions between them.
+#[derive(Clone, Debug)]
+pub struct RawPath {
+    pub states: Vec<State>,
+    pub actions: Vec<Action>,
+}
+
+impl RawPath {
+    /// Splits a Stateright path.
+    pub fn from_stateright(path: &Path<State, Action>) -> RawPath {
+        let pairs = path.clone().into_vec();
+        let mut states = Vec::new();
+        let mut actions = Vec::new();
+        for (s, a) in pairs {
+            states.push(s);
+            if let Some(a) = a {
+                actions.push(a);
+            }
+        }
+        RawPath { states, actions }
+    }
+}
+
+/// Replays a path through the model: it must start in the initial state, and each state must
+/// be exactly what its action produces from the state before. A path that does not replay is
+/// a bug, reported as an error.
+pub fn replay(m: &Cluster, path: &RawPath) -> Result<(), String> {
+    let first = path.states.first().ok_or("the trace has no states")?;
+    if first != &m.initial_state() {
+        return Err("the trace does not start in the initial state".into());
+    }
+    if path.actions.len() + 1 != path.states.len() {
+        return Err(format!(
+            "the trace has {} states but {} actions",
+            path.states.len(),
+            path.actions.len()
+        ));
+    }
+    for (i, a) in path.actions.iter().enumerate() {
+        let next = m
+            .apply(&path.states[i], a)
+            .ok_or_else(|| format!("step {}: `{a:?}` is not enabled on replay", i + 1))?;
+        if next != path.states[i + 1] {
+            return Err(format!(
+                "step {}: replaying `{a:?}` gives another state",
+                i + 1
+            ));
+        }
+        let mut enabled = Vec::new();
+        stateright::Model::actions(m, &path.states[i], &mut enabled);
+        if !enabled.contains(a) {
+            return Err(format!(
+                "step {}: `{a:?}` is not among the enabled actions",
+                i + 1
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// Builds a trace from a path (after replaying it). `loop_start` marks a lasso's cycle: the
+/// last state must then equal the state at that index.
+pub fn from_raw(
+    m: &Cluster,
+    path: &RawPath,
+    property: &str,
+    kind: &str,
+    verdict: &str,
+    loop_start: Option<usize>,
+) -> Result<Trace, String> {
+    replay(m, path)?;
+    if let Some(l) = loop_start {
+        if l >= path.states.len() || path.states[l] != path.states[path.states.len() - 1] {
+            return Err(format!("the lasso does not close at state {l}"));
+        }
+    }
+    let mut steps = Vec::new();
+    let mut time = 0u64;
+    for (i, a) in path.actions.iter().enumerate() {
+        let (before, after) = (&path.states[i], &path.states[i + 1]);
+        if let Action::Tick(d) = a {
+            time += *d as u64;
+        }
+        let words = m.describe(before, a);
+        let actor = a.actor();
+        let actor_name = match actor {
+            podcheck_model::Actor::Environment => words
+                .split_once(": ")
+                .map(|(who, _)| who.to_string())
+                .unwrap_or_else(|| "environment".into()),
+            _ => actor.name(m),
+        };
+        let action = words
+            .split_once(": ")
+            .filter(|_| !matches!(a, Action::Tick(_)))
+            .map(|(_, what)| what.to_string())
+            .unwrap_or(words.clone());
+        let (fb, fa) = (facts(m, before), facts(m, after));
+        let (pb, pa) = (kubectl_get_pods(m, before), kubectl_get_pods(m, after));
+        steps.push(Step {
+            index: i + 1,
+            time,
+            actor: actor_name,
+            action,
+            api: diff(&fb.api, &fa.api),
+            runtime: diff(&fb.runtime, &fa.runtime),
+            data_plane: diff(&fb.data_plane, &fa.data_plane),
+            events: events(m, before, a, after),
+            pods: (pb != pa).then_some(pa),
+        });
+    }
+    Ok(Trace {
+        scenario: m.scenario.name.clone(),
+        property: property.to_string(),
+        kind: kind.to_string(),
+        verdict: verdict.to_string(),
+        initial_pods: kubectl_get_pods(m, &path.states[0]),
+        steps,
+        loop_start: loop_start.map(|l| l + 1),
+    })
+}
+
+/// Builds a trace from a Stateright path (after replaying it).
+pub fn from_path(
+    m: &Cluster,
+    path: &Path<State, Action>,
+    property: &str,
+    kind: &str,
+    verdict: &str,
+) -> Result<Trace, String> {
+    from_raw(
+        m,
+        &RawPath::from_stateright(path),
+        property,
+        kind,
+        verdict,
+        None,
+    )
+}

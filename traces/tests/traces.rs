@@ -1,0 +1,270 @@
+//! Trace snapshots and renderings.
+//!
+//! Every (scenario, property) whose expected verdict is `violated` (a counterexample) and
+//! every `sometimes` witness is stored as an insta snapshot of its text timeline in
+//! `traces/snapshots/`, one file each, named `<scenario>__<property>.snap`, plus the JSON of a
+//! few. `cargo insta review` is how a change of behaviour is reviewed. All five renderings
+//! are produced for every violated property: JSON and ITF are read back, Mermaid is checked
+//! structurally, DOT is produced or refused with a message.
+
+use podcheck_model::spec::Verdict;
+use podcheck_model::{catalogue, Cluster};
+use podcheck_properties::check::{self, CheckOptions, ScenarioResult};
+use podcheck_properties::Kind;
+use podcheck_traces::{dot, itf, mermaid, render_text, RawPath, Trace};
+use serde::Deserialize;
+use std::collections::{BTreeMap, BTreeSet};
+
+fn results() -> Vec<ScenarioResult> {
+    catalogue::builtin()
+        .iter()
+        .map(|s| check::check(s, &CheckOptions::default()).unwrap())
+        .collect()
+}
+
+/// (scenario result, property index, model, path, trace) for every discovered property.
+fn all_traces(
+    rs: &[ScenarioResult],
+) -> Vec<(String, String, Kind, Verdict, Cluster, RawPath, Trace)> {
+    let mut out = Vec::new();
+    for r in rs {
+        let m = check::model(&r.scenario, &[], false);
+        for p in &r.properties {
+            let Some(path) = &p.trace else { continue };
+            let raw = RawPath::from_stateright(path);
+            let t = podcheck_traces::from_raw(
+                &m,
+                &raw,
+                p.def.name,
+                p.def.kind.as_str(),
+                p.verdict.as_str(),
+                None,
+            )
+            .unwrap_or_else(|e| panic!("{}/{}: {e}", r.scenario.name, p.def.name));
+            out.push((
+                r.scenario.name.clone(),
+                p.def.name.to_string(),
+                p.def.kind,
+                p.expected,
+                m.clone(),
+                raw,
+                t,
+            ));
+        }
+    }
+    out
+}
+
+#[test]
+fn snapshots_of_every_expected_violation_and_witness() {
+    let rs = results();
+    let traces = all_traces(&rs);
+    let mut covered = BTreeSet::new();
+    for r in &rs {
+        for p in &r.properties {
+            let wanted = (p.def.kind == Kind::Always && p.expected == Verdict::Violated)
+                || (p.def.kind == Kind::Sometimes && p.expected == Verdict::Holds);
+            if !wanted {
+                continue;
+            }
+            let (.., t) = traces
+                .iter()
+                .find(|x| x.0 == r.scenario.name && x.1 == p.def.name)
+                .unwrap_or_else(|| panic!("{}/{} has no trace", r.scenario.name, p.def.name));
+            let name = format!("{}__{}", r.scenario.name, p.def.name);
+            insta::with_settings!({
+                snapshot_path => "../snapshots",
+                prepend_module_to_snapshot => false,
+                omit_expression => true,
+                description => format!("{}: {}", p.def.name, p.def.sentence),
+            }, {
+                insta::assert_snapshot!(name.clone(), render_text(t));
+            });
+            covered.insert(format!("{name}.snap"));
+        }
+    }
+    // No stale snapshot: every stored text snapshot belongs to a current (scenario, property).
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("snapshots");
+    for entry in std::fs::read_dir(&dir).unwrap() {
+        let file = entry.unwrap().file_name().into_string().unwrap();
+        if file.ends_with(".snap") && !file.ends_with("__json.snap") {
+            assert!(covered.contains(&file), "stale snapshot {file}: remove it");
+        }
+    }
+}
+
+#[test]
+fn json_snapshots_of_a_few() {
+    let rs = results();
+    let traces = all_traces(&rs);
+    for (scenario, property) in [
+        ("termination-race", "no_request_to_stopped_container"),
+        ("sigterm-ignored", "graceful_stop_within_grace"),
+        (
+            "job-on-failure",
+            "job_fails_only_after_backoff_limit_plus_one_failures",
+        ),
+    ] {
+        let (.., t) = traces
+            .iter()
+            .find(|x| x.0 == scenario && x.1 == property)
+            .unwrap();
+        insta::with_settings!({
+            snapshot_path => "../snapshots",
+            prepend_module_to_snapshot => false,
+            omit_expression => true,
+        }, {
+            insta::assert_json_snapshot!(format!("{scenario}__{property}__json"), t);
+        });
+    }
+}
+
+#[derive(Debug, Deserialize, PartialEq, Eq, PartialOrd, Ord)]
+struct ItfPod {
+    phase: String,
+    status: String,
+    ready: bool,
+    node: String,
+    #[serde(rename = "deletionTimestamp")]
+    deletion_timestamp: bool,
+    restarts: i64,
+}
+
+#[derive(Debug, Deserialize, PartialEq, Eq, PartialOrd, Ord)]
+struct ItfEndpoint {
+    pod: String,
+    ready: bool,
+    serving: bool,
+    terminating: bool,
+}
+
+#[derive(Debug, Deserialize)]
+struct ItfState {
+    time: i64,
+    action: String,
+    actor: String,
+    pods: BTreeMap<String, ItfPod>,
+    endpoints: BTreeSet<ItfEndpoint>,
+    proxies: BTreeMap<String, BTreeSet<String>>,
+    runtime: BTreeMap<String, String>,
+    dependency: String,
+}
+
+#[test]
+fn every_trace_renders_in_all_five_formats() {
+    let rs = results();
+    for (scenario, property, _, _, m, raw, t) in all_traces(&rs) {
+        let at = format!("{scenario}/{property}");
+        // text
+        let text = render_text(&t);
+        assert!(
+            text.starts_with(&format!("{scenario} / {property}")),
+            "{at}"
+        );
+        // json: reads back to the same trace
+        let json = serde_json::to_string_pretty(&t).unwrap();
+        let back: Trace = serde_json::from_str(&json).unwrap();
+        assert_eq!(back, t, "{at}");
+        // itf: read back with the `itf` crate, one state per state of the path
+        let doc = itf::render_itf(&m, &raw, &property, None);
+        let parsed = ::itf::trace_from_str::<ItfState>(&doc.to_string())
+            .unwrap_or_else(|e| panic!("{at}: ITF does not read back: {e}"));
+        assert_eq!(parsed.states.len(), raw.states.len(), "{at}");
+        assert_eq!(parsed.vars, itf::VARS, "{at}");
+        assert_eq!(parsed.loop_index, None, "{at}");
+        let last = &parsed.states.last().unwrap().value;
+        assert_eq!(
+            last.time as u64,
+            t.steps.last().map_or(0, |s| s.time),
+            "{at}"
+        );
+        assert_eq!(parsed.states[0].value.action, "init");
+        assert!(!last.actor.is_empty() && !last.dependency.is_empty());
+        let _ = (&last.pods, &last.endpoints, &last.proxies, &last.runtime);
+        // mermaid: strict structure
+        let nodes: Vec<String> = m
+            .scenario
+            .cluster
+            .nodes
+            .iter()
+            .map(|n| n.name.clone())
+            .collect();
+        let mm = mermaid::render_mermaid(&t, &nodes);
+        mermaid::check_mermaid(&mm).unwrap_or_else(|e| panic!("{at}: {e}\n{mm}"));
+        // dot: a graph with the trace in red, or a clear refusal for a large scenario
+        match dot::render_dot(&m, &raw) {
+            Ok(d) => {
+                assert!(d.starts_with(&format!("digraph \"{scenario}\"")), "{at}");
+                let red_edges = d
+                    .lines()
+                    .filter(|l| l.contains("->") && l.contains("color=red"))
+                    .count();
+                assert!(red_edges >= t.steps.len().min(1), "{at}");
+            }
+            Err(e) => assert!(e.contains("too large for DOT"), "{at}: {e}"),
+        }
+    }
+}
+
+#[test]
+fn the_termination_race_tells_the_story_in_order() {
+    let s = catalogue::find("termination-race").unwrap();
+    let r = check::check(&s, &CheckOptions::default()).unwrap();
+    let p = r
+        .properties
+        .iter()
+        .find(|p| p.def.name == "no_request_to_stopped_container")
+        .unwrap();
+    let m = check::model(&s, &[], false);
+    let t = podcheck_traces::from_path(
+        &m,
+        p.trace.as_ref().unwrap(),
+        p.def.name,
+        "always",
+        "violated",
+    )
+    .unwrap();
+    let text = render_text(&t);
+    let order = [
+        "kubectl: delete pod web-1",
+        "pod web-1 deletionTimestamp: set",
+        "kill (preStop, SIGTERM) containers of web-1",
+        "web-1/app: running → exited 0 (Completed)",
+        "request via kube-proxy@",
+        "a request to web-1 was refused",
+    ];
+    let mut at = 0;
+    for needle in order {
+        let found = text[at..]
+            .find(needle)
+            .unwrap_or_else(|| panic!("`{needle}` missing or out of order:\n{text}"));
+        at += found + needle.len();
+    }
+}
+
+#[test]
+fn a_trace_that_does_not_replay_is_an_error() {
+    let s = catalogue::find("healthy").unwrap();
+    let r = check::check(&s, &CheckOptions::default()).unwrap();
+    let m = check::model(&s, &[], false);
+    let path = r.properties.iter().find_map(|p| p.trace.clone()).unwrap();
+    let mut raw = RawPath::from_stateright(&path);
+    raw.actions.swap(0, 1);
+    assert!(podcheck_traces::from_raw(&m, &raw, "x", "always", "violated", None).is_err());
+    let mut raw = RawPath::from_stateright(&path);
+    raw.states.pop();
+    assert!(podcheck_traces::replay(&m, &raw).is_err());
+}
+
+#[test]
+fn renderings_are_the_same_every_time() {
+    let a: Vec<String> = all_traces(&results())
+        .iter()
+        .map(|x| render_text(&x.6))
+        .collect();
+    let b: Vec<String> = all_traces(&results())
+        .iter()
+        .map(|x| render_text(&x.6))
+        .collect();
+    assert_eq!(a, b);
+}
