@@ -666,3 +666,108 @@ fn a_closed_stdout_ends_quietly() {
     assert!(!err.contains("panicked"), "{err}");
     assert_eq!(status.code(), Some(0), "{err}");
 }
+
+// ---------------------------------------------------------------------------------------------
+// trace
+
+#[test]
+fn trace_tells_the_termination_race() {
+    let o = run_expect(&["trace", "termination-race"], 0);
+    let out = stdout(&o);
+    assert!(
+        out.starts_with("no_request_to_stopped_container: "),
+        "{out}"
+    );
+    let mut at = 0;
+    for needle in [
+        "kubectl: delete pod web-1",
+        "kill (preStop, SIGTERM) containers of web-1",
+        "exited 0 (Completed)",
+        "client: request via kube-proxy@",
+        "refused",
+    ] {
+        let found = out[at..]
+            .find(needle)
+            .unwrap_or_else(|| panic!("`{needle}` missing or out of order:\n{out}"));
+        at += found + needle.len();
+    }
+}
+
+#[test]
+fn trace_formats_json_itf_mermaid() {
+    let json = run_expect(&["trace", "sigterm-ignored", "--format", "json"], 0);
+    let t: Value = serde_json::from_slice(&json.stdout).expect("JSON");
+    assert_eq!(t["property"], "graceful_stop_within_grace");
+    assert_eq!(t["verdict"], "violated");
+    assert!(!t["steps"].as_array().unwrap().is_empty());
+
+    let itf = run_expect(&["trace", "sigterm-ignored", "--format", "itf"], 0);
+    let v: Value = serde_json::from_slice(&itf.stdout).expect("ITF is JSON");
+    assert_eq!(v["#meta"]["format"], "ITF");
+    assert_eq!(
+        v["states"].as_array().unwrap().len(),
+        t["steps"].as_array().unwrap().len() + 1
+    );
+
+    let mm = run_expect(&["trace", "sigterm-ignored", "--format", "mermaid"], 0);
+    assert!(stdout(&mm).starts_with("sequenceDiagram\n"));
+}
+
+#[test]
+fn trace_dot_renders_small_graphs_and_refuses_large_ones() {
+    let o = run_expect(
+        &[
+            "trace",
+            "crash-loop",
+            "--property",
+            "status_crash_loop_while_running",
+            "--format",
+            "dot",
+        ],
+        0,
+    );
+    let out = stdout(&o);
+    assert!(out.starts_with("digraph \"crash-loop\""), "{out}");
+    assert!(out.contains("color=red"));
+    assert_bad_input(
+        &["trace", "termination-race", "--format", "dot"],
+        &["termination-race", "too large for DOT"],
+    );
+}
+
+#[test]
+fn trace_of_a_property_that_holds_says_so() {
+    let o = run_expect(
+        &[
+            "trace",
+            "termination-race-prestop",
+            "--property",
+            "no_request_to_stopped_container",
+        ],
+        0,
+    );
+    assert!(stdout(&o).contains("holds"), "{}", stdout(&o));
+    let o = run_expect(&["trace", "healthy"], 0);
+    assert!(stdout(&o).contains("no property of `healthy` is violated"));
+}
+
+#[test]
+fn trace_prints_a_witness() {
+    let o = run_expect(
+        &["trace", "oom-killed", "--property", "status_oom_killed"],
+        0,
+    );
+    let out = stdout(&o);
+    assert!(out.contains("witness"), "{out}");
+    assert!(out.contains("exited 137 (OOMKilled)"), "{out}");
+}
+
+#[test]
+fn trace_bad_input() {
+    assert_bad_input(
+        &["trace", "healthy", "--property", "no_such_property"],
+        &["no_such_property", "healthy"],
+    );
+    assert_bad_input(&["trace", "no-such-scenario"], &["no-such-scenario"]);
+    assert_bad_input(&["trace", "healthy", "--format", "svg"], &["svg"]);
+}
