@@ -2,6 +2,7 @@
 
 pub mod catalogue;
 pub mod check;
+pub mod liveness;
 
 pub use catalogue::{Kind, PropertyDef};
 pub use check::{check, CheckOptions, PropertyResult, ScenarioResult};
