@@ -48,6 +48,8 @@ enum Command {
         /// Read scenarios from this YAML file instead of the built-in catalogue.
         #[arg(long, value_name = "FILE")]
         catalogue: Option<String>,
+        #[command(flatten)]
+        size: Size,
     },
     /// Show the shortest counterexample (or witness) of a property in a scenario.
     Trace {
@@ -62,6 +64,20 @@ enum Command {
         /// Read scenarios from this YAML file instead of the built-in catalogue.
         #[arg(long, value_name = "FILE")]
         catalogue: Option<String>,
+        #[command(flatten)]
+        size: Size,
+    },
+    /// Browse a scenario's states in Stateright's Explorer: readable states, a picture of the
+    /// cluster, and the counterexample paths, step by step.
+    Explore {
+        /// Scenario name.
+        scenario: String,
+        /// Where to serve the Explorer (loopback unless you say otherwise).
+        #[arg(long, value_name = "HOST:PORT", default_value = "127.0.0.1:3000")]
+        addr: String,
+        /// Read scenarios from this YAML file instead of the built-in catalogue.
+        #[arg(long, value_name = "FILE")]
+        catalogue: Option<String>,
     },
     /// Measure every scenario (or the named ones), each in a process of its own: unique
     /// states, seconds, states per second, peak memory.
@@ -70,6 +86,28 @@ enum Command {
         #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=64))]
         threads: u16,
     },
+}
+
+/// Scenario sizes, applied to every scenario checked.
+#[derive(clap::Args, Clone, Copy, Debug, Default)]
+struct Size {
+    /// Number of nodes (1–5); extra nodes copy the last node of the scenario.
+    #[arg(long, value_parser = clap::value_parser!(u8).range(1..=5))]
+    nodes: Option<u8>,
+    /// `replicas` of every Deployment and StatefulSet (1–5).
+    #[arg(long, value_parser = clap::value_parser!(u8).range(1..=5))]
+    replicas: Option<u8>,
+}
+
+fn resize(mut list: Vec<Scenario>, size: Size, origin: &str) -> Result<Vec<Scenario>, BadInput> {
+    if size.nodes.is_none() && size.replicas.is_none() {
+        return Ok(list);
+    }
+    for s in &mut list {
+        s.resize(size.nodes, size.replicas)
+            .map_err(|e| BadInput(format!("scenario `{}` (in {origin}): {e}", s.name)))?;
+    }
+    Ok(list)
 }
 
 #[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -171,6 +209,8 @@ struct JsonScenario<'a> {
     check_seconds: f64,
     peak_rss_kib: Option<u64>,
     threads: u16,
+    nodes: usize,
+    replicas: std::collections::BTreeMap<&'a str, u8>,
     properties: Vec<JsonProperty<'a>>,
 }
 
@@ -191,6 +231,13 @@ fn json_scenario(r: &ScenarioResult, threads: u16) -> JsonScenario<'_> {
         check_seconds: r.check_seconds,
         peak_rss_kib: peak_rss_kib(),
         threads,
+        nodes: r.scenario.cluster.nodes.len(),
+        replicas: r
+            .scenario
+            .workloads
+            .iter()
+            .filter_map(|w| w.replicas().map(|n| (w.name(), n)))
+            .collect(),
         properties: r
             .properties
             .iter()
@@ -470,6 +517,120 @@ fn run_trace(
     Ok(ExitCode::SUCCESS)
 }
 
+/// The one socket address `addr` names, and a check that it can be bound now (Stateright's
+/// `serve` would panic on a busy port, and does not say which port it bound).
+fn explore_addr(addr: &str) -> Result<std::net::SocketAddr, BadInput> {
+    use std::net::ToSocketAddrs;
+    let sock = addr
+        .to_socket_addrs()
+        .map_err(|e| BadInput(format!("--addr {addr}: not a HOST:PORT address ({e})")))?
+        .next()
+        .ok_or_else(|| BadInput(format!("--addr {addr}: names no address")))?;
+    std::net::TcpListener::bind(sock).map_err(|e| {
+        let hint = match e.kind() {
+            std::io::ErrorKind::AddrInUse => {
+                " Another program uses the port: choose another one with --addr 127.0.0.1:PORT."
+            }
+            std::io::ErrorKind::AddrNotAvailable => " This machine has no such address.",
+            std::io::ErrorKind::PermissionDenied => " Ports below 1024 need privileges.",
+            _ => "",
+        };
+        BadInput(format!("cannot listen on {sock}: {e}.{hint}"))
+    })?;
+    Ok(sock)
+}
+
+/// `podcheck explore`: check the scenario for its counterexample paths, print their Explorer
+/// URLs, then serve the Explorer until the process is stopped.
+fn run_explore(scenario: Scenario, addr: &str) -> Result<ExitCode, BadInput> {
+    use stateright::Model;
+    let selected = check::selected(&scenario).map_err(BadInput)?;
+    scenario.validate().map_err(BadInput)?;
+    let sock = explore_addr(addr)?;
+    if !sock.ip().is_loopback() {
+        eprintln!(
+            "warning: {sock} is not a loopback address: anyone who can reach it can browse \
+             the Explorer."
+        );
+    }
+    if std::path::Path::new("ui").is_dir() {
+        eprintln!(
+            "warning: the Explorer serves the files of ./ui instead of its own page when they \
+             exist; run podcheck explore from another folder if the page looks wrong."
+        );
+    }
+    let url = format!("http://{sock}/");
+    // The served model carries the scenario's properties, so the Explorer lists them and
+    // each state's text says which hold there. Paths encode as action indices, and the
+    // actions of a state do not depend on the properties a model carries.
+    let model = check::model(&scenario, &selected, false);
+    // Serve at once; `serve` never returns. The counterexample URLs follow once found.
+    let served = model.clone();
+    let server = std::thread::spawn(move || {
+        let _ = served.checker().serve(sock);
+    });
+    let start = std::time::Instant::now();
+    while std::net::TcpStream::connect(sock).is_err()
+        && start.elapsed() < std::time::Duration::from_secs(5)
+    {
+        if server.is_finished() {
+            return Err(BadInput(format!("cannot serve the Explorer on {sock}")));
+        }
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    }
+    say!("Explorer for {}: {url} (Ctrl-C to stop)", scenario.name);
+    eprintln!("checking {} for counterexample paths…", scenario.name);
+    let r = check::check(
+        &scenario,
+        &CheckOptions {
+            progress: true,
+            ..CheckOptions::default()
+        },
+    )
+    .map_err(BadInput)?;
+    say!(
+        "{}: {} unique states ({})",
+        scenario.name,
+        r.unique_states,
+        if r.complete { "complete" } else { "incomplete" }
+    );
+    let mut any = false;
+    for (kind, verdict, title) in [
+        (
+            podcheck_properties::Kind::Always,
+            Verdict::Violated,
+            "counterexample",
+        ),
+        (
+            podcheck_properties::Kind::Sometimes,
+            Verdict::Holds,
+            "witness",
+        ),
+    ] {
+        for p in &r.properties {
+            if p.def.kind != kind || p.verdict != verdict {
+                continue;
+            }
+            if let Some(path) = &p.trace {
+                any = true;
+                say!(
+                    "{title} of {} ({} steps): {url}#/steps/{}",
+                    p.def.name,
+                    p.trace_steps().unwrap_or(0),
+                    path.encode(&model)
+                );
+            }
+        }
+    }
+    if !any {
+        say!("no property is violated and no witness was asked for: start at {url}");
+    }
+    server
+        .join()
+        .map_err(|_| BadInput(format!("the Explorer on {sock} stopped")))?;
+    Ok(ExitCode::SUCCESS)
+}
+
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
@@ -487,12 +648,14 @@ fn main() -> ExitCode {
             max_states,
             traces,
             catalogue: file,
+            size,
         } => {
             let origin = file
                 .clone()
                 .unwrap_or_else(|| "the built-in catalogue".into());
             load(&file)
                 .and_then(|all| pick(all, &scenarios, &origin))
+                .and_then(|picked| resize(picked, size, &origin))
                 .and_then(|picked| run_check(picked, format, threads, max_states, traces))
         }
         Command::Trace {
@@ -500,15 +663,29 @@ fn main() -> ExitCode {
             property,
             format,
             catalogue: file,
+            size,
         } => {
             let origin = file
                 .clone()
                 .unwrap_or_else(|| "the built-in catalogue".into());
             load(&file)
                 .and_then(|all| pick(all, std::slice::from_ref(&scenario), &origin))
+                .and_then(|picked| resize(picked, size, &origin))
                 .and_then(|mut picked| run_trace(picked.remove(0), property, format, &origin))
         }
         Command::Bench { scenarios, threads } => run_bench(scenarios, threads),
+        Command::Explore {
+            scenario,
+            addr,
+            catalogue: file,
+        } => {
+            let origin = file
+                .clone()
+                .unwrap_or_else(|| "the built-in catalogue".into());
+            load(&file)
+                .and_then(|all| pick(all, std::slice::from_ref(&scenario), &origin))
+                .and_then(|mut picked| run_explore(picked.remove(0), &addr))
+        }
     };
     match result {
         Ok(code) => code,

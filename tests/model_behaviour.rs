@@ -138,5 +138,5 @@ fn sigterm_ignored_is_killed_after_the_full_grace_period() {
         30,
         "terminationGracePeriodSeconds default"
     );
-    assert!(kill.changes.iter().any(|c| c.contains("exited 137")));
+    assert!(kill.runtime.iter().any(|c| c.contains("exited 137")));
 }

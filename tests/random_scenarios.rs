@@ -47,6 +47,7 @@ fn app() -> impl Strategy<Value = App> {
                     exceeds_memory_limit_after_seconds: oom,
                     on_sigterm,
                     image_pull_fails,
+                    memory_usage_mi: 0,
                 }
             },
         )
@@ -105,6 +106,7 @@ fn scenario() -> impl Strategy<Value = Scenario> {
             proptest::bool::weighted(0.3),
         ),
         1usize..=2,
+        (0u8..=3, proptest::bool::weighted(0.3)),
     )
         .prop_map(
             |(
@@ -118,6 +120,7 @@ fn scenario() -> impl Strategy<Value = Scenario> {
                 service,
                 (delete, deadlock, outage, force),
                 nodes,
+                (node_fault, statefulset),
             )| {
                 let spec = PodSpec {
                     restart_policy: if deployment {
@@ -128,13 +131,23 @@ fn scenario() -> impl Strategy<Value = Scenario> {
                     termination_grace_period_seconds: grace,
                     node_selector: Default::default(),
                     tolerations: vec![],
+                    priority: 0,
                     init_containers: init.into_iter().collect(),
                     containers: vec![app],
                     volumes: vec![],
                 };
                 let template = PodTemplate { spec };
                 let metadata = Metadata { name: "w".into() };
-                let workload = if deployment {
+                let workload = if deployment && statefulset {
+                    Workload::StatefulSet {
+                        metadata,
+                        spec: StatefulSetSpec {
+                            replicas,
+                            pod_management_policy: PodManagementPolicy::OrderedReady,
+                            template,
+                        },
+                    }
+                } else if deployment {
                     Workload::Deployment {
                         metadata,
                         spec: DeploymentSpec { replicas, template },
@@ -162,10 +175,28 @@ fn scenario() -> impl Strategy<Value = Scenario> {
                 if force {
                     faults.push(Fault::ForceDeletePod {
                         workload: "w".into(),
+                        terminating_only: false,
                     });
                 }
                 if let Some(seconds) = outage {
                     faults.push(Fault::DependencyOutage { seconds });
+                }
+                match node_fault {
+                    1 => faults.push(Fault::Partition {
+                        node: "node-1".into(),
+                        heals: true,
+                    }),
+                    2 => {
+                        faults.push(Fault::Partition {
+                            node: "node-1".into(),
+                            heals: false,
+                        });
+                        faults.push(Fault::DeleteNode {
+                            node: "node-1".into(),
+                        });
+                    }
+                    3 => faults.push(Fault::ControlPlanePartition {}),
+                    _ => {}
                 }
                 let mut cluster = ClusterSpec::default();
                 cluster.nodes.truncate(nodes);
@@ -189,6 +220,9 @@ fn scenario() -> impl Strategy<Value = Scenario> {
 
 /// Invariants SCENARIOS.md lists as holding everywhere.
 const UNIVERSAL: &[&str] = &[
+    "terminating_until_kubelet_confirms",
+    "no_eviction_in_full_disruption",
+    "unreachable_pods_leave_endpoints",
     "terminal_phase_is_final",
     "pending_until_first_start",
     "ready_implies_containers_ready",

@@ -31,6 +31,19 @@ const PINNED: &[(&str, usize)] = &[
     ("liveness-on-dependency", 855),
     ("slow-start", 279),
     ("slow-start-startup-probe", 150),
+    ("deployment-partition", 583),
+    ("statefulset-partition", 1497),
+    ("statefulset-force-delete", 22),
+    ("statefulset-node-deleted", 43),
+    ("all-nodes-unreachable", 8),
+    ("node-pressure-eviction", 8),
+];
+
+/// (scenario, --nodes, --replicas, unique states): the same scenarios at a larger size.
+const PINNED_SIZED: &[(&str, u8, u8, usize)] = &[
+    ("statefulset-force-delete", 3, 2, 67),
+    ("statefulset-node-deleted", 3, 2, 218),
+    ("all-nodes-unreachable", 3, 2, 22),
 ];
 
 fn run(name: &str, threads: usize) -> ScenarioResult {
@@ -225,4 +238,59 @@ fn stateright_main_run_discoveries_can_be_longer_than_shortest() {
     }
     println!("{}", longer.join("\n"));
     assert!(!longer.is_empty());
+}
+
+#[test]
+fn larger_sizes_keep_their_verdicts_and_counts() {
+    for &(name, nodes, replicas, states) in PINNED_SIZED {
+        let mut s = catalogue::find(name).unwrap();
+        s.resize(Some(nodes), Some(replicas)).unwrap();
+        let r = check::check(&s, &CheckOptions::default()).unwrap();
+        assert!(r.complete, "{name}");
+        assert_eq!(
+            r.unique_states, states,
+            "{name} at {nodes} nodes, {replicas} replicas"
+        );
+        for p in &r.properties {
+            assert_eq!(p.verdict, p.expected, "{name}/{}", p.def.name);
+        }
+    }
+}
+
+/// S1 branch 7a, as the issue asks: the shortest counterexample names, in order, the
+/// partition, Ready=Unknown, the taint, the graceful eviction, the force delete, and the new
+/// db-0 started on the other node while the old one still runs.
+#[test]
+fn statefulset_force_delete_tells_the_s1_story() {
+    let s = catalogue::find("statefulset-force-delete").unwrap();
+    let r = check::check(&s, &CheckOptions::default()).unwrap();
+    let p = r
+        .properties
+        .iter()
+        .find(|p| p.def.name == "statefulset_at_most_one")
+        .unwrap();
+    let m = check::model(&s, &[], false);
+    let t = podcheck_traces::from_path(&m, p.trace.as_ref().unwrap(), "", "", "").unwrap();
+    let text = podcheck_traces::render_text(&t);
+    let story = [
+        "node-1 is cut off from the API server",
+        "node-1 Ready=Unknown",
+        "taint node-1 node.kubernetes.io/unreachable",
+        "taint-eviction-controller: delete pod db-0",
+        "delete pod db-0 --grace-period=0 --force",
+        "statefulset-controller: sync StatefulSet db",
+        "bind db-0 to node-2",
+        "kubelet@node-2: start container db db-0",
+    ];
+    let mut at = 0;
+    for needle in story {
+        let found = text[at..]
+            .find(needle)
+            .unwrap_or_else(|| panic!("`{needle}` missing or out of order:\n{text}"));
+        at += found + needle.len();
+    }
+    // The old db-0 still runs on node-1 in the last state.
+    let last = p.trace.as_ref().unwrap().last_state();
+    assert!(last.nodes[0].pods.iter().any(|rt| rt.any_running()));
+    assert!(last.nodes[1].pods.iter().any(|rt| rt.any_running()));
 }

@@ -4,13 +4,19 @@ use crate::cluster::Cluster;
 use crate::k8s::Phase;
 use crate::state::*;
 
-/// Creates a pod object for a workload (the controllers' `Create`).
+/// Creates a pod object for a workload (the controllers' `Create`), named with the next
+/// sequence number.
 pub fn create_pod(s: &mut State, workload: u8) -> u16 {
-    let uid = s.api.next_uid;
-    s.api.next_uid += 1;
     let w = &mut s.api.workloads[workload as usize];
     w.created += 1;
     let suffix = w.created;
+    create_pod_named(s, workload, suffix)
+}
+
+/// Creates a pod object named `<workload>-<suffix>` (a StatefulSet ordinal).
+pub fn create_pod_named(s: &mut State, workload: u8, suffix: u8) -> u16 {
+    let uid = s.api.next_uid;
+    s.api.next_uid += 1;
     s.api.pods.push(Pod {
         uid,
         workload,
@@ -23,6 +29,7 @@ pub fn create_pod(s: &mut State, workload: u8) -> u16 {
             ..PodStatus::default()
         },
         job_counted: false,
+        disruption_target: false,
         ghost: PodGhost::default(),
     });
     uid

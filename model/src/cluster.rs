@@ -8,9 +8,9 @@
 //! moment, or never.
 
 use crate::k8s::{ContainerSpecView, Gates};
-use crate::spec::{Scenario, Workload};
+use crate::spec::{Fault, Scenario, Start, Workload};
 use crate::state::*;
-use crate::{controllers, faults, kubelet, proxy, scheduler, time};
+use crate::{controllers, faults, kubelet, nodes, proxy, scheduler, time};
 use stateright::{Expectation, Model, Property};
 
 /// A property as the model carries it: Stateright wants plain `fn` conditions, so parameters
@@ -39,6 +39,12 @@ pub struct Cluster {
     pub gates: Gates,
     /// The properties `properties()` returns.
     pub properties: Vec<PropertyFn>,
+    /// The scenario has node faults: node health (leases, NLC, taints) is modelled.
+    pub node_health: bool,
+    /// Taint ages saturate here: one past the longest toleration that matters.
+    pub taint_age_cap: Secs,
+    /// The state exploration starts from.
+    pub start: State,
 }
 
 /// Everything that can happen.
@@ -50,6 +56,22 @@ pub enum Action {
     ReplicaSetSync { workload: u8 },
     /// Job controller: count, decide, create or delete (F 93–97).
     JobSync { workload: u8 },
+    /// StatefulSet controller: create the missing identities, delete finished ones
+    /// (F 87–91).
+    StatefulSetSync { workload: u8 },
+    /// Node lifecycle controller (F 99–101).
+    NodeLifecycle {
+        node: u8,
+        step: crate::nodes::NlcStep,
+    },
+    /// The kubelet posts its node status (Ready=True) once it reaches the API server again.
+    KubeletNodeStatus { node: u8 },
+    /// Taint eviction deletes a pod whose toleration ran out (F 102).
+    TaintEviction { uid: u16 },
+    /// PodGC force-deletes a pod (F 103).
+    PodGc { uid: u16 },
+    /// The kubelet's eviction manager evicts a pod under memory pressure (F 111, 112).
+    Evict { node: u8, uid: u16 },
     /// Scheduler: bind to a node, or record Unschedulable (`node` None).
     Schedule { uid: u16, node: Option<u8> },
     /// Kubelet pod worker: the next step of SyncPod / SyncTerminatingPod / SyncTerminatedPod.
@@ -77,6 +99,8 @@ pub enum Action {
     Request { via: u8, uid: u16 },
     /// A fault or operator action of the scenario.
     Fault { index: u8, target: Option<u16> },
+    /// The partition of fault `index` heals.
+    Heal { index: u8 },
 }
 
 /// Who takes an action. Components are weakly fair: one that stays enabled eventually acts.
@@ -88,7 +112,11 @@ pub enum Actor {
     Kubelet(u8),
     ReplicaSetController,
     JobController,
+    StatefulSetController,
     EndpointSliceController,
+    NodeLifecycleController,
+    TaintEvictionController,
+    PodGcController,
     KubeProxy(u8),
     Environment,
 }
@@ -107,6 +135,10 @@ impl Actor {
             Actor::Kubelet(n) => format!("kubelet@{}", m.node_name(n)),
             Actor::ReplicaSetController => "replicaset-controller".into(),
             Actor::JobController => "job-controller".into(),
+            Actor::StatefulSetController => "statefulset-controller".into(),
+            Actor::NodeLifecycleController => "node-lifecycle-controller".into(),
+            Actor::TaintEvictionController => "taint-eviction-controller".into(),
+            Actor::PodGcController => "pod-garbage-collector".into(),
             Actor::EndpointSliceController => "endpointslice-controller".into(),
             Actor::KubeProxy(n) => format!("kube-proxy@{}", m.node_name(n)),
             Actor::Environment => "environment".into(),
@@ -121,6 +153,11 @@ impl Action {
             Action::Tick(_) => Actor::Clock,
             Action::ReplicaSetSync { .. } => Actor::ReplicaSetController,
             Action::JobSync { .. } => Actor::JobController,
+            Action::StatefulSetSync { .. } => Actor::StatefulSetController,
+            Action::NodeLifecycle { .. } => Actor::NodeLifecycleController,
+            Action::TaintEviction { .. } => Actor::TaintEvictionController,
+            Action::PodGc { .. } => Actor::PodGcController,
+            Action::KubeletNodeStatus { node } | Action::Evict { node, .. } => Actor::Kubelet(node),
             Action::Schedule { .. } => Actor::Scheduler,
             Action::Kubelet { node, .. }
             | Action::Probe { node, .. }
@@ -128,7 +165,9 @@ impl Action {
             | Action::RemoveObject { node, .. } => Actor::Kubelet(node),
             Action::EndpointSliceSync => Actor::EndpointSliceController,
             Action::ProxySync { node } => Actor::KubeProxy(node),
-            Action::Request { .. } | Action::Fault { .. } => Actor::Environment,
+            Action::Request { .. } | Action::Fault { .. } | Action::Heal { .. } => {
+                Actor::Environment
+            }
         }
     }
 }
@@ -151,13 +190,98 @@ impl Cluster {
                 t.containers.iter().map(view).collect(),
             ));
         }
-        Cluster {
+        let node_health = scenario.faults.iter().any(|f| {
+            matches!(
+                f,
+                Fault::Partition { .. }
+                    | Fault::ControlPlanePartition {}
+                    | Fault::DeleteNode { .. }
+                    | Fault::OutOfServiceTaint { .. }
+                    | Fault::MemoryPressure { .. }
+            )
+        });
+        let taint_age_cap = scenario
+            .workloads
+            .iter()
+            .flat_map(|w| crate::nodes::tolerations(w.template()))
+            .filter_map(|t| t.toleration_seconds)
+            .max()
+            .unwrap_or(0)
+            .clamp(0, 3600) as Secs
+            + 1;
+        let mut m = Cluster {
             scenario,
             images,
             views,
             gates: Gates::default(),
             properties,
+            node_health,
+            taint_age_cap,
+            start: State {
+                api: Api {
+                    pods: Vec::new(),
+                    endpoints: Vec::new(),
+                    workloads: Vec::new(),
+                    nodes: Vec::new(),
+                    next_uid: 1,
+                },
+                nodes: Vec::new(),
+                proxies: Vec::new(),
+                env: Env::default(),
+            },
+        };
+        m.start = m.empty_state();
+        if m.scenario.cluster.start == Start::Settled {
+            m.start = m.settle(m.start.clone());
         }
+        m
+    }
+
+    /// The canonical startup (`start: settled`): from `s`, take the first enabled component
+    /// action, or let time pass, until every Deployment and StatefulSet has all its pods
+    /// Ready, every bare pod is Ready, and no component has work left.
+    pub fn settle(&self, mut s: State) -> State {
+        for _ in 0..10_000 {
+            let mut acts = Vec::new();
+            self.urgent_actions(&s, &mut acts);
+            if acts.is_empty() {
+                if self.settled(&s) {
+                    break;
+                }
+                match time::next_deadline(self, &s) {
+                    Some(d) => acts.push(Action::Tick(d)),
+                    None => break,
+                }
+            }
+            match self.apply(&s, &acts[0]) {
+                Some(n) => s = n,
+                None => break,
+            }
+        }
+        s
+    }
+
+    fn settled(&self, s: &State) -> bool {
+        let ready = |w: u8| {
+            s.api
+                .pods
+                .iter()
+                .filter(|p| p.workload == w && p.status.ready)
+                .count()
+        };
+        let proxies_synced = s.proxies.iter().all(|p| p.lag_left.is_none());
+        proxies_synced
+            && self
+                .scenario
+                .workloads
+                .iter()
+                .enumerate()
+                .all(|(i, w)| match w {
+                    Workload::Deployment { spec, .. } => ready(i as u8) >= spec.replicas as usize,
+                    Workload::StatefulSet { spec, .. } => ready(i as u8) >= spec.replicas as usize,
+                    Workload::Pod { .. } => ready(i as u8) >= 1,
+                    Workload::Job { .. } => true,
+                })
     }
 
     pub fn workload(&self, w: u8) -> &Workload {
@@ -165,7 +289,15 @@ impl Cluster {
     }
 
     pub fn pod_name(&self, pod: &Pod) -> String {
-        format!("{}-{}", self.workload(pod.workload).name(), pod.suffix)
+        self.name_of(pod.workload, pod.suffix)
+    }
+
+    /// `<workload>-<suffix>`, or the bare pod's own name.
+    pub fn name_of(&self, workload: u8, suffix: u8) -> String {
+        match self.workload(workload) {
+            Workload::Pod { metadata, .. } => metadata.name.clone(),
+            w => format!("{}-{}", w.name(), suffix),
+        }
     }
 
     pub fn node_name(&self, n: u8) -> &str {
@@ -176,6 +308,11 @@ impl Cluster {
         self.images.iter().position(|i| i == image).unwrap_or(0)
     }
 
+    /// The name of the pod a runtime record belongs to (kept after its object is gone).
+    pub fn rt_name(&self, rt: &PodRt) -> String {
+        self.name_of(rt.workload, rt.suffix)
+    }
+
     /// The pod's name, or `uid N` for one that no longer exists.
     pub fn uid_name(&self, state: &State, uid: u16) -> String {
         state
@@ -184,14 +321,24 @@ impl Cluster {
             .unwrap_or_else(|| format!("pod uid {uid}"))
     }
 
-    /// The initial state: no pods yet, images as the scenario says, proxies in sync.
+    /// The state exploration starts from: the empty cluster, or the settled one.
     pub fn initial_state(&self) -> State {
+        self.start.clone()
+    }
+
+    /// The empty cluster: bare pods created, nothing else yet; images as the scenario says;
+    /// proxies in sync.
+    pub fn empty_state(&self) -> State {
         let nodes = self
             .scenario
             .cluster
             .nodes
             .iter()
             .map(|n| Node {
+                partitioned: false,
+                lease_age: 0,
+                memory_hog: false,
+                eviction_wait: 0,
                 pods: Vec::new(),
                 images: n
                     .images
@@ -208,26 +355,35 @@ impl Cluster {
                 created: 0,
                 job: match w {
                     Workload::Job { .. } => Some(JobStatus::default()),
-                    Workload::Deployment { .. } => None,
+                    _ => None,
                 },
             })
             .collect();
-        State {
+        let mut s = State {
             api: Api {
                 pods: Vec::new(),
                 endpoints: Vec::new(),
                 workloads,
+                nodes: vec![NodeObj::default(); self.scenario.cluster.nodes.len()],
                 next_uid: 1,
             },
             nodes,
             proxies: vec![Proxy::default(); self.scenario.cluster.nodes.len()],
             env: Env::default(),
+        };
+        // Bare pods exist from the start (`kubectl apply`).
+        for (i, w) in self.scenario.workloads.iter().enumerate() {
+            if let Workload::Pod { .. } = w {
+                crate::apiserver::create_pod_named(&mut s, i as u8, 0);
+            }
         }
+        s
     }
 
     /// Component actions that are enabled now (they take no time).
     pub fn urgent_actions(&self, state: &State, out: &mut Vec<Action>) {
         controllers::actions(self, state, out);
+        nodes::actions(self, state, out);
         scheduler::actions(self, state, out);
         kubelet::actions(self, state, out);
         proxy::urgent_actions(self, state, out);
@@ -242,6 +398,15 @@ impl Cluster {
                 controllers::replicaset_sync(self, &mut s, workload)
             }
             Action::JobSync { workload } => controllers::job_sync(self, &mut s, workload),
+            Action::StatefulSetSync { workload } => {
+                controllers::statefulset_sync(self, &mut s, workload)
+            }
+            Action::NodeLifecycle { node, step } => nodes::nlc(self, &mut s, node, step),
+            Action::KubeletNodeStatus { node } => nodes::kubelet_node_status(&mut s, node),
+            Action::TaintEviction { uid } => nodes::taint_eviction(self, &mut s, uid),
+            Action::PodGc { uid } => nodes::pod_gc(&mut s, uid),
+            Action::Evict { node, uid } => nodes::evict(self, &mut s, node, uid),
+            Action::Heal { index } => faults::heal(self, &mut s, index),
             Action::Schedule { uid, node } => scheduler::schedule(self, &mut s, uid, node),
             Action::Kubelet { node, uid, step } => kubelet::step(self, &mut s, node, uid, step),
             Action::Probe {
@@ -276,6 +441,42 @@ impl Cluster {
                     self.workload(workload).name()
                 )
             }
+            Action::StatefulSetSync { workload } => format!(
+                "statefulset-controller: sync StatefulSet {}",
+                self.workload(workload).name()
+            ),
+            Action::NodeLifecycle { node, step } => {
+                let n = self.node_name(node);
+                match step {
+                    nodes::NlcStep::MarkUnknown => format!(
+                        "node-lifecycle-controller: {n} Ready=Unknown (Kubelet stopped posting node status), its pods Ready=False"
+                    ),
+                    nodes::NlcStep::Taint => format!(
+                        "node-lifecycle-controller: taint {n} node.kubernetes.io/unreachable:NoSchedule,NoExecute"
+                    ),
+                    nodes::NlcStep::Untaint => format!(
+                        "node-lifecycle-controller: remove the unreachable taints of {n}"
+                    ),
+                }
+            }
+            Action::KubeletNodeStatus { node } => format!(
+                "kubelet@{}: post node status Ready=True",
+                self.node_name(node)
+            ),
+            Action::TaintEviction { uid } => format!(
+                "taint-eviction-controller: delete pod {} (DeletionByTaintManager, graceful)",
+                name(uid)
+            ),
+            Action::PodGc { uid } => format!(
+                "pod-garbage-collector: mark {} Failed and force-delete it",
+                name(uid)
+            ),
+            Action::Evict { node, uid } => format!(
+                "kubelet@{}: evict {} (memory pressure)",
+                self.node_name(node),
+                name(uid)
+            ),
+            Action::Heal { index } => faults::describe_heal(self, index),
             Action::Schedule { uid, node: Some(n) } => {
                 format!("scheduler: bind {} to {}", name(uid), self.node_name(n))
             }
@@ -358,16 +559,15 @@ impl Model for Cluster {
     }
 
     fn format_action(&self, action: &Action) -> String {
-        format!("{action:?}")
+        crate::explore_view::action_words(self, action)
     }
 
     fn format_step(&self, last_state: &State, action: Action) -> Option<String> {
-        let next = self.apply(last_state, &action)?;
-        Some(format!(
-            "{}\n\n{}",
-            self.describe(last_state, &action),
-            crate::render::kubectl_get_pods(self, &next)
-        ))
+        crate::explore_view::step_text(self, last_state, &action)
+    }
+
+    fn as_svg(&self, path: stateright::Path<State, Action>) -> Option<String> {
+        crate::explore_view::path_svg(self, &path.into_vec())
     }
 
     fn properties(&self) -> Vec<Property<Self>> {

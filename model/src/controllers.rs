@@ -30,6 +30,13 @@ pub fn actions(m: &Cluster, s: &State, out: &mut Vec<Action>) {
                     out.push(action);
                 }
             }
+            Workload::StatefulSet { .. } => {
+                let action = Action::StatefulSetSync { workload: w };
+                if changes(m, s, &action) {
+                    out.push(action);
+                }
+            }
+            Workload::Pod { .. } => {}
         }
     }
     if desired_endpoints(m, s).is_some_and(|d| d != s.api.endpoints) {
@@ -41,6 +48,7 @@ fn changes(m: &Cluster, s: &State, a: &Action) -> bool {
     let mut t = s.clone();
     let r = match *a {
         Action::JobSync { workload } => job_sync(m, &mut t, workload),
+        Action::StatefulSetSync { workload } => statefulset_sync(m, &mut t, workload),
         _ => None,
     };
     r.is_some() && t != *s
@@ -140,6 +148,55 @@ pub fn job_sync(m: &Cluster, s: &mut State, w: u8) -> Option<()> {
         None => {
             if active.is_empty() && job.succeeded == 0 && job.backoff_left == 0 {
                 apiserver::create_pod(s, w);
+            }
+        }
+    }
+    Some(())
+}
+
+/// StatefulSet controller (`processReplica`, F 87–91): one object per identity
+/// `<name>-<ordinal>`. A missing ordinal is created; a finished pod (Succeeded or Failed) is
+/// deleted, to be recreated once its object is gone; while an object with that name exists
+/// — Terminating on a partitioned node included — nothing else is created for it (F 89).
+/// OrderedReady works one ordinal at a time and waits for each to be Running and Ready;
+/// Parallel creates every missing ordinal at once (F 90).
+pub fn statefulset_sync(m: &Cluster, s: &mut State, w: u8) -> Option<()> {
+    let Workload::StatefulSet { spec, .. } = m.workload(w) else {
+        return None;
+    };
+    let monotonic = spec.pod_management_policy == crate::spec::PodManagementPolicy::OrderedReady;
+    for ordinal in 0..spec.replicas {
+        let existing = s
+            .api
+            .pods
+            .iter()
+            .find(|p| p.workload == w && p.suffix == ordinal)
+            .map(|p| (p.uid, p.status.phase, p.deletion.is_some(), p.status.ready));
+        match existing {
+            None => {
+                apiserver::create_pod_named(s, w, ordinal);
+                if monotonic {
+                    return Some(());
+                }
+            }
+            Some((uid, phase, deleting, _)) if phase.is_terminal() => {
+                if !deleting {
+                    apiserver::delete_pod(m, s, uid, None);
+                }
+                if monotonic {
+                    return Some(());
+                }
+            }
+            Some((_, _, true, _)) => {
+                // "StatefulSet is waiting for Pod to Terminate".
+                if monotonic {
+                    return Some(());
+                }
+            }
+            Some((_, phase, false, ready)) => {
+                if monotonic && !(phase == Phase::Running && ready) {
+                    return Some(());
+                }
             }
         }
     }

@@ -18,9 +18,20 @@ fn workload_index(m: &Cluster, name: &str) -> Option<u8> {
         .map(|i| i as u8)
 }
 
+fn node_index(m: &Cluster, name: &str) -> Option<usize> {
+    m.scenario.cluster.nodes.iter().position(|n| n.name == name)
+}
+
 /// Enabled faults.
 pub fn actions(m: &Cluster, s: &State, out: &mut Vec<Action>) {
     for (i, f) in m.scenario.faults.iter().enumerate() {
+        if let Fault::Partition { node, heals: true } = f {
+            let healed = s.env.healed & (1 << i) != 0;
+            let deleted = node_index(m, node).is_some_and(|n| s.api.nodes[n].deleted);
+            if fired(s, i) && !healed && !deleted {
+                out.push(Action::Heal { index: i as u8 });
+            }
+        }
         if fired(s, i) {
             continue;
         }
@@ -38,16 +49,59 @@ pub fn actions(m: &Cluster, s: &State, out: &mut Vec<Action>) {
                     }
                 }
             }
-            // A force delete of any bound pod of the workload.
-            Fault::ForceDeletePod { workload } => {
+            // A force delete of any bound pod of the workload (or only of one stuck
+            // Terminating).
+            Fault::ForceDeletePod {
+                workload,
+                terminating_only,
+            } => {
                 let w = workload_index(m, workload);
                 for p in &s.api.pods {
-                    if Some(p.workload) == w && p.node.is_some() {
+                    if Some(p.workload) == w
+                        && p.node.is_some()
+                        && (!terminating_only || p.deletion.is_some())
+                    {
                         out.push(Action::Fault {
                             index,
                             target: Some(p.uid),
                         });
                     }
+                }
+            }
+            Fault::Partition { node, .. } => {
+                if let Some(n) = node_index(m, node) {
+                    if !s.api.nodes[n].deleted {
+                        out.push(Action::Fault {
+                            index,
+                            target: None,
+                        });
+                    }
+                }
+            }
+            Fault::ControlPlanePartition {} => out.push(Action::Fault {
+                index,
+                target: None,
+            }),
+            // An operator acts on a node that is not Ready.
+            Fault::DeleteNode { node } | Fault::OutOfServiceTaint { node } => {
+                if node_index(m, node)
+                    .is_some_and(|n| s.api.nodes[n].unknown && !s.api.nodes[n].deleted)
+                {
+                    out.push(Action::Fault {
+                        index,
+                        target: None,
+                    });
+                }
+            }
+            // Memory use grows once the node's pods run.
+            Fault::MemoryPressure { node } => {
+                if node_index(m, node)
+                    .is_some_and(|n| s.nodes[n].pods.iter().any(|p| p.any_running()))
+                {
+                    out.push(Action::Fault {
+                        index,
+                        target: None,
+                    });
                 }
             }
             // The dependency fails while some pod is serving (Demo 6, S8).
@@ -93,6 +147,39 @@ pub fn apply(m: &Cluster, s: &mut State, index: u8, target: Option<u16>) -> Opti
     s.env.fired |= 1 << index;
     match f {
         Fault::DeletePod { .. } => apiserver::delete_pod(m, s, target?, None),
+        Fault::Partition { node, .. } => {
+            let n = node_index(m, node)?;
+            s.nodes[n].partitioned = true;
+            s.nodes[n].lease_age = 0;
+            Some(())
+        }
+        Fault::ControlPlanePartition {} => {
+            for node in &mut s.nodes {
+                node.partitioned = true;
+                node.lease_age = 0;
+            }
+            Some(())
+        }
+        Fault::DeleteNode { node } => {
+            let n = node_index(m, node)?;
+            s.api.nodes[n].deleted = true;
+            s.api.nodes[n].unreachable_taint = false;
+            s.api.nodes[n].gc_left = Some(40);
+            Some(())
+        }
+        Fault::OutOfServiceTaint { node } => {
+            let n = node_index(m, node)?;
+            s.api.nodes[n].out_of_service = true;
+            if !s.api.nodes[n].unreachable_taint {
+                s.api.nodes[n].taint_age = 0;
+            }
+            Some(())
+        }
+        Fault::MemoryPressure { node } => {
+            let n = node_index(m, node)?;
+            s.nodes[n].memory_hog = true;
+            Some(())
+        }
         Fault::ForceDeletePod { .. } => {
             let uid = target?;
             s.pod(uid)?;
@@ -118,11 +205,47 @@ pub fn apply(m: &Cluster, s: &mut State, index: u8, target: Option<u16>) -> Opti
     }
 }
 
+/// The partition of fault `index` heals: the kubelet reaches the API server again.
+pub fn heal(m: &Cluster, s: &mut State, index: u8) -> Option<()> {
+    let Some(Fault::Partition { node, heals: true }) = m.scenario.faults.get(index as usize) else {
+        return None;
+    };
+    let n = node_index(m, node)?;
+    s.env.healed |= 1 << index;
+    s.nodes[n].partitioned = false;
+    s.nodes[n].lease_age = 0;
+    Some(())
+}
+
+/// The heal in words.
+pub fn describe_heal(m: &Cluster, index: u8) -> String {
+    match m.scenario.faults.get(index as usize) {
+        Some(Fault::Partition { node, .. }) => {
+            format!("network: the partition of {node} heals")
+        }
+        _ => format!("heal #{index}"),
+    }
+}
+
 /// The fault in words.
 pub fn describe(m: &Cluster, s: &State, index: u8, target: Option<u16>) -> String {
     let name = |t: Option<u16>| t.map(|u| m.uid_name(s, u)).unwrap_or_default();
     match m.scenario.faults.get(index as usize) {
         Some(Fault::DeletePod { .. }) => format!("kubectl: delete pod {}", name(target)),
+        Some(Fault::Partition { node, .. }) => {
+            format!("network: {node} is cut off from the API server (its containers keep running)")
+        }
+        Some(Fault::ControlPlanePartition {}) => {
+            "network: the API server is unreachable from every node (containers keep running)"
+                .into()
+        }
+        Some(Fault::DeleteNode { node }) => format!("kubectl: delete node {node}"),
+        Some(Fault::OutOfServiceTaint { node }) => format!(
+            "kubectl: taint node {node} node.kubernetes.io/out-of-service=nodeshutdown:NoExecute"
+        ),
+        Some(Fault::MemoryPressure { node }) => {
+            format!("environment: the programs on {node} grow to their memory use")
+        }
         Some(Fault::ForceDeletePod { .. }) => format!(
             "kubectl: delete pod {} --grace-period=0 --force",
             name(target)

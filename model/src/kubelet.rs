@@ -128,8 +128,11 @@ pub fn pod_request(spec: &PodSpec) -> Resources {
 pub fn actions(m: &Cluster, s: &State, out: &mut Vec<Action>) {
     for (n, node) in s.nodes.iter().enumerate() {
         let n = n as u8;
+        // Cut off from the API server, the kubelet sees no new pods, no deletions and no
+        // removals, and writes no status; its pod workers and probers go on locally.
+        let online = !node.partitioned;
         // Pods bound here that have no runtime record yet.
-        for pod in &s.api.pods {
+        for pod in s.api.pods.iter().filter(|_| online) {
             if pod.node == Some(n)
                 && !pod.status.phase.is_terminal()
                 && !node.pods.iter().any(|r| r.uid == pod.uid)
@@ -148,7 +151,11 @@ pub fn actions(m: &Cluster, s: &State, out: &mut Vec<Action>) {
         }
         for rt in &node.pods {
             let Some(pod) = s.pod(rt.uid) else {
-                let step = if !rt.terminating {
+                // The object is gone. A partitioned kubelet does not know yet (and, in this
+                // model, holds its pod worker still until it does).
+                let step = if !online {
+                    None
+                } else if !rt.terminating {
                     Some(Step::KillOrphan)
                 } else if !rt.any_running() {
                     Some(Step::Forget)
@@ -164,7 +171,7 @@ pub fn actions(m: &Cluster, s: &State, out: &mut Vec<Action>) {
                 }
                 continue;
             };
-            if let Some(step) = next_step(m, s, n, pod, rt) {
+            if let Some(step) = next_step(m, s, n, pod, rt, online) {
                 out.push(Action::Kubelet {
                     node: n,
                     uid: rt.uid,
@@ -184,6 +191,9 @@ pub fn actions(m: &Cluster, s: &State, out: &mut Vec<Action>) {
                         }
                     }
                 }
+            }
+            if !online {
+                continue;
             }
             if compute_status(m, s, pod, rt) != pod.status {
                 out.push(Action::StatusUpdate {
@@ -248,8 +258,15 @@ fn runtime_view(c: &Ctr) -> Option<RuntimeContainerView> {
 }
 
 /// The pod worker's next step for a pod it holds, if any.
-fn next_step(m: &Cluster, s: &State, node: u8, pod: &Pod, rt: &PodRt) -> Option<Step> {
-    if pod.deletion.is_some() && !rt.terminating {
+fn next_step(
+    m: &Cluster,
+    s: &State,
+    node: u8,
+    pod: &Pod,
+    rt: &PodRt,
+    online: bool,
+) -> Option<Step> {
+    if online && pod.deletion.is_some() && !rt.terminating {
         return Some(Step::KillPod);
     }
     if rt.terminating {
@@ -366,6 +383,8 @@ pub fn step(m: &Cluster, s: &mut State, n: u8, uid: u16, step: Step) -> Option<(
             let rt = PodRt {
                 uid,
                 workload: pod.workload,
+                suffix: pod.suffix,
+                evicted: false,
                 volumes: false,
                 sandbox: false,
                 init: vec![Ctr::default(); spec.init_containers.len()],
@@ -428,37 +447,12 @@ pub fn step(m: &Cluster, s: &mut State, n: u8, uid: u16, step: Step) -> Option<(
                 .deletion
                 .unwrap_or(spec.termination_grace_period_seconds)
                 .max(1);
-            let deleted = pod.deletion.is_some();
-            let rt = s.rt_mut(n, uid)?;
-            rt.terminating = true;
-            // Nothing runs: SyncTerminatingPod has nothing to stop and SyncTerminatedPod
-            // follows in the same pass of the pod worker.
-            if !rt.any_running() {
-                rt.cleaned = true;
-            }
-            for (init, i) in (0..rt.init.len())
-                .map(|i| (true, i))
-                .chain((0..rt.ctrs.len()).map(|i| (false, i)))
-            {
-                let cs = container_spec(&spec, init, i);
-                let c = rt.ctr_mut(init, i);
-                c.waiting = None;
-                // F 48: liveness and startup stop with Success; readiness keeps probing.
-                for kind in [ProbeKind::Startup, ProbeKind::Liveness] {
-                    if let Some(w) = c.probes[kind as usize].as_mut() {
-                        w.result = ProbeResult::Success;
-                        w.next_in = None;
-                    }
-                }
-                if matches!(c.run, Run::Running(_)) {
-                    let why = if deleted {
-                        StopWhy::Deletion
-                    } else {
-                        StopWhy::PodFinished
-                    };
-                    begin_stop(c, cs, grace, why);
-                }
-            }
+            let why = if pod.deletion.is_some() {
+                StopWhy::Deletion
+            } else {
+                StopWhy::PodFinished
+            };
+            terminate_for(s.rt_mut(n, uid)?, &spec, grace, why);
         }
         Step::Cleanup => {
             s.rt_mut(n, uid)?.cleaned = true;
@@ -466,20 +460,7 @@ pub fn step(m: &Cluster, s: &mut State, n: u8, uid: u16, step: Step) -> Option<(
         Step::KillOrphan => {
             let rt = s.rt_mut(n, uid)?;
             let spec = m.workload(rt.workload).template().clone();
-            rt.terminating = true;
-            for (init, i) in (0..rt.init.len())
-                .map(|i| (true, i))
-                .chain((0..rt.ctrs.len()).map(|i| (false, i)))
-            {
-                let c = rt.ctr_mut(init, i);
-                c.waiting = None;
-                for w in c.probes.iter_mut().flatten() {
-                    w.next_in = None;
-                }
-                if matches!(c.run, Run::Running(_)) {
-                    begin_stop(c, container_spec(&spec, init, i), 1, StopWhy::Deletion);
-                }
-            }
+            terminate_for(rt, &spec, 1, StopWhy::Deletion);
         }
         Step::Forget => {
             let node = &mut s.nodes[n as usize];
@@ -489,11 +470,44 @@ pub fn step(m: &Cluster, s: &mut State, n: u8, uid: u16, step: Step) -> Option<(
     Some(())
 }
 
+/// The pod worker terminates a pod (SyncTerminatingPod, F 64–67): no more restarts, liveness
+/// and startup probes stop with Success (F 48), every running container is stopped with
+/// `grace`. With nothing running, SyncTerminatedPod follows in the same pass.
+pub fn terminate_for(rt: &mut PodRt, spec: &PodSpec, grace: Secs, why: StopWhy) {
+    rt.terminating = true;
+    if !rt.any_running() {
+        rt.cleaned = true;
+    }
+    for (init, i) in (0..rt.init.len())
+        .map(|i| (true, i))
+        .chain((0..rt.ctrs.len()).map(|i| (false, i)))
+    {
+        let cs = container_spec(spec, init, i);
+        let c = rt.ctr_mut(init, i);
+        c.waiting = None;
+        for kind in [ProbeKind::Startup, ProbeKind::Liveness] {
+            if let Some(w) = c.probes[kind as usize].as_mut() {
+                w.result = ProbeResult::Success;
+                w.next_in = None;
+            }
+        }
+        if matches!(c.run, Run::Running(_)) {
+            begin_stop(c, cs, grace, why);
+        }
+    }
+}
+
+/// The eviction manager's kill (F 112): grace 1 s for a hard threshold.
+pub fn terminate(rt: &mut PodRt, spec: &PodSpec, grace: Secs) {
+    terminate_for(rt, spec, grace, StopWhy::Evicted);
+}
+
 /// Starts a container: a new instance, restartCount + 1 if one ran before, the crash
 /// back-off advanced (F 56), probe workers reset to their initial results (F 44).
 fn start(m: &Cluster, s: &mut State, n: u8, uid: u16, init: bool, i: usize) -> Option<()> {
     let pod = s.pod(uid)?;
-    let deleted = pod.deletion.is_some();
+    // The deletion as the kubelet knows it: a partitioned kubelet has not seen it.
+    let deleted = pod.deletion.is_some() && !s.nodes[n as usize].partitioned;
     let cs = container_spec(spec_of(m, pod), init, i).clone();
     let c = s.rt_mut(n, uid)?.ctr_mut(init, i);
     if let Run::Exited(e) = c.run {
@@ -825,8 +839,12 @@ pub fn compute_status(m: &Cluster, _s: &State, pod: &Pod, rt: &PodRt) -> PodStat
     };
     PodStatus {
         phase,
-        // F 29: the reason carries over.
-        reason: pod.status.reason.clone(),
+        // F 29: the reason carries over; an evicted pod's is `Evicted` (F 112).
+        reason: if rt.evicted {
+            "Evicted".into()
+        } else {
+            pod.status.reason.clone()
+        },
         pod_ip: pod.status.pod_ip || rt.sandbox,
         initialized: cond("Initialized"),
         containers_ready: cond("ContainersReady"),
@@ -851,6 +869,9 @@ pub fn status_update(m: &Cluster, s: &mut State, n: u8, uid: u16) -> Option<()> 
 
 /// `canBeDeleted` holds (F 70): the kubelet deletes the object with grace 0.
 pub fn remove_object(_m: &Cluster, s: &mut State, n: u8, uid: u16) -> Option<()> {
+    if s.nodes[n as usize].partitioned {
+        s.env.removed_while_unreachable = true;
+    }
     s.api.pods.retain(|p| p.uid != uid);
     s.nodes[n as usize].pods.retain(|r| r.uid != uid);
     Some(())

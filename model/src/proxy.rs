@@ -23,7 +23,11 @@ pub fn desired_routes(s: &State) -> Vec<(u16, u8)> {
 pub fn observe(m: &Cluster, s: &mut State) {
     let want = desired_routes(s);
     let lag = m.scenario.cluster.proxy_lag_seconds;
-    for p in &mut s.proxies {
+    for (n, p) in s.proxies.iter_mut().enumerate() {
+        if s.nodes[n].partitioned {
+            // A partitioned kube-proxy sees no updates; it keeps its old routes.
+            continue;
+        }
         if p.routes == want {
             p.lag_left = None;
         } else if p.lag_left.is_none() {
@@ -35,7 +39,7 @@ pub fn observe(m: &Cluster, s: &mut State) {
 /// A proxy at its deadline must apply the slice.
 pub fn urgent_actions(_m: &Cluster, s: &State, out: &mut Vec<Action>) {
     for (n, p) in s.proxies.iter().enumerate() {
-        if p.lag_left == Some(0) {
+        if p.lag_left == Some(0) && !s.nodes[n].partitioned {
             out.push(Action::ProxySync { node: n as u8 });
         }
     }
@@ -44,7 +48,7 @@ pub fn urgent_actions(_m: &Cluster, s: &State, out: &mut Vec<Action>) {
 /// A proxy may apply the slice early; clients may send a request at any time.
 pub fn environment_actions(m: &Cluster, s: &State, out: &mut Vec<Action>) {
     for (n, p) in s.proxies.iter().enumerate() {
-        if matches!(p.lag_left, Some(t) if t > 0) {
+        if matches!(p.lag_left, Some(t) if t > 0) && !s.nodes[n].partitioned {
             out.push(Action::ProxySync { node: n as u8 });
         }
     }

@@ -8,6 +8,7 @@
 use crate::cluster::{Action, Cluster};
 use crate::k8s::{self, Resources, TaintEffect};
 use crate::kubelet::pod_request;
+use crate::nodes;
 use crate::state::*;
 
 /// Requests of the pods the scheduler's cache places on node `n`: other pods, plus every
@@ -35,12 +36,18 @@ pub fn filter(m: &Cluster, s: &State, pod: &Pod) -> Vec<Vec<String>> {
         .enumerate()
         .map(|(n, node)| {
             let mut reasons: Vec<String> = Vec::new();
+            if s.api.nodes[n].deleted {
+                reasons.push("node(s) were deleted".into());
+                return reasons;
+            }
+            let node_taints = nodes::taints(m, s, n as u8);
+            let tolerations = nodes::tolerations(spec);
             if !k8s::node_selector_matches(&spec.node_selector, &node.labels) {
                 reasons.push("node(s) didn't match Pod's node affinity/selector".into());
             }
             if let Some(t) = k8s::first_untolerated_taint(
-                &node.taints,
-                &spec.tolerations,
+                &node_taints,
+                &tolerations,
                 &[TaintEffect::NoSchedule, TaintEffect::NoExecute],
             ) {
                 reasons.push(format!(

@@ -41,6 +41,29 @@ pub struct ClusterSpec {
     /// sufficient", so the default is 3.
     #[serde(default = "default_proxy_lag")]
     pub proxy_lag_seconds: u16,
+    /// `--node-monitor-grace-period`: 50 s from v1.32, 40 s before (F 12).
+    #[serde(default = "default_node_monitor_grace")]
+    pub node_monitor_grace_period_seconds: u16,
+    /// Where exploration starts (see [`Start`]).
+    #[serde(default)]
+    pub start: Start,
+}
+
+fn default_node_monitor_grace() -> u16 {
+    50
+}
+
+/// Where exploration starts.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub enum Start {
+    /// From the empty cluster: every startup interleaving is explored.
+    #[default]
+    Empty,
+    /// From the cluster that one canonical startup (each step the first enabled action)
+    /// reaches once every workload's pods run and are Ready and nothing is pending. Faults
+    /// can then only happen after startup; it keeps larger sizes tractable.
+    Settled,
 }
 
 fn default_proxy_lag() -> u16 {
@@ -56,6 +79,8 @@ impl Default for ClusterSpec {
                 NodeSpec::new("node-2", 4000, 2000),
             ],
             proxy_lag_seconds: default_proxy_lag(),
+            node_monitor_grace_period_seconds: default_node_monitor_grace(),
+            start: Start::Empty,
         }
     }
 }
@@ -109,26 +134,57 @@ pub enum Workload {
         metadata: Metadata,
         spec: JobSpec,
     },
+    /// A StatefulSet: pods named `<name>-<ordinal>`, one object per identity (F 87–91).
+    StatefulSet {
+        metadata: Metadata,
+        spec: StatefulSetSpec,
+    },
+    /// A bare pod, created by `kubectl apply` at the start; nothing replaces it.
+    Pod {
+        metadata: Metadata,
+        spec: PodSpec,
+    },
 }
 
 impl Workload {
     pub fn name(&self) -> &str {
         match self {
-            Workload::Deployment { metadata, .. } | Workload::Job { metadata, .. } => {
-                &metadata.name
-            }
+            Workload::Deployment { metadata, .. }
+            | Workload::Job { metadata, .. }
+            | Workload::StatefulSet { metadata, .. }
+            | Workload::Pod { metadata, .. } => &metadata.name,
         }
     }
     pub fn template(&self) -> &PodSpec {
         match self {
             Workload::Deployment { spec, .. } => &spec.template.spec,
             Workload::Job { spec, .. } => &spec.template.spec,
+            Workload::StatefulSet { spec, .. } => &spec.template.spec,
+            Workload::Pod { spec, .. } => spec,
         }
     }
     pub fn kind(&self) -> &'static str {
         match self {
             Workload::Deployment { .. } => "Deployment",
             Workload::Job { .. } => "Job",
+            Workload::StatefulSet { .. } => "StatefulSet",
+            Workload::Pod { .. } => "Pod",
+        }
+    }
+    /// `replicas` of a Deployment or StatefulSet.
+    pub fn replicas(&self) -> Option<u8> {
+        match self {
+            Workload::Deployment { spec, .. } => Some(spec.replicas),
+            Workload::StatefulSet { spec, .. } => Some(spec.replicas),
+            _ => None,
+        }
+    }
+    /// Sets `replicas` of a Deployment or StatefulSet.
+    pub fn set_replicas(&mut self, n: u8) {
+        match self {
+            Workload::Deployment { spec, .. } => spec.replicas = n,
+            Workload::StatefulSet { spec, .. } => spec.replicas = n,
+            _ => {}
         }
     }
 }
@@ -149,6 +205,26 @@ pub struct DeploymentSpec {
 
 fn one() -> u8 {
     1
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct StatefulSetSpec {
+    #[serde(default = "one")]
+    pub replicas: u8,
+    #[serde(default)]
+    pub pod_management_policy: PodManagementPolicy,
+    pub template: PodTemplate,
+}
+
+/// `podManagementPolicy` (F 90).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum PodManagementPolicy {
+    /// One pod at a time, in ordinal order, each Running and Ready before the next.
+    #[default]
+    OrderedReady,
+    /// All at once.
+    Parallel,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -183,6 +259,9 @@ pub struct PodSpec {
     pub node_selector: BTreeMap<String, String>,
     #[serde(default)]
     pub tolerations: Vec<Toleration>,
+    /// `priority` (from the PriorityClass), for node-pressure eviction ranking (F 111).
+    #[serde(default)]
+    pub priority: i32,
     #[serde(default)]
     pub init_containers: Vec<Container>,
     pub containers: Vec<Container>,
@@ -328,6 +407,9 @@ pub struct App {
     /// The image cannot be pulled (a typo in the tag, a registry without credentials).
     #[serde(default)]
     pub image_pull_fails: bool,
+    /// Memory the program uses once up (MiB), for node-pressure eviction (F 111).
+    #[serde(default)]
+    pub memory_usage_mi: u64,
 }
 
 /// Reaction to SIGTERM.
@@ -366,13 +448,41 @@ fn yes() -> bool {
 /// Things the environment or an operator may do. Each happens at most once, at any moment
 /// the model allows it; the checker explores every choice.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
+#[serde(
+    rename_all = "camelCase",
+    rename_all_fields = "camelCase",
+    deny_unknown_fields
+)]
 pub enum Fault {
     /// `kubectl delete pod` (graceful) of a Ready pod of this workload.
     DeletePod { workload: String },
     /// `kubectl delete pod --grace-period=0 --force` of a bound pod of this workload: the
-    /// object is removed at once, without the kubelet's confirmation (F 63, 71).
-    ForceDeletePod { workload: String },
+    /// object is removed at once, without the kubelet's confirmation (F 63, 71). With
+    /// `terminatingOnly`, only a pod already stuck `Terminating` (what an operator does).
+    ForceDeletePod {
+        workload: String,
+        #[serde(default)]
+        terminating_only: bool,
+    },
+    /// The node loses its connection to the API server: no lease renewals, no status, no
+    /// watch; its containers keep running. With `heals`, the link may come back.
+    Partition {
+        node: String,
+        #[serde(default)]
+        heals: bool,
+    },
+    /// The API server becomes unreachable from every node at once (a control-plane network
+    /// fault, S4): every kubelet is cut off; containers keep running.
+    ControlPlanePartition {},
+    /// `kubectl delete node` of a node whose Ready condition is not True (PodGC then removes
+    /// its pods after 40 s, F 103).
+    DeleteNode { node: String },
+    /// `kubectl taint node … node.kubernetes.io/out-of-service=nodeshutdown:NoExecute` on a
+    /// node whose Ready condition is not True (F 103).
+    OutOfServiceTaint { node: String },
+    /// The node runs low on memory: `memory.available` falls below the 100 Mi hard threshold
+    /// (F 20) whenever its pods use more than allocatable − 100 Mi.
+    MemoryPressure { node: String },
     /// The external dependency goes down, and comes back after `seconds`.
     DependencyOutage { seconds: u16 },
     /// The app of this workload's container deadlocks: it stays up but answers nothing.
@@ -447,16 +557,21 @@ impl Scenario {
             if t.containers.is_empty() {
                 return Err(format!("workload `{}` has no containers", w.name()));
             }
-            if let Workload::Deployment { spec, .. } = w {
-                if spec.replicas == 0 || spec.replicas > 5 {
+            if let Some(r) = w.replicas() {
+                if r == 0 || r > 5 {
                     return Err(format!("workload `{}`: replicas must be 1 to 5", w.name()));
                 }
-                if t.restart_policy != RestartPolicy::Always {
-                    return Err(format!(
-                        "workload `{}`: a Deployment's pods must use restartPolicy Always",
-                        w.name()
-                    ));
-                }
+            }
+            let controller_owned = matches!(
+                w,
+                Workload::Deployment { .. } | Workload::StatefulSet { .. }
+            );
+            if controller_owned && t.restart_policy != RestartPolicy::Always {
+                return Err(format!(
+                    "workload `{}`: a {}'s pods must use restartPolicy Always",
+                    w.name(),
+                    w.kind()
+                ));
             }
             for c in t.init_containers.iter().chain(&t.containers) {
                 for (kind, p) in [
@@ -489,15 +604,55 @@ impl Scenario {
         }
         for f in &self.faults {
             match f {
-                Fault::DeletePod { workload } | Fault::Deadlock { workload }
+                Fault::DeletePod { workload }
+                | Fault::ForceDeletePod { workload, .. }
+                | Fault::Deadlock { workload }
                     if !known(workload) =>
                 {
                     return Err(format!("fault names unknown workload `{workload}`"));
                 }
+                Fault::Partition { node, .. }
+                | Fault::DeleteNode { node }
+                | Fault::OutOfServiceTaint { node }
+                | Fault::MemoryPressure { node }
+                    if !self.cluster.nodes.iter().any(|n| &n.name == node) =>
+                {
+                    return Err(format!("fault names unknown node `{node}`"));
+                }
                 _ => {}
             }
         }
+        if self.faults.len() > 16 {
+            return Err("at most 16 faults".into());
+        }
         Ok(())
+    }
+
+    /// Resizes the scenario: `nodes` nodes (extra ones copy the last node's spec and are
+    /// named `node-N`), and `replicas` for every Deployment and StatefulSet.
+    pub fn resize(&mut self, nodes: Option<u8>, replicas: Option<u8>) -> Result<(), String> {
+        if let Some(n) = nodes {
+            if !(1..=5).contains(&n) {
+                return Err(format!("--nodes {n}: must be 1 to 5"));
+            }
+            let n = n as usize;
+            let template = self.cluster.nodes.last().cloned().ok_or("no nodes")?;
+            self.cluster.nodes.truncate(n);
+            while self.cluster.nodes.len() < n {
+                let mut node = template.clone();
+                node.name = format!("node-{}", self.cluster.nodes.len() + 1);
+                self.cluster.nodes.push(node);
+            }
+        }
+        if let Some(r) = replicas {
+            if !(1..=5).contains(&r) {
+                return Err(format!("--replicas {r}: must be 1 to 5"));
+            }
+            for w in &mut self.workloads {
+                w.set_replicas(r);
+            }
+        }
+        self.validate()
     }
 
     /// The expected verdict of `property`, if the scenario states one.

@@ -38,7 +38,28 @@ pub struct Api {
     pub endpoints: Vec<Endpoint>,
     /// One per workload of the scenario, same order.
     pub workloads: Vec<WorkloadStatus>,
+    /// The Node objects, one per node of the scenario, same order.
+    pub nodes: Vec<NodeObj>,
     pub next_uid: u16,
+}
+
+/// A Node object: its Ready condition and the taints the control plane manages.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Default)]
+pub struct NodeObj {
+    /// The Ready condition is Unknown: the node lifecycle controller has not heard from the
+    /// kubelet for longer than the grace period (F 99).
+    pub unknown: bool,
+    /// `node.kubernetes.io/unreachable` with effects NoSchedule and NoExecute (F 100).
+    pub unreachable_taint: bool,
+    /// Seconds since the NoExecute taints were added (saturating), for taint eviction.
+    pub taint_age: Secs,
+    /// `node.kubernetes.io/out-of-service:NoExecute`, added by an operator (F 103).
+    pub out_of_service: bool,
+    /// The Node object was deleted.
+    pub deleted: bool,
+    /// Seconds left of PodGC's quarantine before it removes the pods of a deleted node
+    /// (40 s, F 19, 103).
+    pub gc_left: Option<Secs>,
 }
 
 /// A workload's controller-visible status.
@@ -83,6 +104,9 @@ pub struct Pod {
     pub status: PodStatus,
     /// Counted by the Job controller (its `uncountedTerminatedPods` bookkeeping).
     pub job_counted: bool,
+    /// Condition DisruptionTarget=True (taint eviction, PodGC, kubelet eviction; F 102, 103,
+    /// 112).
+    pub disruption_target: bool,
     pub ghost: PodGhost,
 }
 
@@ -123,6 +147,16 @@ pub struct Node {
     pub pods: Vec<PodRt>,
     /// Bit i: image i of the scenario is on the node.
     pub images: u32,
+    /// Cut off from the API server: no lease, no status, no watch. Containers keep running.
+    pub partitioned: bool,
+    /// Seconds since the kubelet last renewed its Lease (only grows while partitioned; a
+    /// connected kubelet renews every 10 s, F 10, which never comes near the grace period).
+    pub lease_age: Secs,
+    /// The programs on the node use their `memoryUsageMi` (the memory-pressure fault).
+    pub memory_hog: bool,
+    /// Seconds until the eviction manager may evict again (one pod per 10 s interval, F 9,
+    /// 112).
+    pub eviction_wait: Secs,
 }
 
 /// A pod as the kubelet and the container runtime hold it on a node.
@@ -131,6 +165,10 @@ pub struct PodRt {
     pub uid: u16,
     /// The workload whose template the pod runs (the runtime keeps it after the object is gone).
     pub workload: u8,
+    /// The pod's name suffix (a StatefulSet ordinal), kept with the runtime record.
+    pub suffix: u8,
+    /// Evicted by the kubelet's eviction manager (status reason `Evicted`, F 112).
+    pub evicted: bool,
     /// The pod's volumes are attached and mounted (`WaitForAttachAndMount` in kubelet
     /// SyncPod, before the runtime's SyncPod creates the sandbox).
     pub volumes: bool,
@@ -279,6 +317,8 @@ pub enum StopWhy {
     /// The pod worker terminates a pod that will not restart (e.g. an init container failed
     /// under restartPolicy Never, F 54).
     PodFinished,
+    /// The kubelet's eviction manager (F 112).
+    Evicted,
     LivenessProbe,
     StartupProbe,
 }
@@ -345,6 +385,24 @@ pub struct Env {
     pub fired: u32,
     /// Observer: a request was sent to a pod whose container was not running (pod uid).
     pub refused: Option<u16>,
+    /// Bit i: the partition of fault i has healed.
+    pub healed: u32,
+    /// Observer: taint eviction deleted a pod while every node was not Ready.
+    pub evicted_in_full_disruption: bool,
+    /// Observer: the object of a gracefully deleted pod was removed by its kubelet while the
+    /// kubelet could not reach the API server.
+    pub removed_while_unreachable: bool,
+    /// Observer: the eviction manager evicted a pod while a pod of a lower QoS class still
+    /// ran on the node (S14 P14.1: "BestEffort before Burstable before Guaranteed").
+    pub evicted_out_of_qos_order: bool,
+}
+
+/// QoS class (Guaranteed > Burstable > BestEffort), as the eviction docs order them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum QosClass {
+    BestEffort,
+    Burstable,
+    Guaranteed,
 }
 
 impl State {

@@ -8,9 +8,9 @@
 //! their own, taken before time can move again.
 
 use crate::cluster::Cluster;
-use crate::kubelet;
 use crate::spec::Workload;
 use crate::state::*;
+use crate::{kubelet, nodes};
 
 fn consider(min: &mut Option<Secs>, t: Secs) {
     if t > 0 {
@@ -60,9 +60,31 @@ pub fn next_deadline(m: &Cluster, s: &State) -> Option<Secs> {
     if let Some(t) = s.env.outage_left {
         consider(&mut min, t);
     }
-    for p in &s.proxies {
+    for (n, p) in s.proxies.iter().enumerate() {
+        if s.nodes[n].partitioned {
+            continue;
+        }
         if let Some(t) = p.lag_left {
             consider(&mut min, t);
+        }
+    }
+    if m.node_health {
+        let grace = m.scenario.cluster.node_monitor_grace_period_seconds;
+        for (n, node) in s.nodes.iter().enumerate() {
+            let obj = &s.api.nodes[n];
+            // NLC: `now > probeTimestamp + grace` (F 99), in whole seconds.
+            if node.partitioned && !obj.unknown && !obj.deleted && node.lease_age <= grace {
+                consider(&mut min, grace + 1 - node.lease_age);
+            }
+            if let Some(t) = nodes::next_eviction_in(m, s, n as u8) {
+                consider(&mut min, t);
+            }
+            if let Some(t) = obj.gc_left {
+                consider(&mut min, t);
+            }
+            if node.memory_hog {
+                consider(&mut min, node.eviction_wait);
+            }
         }
     }
     min
@@ -178,8 +200,25 @@ pub fn tick(m: &Cluster, s: &mut State, d: Secs) -> Option<()> {
             s.env.dependency_down = false;
         }
     }
-    for p in &mut s.proxies {
+    for (n, p) in s.proxies.iter_mut().enumerate() {
+        if s.nodes[n].partitioned {
+            continue;
+        }
         if let Some(t) = p.lag_left.as_mut() {
+            dec(t, d);
+        }
+    }
+    let grace = m.scenario.cluster.node_monitor_grace_period_seconds;
+    for (n, node) in s.nodes.iter_mut().enumerate() {
+        if node.partitioned {
+            node.lease_age = node.lease_age.saturating_add(d).min(grace + 1);
+        }
+        dec(&mut node.eviction_wait, d);
+        let obj = &mut s.api.nodes[n];
+        if obj.unreachable_taint || obj.out_of_service {
+            obj.taint_age = obj.taint_age.saturating_add(d).min(m.taint_age_cap);
+        }
+        if let Some(t) = obj.gc_left.as_mut() {
             dec(t, d);
         }
     }

@@ -3,7 +3,7 @@
 //! witnesses (`sometimes`) where a scenario lists them.
 
 use podcheck_model::k8s::{ContainerState, Phase};
-use podcheck_model::spec::Fault;
+use podcheck_model::spec::{Fault, Workload};
 use podcheck_model::state::*;
 use podcheck_model::Cluster;
 use podcheck_model::{controllers, render};
@@ -81,7 +81,7 @@ pub fn all() -> Vec<PropertyDef> {
         PropertyDef {
             name: "no_start_after_deletion",
             kind: Always,
-            sentence: "No container of a pod is started or restarted after the pod got a deletionTimestamp.",
+            sentence: "No container of a pod is started or restarted by a kubelet that has seen the pod's deletionTimestamp (a partitioned kubelet cannot see it).",
             source: "SCENARIOS I2; FACTS 53, 68",
             layer: "runtime",
             condition: no_start_after_deletion,
@@ -141,6 +141,54 @@ pub fn all() -> Vec<PropertyDef> {
             source: "SCENARIOS S10 P10.1, P10.2; FACTS 93, 94",
             layer: "api + runtime",
             condition: job_fails_only_after_limit_plus_one,
+        },
+        PropertyDef {
+            name: "statefulset_at_most_one",
+            kind: Always,
+            sentence: "At no time do two nodes run containers of the same StatefulSet identity (the same pod name).",
+            source: "SCENARIOS S1 P1.1, I8; FACTS 87-89",
+            layer: "runtime",
+            condition: statefulset_at_most_one,
+        },
+        PropertyDef {
+            name: "deployment_at_most_replicas_running",
+            kind: Always,
+            sentence: "At no time do more pods of a Deployment have running containers than its replicas.",
+            source: "SCENARIOS S1 P1.3, S2 P2.3, S5 P5.1; FACTS 85",
+            layer: "runtime",
+            condition: deployment_at_most_replicas_running,
+        },
+        PropertyDef {
+            name: "unreachable_pods_leave_endpoints",
+            kind: Always,
+            sentence: "Once the EndpointSlice controller has synced, no pod is listed ready on a node that is marked Unknown and still cannot reach the API server.",
+            source: "SCENARIOS S3 step 3; FACTS 84, 100",
+            layer: "api",
+            condition: unreachable_pods_leave_endpoints,
+        },
+        PropertyDef {
+            name: "terminating_until_kubelet_confirms",
+            kind: Always,
+            sentence: "The object of a gracefully deleted pod on an unreachable node is never removed except by a force delete or PodGC.",
+            source: "SCENARIOS S1 step 5, S2; FACTS 70, 104",
+            layer: "api",
+            condition: terminating_until_kubelet_confirms,
+        },
+        PropertyDef {
+            name: "no_eviction_in_full_disruption",
+            kind: Always,
+            sentence: "Taint eviction deletes no pod while every node is not Ready (master disruption mode).",
+            source: "SCENARIOS S4; FACTS 101, 102",
+            layer: "api",
+            condition: no_eviction_in_full_disruption,
+        },
+        PropertyDef {
+            name: "eviction_respects_qos_order",
+            kind: Always,
+            sentence: "Node-pressure eviction never evicts a pod while a pod of a lower QoS class (BestEffort < Burstable < Guaranteed) still runs on the node.",
+            source: "SCENARIOS S14 P14.1; FACTS 111",
+            layer: "runtime",
+            condition: eviction_respects_qos_order,
         },
         PropertyDef {
             name: "pod_becomes_ready",
@@ -247,6 +295,38 @@ pub fn all() -> Vec<PropertyDef> {
             condition: job_completes,
         },
         PropertyDef {
+            name: "node_ready_unknown",
+            kind: Sometimes,
+            sentence: "Some node's Ready condition becomes Unknown.",
+            source: "SCENARIOS S1 step 2, S3; FACTS 99",
+            layer: "api",
+            condition: node_ready_unknown,
+        },
+        PropertyDef {
+            name: "all_nodes_unknown",
+            kind: Sometimes,
+            sentence: "Every node's Ready condition is Unknown at once.",
+            source: "SCENARIOS S4",
+            layer: "api",
+            condition: all_nodes_unknown,
+        },
+        PropertyDef {
+            name: "pod_terminating_on_unreachable_node",
+            kind: Sometimes,
+            sentence: "kubectl shows a pod Terminating on a node that cannot reach the API server, while its containers still run.",
+            source: "SCENARIOS S1 step 5, S2 P2.4; seed 003 Demo 10",
+            layer: "api + runtime",
+            condition: pod_terminating_on_unreachable_node,
+        },
+        PropertyDef {
+            name: "pod_evicted",
+            kind: Sometimes,
+            sentence: "Some pod has status reason Evicted.",
+            source: "SCENARIOS S14; FACTS 112",
+            layer: "api",
+            condition: pod_evicted,
+        },
+        PropertyDef {
             name: "status_error_failed_pod",
             kind: Sometimes,
             sentence: "kubectl shows some pod as Error while its phase is Failed.",
@@ -345,6 +425,81 @@ fn job_fails_only_after_limit_plus_one(m: &Cluster, s: &State) -> bool {
         job.condition != Some(JobCondition::BackoffLimitExceeded)
             || job.failed_runs as u32 > spec.backoff_limit as u32
     })
+}
+
+fn rt_pods(s: &State) -> impl Iterator<Item = (usize, &PodRt)> {
+    s.nodes
+        .iter()
+        .enumerate()
+        .flat_map(|(n, node)| node.pods.iter().map(move |p| (n, p)))
+}
+
+fn statefulset_at_most_one(m: &Cluster, s: &State) -> bool {
+    m.scenario.workloads.iter().enumerate().all(|(w, wl)| {
+        let Workload::StatefulSet { spec, .. } = wl else {
+            return true;
+        };
+        (0..spec.replicas).all(|ordinal| {
+            let nodes: std::collections::BTreeSet<usize> = rt_pods(s)
+                .filter(|(_, p)| p.workload as usize == w && p.suffix == ordinal && p.any_running())
+                .map(|(n, _)| n)
+                .collect();
+            nodes.len() <= 1
+        })
+    })
+}
+
+fn deployment_at_most_replicas_running(m: &Cluster, s: &State) -> bool {
+    m.scenario.workloads.iter().enumerate().all(|(w, wl)| {
+        let Workload::Deployment { spec, .. } = wl else {
+            return true;
+        };
+        rt_pods(s)
+            .filter(|(_, p)| p.workload as usize == w && p.any_running())
+            .count()
+            <= spec.replicas as usize
+    })
+}
+
+fn unreachable_pods_leave_endpoints(m: &Cluster, s: &State) -> bool {
+    let synced = controllers::desired_endpoints(m, s).is_none_or(|d| d == s.api.endpoints);
+    !synced
+        || s.api.endpoints.iter().all(|e| {
+            let n = e.node as usize;
+            !(e.conditions.ready && s.api.nodes[n].unknown && s.nodes[n].partitioned)
+        })
+}
+
+fn terminating_until_kubelet_confirms(_: &Cluster, s: &State) -> bool {
+    !s.env.removed_while_unreachable
+}
+
+fn no_eviction_in_full_disruption(_: &Cluster, s: &State) -> bool {
+    !s.env.evicted_in_full_disruption
+}
+
+fn eviction_respects_qos_order(_: &Cluster, s: &State) -> bool {
+    !s.env.evicted_out_of_qos_order
+}
+
+fn node_ready_unknown(_: &Cluster, s: &State) -> bool {
+    s.api.nodes.iter().any(|n| n.unknown)
+}
+
+fn all_nodes_unknown(_: &Cluster, s: &State) -> bool {
+    s.api.nodes.iter().all(|n| n.unknown)
+}
+
+fn pod_terminating_on_unreachable_node(m: &Cluster, s: &State) -> bool {
+    s.api.pods.iter().any(|p| {
+        p.node.is_some_and(|n| {
+            s.nodes[n as usize].partitioned && s.rt(n, p.uid).is_some_and(|rt| rt.any_running())
+        }) && printed_status(m, p) == "Terminating"
+    })
+}
+
+fn pod_evicted(_: &Cluster, s: &State) -> bool {
+    s.api.pods.iter().any(|p| p.status.reason == "Evicted")
 }
 
 fn pod_becomes_ready(_: &Cluster, s: &State) -> bool {

@@ -117,6 +117,30 @@ pub fn events(m: &Cluster, before: &State, action: &Action, after: &State) -> Ve
         Action::Kubelet { node, uid, step } => {
             kubelet_events(m, before, after, node, uid, step, &mut out)
         }
+        Action::Evict { uid, .. } => out.push(ev(
+            "Warning",
+            "Evicted",
+            pod(uid),
+            "The node was low on resource: memory.".into(),
+        )),
+        Action::TaintEviction { uid } => out.push(ev(
+            "Normal",
+            "TaintManagerEviction",
+            pod(uid),
+            format!(
+                "Marking for deletion Pod default/{}",
+                m.uid_name(before, uid)
+            ),
+        )),
+        Action::NodeLifecycle {
+            node,
+            step: podcheck_model::nodes::NlcStep::MarkUnknown,
+        } => out.push(ev(
+            "Normal",
+            "NodeNotReady",
+            format!("node/{}", m.node_name(node)),
+            format!("Node {} status is now: NodeNotReady", m.node_name(node)),
+        )),
         Action::Probe {
             node,
             uid,

@@ -96,7 +96,7 @@ fn state_value(m: &Cluster, s: &State, time: u64, action: &str, actor: &str) -> 
                     json!(format!(
                         "{}/{}/{}",
                         m.node_name(n as u8),
-                        m.uid_name(s, rt.uid),
+                        m.rt_name(rt),
                         cs.name
                     )),
                     json!(v),

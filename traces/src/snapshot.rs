@@ -41,6 +41,7 @@ pub fn facts(m: &Cluster, s: &State) -> Facts {
     let mut f = Facts::default();
     for pod in &s.api.pods {
         let name = format!("pod {}", m.pod_name(pod));
+        f.api.insert(name.clone(), "exists".into());
         let st = &pod.status;
         let printed = render::print(m, pod);
         f.api
@@ -122,8 +123,9 @@ pub fn facts(m: &Cluster, s: &State) -> Facts {
     for (n, node) in s.nodes.iter().enumerate() {
         let node_name = m.node_name(n as u8);
         for rt in &node.pods {
-            let pod = m.uid_name(s, rt.uid);
+            let pod = m.rt_name(rt);
             let key = format!("{node_name} {pod}");
+            f.runtime.insert(key.clone(), "admitted".into());
             if rt.volumes {
                 f.runtime.insert(format!("{key} volumes"), "mounted".into());
             }
@@ -214,7 +216,8 @@ pub fn facts(m: &Cluster, s: &State) -> Facts {
     f
 }
 
-/// The facts that differ: `key: old → new`, `key: new` (added), `key: gone` (removed).
+/// The facts that differ: `key: old → new`, `key: new` (added), `key: gone` (removed). An
+/// object that disappears is one line (`pod web-1: gone`), not one line per field.
 pub fn diff(before: &BTreeMap<String, String>, after: &BTreeMap<String, String>) -> Vec<String> {
     let mut out = Vec::new();
     for (k, v) in after {
@@ -224,8 +227,12 @@ pub fn diff(before: &BTreeMap<String, String>, after: &BTreeMap<String, String>)
             _ => {}
         }
     }
-    for k in before.keys() {
-        if !after.contains_key(k) {
+    let gone: Vec<&String> = before.keys().filter(|k| !after.contains_key(*k)).collect();
+    for k in &gone {
+        let whole_object_gone = gone.iter().any(|o| {
+            k.len() > o.len() && k.starts_with(o.as_str()) && k[o.len()..].starts_with([' ', '/'])
+        });
+        if !whole_object_gone {
             out.push(format!("{k}: gone"));
         }
     }

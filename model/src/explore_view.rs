@@ -1,0 +1,1803 @@
+//! What Stateright's Explorer shows of the model (`podcheck explore`): each action in Kubernetes
+//! words, each state as text a person can read, and a picture of the cluster.
+//!
+//! - [`action_words`] names an action without a state (Stateright's `format_action` gets none):
+//!   pods are named by uid, nodes and workloads by their scenario names.
+//! - [`step_text`] is the `format_step` text: the action with pod names, the `kubectl get pods`
+//!   table, the workloads, each node with its conditions, taints, cpu and pods, the
+//!   EndpointSlice and what each kube-proxy routes to, the pending timers, the changes from the
+//!   state before, and whether each property holds in this state.
+//! - [`svg`] is the `as_svg` picture, in the spirit of seed 003's page: the control plane on
+//!   top, the nodes with their cpu requests and pods as coloured boxes (one colour per pod,
+//!   also used for its table row), each kube-proxy and the pods it sends requests to, the
+//!   client, and the `kubectl get pods` table. The actor of the last step and the pods it
+//!   changed are highlighted.
+//!
+//! Everything here is a pure function of the model and the states it is given.
+
+use crate::cluster::{Action, Actor, Cluster};
+use crate::k8s::{ContainerState, Resources};
+use crate::kubelet::{self, Step};
+use crate::nodes::{self, NlcStep};
+use crate::spec::Fault;
+use crate::state::*;
+use crate::{render, scheduler, time};
+use stateright::Expectation;
+use std::collections::{BTreeMap, BTreeSet};
+
+// ---------------------------------------------------------------------------------------------
+// Actions, without a state.
+
+/// A pod named by its uid (the name needs the state).
+pub fn pod_ref(uid: u16) -> String {
+    format!("pod uid {uid}")
+}
+
+/// The name of container `ctr`, if every workload of the scenario agrees on it.
+fn container_name_any(m: &Cluster, init: bool, ctr: u8) -> String {
+    let names: BTreeSet<&str> = m
+        .scenario
+        .workloads
+        .iter()
+        .filter_map(|w| {
+            let t = w.template();
+            let list = if init {
+                &t.init_containers
+            } else {
+                &t.containers
+            };
+            list.get(ctr as usize).map(|c| c.name.as_str())
+        })
+        .collect();
+    match (names.len(), names.first()) {
+        (1, Some(n)) => (*n).to_string(),
+        _ => format!("container #{ctr}"),
+    }
+}
+
+fn step_words(m: &Cluster, uid: u16, step: Step) -> String {
+    let pod = pod_ref(uid);
+    let c = |init: bool, ctr: u8| container_name_any(m, init, ctr);
+    match step {
+        Step::Admit => format!("admit {pod}"),
+        Step::Reject => format!("reject {pod} (admission)"),
+        Step::MountVolumes => format!("mount volumes of {pod}"),
+        Step::CreateSandbox => format!("RunPodSandbox + CNI ADD (pod IP) for {pod}"),
+        Step::PullImage { init, ctr } => format!("pull image of {} in {pod}", c(init, ctr)),
+        Step::ImagePullBackOff { init, ctr } => {
+            format!("back-off pulling image of {} in {pod}", c(init, ctr))
+        }
+        Step::CrashLoopBackOff { init, ctr } => {
+            format!("back-off restarting {} in {pod}", c(init, ctr))
+        }
+        Step::Start { init, ctr } => format!(
+            "start {}container {} of {pod}",
+            if init { "init " } else { "" },
+            c(init, ctr)
+        ),
+        Step::KillPod => format!("kill (preStop, SIGTERM) containers of {pod}"),
+        Step::Cleanup => format!("tear down sandbox and network of {pod}"),
+        Step::KillOrphan => format!("kill (SIGTERM) containers of force-deleted {pod}"),
+        Step::Forget => format!("forget {pod}"),
+    }
+}
+
+/// The action in Kubernetes words, from the action alone (for Stateright's `format_action`).
+pub fn action_words(m: &Cluster, action: &Action) -> String {
+    let node = |n: u8| {
+        m.scenario
+            .cluster
+            .nodes
+            .get(n as usize)
+            .map(|s| s.name.clone())
+            .unwrap_or_else(|| format!("node #{n}"))
+    };
+    let workload = |w: u8| {
+        m.scenario
+            .workloads
+            .get(w as usize)
+            .map(|w| w.name().to_string())
+            .unwrap_or_else(|| format!("workload #{w}"))
+    };
+    match *action {
+        Action::Tick(d) => format!("time passes {d} s"),
+        Action::ReplicaSetSync { workload: w } => format!(
+            "replicaset-controller: create pods for Deployment {}",
+            workload(w)
+        ),
+        Action::JobSync { workload: w } => format!("job-controller: sync Job {}", workload(w)),
+        Action::StatefulSetSync { workload: w } => {
+            format!("statefulset-controller: sync StatefulSet {}", workload(w))
+        }
+        Action::NodeLifecycle { node: n, step } => match step {
+            NlcStep::MarkUnknown => format!(
+                "node-lifecycle-controller: {} Ready=Unknown, its pods Ready=False",
+                node(n)
+            ),
+            NlcStep::Taint => format!(
+                "node-lifecycle-controller: taint {} node.kubernetes.io/unreachable",
+                node(n)
+            ),
+            NlcStep::Untaint => format!(
+                "node-lifecycle-controller: remove the unreachable taints of {}",
+                node(n)
+            ),
+        },
+        Action::KubeletNodeStatus { node: n } => {
+            format!("kubelet@{}: post node status Ready=True", node(n))
+        }
+        Action::TaintEviction { uid } => {
+            format!("taint-eviction-controller: delete {}", pod_ref(uid))
+        }
+        Action::PodGc { uid } => format!(
+            "pod-garbage-collector: mark {} Failed and force-delete it",
+            pod_ref(uid)
+        ),
+        Action::Evict { node: n, uid } => {
+            format!(
+                "kubelet@{}: evict {} (memory pressure)",
+                node(n),
+                pod_ref(uid)
+            )
+        }
+        Action::Heal { index } => crate::faults::describe_heal(m, index),
+        Action::Schedule { uid, node: Some(n) } => {
+            format!("scheduler: bind {} to {}", pod_ref(uid), node(n))
+        }
+        Action::Schedule { uid, node: None } => {
+            format!("scheduler: {} Unschedulable", pod_ref(uid))
+        }
+        Action::Kubelet { node: n, uid, step } => {
+            format!("kubelet@{}: {}", node(n), step_words(m, uid, step))
+        }
+        Action::Probe {
+            node: n,
+            uid,
+            ctr,
+            kind,
+        } => format!(
+            "kubelet@{}: {} probe {}/{}",
+            node(n),
+            kind.name(),
+            pod_ref(uid),
+            container_name_any(m, false, ctr)
+        ),
+        Action::StatusUpdate { node: n, uid } => {
+            format!("kubelet@{}: status update {}", node(n), pod_ref(uid))
+        }
+        Action::RemoveObject { node: n, uid } => format!(
+            "kubelet@{}: delete finished pod object {}",
+            node(n),
+            pod_ref(uid)
+        ),
+        Action::EndpointSliceSync => "endpointslice-controller: update EndpointSlice".into(),
+        Action::ProxySync { node: n } => format!("kube-proxy@{}: apply EndpointSlice", node(n)),
+        Action::Request { via, uid } => format!(
+            "client: request via kube-proxy@{} to {}",
+            node(via),
+            pod_ref(uid)
+        ),
+        Action::Fault { index, target } => {
+            let t = target.map(pod_ref).unwrap_or_default();
+            match m.scenario.faults.get(index as usize) {
+                Some(Fault::DeletePod { workload }) => {
+                    format!("kubectl: delete pod {t} (of {workload})")
+                }
+                Some(Fault::ForceDeletePod { workload, .. }) => {
+                    format!("kubectl: delete pod {t} (of {workload}) --grace-period=0 --force")
+                }
+                Some(Fault::DependencyOutage { seconds }) => {
+                    format!("environment: the dependency goes down for {seconds} s")
+                }
+                Some(Fault::Deadlock { workload }) => {
+                    format!("environment: the program in {t} (of {workload}) deadlocks")
+                }
+                Some(Fault::Partition { node, .. }) => {
+                    format!("network: {node} is cut off from the API server")
+                }
+                Some(Fault::ControlPlanePartition {}) => {
+                    "network: the API server is unreachable from every node".into()
+                }
+                Some(Fault::DeleteNode { node }) => format!("kubectl: delete node {node}"),
+                Some(Fault::OutOfServiceTaint { node }) => format!(
+                    "kubectl: taint node {node} node.kubernetes.io/out-of-service=nodeshutdown:NoExecute"
+                ),
+                Some(Fault::MemoryPressure { node }) => {
+                    format!("environment: the programs on {node} grow to their memory use")
+                }
+                None => format!("fault #{index}"),
+            }
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Readable facts of a state, for the text and for the changes between two states.
+
+fn yes_no(b: bool) -> &'static str {
+    if b {
+        "True"
+    } else {
+        "False"
+    }
+}
+
+fn probe_result(r: ProbeResult) -> &'static str {
+    match r {
+        ProbeResult::Unknown => "Unknown",
+        ProbeResult::Success => "Success",
+        ProbeResult::Failure => "Failure",
+    }
+}
+
+fn api_container_state(st: &ContainerState) -> String {
+    match st {
+        ContainerState::None => "-".into(),
+        ContainerState::Waiting { reason } if reason.is_empty() => "Waiting".into(),
+        ContainerState::Waiting { reason } => format!("Waiting({reason})"),
+        ContainerState::Running => "Running".into(),
+        ContainerState::Terminated(t) => format!("Terminated({}, {})", t.reason, t.exit_code),
+    }
+}
+
+/// What a container really does, in a few words (no timers).
+fn run_words(c: &Ctr) -> String {
+    let mut v = match &c.run {
+        Run::None => "not created".to_string(),
+        Run::Running(p) => {
+            let mut v = "running".to_string();
+            if p.deadlocked {
+                v.push_str(" (deadlocked)");
+            } else if p.boot_left > 0 {
+                v.push_str(" (booting)");
+            }
+            match p.stop {
+                Some(Stop {
+                    prestop_left: Some(_),
+                    ..
+                }) => v.push_str(", preStop running"),
+                Some(_) => v.push_str(", SIGTERM sent"),
+                None => {}
+            }
+            v
+        }
+        Run::Exited(e) => format!("exited {} ({})", e.code, e.reason()),
+    };
+    if let Some(w) = c.waiting {
+        v.push_str(&format!(", waiting: {}", w.reason()));
+    }
+    v
+}
+
+/// The spec of container `i` of the runtime pod.
+fn ctr_spec<'a>(m: &'a Cluster, rt: &PodRt, init: bool, i: usize) -> &'a crate::spec::Container {
+    let t = m.workload(rt.workload).template();
+    if init {
+        &t.init_containers[i]
+    } else {
+        &t.containers[i]
+    }
+}
+
+/// The containers of a runtime pod: (init, index, name, slot).
+fn ctrs<'a>(m: &'a Cluster, rt: &'a PodRt) -> Vec<(bool, usize, &'a str, &'a Ctr)> {
+    let init = rt
+        .init
+        .iter()
+        .enumerate()
+        .map(|(i, c)| (true, i, ctr_spec(m, rt, true, i).name.as_str(), c));
+    let regular = rt
+        .ctrs
+        .iter()
+        .enumerate()
+        .map(|(i, c)| (false, i, ctr_spec(m, rt, false, i).name.as_str(), c));
+    init.chain(regular).collect()
+}
+
+/// The readable facts of a state, in three layers (API objects, runtime truth, data plane).
+/// Timers are left out: they change at every tick.
+fn facts(m: &Cluster, s: &State) -> [BTreeMap<String, String>; 3] {
+    let mut api = BTreeMap::new();
+    let mut runtime = BTreeMap::new();
+    let mut net = BTreeMap::new();
+    for pod in &s.api.pods {
+        let name = format!("pod {}", m.pod_name(pod));
+        let st = &pod.status;
+        api.insert(format!("{name} STATUS"), render::print(m, pod).status);
+        api.insert(format!("{name} phase"), st.phase.as_str().to_string());
+        if let Some(n) = pod.node {
+            api.insert(format!("{name} nodeName"), m.node_name(n).to_string());
+        }
+        if let Some(msg) = &pod.unschedulable {
+            api.insert(
+                format!("{name} PodScheduled"),
+                format!("False (Unschedulable: {msg})"),
+            );
+        }
+        if let Some(g) = pod.deletion {
+            api.insert(
+                format!("{name} deletionTimestamp"),
+                format!("set, grace {g} s"),
+            );
+        }
+        if !st.reason.is_empty() {
+            api.insert(format!("{name} reason"), st.reason.clone());
+        }
+        if st.pod_ip {
+            api.insert(format!("{name} podIP"), "assigned".into());
+        }
+        if pod.disruption_target {
+            api.insert(format!("{name} DisruptionTarget"), "True".into());
+        }
+        for (cond, v) in [
+            ("Initialized", st.initialized),
+            ("ContainersReady", st.containers_ready),
+            ("Ready", st.ready),
+        ] {
+            if !st.statuses.is_empty() || v {
+                api.insert(format!("{name} {cond}"), yes_no(v).into());
+            }
+        }
+        for c in st.init_statuses.iter().chain(&st.statuses) {
+            let mut v = api_container_state(&c.state);
+            if let Some(l) = &c.last_state {
+                v.push_str(&format!(
+                    ", lastState Terminated({}, {})",
+                    l.reason, l.exit_code
+                ));
+            }
+            v.push_str(&format!(
+                ", ready={}, restartCount={}",
+                c.ready, c.restart_count
+            ));
+            api.insert(format!("{name} container {}", c.name), v);
+        }
+    }
+    for e in &s.api.endpoints {
+        let c = e.conditions;
+        api.insert(
+            format!("EndpointSlice {}", m.uid_name(s, e.uid)),
+            format!(
+                "ready={} serving={} terminating={}",
+                c.ready, c.serving, c.terminating
+            ),
+        );
+    }
+    for (i, w) in s.api.workloads.iter().enumerate() {
+        if let Some(j) = &w.job {
+            api.insert(format!("job {}", m.workload(i as u8).name()), job_words(j));
+        }
+    }
+    for n in 0..s.nodes.len() as u8 {
+        let node_name = m.node_name(n);
+        api.insert(format!("node {node_name} Ready"), node_ready(s, n).into());
+        let taints = node_taints(m, s, n);
+        if !taints.is_empty() {
+            api.insert(format!("node {node_name} taints"), taints.join(", "));
+        }
+        let rt = &s.nodes[n as usize];
+        if rt.partitioned {
+            net.insert(
+                format!("{node_name} link to the API server"),
+                "cut (partition)".into(),
+            );
+        }
+        if rt.memory_hog {
+            runtime.insert(
+                format!("{node_name} memory"),
+                if nodes::under_memory_pressure(m, s, n) {
+                    "pressure (memory.available < 100Mi)"
+                } else {
+                    "programs use their memoryUsageMi"
+                }
+                .into(),
+            );
+        }
+    }
+    for (n, node) in s.nodes.iter().enumerate() {
+        let node_name = m.node_name(n as u8);
+        for rt in &node.pods {
+            let key = format!("{node_name} {}", m.uid_name(s, rt.uid));
+            if rt.evicted {
+                runtime.insert(format!("{key} evicted"), "yes".into());
+            }
+            if rt.volumes {
+                runtime.insert(format!("{key} volumes"), "mounted".into());
+            }
+            runtime.insert(format!("{key} sandbox"), sandbox_words(rt).into());
+            if rt.terminating {
+                runtime.insert(format!("{key} pod worker"), "terminating".into());
+            }
+            for (_, _, cname, c) in ctrs(m, rt) {
+                runtime.insert(format!("{key}/{cname}"), run_words(c));
+                for kind in ProbeKind::ALL {
+                    if let Some(w) = c.probes[kind as usize] {
+                        runtime.insert(
+                            format!("{key}/{cname} {} probe", kind.name()),
+                            probe_words(&w),
+                        );
+                    }
+                }
+            }
+        }
+    }
+    for (n, p) in s.proxies.iter().enumerate() {
+        net.insert(
+            format!("kube-proxy@{}", m.node_name(n as u8)),
+            proxy_words(m, s, p),
+        );
+    }
+    net.insert(
+        "dependency".into(),
+        if s.env.dependency_down { "down" } else { "up" }.into(),
+    );
+    if let Some(uid) = s.env.refused {
+        net.insert(
+            "client".into(),
+            format!(
+                "a request to {} was refused: no container of it is running",
+                m.uid_name(s, uid)
+            ),
+        );
+    }
+    [api, runtime, net]
+}
+
+/// The node's Ready condition as the API stores it.
+fn node_ready(s: &State, n: u8) -> &'static str {
+    let obj = &s.api.nodes[n as usize];
+    if obj.deleted {
+        "deleted"
+    } else if obj.unknown {
+        "Unknown"
+    } else {
+        "True"
+    }
+}
+
+/// The node's taints: the scenario's and the control plane's.
+fn node_taints(m: &Cluster, s: &State, n: u8) -> Vec<String> {
+    nodes::taints(m, s, n)
+        .iter()
+        .map(|t| {
+            if t.value.is_empty() {
+                format!("{}:{:?}", t.key, t.effect)
+            } else {
+                format!("{}={}:{:?}", t.key, t.value, t.effect)
+            }
+        })
+        .collect()
+}
+
+/// A workload and its controller's status, in a few words.
+fn workload_words(w: &crate::spec::Workload, st: &WorkloadStatus) -> String {
+    let mut v = format!("{} {}", w.kind(), w.name());
+    if let Some(r) = w.replicas() {
+        v.push_str(&format!(": replicas {r}, pods created {}", st.created));
+    }
+    if let Some(j) = &st.job {
+        v.push_str(&format!(": {}", job_words(j)));
+    }
+    v
+}
+
+fn job_words(j: &JobStatus) -> String {
+    let cond = match j.condition {
+        None => "active",
+        Some(JobCondition::Complete) => "Complete",
+        Some(JobCondition::BackoffLimitExceeded) => "Failed (BackoffLimitExceeded)",
+    };
+    format!("{cond}, succeeded={}, failed={}", j.succeeded, j.failed)
+}
+
+fn sandbox_words(rt: &PodRt) -> &'static str {
+    match (rt.sandbox, rt.cleaned) {
+        (true, false) => "ready, IP assigned",
+        (true, true) => "torn down",
+        (false, _) => "none",
+    }
+}
+
+fn probe_words(w: &Worker) -> String {
+    let mut v = format!("result {}", probe_result(w.result));
+    if w.run > 0 {
+        v.push_str(&format!(", last {} x{}", probe_result(w.last), w.run));
+    }
+    if w.on_hold {
+        v.push_str(", on hold");
+    }
+    v
+}
+
+fn proxy_words(m: &Cluster, s: &State, p: &Proxy) -> String {
+    let routes: Vec<String> = p.routes.iter().map(|r| m.uid_name(s, r.0)).collect();
+    let mut v = format!("routes to [{}]", routes.join(", "));
+    if p.lag_left.is_some() {
+        v.push_str(", update pending");
+    }
+    v
+}
+
+/// The facts that differ: `key: old → new`, `key: new` (added), `key: gone` (removed).
+fn diff(before: &BTreeMap<String, String>, after: &BTreeMap<String, String>) -> Vec<String> {
+    let mut out = Vec::new();
+    for (k, v) in after {
+        match before.get(k) {
+            None => out.push(format!("{k}: {v}")),
+            Some(old) if old != v => out.push(format!("{k}: {old} → {v}")),
+            _ => {}
+        }
+    }
+    for k in before.keys() {
+        if !after.contains_key(k) {
+            out.push(format!("{k}: gone"));
+        }
+    }
+    out
+}
+
+/// The pending timers of a state, in words.
+fn timers(m: &Cluster, s: &State) -> Vec<String> {
+    let mut out = Vec::new();
+    for (n, node) in s.nodes.iter().enumerate() {
+        let node_name = m.node_name(n as u8);
+        for rt in &node.pods {
+            let key = format!("{node_name} {}", m.uid_name(s, rt.uid));
+            for (_, _, cname, c) in ctrs(m, rt) {
+                let at = format!("{key}/{cname}");
+                if let Run::Running(p) = &c.run {
+                    if p.boot_left > 0 {
+                        out.push(format!("{at}: answers after {} s of boot", p.boot_left));
+                    }
+                    if let Some(t) = p.exit_left {
+                        out.push(format!("{at}: the program exits in {t} s"));
+                    }
+                    if let Some(t) = p.oom_left {
+                        out.push(format!("{at}: goes over limits.memory in {t} s"));
+                    }
+                    match p.stop {
+                        Some(Stop {
+                            prestop_left: Some(t),
+                            ..
+                        }) => out.push(format!("{at}: preStop ends in {t} s, then SIGTERM")),
+                        Some(st) => out.push(format!(
+                            "{at}: SIGKILL in {} s unless it exits",
+                            st.kill_left
+                        )),
+                        None => {}
+                    }
+                }
+                if let Some(w) = c.waiting {
+                    out.push(format!("{at}: {} for {} s more", w.reason(), w.left()));
+                }
+                for kind in ProbeKind::ALL {
+                    if let Some(Worker {
+                        next_in: Some(t), ..
+                    }) = c.probes[kind as usize]
+                    {
+                        out.push(format!("{at}: next {} probe in {t} s", kind.name()));
+                    }
+                }
+            }
+        }
+    }
+    for (i, w) in s.api.workloads.iter().enumerate() {
+        if let Some(j) = &w.job {
+            if j.condition.is_none() && j.backoff_left > 0 {
+                out.push(format!(
+                    "job {}: pod-failure back-off, next pod in {} s",
+                    m.workload(i as u8).name(),
+                    j.backoff_left
+                ));
+            }
+        }
+    }
+    if m.node_health {
+        let grace = m.scenario.cluster.node_monitor_grace_period_seconds;
+        for n in 0..s.nodes.len() as u8 {
+            let (obj, rt) = (&s.api.nodes[n as usize], &s.nodes[n as usize]);
+            let name = m.node_name(n);
+            if rt.partitioned && !obj.unknown && !obj.deleted && rt.lease_age <= grace {
+                out.push(format!(
+                    "{name}: no lease for {} s; Ready=Unknown after {} s more",
+                    rt.lease_age,
+                    grace + 1 - rt.lease_age
+                ));
+            }
+            if let Some(t) = nodes::next_eviction_in(m, s, n) {
+                out.push(format!("{name}: taint eviction of a pod in {t} s"));
+            }
+            if let Some(t) = obj.gc_left {
+                out.push(format!("{name} (deleted): PodGC removes its pods in {t} s"));
+            }
+            if rt.eviction_wait > 0 {
+                out.push(format!(
+                    "{name}: the eviction manager may evict again in {} s",
+                    rt.eviction_wait
+                ));
+            }
+        }
+    }
+    if let Some(t) = s.env.outage_left {
+        out.push(format!("dependency: back up in {t} s"));
+    }
+    for (n, p) in s.proxies.iter().enumerate() {
+        if let Some(t) = p.lag_left {
+            out.push(format!(
+                "kube-proxy@{}: applies the new EndpointSlice within {t} s",
+                m.node_name(n as u8)
+            ));
+        }
+    }
+    out
+}
+
+/// Whether each property of the model holds in this state.
+fn property_lines(m: &Cluster, s: &State) -> Vec<String> {
+    m.properties
+        .iter()
+        .map(|p| {
+            let v = (p.condition)(m, s);
+            let (mark, words) = match (&p.expectation, v) {
+                (Expectation::Always, true) => ("✓", "holds here"),
+                (Expectation::Always, false) => ("✗", "VIOLATED in this state"),
+                (Expectation::Sometimes, true) => ("✓", "true here: a witness"),
+                (Expectation::Sometimes, false) => ("·", "not true here"),
+                (Expectation::Eventually, true) => ("✓", "true here"),
+                (Expectation::Eventually, false) => ("·", "not yet true"),
+            };
+            let kind = match p.expectation {
+                Expectation::Always => "always",
+                Expectation::Sometimes => "sometimes",
+                Expectation::Eventually => "eventually",
+            };
+            format!("{mark} {kind} {}: {words}", p.name)
+        })
+        .collect()
+}
+
+fn cpu(r: Resources) -> String {
+    format!("{}m", r.cpu_milli)
+}
+
+/// The pods of a node: every pod object bound there and every pod its runtime still holds,
+/// by uid.
+fn pods_on(s: &State, n: u8) -> Vec<u16> {
+    let mut uids: Vec<u16> = s
+        .api
+        .pods
+        .iter()
+        .filter(|p| p.node == Some(n))
+        .map(|p| p.uid)
+        .collect();
+    for rt in &s.nodes[n as usize].pods {
+        if !uids.contains(&rt.uid) {
+            uids.push(rt.uid);
+        }
+    }
+    uids.sort_unstable();
+    uids
+}
+
+fn node_conditions(m: &Cluster, s: &State, n: u8) -> String {
+    let spec = &m.scenario.cluster.nodes[n as usize];
+    let taints = node_taints(m, s, n);
+    let req = scheduler::requested_on(m, s, n);
+    let mut out = format!(
+        "Ready={}; taints: {}; cpu requested {} of {} allocatable ({} by other pods); memory requested {}Mi of {}Mi",
+        node_ready(s, n),
+        if taints.is_empty() {
+            "none".to_string()
+        } else {
+            taints.join(", ")
+        },
+        cpu(req),
+        cpu(spec.allocatable),
+        cpu(spec.used_by_other_pods),
+        req.memory_mi,
+        spec.allocatable.memory_mi
+    );
+    let rt = &s.nodes[n as usize];
+    if rt.partitioned {
+        out.push_str("; CUT OFF from the API server (partition), its containers keep running");
+    }
+    if rt.memory_hog && nodes::under_memory_pressure(m, s, n) {
+        out.push_str("; MemoryPressure (memory.available < 100Mi)");
+    }
+    out
+}
+
+/// The `format_step` text: `None` if the action is not enabled.
+pub fn step_text(m: &Cluster, before: &State, action: &Action) -> Option<String> {
+    let s = m.apply(before, action)?;
+    let mut out: Vec<String> = Vec::new();
+    out.push(m.describe(before, action));
+    if let Some(uid) = s.env.refused.filter(|_| before.env.refused.is_none()) {
+        out.push(format!(
+            "⚠ the request was refused: no container of {} is running",
+            m.uid_name(&s, uid)
+        ));
+    }
+    out.push(String::new());
+    out.push("$ kubectl get pods".into());
+    out.push(render::kubectl_get_pods(m, &s));
+
+    out.push(String::new());
+    out.push("Workloads".into());
+    for (i, w) in m.scenario.workloads.iter().enumerate() {
+        out.push(format!("  {}", workload_words(w, &s.api.workloads[i])));
+    }
+    let unbound: Vec<&Pod> = s.api.pods.iter().filter(|p| p.node.is_none()).collect();
+    if !unbound.is_empty() {
+        out.push(String::new());
+        out.push("Not scheduled".into());
+        for p in unbound {
+            let why = p
+                .unschedulable
+                .as_ref()
+                .map(|m| format!("PodScheduled=False, Unschedulable: {m}"))
+                .unwrap_or_else(|| "waiting for the scheduler".into());
+            out.push(format!("  {} (uid {}): {why}", m.pod_name(p), p.uid));
+        }
+    }
+
+    out.push(String::new());
+    out.push("Nodes".into());
+    for n in 0..s.nodes.len() as u8 {
+        out.push(format!(
+            "  {}: {}",
+            m.node_name(n),
+            node_conditions(m, &s, n)
+        ));
+        let uids = pods_on(&s, n);
+        if uids.is_empty() {
+            out.push("    no pods of the scenario".into());
+        }
+        for uid in uids {
+            let name = m.uid_name(&s, uid);
+            match s.pod(uid) {
+                Some(p) => {
+                    let pr = render::print(m, p);
+                    let mut line = format!(
+                        "    {name} (uid {uid}): STATUS {}, READY {}, phase {}, Ready={}",
+                        pr.status,
+                        pr.ready,
+                        p.status.phase.as_str(),
+                        yes_no(p.status.ready)
+                    );
+                    if let Some(g) = p.deletion {
+                        line.push_str(&format!(", deletionTimestamp set (grace {g} s)"));
+                    }
+                    out.push(line);
+                }
+                None => out.push(format!(
+                    "    {name}: the pod object is gone from the API; the node still holds it"
+                )),
+            }
+            if let Some(rt) = s.rt(n, uid) {
+                let mut line = format!("      runtime: sandbox {}", sandbox_words(rt));
+                if rt.volumes {
+                    line.push_str(", volumes mounted");
+                }
+                if rt.terminating {
+                    line.push_str(", pod worker terminating");
+                }
+                out.push(line);
+                for (init, _, cname, c) in ctrs(m, rt) {
+                    let mut line = format!(
+                        "      {}{cname}: {}, restarts {}",
+                        if init { "init " } else { "" },
+                        run_words(c),
+                        c.restart_count
+                    );
+                    for kind in ProbeKind::ALL {
+                        if let Some(w) = c.probes[kind as usize] {
+                            line.push_str(&format!("; {} {}", kind.name(), probe_words(&w)));
+                        }
+                    }
+                    out.push(line);
+                }
+            } else {
+                out.push("      runtime: not admitted by the kubelet yet".into());
+            }
+        }
+    }
+
+    out.push(String::new());
+    out.push("Endpoints".into());
+    if s.api.endpoints.is_empty() {
+        out.push("  EndpointSlice: no endpoints".into());
+    } else {
+        let eps: Vec<String> = s
+            .api
+            .endpoints
+            .iter()
+            .map(|e| {
+                let c = e.conditions;
+                format!(
+                    "{} (ready={} serving={} terminating={})",
+                    m.uid_name(&s, e.uid),
+                    c.ready,
+                    c.serving,
+                    c.terminating
+                )
+            })
+            .collect();
+        out.push(format!("  EndpointSlice: {}", eps.join(", ")));
+    }
+    for (n, p) in s.proxies.iter().enumerate() {
+        out.push(format!(
+            "  kube-proxy@{} {}",
+            m.node_name(n as u8),
+            proxy_words(m, &s, p)
+        ));
+    }
+    out.push(format!(
+        "  dependency: {}",
+        if s.env.dependency_down { "down" } else { "up" }
+    ));
+
+    out.push(String::new());
+    out.push("Pending timers".into());
+    let ts = timers(m, &s);
+    if ts.is_empty() {
+        out.push("  none".into());
+    }
+    for t in ts {
+        out.push(format!("  {t}"));
+    }
+    match time::next_deadline(m, &s) {
+        Some(d) => out.push(format!(
+            "  (when no component has anything to do, time jumps {d} s)"
+        )),
+        None => out.push("  (nothing is due: time stands still)".into()),
+    }
+
+    out.push(String::new());
+    out.push("Changes".into());
+    let (b, a) = (facts(m, before), facts(m, &s));
+    let mut any = false;
+    for (layer, (fb, fa)) in ["api", "runtime", "network"].iter().zip(b.iter().zip(&a)) {
+        for (i, d) in diff(fb, fa).into_iter().enumerate() {
+            any = true;
+            let label = if i == 0 { *layer } else { "" };
+            out.push(format!("  {label:8} {d}"));
+        }
+    }
+    if !any {
+        out.push("  only timers changed".into());
+    }
+
+    if !m.properties.is_empty() {
+        out.push(String::new());
+        out.push("Properties in this state".into());
+        for l in property_lines(m, &s) {
+            out.push(format!("  {l}"));
+        }
+    }
+    Some(out.join("\n"))
+}
+
+// ---------------------------------------------------------------------------------------------
+// The picture.
+
+/// One colour per pod (by uid), used for its box, its cpu share and its table row.
+const PALETTE: [&str; 10] = [
+    "#1f77b4", "#e6850e", "#2ca02c", "#9467bd", "#8c564b", "#e377c2", "#17becf", "#bcbd22",
+    "#393b79", "#637939",
+];
+
+/// The colour of a pod.
+pub fn pod_colour(uid: u16) -> &'static str {
+    PALETTE[(uid as usize + PALETTE.len() - 1) % PALETTE.len()]
+}
+
+const RED: &str = "#d62728";
+const GREEN: &str = "#2a9d3f";
+const AMBER: &str = "#c77c02";
+const GREY: &str = "#777";
+const HIGHLIGHT: &str = "#ff9800";
+
+fn esc(s: &str) -> String {
+    s.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+        .replace('"', "&quot;")
+}
+
+/// The colour of a STATUS text.
+fn status_colour(status: &str) -> &'static str {
+    match status {
+        "Running" => GREEN,
+        "Completed" | "Terminating" | "Succeeded" => GREY,
+        "Pending" | "ContainerCreating" | "PodInitializing" => AMBER,
+        s if s.starts_with("Init:") && !s.contains("Error") && !s.contains("BackOff") => AMBER,
+        _ => RED,
+    }
+}
+
+/// A small SVG writer.
+struct Svg {
+    out: String,
+}
+
+impl Svg {
+    fn rect(&mut self, (x, y, w, h): (f64, f64, f64, f64), fill: &str, stroke: &str, extra: &str) {
+        self.out.push_str(&format!(
+            r#"<rect x="{x:.1}" y="{y:.1}" width="{w:.1}" height="{h:.1}" rx="6" fill="{fill}" stroke="{stroke}" {extra}/>"#
+        ));
+        self.out.push('\n');
+    }
+    fn text(&mut self, x: f64, y: f64, size: f64, fill: &str, extra: &str, s: &str) {
+        self.out.push_str(&format!(
+            r#"<text x="{x:.1}" y="{y:.1}" font-size="{size}" fill="{fill}" {extra}>{}</text>"#,
+            esc(s)
+        ));
+        self.out.push('\n');
+    }
+    fn line(&mut self, x1: f64, y1: f64, x2: f64, y2: f64, stroke: &str, extra: &str) {
+        self.out.push_str(&format!(
+            r#"<line x1="{x1:.1}" y1="{y1:.1}" x2="{x2:.1}" y2="{y2:.1}" stroke="{stroke}" {extra}/>"#
+        ));
+        self.out.push('\n');
+    }
+    fn path(&mut self, d: &str, stroke: &str, extra: &str) {
+        self.out.push_str(&format!(
+            r#"<path d="{d}" fill="none" stroke="{stroke}" {extra}/>"#
+        ));
+        self.out.push('\n');
+    }
+}
+
+/// Breaks a text into lines of at most about `max` characters, at spaces.
+fn wrap(s: &str, max: usize) -> Vec<String> {
+    let mut lines: Vec<String> = Vec::new();
+    let mut cur = String::new();
+    for word in s.split_whitespace() {
+        if !cur.is_empty() && cur.chars().count() + 1 + word.chars().count() > max {
+            lines.push(std::mem::take(&mut cur));
+        }
+        if !cur.is_empty() {
+            cur.push(' ');
+        }
+        cur.push_str(word);
+    }
+    if !cur.is_empty() {
+        lines.push(cur);
+    }
+    lines
+}
+
+/// Clips a text to about `max` characters.
+fn clip(s: &str, max: usize) -> String {
+    if s.chars().count() <= max {
+        s.to_string()
+    } else {
+        let mut t: String = s.chars().take(max.saturating_sub(1)).collect();
+        t.push('…');
+        t
+    }
+}
+
+/// What a person sees of one pod in a state (no timers), to tell which pods a step changed.
+fn pod_look(s: &State, uid: u16) -> String {
+    let api = s
+        .pod(uid)
+        .map(|p| format!("{:?}/{:?}/{:?}", p.node, p.deletion, p.status));
+    let rt = s.rt_any(uid).map(|(n, r)| {
+        let ctrs: Vec<String> = r
+            .init
+            .iter()
+            .chain(&r.ctrs)
+            .map(|c| {
+                let probes: Vec<String> = c
+                    .probes
+                    .iter()
+                    .flatten()
+                    .map(|w| format!("{:?}{:?}{}", w.result, w.last, w.run))
+                    .collect();
+                format!("{}|{}|{}", run_words(c), c.restart_count, probes.join(","))
+            })
+            .collect();
+        format!(
+            "{n}/{}/{}/{}/{}/{}",
+            r.volumes,
+            r.sandbox,
+            r.terminating,
+            r.cleaned,
+            ctrs.join(";")
+        )
+    });
+    format!("{api:?} {rt:?}")
+}
+
+/// The pods whose readable facts changed between two states.
+fn changed_pods(before: &State, after: &State) -> BTreeSet<u16> {
+    before
+        .api
+        .pods
+        .iter()
+        .map(|p| p.uid)
+        .chain(after.api.pods.iter().map(|p| p.uid))
+        .chain(
+            before
+                .nodes
+                .iter()
+                .flat_map(|n| n.pods.iter().map(|r| r.uid)),
+        )
+        .chain(
+            after
+                .nodes
+                .iter()
+                .flat_map(|n| n.pods.iter().map(|r| r.uid)),
+        )
+        .filter(|&uid| pod_look(before, uid) != pod_look(after, uid))
+        .collect()
+}
+
+/// Geometry of a pod box, for the routes drawn to it.
+#[derive(Clone, Copy)]
+struct BoxAt {
+    x: f64,
+    y: f64,
+    w: f64,
+    h: f64,
+}
+
+/// The picture of a state. `prev` is the state before and the action that led here, if any;
+/// `time` the seconds since the start, `step` the number of actions so far.
+pub fn svg(
+    m: &Cluster,
+    prev: Option<(&State, &Action)>,
+    s: &State,
+    time: u64,
+    step: usize,
+) -> String {
+    const W: f64 = 900.0;
+    const PAD: f64 = 12.0;
+    let n_nodes = s.nodes.len().max(1);
+    let actor = prev.map(|(_, a)| a.actor());
+    let changed = prev.map(|(b, _)| changed_pods(b, s)).unwrap_or_default();
+    let last = prev.map(|(b, a)| (b, a, m.describe(b, a)));
+    let mut g = Svg { out: String::new() };
+
+    // Header.
+    g.text(
+        PAD,
+        22.0,
+        15.0,
+        "#222",
+        r#"font-weight="bold""#,
+        &format!("{}   t = {time} s   step {step}", m.scenario.name),
+    );
+    if let Some((_, _, words)) = &last {
+        g.text(
+            PAD,
+            42.0,
+            13.0,
+            "#b35900",
+            "",
+            &clip(&format!("last step: {words}"), 115),
+        );
+    } else {
+        g.text(PAD, 42.0, 13.0, GREY, "", "initial state: no pods yet");
+    }
+
+    // The control plane.
+    let cp_y = 54.0;
+    let cp_h = 150.0;
+    g.rect(
+        (PAD, cp_y, W - 2.0 * PAD, cp_h),
+        "#eef3fb",
+        "#5b7db1",
+        r#"stroke-width="1.5""#,
+    );
+    g.text(
+        PAD + 8.0,
+        cp_y + 16.0,
+        12.0,
+        "#2f4f80",
+        r#"font-weight="bold""#,
+        "control plane",
+    );
+    let comps: [(&str, Vec<Actor>); 5] = [
+        ("kubectl", vec![Actor::Environment]),
+        ("API server + etcd", vec![]),
+        ("kube-scheduler", vec![Actor::Scheduler]),
+        (
+            "controller-manager",
+            vec![
+                Actor::ReplicaSetController,
+                Actor::JobController,
+                Actor::StatefulSetController,
+                Actor::NodeLifecycleController,
+                Actor::TaintEvictionController,
+                Actor::PodGcController,
+            ],
+        ),
+        ("EndpointSlice", vec![Actor::EndpointSliceController]),
+    ];
+    let cw = (W - 2.0 * PAD - 16.0 - 4.0 * 8.0) / 5.0;
+    let kubectl_acted = match prev {
+        Some((_, Action::Fault { index, .. })) => matches!(
+            m.scenario.faults.get(*index as usize),
+            Some(
+                Fault::DeletePod { .. }
+                    | Fault::ForceDeletePod { .. }
+                    | Fault::DeleteNode { .. }
+                    | Fault::OutOfServiceTaint { .. }
+            )
+        ),
+        _ => false,
+    };
+    // Every step that writes an object goes through the API server.
+    let api_changed = prev.is_some_and(|(b, _)| {
+        let [before, ..] = facts(m, b);
+        let [after, ..] = facts(m, s);
+        before != after
+    });
+    for (i, (title, actors)) in comps.iter().enumerate() {
+        let x = PAD + 8.0 + i as f64 * (cw + 8.0);
+        let y = cp_y + 24.0;
+        let active = match i {
+            0 => kubectl_acted,
+            1 => api_changed,
+            _ => actor.is_some_and(|a| actors.contains(&a)),
+        };
+        let (stroke, width) = if active {
+            (HIGHLIGHT, "3")
+        } else {
+            ("#8aa2c8", "1")
+        };
+        g.rect(
+            (x, y, cw, cp_h - 32.0),
+            "#fff",
+            stroke,
+            &format!(r#"stroke-width="{width}""#),
+        );
+        g.text(
+            x + 6.0,
+            y + 15.0,
+            12.0,
+            "#223",
+            r#"font-weight="bold""#,
+            title,
+        );
+        let mut lines: Vec<(String, &str)> = Vec::new();
+        match i {
+            0 => {
+                for f in &m.scenario.faults {
+                    let w = match f {
+                        Fault::DeletePod { workload } => format!("may: delete pod ({workload})"),
+                        Fault::ForceDeletePod { workload, .. } => {
+                            format!("may: delete --force ({workload})")
+                        }
+                        Fault::ControlPlanePartition {} => "may: cut off every node".into(),
+                        Fault::DeleteNode { node } => format!("may: delete node {node}"),
+                        Fault::OutOfServiceTaint { node } => {
+                            format!("may: taint {node} out-of-service")
+                        }
+                        // The environment's faults are drawn where they happen.
+                        Fault::Partition { .. }
+                        | Fault::MemoryPressure { .. }
+                        | Fault::DependencyOutage { .. }
+                        | Fault::Deadlock { .. } => continue,
+                    };
+                    lines.push((w, "#333"));
+                }
+                if let (true, Some((_, _, words))) = (kubectl_acted, &last) {
+                    lines.push((format!("did: {words}"), HIGHLIGHT));
+                }
+            }
+            1 => {
+                lines.push((format!("{} pod objects", s.api.pods.len()), "#333"));
+                for p in &s.api.pods {
+                    let pr = render::print(m, p);
+                    lines.push((
+                        format!("■ {} {}", m.pod_name(p), pr.status),
+                        pod_colour(p.uid),
+                    ));
+                }
+            }
+            2 => {
+                let queue: Vec<&Pod> = s.api.pods.iter().filter(|p| p.node.is_none()).collect();
+                if queue.is_empty() {
+                    lines.push(("no pod waits for a node".into(), GREY));
+                }
+                for p in queue {
+                    let w = if p.unschedulable.is_some() {
+                        "Unschedulable"
+                    } else {
+                        "to schedule"
+                    };
+                    lines.push((format!("■ {} {w}", m.pod_name(p)), pod_colour(p.uid)));
+                    if let Some(msg) = &p.unschedulable {
+                        for l in wrap(msg, (cw / 6.3) as usize) {
+                            lines.push((l, "#555"));
+                        }
+                    }
+                }
+            }
+            3 => {
+                for (wi, w) in m.scenario.workloads.iter().enumerate() {
+                    let st = &s.api.workloads[wi];
+                    let mut t = format!("{} {}", w.kind(), w.name());
+                    if let Some(r) = w.replicas() {
+                        t.push_str(&format!(": replicas {r}"));
+                    }
+                    lines.push((t, "#333"));
+                    if let Some(j) = &st.job {
+                        lines.push((format!("  {}", job_words(j)), "#333"));
+                    }
+                }
+            }
+            _ => {
+                if s.api.endpoints.is_empty() {
+                    lines.push(("no endpoints".into(), GREY));
+                }
+                for e in &s.api.endpoints {
+                    let c = e.conditions;
+                    let mut v = Vec::new();
+                    if c.ready {
+                        v.push("ready");
+                    } else {
+                        v.push("not ready");
+                    }
+                    if c.serving && !c.ready {
+                        v.push("serving");
+                    }
+                    if c.terminating {
+                        v.push("terminating");
+                    }
+                    lines.push((
+                        format!("■ {} {}", m.uid_name(s, e.uid), v.join(", ")),
+                        pod_colour(e.uid),
+                    ));
+                }
+            }
+        }
+        let max_chars = (cw / 6.3) as usize;
+        for (li, (t, colour)) in lines.iter().take(6).enumerate() {
+            g.text(
+                x + 6.0,
+                y + 31.0 + li as f64 * 14.0,
+                11.0,
+                colour,
+                "",
+                &clip(t, max_chars),
+            );
+        }
+    }
+
+    // The nodes.
+    let nodes_y = cp_y + cp_h + 40.0;
+    let nw = (W - 2.0 * PAD - (n_nodes as f64 - 1.0) * 12.0) / n_nodes as f64;
+    struct PodLines {
+        uid: u16,
+        lines: Vec<(String, String, bool)>,
+    }
+    let mut per_node: Vec<Vec<PodLines>> = Vec::new();
+    for n in 0..s.nodes.len() as u8 {
+        let mut v = Vec::new();
+        for uid in pods_on(s, n) {
+            let mut lines: Vec<(String, String, bool)> = Vec::new();
+            let name = m.uid_name(s, uid);
+            match s.pod(uid) {
+                Some(p) => {
+                    let pr = render::print(m, p);
+                    lines.push((
+                        format!("{name}  {}", pr.status),
+                        status_colour(&pr.status).to_string(),
+                        true,
+                    ));
+                    lines.push((
+                        format!(
+                            "READY {}  RESTARTS {}  phase {}",
+                            pr.ready,
+                            pr.restarts,
+                            p.status.phase.as_str()
+                        ),
+                        "#333".into(),
+                        false,
+                    ));
+                    if let Some(gr) = p.deletion {
+                        lines.push((
+                            format!("deletionTimestamp set, grace {gr} s"),
+                            RED.into(),
+                            false,
+                        ));
+                    }
+                }
+                None => lines.push((format!("{name}  object deleted"), RED.to_string(), true)),
+            }
+            match s.rt(n, uid) {
+                Some(rt) => {
+                    let mut l = format!("sandbox {}", sandbox_words(rt));
+                    if rt.terminating {
+                        l.push_str(", terminating");
+                    }
+                    lines.push((l, "#555".into(), false));
+                    for (init, _, cname, c) in ctrs(m, rt) {
+                        let colour = match &c.run {
+                            Run::Running(p) if p.stop.is_some() || p.deadlocked => AMBER,
+                            Run::Running(_) => GREEN,
+                            Run::Exited(_) => RED,
+                            Run::None => GREY,
+                        };
+                        let mut l = format!(
+                            "{}{cname}: {}",
+                            if init { "init " } else { "" },
+                            run_words(c)
+                        );
+                        if let Some(w) = c.probes[ProbeKind::Readiness as usize] {
+                            l.push_str(&format!("; readiness {}", probe_result(w.result)));
+                        }
+                        lines.push((l, colour.into(), false));
+                    }
+                }
+                None => lines.push(("not admitted yet".into(), GREY.into(), false)),
+            }
+            v.push(PodLines { uid, lines });
+        }
+        per_node.push(v);
+    }
+    let pod_h = |p: &PodLines| 10.0 + p.lines.len() as f64 * 14.0;
+    let pods_h = per_node
+        .iter()
+        .map(|v| v.iter().map(|p| pod_h(p) + 8.0).sum::<f64>())
+        .fold(0.0, f64::max)
+        .max(30.0);
+    let node_header = 80.0;
+    let proxy_h = 46.0;
+    let node_h = node_header + pods_h + proxy_h + 16.0;
+    let mut boxes: BTreeMap<u16, BoxAt> = BTreeMap::new();
+    let mut proxy_at: Vec<BoxAt> = Vec::new();
+    for (ni, pods) in per_node.iter().enumerate() {
+        let n = ni as u8;
+        let x = PAD + ni as f64 * (nw + 12.0);
+        let y = nodes_y;
+        let spec = &m.scenario.cluster.nodes[ni];
+        // The link to the control plane (the kubelet's and the proxy's watches); a partition
+        // cuts it.
+        let partitioned = s.nodes[ni].partitioned;
+        let (lx, ly0, ly1) = (x + nw / 2.0, cp_y + cp_h, y);
+        if partitioned {
+            let mid = (ly0 + ly1) / 2.0;
+            g.line(lx, ly0, lx, mid - 7.0, RED, r#"stroke-width="2""#);
+            g.line(lx, mid + 7.0, lx, ly1, RED, r#"stroke-width="2""#);
+            g.line(
+                lx - 9.0,
+                mid - 3.0,
+                lx + 9.0,
+                mid - 11.0,
+                RED,
+                r#"stroke-width="2""#,
+            );
+            g.line(
+                lx - 9.0,
+                mid + 11.0,
+                lx + 9.0,
+                mid + 3.0,
+                RED,
+                r#"stroke-width="2""#,
+            );
+            g.text(
+                lx + 14.0,
+                mid + 4.0,
+                11.0,
+                RED,
+                r#"font-weight="bold""#,
+                "✂ partition: no lease, no status, no watch",
+            );
+        } else {
+            g.line(lx, ly0, lx, ly1, "#5b7db1", r#"stroke-width="2""#);
+            g.text(lx + 6.0, ly1 - 10.0, 10.0, "#5b7db1", "", "watch / status");
+        }
+        let node_active = matches!(actor, Some(Actor::Kubelet(k)) if k == n);
+        let ready = node_ready(s, n);
+        g.rect(
+            (x, y, nw, node_h),
+            if ready == "True" {
+                "#f7f7f4"
+            } else {
+                "#fbeeee"
+            },
+            if node_active { HIGHLIGHT } else { "#777" },
+            if node_active {
+                r#"stroke-width="3""#
+            } else {
+                r#"stroke-width="1.5""#
+            },
+        );
+        g.text(
+            x + 8.0,
+            y + 17.0,
+            13.0,
+            "#222",
+            r#"font-weight="bold""#,
+            &spec.name,
+        );
+        let mut cond = format!("Ready={ready}");
+        if s.nodes[ni].memory_hog && nodes::under_memory_pressure(m, s, n) {
+            cond.push_str("  MemoryPressure");
+        }
+        g.text(
+            x + 8.0 + 9.0 * spec.name.chars().count() as f64,
+            y + 17.0,
+            12.0,
+            if ready == "True" { GREEN } else { RED },
+            r#"font-weight="bold""#,
+            &cond,
+        );
+        let taints = node_taints(m, s, n);
+        g.text(
+            x + 8.0,
+            y + 32.0,
+            10.5,
+            if taints.is_empty() { "#555" } else { RED },
+            "",
+            &clip(
+                &format!(
+                    "kubelet · containerd   taints: {}",
+                    if taints.is_empty() {
+                        "none".into()
+                    } else {
+                        taints.join(", ")
+                    }
+                ),
+                (nw / 6.0) as usize,
+            ),
+        );
+        // cpu requests against allocatable.
+        let alloc = spec.allocatable.cpu_milli.max(1) as f64;
+        let bar_x = x + 8.0;
+        let bar_w = nw - 16.0;
+        let bar_y = y + 40.0;
+        g.rect((bar_x, bar_y, bar_w, 12.0), "#fff", "#999", r#"rx="2""#);
+        let mut used = spec.used_by_other_pods.cpu_milli as f64;
+        g.rect(
+            (bar_x, bar_y, bar_w * (used / alloc).min(1.0), 12.0),
+            "#bbb",
+            "none",
+            r#"rx="2""#,
+        );
+        for p in &s.api.pods {
+            if p.node == Some(n) && !p.status.phase.is_terminal() {
+                let q = kubelet::pod_request(m.workload(p.workload).template()).cpu_milli as f64;
+                let x0 = bar_x + bar_w * (used / alloc).min(1.0);
+                let w0 = bar_w * (q / alloc).min((1.0 - used / alloc).max(0.0));
+                g.rect(
+                    (x0, bar_y, w0, 12.0),
+                    pod_colour(p.uid),
+                    "#fff",
+                    r#"rx="2""#,
+                );
+                used += q;
+            }
+        }
+        let req = scheduler::requested_on(m, s, n);
+        g.text(
+            x + 8.0,
+            bar_y + 25.0,
+            10.5,
+            "#333",
+            "",
+            &format!(
+                "cpu requested {} of {} (other pods {})",
+                cpu(req),
+                cpu(spec.allocatable),
+                cpu(spec.used_by_other_pods)
+            ),
+        );
+        // The pods.
+        let mut py = y + node_header;
+        for p in pods {
+            let h = pod_h(p);
+            let colour = pod_colour(p.uid);
+            let is_changed = changed.contains(&p.uid);
+            if is_changed {
+                g.rect(
+                    (x + 5.0, py - 3.0, nw - 10.0, h + 6.0),
+                    "none",
+                    HIGHLIGHT,
+                    r#"stroke-width="3" stroke-dasharray="6 3""#,
+                );
+            }
+            g.rect(
+                (x + 8.0, py, nw - 16.0, h),
+                colour,
+                colour,
+                r#"fill-opacity="0.16" stroke-width="2""#,
+            );
+            g.rect((x + 8.0, py, 6.0, h), colour, colour, r#"rx="2""#);
+            let max_chars = ((nw - 30.0) / 6.2) as usize;
+            for (li, (t, c, bold)) in p.lines.iter().enumerate() {
+                g.text(
+                    x + 20.0,
+                    py + 15.0 + li as f64 * 14.0,
+                    if *bold { 12.5 } else { 11.0 },
+                    c,
+                    if *bold { r#"font-weight="bold""# } else { "" },
+                    &clip(t, max_chars),
+                );
+            }
+            boxes.insert(
+                p.uid,
+                BoxAt {
+                    x: x + 8.0,
+                    y: py,
+                    w: nw - 16.0,
+                    h,
+                },
+            );
+            py += h + 8.0;
+        }
+        if pods.is_empty() {
+            g.text(
+                x + 12.0,
+                y + node_header + 16.0,
+                11.0,
+                GREY,
+                "",
+                "no pods of the scenario",
+            );
+        }
+        // kube-proxy.
+        let px = x + 8.0;
+        let py = y + node_h - proxy_h - 8.0;
+        let proxy = &s.proxies[ni];
+        let proxy_active = matches!(actor, Some(Actor::KubeProxy(k)) if k == n)
+            || matches!(prev, Some((_, Action::Request { via, .. })) if *via == n);
+        g.rect(
+            (px, py, nw - 16.0, proxy_h),
+            "#fff",
+            if proxy_active { HIGHLIGHT } else { "#2a6f97" },
+            if proxy_active {
+                r#"stroke-width="3""#
+            } else {
+                r#"stroke-width="1.5""#
+            },
+        );
+        g.text(
+            px + 6.0,
+            py + 15.0,
+            12.0,
+            "#2a6f97",
+            r#"font-weight="bold""#,
+            &format!("kube-proxy@{}", spec.name),
+        );
+        let routes: Vec<String> = proxy.routes.iter().map(|r| m.uid_name(s, r.0)).collect();
+        g.text(
+            px + 6.0,
+            py + 29.0,
+            10.5,
+            "#333",
+            "",
+            &clip(
+                &format!("routes to [{}]", routes.join(", ")),
+                ((nw - 30.0) / 6.0) as usize,
+            ),
+        );
+        if let Some(t) = proxy.lag_left {
+            g.text(
+                px + 6.0,
+                py + 41.0,
+                10.5,
+                AMBER,
+                "",
+                &format!("EndpointSlice update pending: applied within {t} s"),
+            );
+        }
+        proxy_at.push(BoxAt {
+            x: px,
+            y: py,
+            w: nw - 16.0,
+            h: proxy_h,
+        });
+    }
+
+    // Routes: each proxy to each pod it sends requests to.
+    for (ni, proxy) in s.proxies.iter().enumerate() {
+        let pa = proxy_at[ni];
+        for (k, &(uid, node)) in proxy.routes.iter().enumerate() {
+            let Some(b) = boxes.get(&uid) else { continue };
+            let serving = s
+                .rt(node, uid)
+                .is_some_and(|rt| rt.ctrs.iter().any(|c| matches!(c.run, Run::Running(_))));
+            let this_request = matches!(prev, Some((_, Action::Request { via, uid: u })) if *via as usize == ni && *u == uid);
+            let colour = if serving { GREEN } else { RED };
+            let mut extra = format!(
+                r#"stroke-width="{}" marker-end="url(#arrow-{})""#,
+                if this_request { 4 } else { 2 },
+                if serving { "green" } else { "red" }
+            );
+            if !serving {
+                extra.push_str(r#" stroke-dasharray="5 3""#);
+            }
+            let x1 = pa.x + pa.w - 20.0 - k as f64 * 16.0;
+            let y1 = pa.y;
+            let x2 = b.x + b.w - 24.0 - ni as f64 * 14.0;
+            let y2 = b.y + b.h;
+            let d = format!(
+                "M {x1:.1} {y1:.1} C {x1:.1} {:.1}, {x2:.1} {:.1}, {x2:.1} {y2:.1}",
+                y1 - 30.0,
+                y2 + 30.0
+            );
+            g.path(&d, colour, &extra);
+        }
+    }
+
+    // Below the nodes: the client and the dependency.
+    let below = nodes_y + node_h + 24.0;
+    let has_clients = m.scenario.service.as_ref().is_some_and(|svc| svc.clients);
+    if has_clients {
+        let cx = PAD;
+        let cwid = 300.0;
+        let client_active = matches!(prev, Some((_, Action::Request { .. })));
+        g.rect(
+            (cx, below, cwid, 40.0),
+            "#fff",
+            if client_active { HIGHLIGHT } else { "#444" },
+            if client_active {
+                r#"stroke-width="3""#
+            } else {
+                r#"stroke-width="1.5""#
+            },
+        );
+        let svc = m
+            .scenario
+            .service
+            .as_ref()
+            .map(|s| s.selects.join(", "))
+            .unwrap_or_default();
+        g.text(
+            cx + 8.0,
+            below + 16.0,
+            12.0,
+            "#222",
+            r#"font-weight="bold""#,
+            &format!("client → Service ({svc})"),
+        );
+        match s.env.refused {
+            Some(uid) => g.text(
+                cx + 8.0,
+                below + 31.0,
+                11.0,
+                RED,
+                r#"font-weight="bold""#,
+                &format!("✗ a request to {} was refused", m.uid_name(s, uid)),
+            ),
+            None => g.text(
+                cx + 8.0,
+                below + 31.0,
+                11.0,
+                "#333",
+                "",
+                "sends requests via any kube-proxy",
+            ),
+        }
+        for (ni, pa) in proxy_at.iter().enumerate() {
+            let active =
+                matches!(prev, Some((_, Action::Request { via, .. })) if *via as usize == ni);
+            g.line(
+                cx + cwid / 2.0,
+                below,
+                pa.x + 30.0,
+                pa.y + pa.h,
+                if active { HIGHLIGHT } else { "#999" },
+                &format!(
+                    r#"stroke-width="{}" marker-end="url(#arrow-grey)""#,
+                    if active { 3 } else { 1 }
+                ),
+            );
+        }
+    }
+    let uses_dependency = m
+        .scenario
+        .faults
+        .iter()
+        .any(|f| matches!(f, Fault::DependencyOutage { .. }));
+    if uses_dependency {
+        let dx = PAD + 320.0;
+        let down = s.env.dependency_down;
+        g.rect(
+            (dx, below, 200.0, 40.0),
+            if down { "#fde0e0" } else { "#e6f4ea" },
+            if down { RED } else { GREEN },
+            r#"stroke-width="1.5""#,
+        );
+        g.text(
+            dx + 8.0,
+            below + 16.0,
+            12.0,
+            "#222",
+            r#"font-weight="bold""#,
+            "dependency (database)",
+        );
+        let t = match (down, s.env.outage_left) {
+            (true, Some(l)) => format!("DOWN, back in {l} s"),
+            (true, None) => "DOWN".into(),
+            _ => "up".into(),
+        };
+        g.text(
+            dx + 8.0,
+            below + 31.0,
+            11.0,
+            if down { RED } else { GREEN },
+            "",
+            &t,
+        );
+    }
+
+    // kubectl get pods, one colour per row.
+    let table_x = PAD + 530.0;
+    let table = render::kubectl_get_pods(m, s);
+    g.text(
+        table_x,
+        below + 10.0,
+        11.0,
+        "#222",
+        r#"font-weight="bold""#,
+        "$ kubectl get pods",
+    );
+    let mut rows = 0;
+    for (ri, row) in table.lines().enumerate() {
+        let colour = if ri == 0 {
+            "#222"
+        } else {
+            s.api
+                .pods
+                .get(ri - 1)
+                .map(|p| pod_colour(p.uid))
+                .unwrap_or("#222")
+        };
+        g.text(
+            table_x,
+            below + 25.0 + ri as f64 * 13.0,
+            11.0,
+            colour,
+            r#"font-family="monospace" xml:space="preserve""#,
+            row,
+        );
+        rows += 1;
+    }
+    let height = (below + 40.0 + rows as f64 * 13.0).max(below + 56.0) + PAD;
+
+    format!(
+        concat!(
+            r#"<svg xmlns="http://www.w3.org/2000/svg" width="100%" viewBox="0 0 {w} {h:.0}" "#,
+            r#"style="max-width: {w}px; display: block" "#,
+            r#"font-family="Helvetica, Arial, sans-serif">"#,
+            "\n<defs>",
+            r#"<marker id="arrow-green" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="6" markerHeight="6" orient="auto-start-reverse"><path d="M 0 0 L 10 5 L 0 10 z" fill="{green}"/></marker>"#,
+            r#"<marker id="arrow-red" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="6" markerHeight="6" orient="auto-start-reverse"><path d="M 0 0 L 10 5 L 0 10 z" fill="{red}"/></marker>"#,
+            r##"<marker id="arrow-grey" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="6" markerHeight="6" orient="auto-start-reverse"><path d="M 0 0 L 10 5 L 0 10 z" fill="#999"/></marker>"##,
+            "</defs>\n",
+            r##"<rect x="0" y="0" width="{w}" height="{h:.0}" fill="#ffffff"/>"##,
+            "\n{body}</svg>"
+        ),
+        w = W,
+        h = height,
+        green = GREEN,
+        red = RED,
+        body = g.out
+    )
+}
+
+/// The picture of the last state of a path (as Stateright's `as_svg` gets it), highlighting
+/// what its last action changed.
+pub fn path_svg(m: &Cluster, steps: &[(State, Option<Action>)]) -> Option<String> {
+    let (last, _) = steps.last()?;
+    let time: u64 = steps
+        .iter()
+        .filter_map(|(_, a)| match a {
+            Some(Action::Tick(d)) => Some(u64::from(*d)),
+            _ => None,
+        })
+        .sum();
+    let prev = steps
+        .len()
+        .checked_sub(2)
+        .and_then(|i| steps[i].1.as_ref().map(|a| (&steps[i].0, a)));
+    Some(svg(m, prev, last, time, steps.len() - 1))
+}
