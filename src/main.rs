@@ -4,7 +4,7 @@
 use clap::{Parser, Subcommand, ValueEnum};
 use podcheck_model::catalogue;
 use podcheck_model::spec::{parse_scenarios, Scenario, Verdict};
-use podcheck_properties::check::{self, CheckOptions, ScenarioResult};
+use podcheck_properties::check::{self, CheckOptions, PropertyResult, ScenarioResult};
 use serde::Serialize;
 use std::process::ExitCode;
 
@@ -289,16 +289,34 @@ fn print_table(r: &ScenarioResult) {
     say!("");
 }
 
+/// The trace of a discovered property as a path through the model, with the cycle start of
+/// a lasso.
+fn raw_path(p: &PropertyResult) -> Option<(podcheck_traces::RawPath, Option<usize>)> {
+    if let Some(path) = &p.trace {
+        return Some((podcheck_traces::RawPath::from_stateright(path), None));
+    }
+    p.lasso.as_ref().map(|l| {
+        (
+            podcheck_traces::RawPath {
+                states: l.states.clone(),
+                actions: l.actions.clone(),
+            },
+            l.loop_start,
+        )
+    })
+}
+
 fn print_traces(r: &ScenarioResult) {
     let model = check::model(&r.scenario, &[], false);
     for p in &r.properties {
-        if let Some(path) = &p.trace {
-            match podcheck_traces::from_path(
+        if let Some((raw, loop_start)) = raw_path(p) {
+            match podcheck_traces::from_raw(
                 &model,
-                path,
+                &raw,
                 p.def.name,
                 p.def.kind.as_str(),
                 p.verdict.as_str(),
+                loop_start,
             ) {
                 Ok(t) => say!("{}", podcheck_traces::render_text(&t)),
                 Err(e) => eprintln!("error: trace of {} does not replay: {e}", p.def.name),
@@ -431,7 +449,7 @@ fn run_trace(
     let chosen = match &property {
         Some(p) => r.properties.iter().find(|x| x.def.name == p),
         None => r.properties.iter().find(|x| {
-            x.def.kind == podcheck_properties::Kind::Always && x.verdict == Verdict::Violated
+            x.def.kind != podcheck_properties::Kind::Sometimes && x.verdict == Verdict::Violated
         }),
     };
     let Some(p) = chosen else {
@@ -443,13 +461,16 @@ fn run_trace(
         );
         return Ok(ExitCode::SUCCESS);
     };
-    let Some(path) = &p.trace else {
+    let Some((raw, loop_start)) = raw_path(p) else {
         let what = match (p.def.kind, p.verdict) {
             (podcheck_properties::Kind::Always, Verdict::Holds) => {
                 "holds: no reachable state breaks it, so there is no counterexample"
             }
             (podcheck_properties::Kind::Sometimes, Verdict::Violated) => {
                 "is violated: no reachable state has it, so there is no witness"
+            }
+            (podcheck_properties::Kind::LeadsTo, Verdict::Holds) => {
+                "holds: every fair run from a state where P holds reaches Q"
             }
             _ => "is incomplete: the run stopped at a bound",
         };
@@ -466,14 +487,13 @@ fn run_trace(
         return Ok(ExitCode::SUCCESS);
     };
     let model = check::model(&scenario, &[], false);
-    let raw = podcheck_traces::RawPath::from_stateright(path);
     let trace = podcheck_traces::from_raw(
         &model,
         &raw,
         p.def.name,
         p.def.kind.as_str(),
         p.verdict.as_str(),
-        None,
+        loop_start,
     )
     .map_err(|e| BadInput(format!("internal error: the trace does not replay: {e}")))?;
     match format {
@@ -493,7 +513,7 @@ fn run_trace(
         TraceFormat::Itf => say!(
             "{}",
             serde_json::to_string_pretty(&podcheck_traces::itf::render_itf(
-                &model, &raw, p.def.name, None
+                &model, &raw, p.def.name, loop_start
             ))
             .map_err(|e| BadInput(e.to_string()))?
         ),

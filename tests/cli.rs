@@ -208,7 +208,10 @@ fn assert_scenario_shape(s: &Value, threads: u64) {
         let name = p["name"].as_str().expect("name is a string");
         assert!(names.insert(name), "property {name} listed twice: {s}");
         let kind = p["kind"].as_str().expect("kind is a string");
-        assert!(kind == "always" || kind == "sometimes", "kind: {p}");
+        assert!(
+            kind == "always" || kind == "sometimes" || kind == "leads_to",
+            "kind: {p}"
+        );
         let verdict = p["verdict"].as_str().expect("verdict is a string");
         assert!(VERDICTS.contains(&verdict), "verdict: {p}");
         let expected = p["expected"].as_str().expect("expected is a string");
@@ -219,7 +222,7 @@ fn assert_scenario_shape(s: &Value, threads: u64) {
         );
         if s["complete"] == true {
             assert_ne!(verdict, "incomplete", "a complete run left {p} undecided");
-            let discovered = (kind == "always") == (verdict == "violated");
+            let discovered = (kind != "sometimes") == (verdict == "violated");
             assert_eq!(
                 p["trace_steps"].is_u64(),
                 discovered,

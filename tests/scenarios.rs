@@ -115,6 +115,7 @@ fn independent_shortest(m: &Cluster, def: &PropertyDef) -> Option<usize> {
     let discovered = |s: &State| match def.kind {
         Kind::Always => !(def.condition)(m, s),
         Kind::Sometimes => (def.condition)(m, s),
+        Kind::LeadsTo => unreachable!("leads_to traces are lassos, checked in liveness tests"),
     };
     let init = m.init_states().remove(0);
     let mut seen = HashSet::new();
@@ -293,4 +294,43 @@ fn statefulset_force_delete_tells_the_s1_story() {
     let last = p.trace.as_ref().unwrap().last_state();
     assert!(last.nodes[0].pods.iter().any(|rt| rt.any_running()));
     assert!(last.nodes[1].pods.iter().any(|rt| rt.any_running()));
+}
+
+/// `deleted_leads_to_gone` is violated under a partition that never heals, and holds when the
+/// scenario says it heals (eventually: the network is weakly fair); the lasso replays.
+#[test]
+fn deleted_leads_to_gone_depends_on_the_partition_healing() {
+    use podcheck_model::spec::Fault;
+    let verdict = |heals: bool| {
+        let mut s = catalogue::find("deployment-partition").unwrap();
+        for f in &mut s.faults {
+            if let Fault::Partition { heals: h, .. } = f {
+                *h = heals;
+            }
+        }
+        s.expect.retain(|e| e.property != "deleted_leads_to_gone");
+        s.expect.push(podcheck_model::spec::Expectation {
+            property: "deleted_leads_to_gone".into(),
+            verdict: podcheck_model::Verdict::Holds,
+            source: "test".into(),
+        });
+        let r = check::check(&s, &CheckOptions::default()).unwrap();
+        let p = r
+            .properties
+            .iter()
+            .find(|p| p.def.name == "deleted_leads_to_gone")
+            .unwrap()
+            .clone();
+        if let Some(l) = &p.lasso {
+            let m = check::model(&s, &[], false);
+            let raw = podcheck_traces::RawPath {
+                states: l.states.clone(),
+                actions: l.actions.clone(),
+            };
+            podcheck_traces::from_raw(&m, &raw, "", "leads_to", "violated", l.loop_start).unwrap();
+        }
+        (p.verdict, p.lasso.is_some())
+    };
+    assert_eq!(verdict(true), (podcheck_model::Verdict::Holds, false));
+    assert_eq!(verdict(false), (podcheck_model::Verdict::Violated, true));
 }

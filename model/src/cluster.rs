@@ -118,6 +118,9 @@ pub enum Actor {
     TaintEvictionController,
     PodGcController,
     KubeProxy(u8),
+    /// A partition that the scenario says heals (`heals: true`) heals eventually: the
+    /// network is weakly fair. Faults are not.
+    Network,
     Environment,
 }
 
@@ -141,6 +144,7 @@ impl Actor {
             Actor::PodGcController => "pod-garbage-collector".into(),
             Actor::EndpointSliceController => "endpointslice-controller".into(),
             Actor::KubeProxy(n) => format!("kube-proxy@{}", m.node_name(n)),
+            Actor::Network => "network".into(),
             Actor::Environment => "environment".into(),
         }
     }
@@ -165,9 +169,8 @@ impl Action {
             | Action::RemoveObject { node, .. } => Actor::Kubelet(node),
             Action::EndpointSliceSync => Actor::EndpointSliceController,
             Action::ProxySync { node } => Actor::KubeProxy(node),
-            Action::Request { .. } | Action::Fault { .. } | Action::Heal { .. } => {
-                Actor::Environment
-            }
+            Action::Heal { .. } => Actor::Network,
+            Action::Request { .. } | Action::Fault { .. } => Actor::Environment,
         }
     }
 }

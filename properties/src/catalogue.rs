@@ -16,6 +16,9 @@ use serde::Serialize;
 pub enum Kind {
     Always,
     Sometimes,
+    /// `P ~> Q` under weak fairness: from every reachable state where P holds, every fair
+    /// run reaches Q (checked on the explicit state graph, `liveness.rs`).
+    LeadsTo,
 }
 
 impl Kind {
@@ -23,6 +26,7 @@ impl Kind {
         match self {
             Kind::Always => "always",
             Kind::Sometimes => "sometimes",
+            Kind::LeadsTo => "leads_to",
         }
     }
 }
@@ -38,7 +42,10 @@ pub struct PropertyDef {
     pub source: &'static str,
     /// Which layer it is about.
     pub layer: &'static str,
+    /// The state condition (P, for `leads_to`).
     pub condition: fn(&Cluster, &State) -> bool,
+    /// Q, for `leads_to`.
+    pub until: Option<fn(&Cluster, &State) -> bool>,
 }
 
 impl std::fmt::Debug for PropertyDef {
@@ -61,6 +68,7 @@ pub fn all() -> Vec<PropertyDef> {
             source: "SCENARIOS I1, S13 P13.2; FACTS 28, 31",
             layer: "api",
             condition: terminal_phase_is_final,
+            until: None,
         },
         PropertyDef {
             name: "pending_until_first_start",
@@ -69,6 +77,7 @@ pub fn all() -> Vec<PropertyDef> {
             source: "seed 003 (phase table: Pending until every container has started); FACTS 24, 26",
             layer: "api + runtime",
             condition: pending_until_first_start,
+            until: None,
         },
         PropertyDef {
             name: "ready_implies_containers_ready",
@@ -77,6 +86,7 @@ pub fn all() -> Vec<PropertyDef> {
             source: "FACTS 39, 40",
             layer: "api",
             condition: ready_implies_containers_ready,
+            until: None,
         },
         PropertyDef {
             name: "no_start_after_deletion",
@@ -85,6 +95,7 @@ pub fn all() -> Vec<PropertyDef> {
             source: "SCENARIOS I2; FACTS 53, 68",
             layer: "runtime",
             condition: no_start_after_deletion,
+            until: None,
         },
         PropertyDef {
             name: "backoff_bounded",
@@ -93,6 +104,7 @@ pub fn all() -> Vec<PropertyDef> {
             source: "SCENARIOS I9, S8 P8.3; FACTS 2, 7, 57",
             layer: "runtime",
             condition: backoff_bounded,
+            until: None,
         },
         PropertyDef {
             name: "endpoint_ready_implies_serving_not_terminating",
@@ -101,6 +113,7 @@ pub fn all() -> Vec<PropertyDef> {
             source: "SCENARIOS I4, S6 P6.2; FACTS 83",
             layer: "api",
             condition: endpoint_ready_implies_serving_not_terminating,
+            until: None,
         },
         PropertyDef {
             name: "no_terminal_or_ipless_endpoints",
@@ -109,6 +122,7 @@ pub fn all() -> Vec<PropertyDef> {
             source: "SCENARIOS I5; FACTS 82",
             layer: "api",
             condition: no_terminal_or_ipless_endpoints,
+            until: None,
         },
         PropertyDef {
             name: "no_request_to_stopped_container",
@@ -117,6 +131,7 @@ pub fn all() -> Vec<PropertyDef> {
             source: "SCENARIOS S6 P6.1; seed 003 Demo 8",
             layer: "data plane + runtime",
             condition: no_request_to_stopped_container,
+            until: None,
         },
         PropertyDef {
             name: "no_restart_while_healthy",
@@ -125,6 +140,7 @@ pub fn all() -> Vec<PropertyDef> {
             source: "SCENARIOS S8 P8.1, S9; seed 003 (probes)",
             layer: "runtime",
             condition: no_restart_while_healthy,
+            until: None,
         },
         PropertyDef {
             name: "graceful_stop_within_grace",
@@ -133,6 +149,7 @@ pub fn all() -> Vec<PropertyDef> {
             source: "SCENARIOS S7 P7.1; seed 003 Demo 9",
             layer: "runtime",
             condition: graceful_stop_within_grace,
+            until: None,
         },
         PropertyDef {
             name: "job_fails_only_after_backoff_limit_plus_one_failures",
@@ -141,6 +158,7 @@ pub fn all() -> Vec<PropertyDef> {
             source: "SCENARIOS S10 P10.1, P10.2; FACTS 93, 94",
             layer: "api + runtime",
             condition: job_fails_only_after_limit_plus_one,
+            until: None,
         },
         PropertyDef {
             name: "statefulset_at_most_one",
@@ -149,6 +167,7 @@ pub fn all() -> Vec<PropertyDef> {
             source: "SCENARIOS S1 P1.1, I8; FACTS 87-89",
             layer: "runtime",
             condition: statefulset_at_most_one,
+            until: None,
         },
         PropertyDef {
             name: "deployment_at_most_replicas_running",
@@ -157,6 +176,7 @@ pub fn all() -> Vec<PropertyDef> {
             source: "SCENARIOS S1 P1.3, S2 P2.3, S5 P5.1; FACTS 85",
             layer: "runtime",
             condition: deployment_at_most_replicas_running,
+            until: None,
         },
         PropertyDef {
             name: "unreachable_pods_leave_endpoints",
@@ -165,6 +185,7 @@ pub fn all() -> Vec<PropertyDef> {
             source: "SCENARIOS S3 step 3; FACTS 84, 100",
             layer: "api",
             condition: unreachable_pods_leave_endpoints,
+            until: None,
         },
         PropertyDef {
             name: "terminating_until_kubelet_confirms",
@@ -173,6 +194,7 @@ pub fn all() -> Vec<PropertyDef> {
             source: "SCENARIOS S1 step 5, S2; FACTS 70, 104",
             layer: "api",
             condition: terminating_until_kubelet_confirms,
+            until: None,
         },
         PropertyDef {
             name: "no_eviction_in_full_disruption",
@@ -181,6 +203,7 @@ pub fn all() -> Vec<PropertyDef> {
             source: "SCENARIOS S4; FACTS 101, 102",
             layer: "api",
             condition: no_eviction_in_full_disruption,
+            until: None,
         },
         PropertyDef {
             name: "eviction_respects_qos_order",
@@ -189,6 +212,7 @@ pub fn all() -> Vec<PropertyDef> {
             source: "SCENARIOS S14 P14.1; FACTS 111",
             layer: "runtime",
             condition: eviction_respects_qos_order,
+            until: None,
         },
         PropertyDef {
             name: "pod_becomes_ready",
@@ -197,6 +221,7 @@ pub fn all() -> Vec<PropertyDef> {
             source: "seed 003 Demo 1",
             layer: "api",
             condition: pod_becomes_ready,
+            until: None,
         },
         PropertyDef {
             name: "endpoint_becomes_ready",
@@ -205,6 +230,7 @@ pub fn all() -> Vec<PropertyDef> {
             source: "seed 003 Demo 1",
             layer: "api + data plane",
             condition: endpoint_becomes_ready,
+            until: None,
         },
         PropertyDef {
             name: "pod_unschedulable",
@@ -213,6 +239,7 @@ pub fn all() -> Vec<PropertyDef> {
             source: "seed 003 Demo 2",
             layer: "api",
             condition: pod_unschedulable,
+            until: None,
         },
         PropertyDef {
             name: "status_image_pull_backoff",
@@ -221,6 +248,7 @@ pub fn all() -> Vec<PropertyDef> {
             source: "seed 003 Demo 3; FACTS 60-62",
             layer: "api",
             condition: status_image_pull_backoff,
+            until: None,
         },
         PropertyDef {
             name: "status_crash_loop_while_running",
@@ -229,6 +257,7 @@ pub fn all() -> Vec<PropertyDef> {
             source: "seed 003 Demo 4; FACTS 56, 75",
             layer: "api",
             condition: status_crash_loop_while_running,
+            until: None,
         },
         PropertyDef {
             name: "status_oom_killed",
@@ -237,6 +266,7 @@ pub fn all() -> Vec<PropertyDef> {
             source: "seed 003 Demo 5",
             layer: "api",
             condition: status_oom_killed,
+            until: None,
         },
         PropertyDef {
             name: "endpoint_not_ready_while_running",
@@ -245,6 +275,7 @@ pub fn all() -> Vec<PropertyDef> {
             source: "seed 003 Demos 6, 7",
             layer: "api + runtime",
             condition: endpoint_not_ready_while_running,
+            until: None,
         },
         PropertyDef {
             name: "ready_again_after_outage",
@@ -253,6 +284,7 @@ pub fn all() -> Vec<PropertyDef> {
             source: "seed 003 Demo 6",
             layer: "api",
             condition: ready_again_after_outage,
+            until: None,
         },
         PropertyDef {
             name: "container_restarted",
@@ -261,6 +293,7 @@ pub fn all() -> Vec<PropertyDef> {
             source: "seed 003 Demo 7; SCENARIOS S8",
             layer: "api",
             condition: container_restarted,
+            until: None,
         },
         PropertyDef {
             name: "deleted_pod_ends_succeeded",
@@ -269,6 +302,7 @@ pub fn all() -> Vec<PropertyDef> {
             source: "SCENARIOS S13 P13.1; FACTS 27, 69",
             layer: "api",
             condition: deleted_pod_ends_succeeded,
+            until: None,
         },
         PropertyDef {
             name: "deleted_pod_ends_failed",
@@ -277,6 +311,7 @@ pub fn all() -> Vec<PropertyDef> {
             source: "SCENARIOS S7 P7.3",
             layer: "api",
             condition: deleted_pod_ends_failed,
+            until: None,
         },
         PropertyDef {
             name: "job_failed",
@@ -285,6 +320,7 @@ pub fn all() -> Vec<PropertyDef> {
             source: "SCENARIOS S10; FACTS 95",
             layer: "api",
             condition: job_failed,
+            until: None,
         },
         PropertyDef {
             name: "job_completes",
@@ -293,6 +329,7 @@ pub fn all() -> Vec<PropertyDef> {
             source: "seed 003 Demo 11; FACTS 96",
             layer: "api",
             condition: job_completes,
+            until: None,
         },
         PropertyDef {
             name: "node_ready_unknown",
@@ -301,6 +338,7 @@ pub fn all() -> Vec<PropertyDef> {
             source: "SCENARIOS S1 step 2, S3; FACTS 99",
             layer: "api",
             condition: node_ready_unknown,
+            until: None,
         },
         PropertyDef {
             name: "all_nodes_unknown",
@@ -309,6 +347,7 @@ pub fn all() -> Vec<PropertyDef> {
             source: "SCENARIOS S4",
             layer: "api",
             condition: all_nodes_unknown,
+            until: None,
         },
         PropertyDef {
             name: "pod_terminating_on_unreachable_node",
@@ -317,6 +356,7 @@ pub fn all() -> Vec<PropertyDef> {
             source: "SCENARIOS S1 step 5, S2 P2.4; seed 003 Demo 10",
             layer: "api + runtime",
             condition: pod_terminating_on_unreachable_node,
+            until: None,
         },
         PropertyDef {
             name: "pod_evicted",
@@ -325,6 +365,52 @@ pub fn all() -> Vec<PropertyDef> {
             source: "SCENARIOS S14; FACTS 112",
             layer: "api",
             condition: pod_evicted,
+            until: None,
+        },
+        PropertyDef {
+            name: "ready_leads_to_endpoint",
+            kind: LeadsTo,
+            sentence: "A pod that is Ready is eventually listed ready in the EndpointSlice and routed to by every kube-proxy (or stops being Ready).",
+            source: "seed 003 Demo 1; FACTS 82, 83",
+            layer: "api + data plane",
+            condition: some_ready_pod_unrouted,
+            until: Some(no_ready_pod_unrouted),
+        },
+        PropertyDef {
+            name: "deleted_leads_to_gone",
+            kind: LeadsTo,
+            sentence: "Every pod with a deletionTimestamp is eventually removed from the API.",
+            source: "SCENARIOS S2 P2.1; FACTS 70, 104",
+            layer: "api",
+            condition: some_pod_deleting,
+            until: Some(no_pod_deleting),
+        },
+        PropertyDef {
+            name: "scheduled_leads_to_running",
+            kind: LeadsTo,
+            sentence: "A pod bound to a node whose images can be pulled eventually has a container started (or is deleted).",
+            source: "seed 003 Demo 1; seed 002",
+            layer: "api + runtime",
+            condition: some_bound_pod_not_started,
+            until: Some(no_bound_pod_not_started),
+        },
+        PropertyDef {
+            name: "replicas_converge",
+            kind: LeadsTo,
+            sentence: "Whenever a Deployment has fewer active pods than replicas, it eventually has them all Running and Ready (once faults stop).",
+            source: "SCENARIOS S2 P2.2, S15 P15.2; FACTS 85",
+            layer: "api",
+            condition: replicas_short,
+            until: Some(replicas_all_ready),
+        },
+        PropertyDef {
+            name: "recovered_dependency_leads_to_ready",
+            kind: LeadsTo,
+            sentence: "After a dependency outage has ended, every pod eventually is Ready again.",
+            source: "seed 003 Demo 6; SCENARIOS S8 P8.2",
+            layer: "api",
+            condition: outage_over_pod_unready,
+            until: Some(all_pods_ready),
         },
         PropertyDef {
             name: "status_error_failed_pod",
@@ -333,6 +419,7 @@ pub fn all() -> Vec<PropertyDef> {
             source: "seed 003 Demo 11",
             layer: "api",
             condition: status_error_failed_pod,
+            until: None,
         },
     ]
 }
@@ -500,6 +587,101 @@ fn pod_terminating_on_unreachable_node(m: &Cluster, s: &State) -> bool {
 
 fn pod_evicted(_: &Cluster, s: &State) -> bool {
     s.api.pods.iter().any(|p| p.status.reason == "Evicted")
+}
+
+fn routed(s: &State, uid: u16) -> bool {
+    s.api
+        .endpoints
+        .iter()
+        .any(|e| e.uid == uid && e.conditions.ready)
+        && s.proxies
+            .iter()
+            .all(|p| p.routes.iter().any(|r| r.0 == uid))
+}
+
+fn some_ready_pod_unrouted(m: &Cluster, s: &State) -> bool {
+    m.scenario.service.is_some()
+        && s.api
+            .pods
+            .iter()
+            .any(|p| p.status.ready && p.deletion.is_none() && !routed(s, p.uid))
+}
+
+fn no_ready_pod_unrouted(m: &Cluster, s: &State) -> bool {
+    !some_ready_pod_unrouted(m, s)
+}
+
+fn some_pod_deleting(_: &Cluster, s: &State) -> bool {
+    s.api.pods.iter().any(|p| p.deletion.is_some())
+}
+
+fn no_pod_deleting(m: &Cluster, s: &State) -> bool {
+    !some_pod_deleting(m, s)
+}
+
+fn some_bound_pod_not_started(m: &Cluster, s: &State) -> bool {
+    s.api.pods.iter().any(|p| {
+        let pullable = m
+            .workload(p.workload)
+            .template()
+            .containers
+            .iter()
+            .chain(&m.workload(p.workload).template().init_containers)
+            .all(|c| !c.app.image_pull_fails);
+        p.node.is_some()
+            && pullable
+            && p.deletion.is_none()
+            && !p.status.phase.is_terminal()
+            && !p.ghost.ever_started
+    })
+}
+
+fn no_bound_pod_not_started(m: &Cluster, s: &State) -> bool {
+    !some_bound_pod_not_started(m, s)
+}
+
+fn replicas_short(m: &Cluster, s: &State) -> bool {
+    m.scenario.workloads.iter().enumerate().any(|(w, wl)| {
+        let Workload::Deployment { spec, .. } = wl else {
+            return false;
+        };
+        s.api
+            .pods
+            .iter()
+            .filter(|p| p.workload as usize == w && controllers::is_active(p))
+            .count()
+            < spec.replicas as usize
+    })
+}
+
+fn replicas_all_ready(m: &Cluster, s: &State) -> bool {
+    m.scenario.workloads.iter().enumerate().all(|(w, wl)| {
+        let Workload::Deployment { spec, .. } = wl else {
+            return true;
+        };
+        s.api
+            .pods
+            .iter()
+            .filter(|p| p.workload as usize == w && controllers::is_active(p) && p.status.ready)
+            .count()
+            >= spec.replicas as usize
+    })
+}
+
+fn outage_over_pod_unready(m: &Cluster, s: &State) -> bool {
+    let over =
+        m.scenario.faults.iter().enumerate().any(|(i, f)| {
+            matches!(f, Fault::DependencyOutage { .. }) && s.env.fired & (1 << i) != 0
+        }) && !s.env.dependency_down;
+    over && !all_pods_ready(m, s)
+}
+
+fn all_pods_ready(_: &Cluster, s: &State) -> bool {
+    s.api
+        .pods
+        .iter()
+        .filter(|p| p.deletion.is_none() && !p.status.phase.is_terminal())
+        .all(|p| p.status.ready)
 }
 
 fn pod_becomes_ready(_: &Cluster, s: &State) -> bool {

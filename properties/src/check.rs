@@ -16,8 +16,9 @@
 //! every property it could not decide.
 
 use crate::catalogue::{self, Kind, PropertyDef};
+use crate::liveness::{leads_to_with, Ends, LassoEnd, LeadsTo, StateGraph};
 use podcheck_model::spec::{Scenario, Verdict};
-use podcheck_model::{Action, Cluster, PropertyFn, State};
+use podcheck_model::{Action, Actor, Cluster, PropertyFn, State};
 use stateright::{Checker, Expectation, Model, Path};
 use std::io::IsTerminal;
 use std::time::{Duration, Instant};
@@ -46,6 +47,19 @@ impl Default for CheckOptions {
     }
 }
 
+/// A `leads_to` counterexample: a run from the initial state to a state where P holds and on
+/// to a fair cycle of states without Q (or to a final state without Q).
+#[derive(Clone, Debug)]
+pub struct LassoPath {
+    pub states: Vec<State>,
+    pub actions: Vec<Action>,
+    /// Index in `states` where the cycle starts (the last state repeats it); None when the
+    /// run ends in a state where no fair component acts.
+    pub loop_start: Option<usize>,
+    /// Index in `states` of the state where P holds.
+    pub p_index: usize,
+}
+
 /// The verdict of one property in one scenario.
 #[derive(Clone, Debug)]
 pub struct PropertyResult {
@@ -55,12 +69,17 @@ pub struct PropertyResult {
     pub expected_source: String,
     /// The shortest counterexample (`always`) or witness (`sometimes`).
     pub trace: Option<Path<State, Action>>,
+    /// The lasso of a violated `leads_to`.
+    pub lasso: Option<LassoPath>,
 }
 
 impl PropertyResult {
-    /// Number of actions in the trace.
+    /// Number of actions in the trace (or the lasso: its stem and one round of its cycle).
     pub fn trace_steps(&self) -> Option<usize> {
-        self.trace.as_ref().map(|p| p.clone().into_actions().len())
+        self.trace
+            .as_ref()
+            .map(|p| p.clone().into_actions().len())
+            .or_else(|| self.lasso.as_ref().map(|l| l.actions.len()))
     }
 }
 
@@ -85,7 +104,8 @@ impl ScenarioResult {
     }
 }
 
-/// The properties checked in a scenario: every safety property, and the witnesses it lists.
+/// The properties checked in a scenario: every safety property, and the witnesses and
+/// leads-to properties it lists.
 pub fn selected(scenario: &Scenario) -> Result<Vec<PropertyDef>, String> {
     for e in &scenario.expect {
         if catalogue::find(&e.property).is_none() {
@@ -119,8 +139,8 @@ fn to_fn(def: &PropertyDef) -> PropertyFn {
     PropertyFn {
         name: def.name,
         expectation: match def.kind {
-            Kind::Always => Expectation::Always,
             Kind::Sometimes => Expectation::Sometimes,
+            Kind::Always | Kind::LeadsTo => Expectation::Always,
         },
         condition: def.condition,
     }
@@ -211,12 +231,62 @@ pub fn check(scenario: &Scenario, opts: &CheckOptions) -> Result<ScenarioResult,
     scenario.validate()?;
     let defs = selected(scenario)?;
     let start = Instant::now();
-    let m = model(scenario, &defs, true);
+    let stateright_defs: Vec<PropertyDef> = defs
+        .iter()
+        .filter(|d| d.kind != Kind::LeadsTo)
+        .copied()
+        .collect();
+    let m = model(scenario, &stateright_defs, true);
     let progress = opts.progress.then_some(scenario.name.as_str());
     let (checker, complete) = run_bfs(m, opts.threads, opts.max_states, progress);
     let check_seconds = start.elapsed().as_secs_f64();
     let mut properties = Vec::new();
+    let plain = model(scenario, &[], false);
+    let mut graph: Option<StateGraph<State, Action, Actor>> = None;
     for def in &defs {
+        if def.kind == Kind::LeadsTo {
+            let g = graph.get_or_insert_with(|| {
+                StateGraph::explore(
+                    &plain,
+                    |a: &Action| {
+                        let actor = a.actor();
+                        actor.is_fair().then_some(actor)
+                    },
+                    opts.max_states,
+                )
+            });
+            let p = def.condition;
+            let q = def.until.ok_or_else(|| format!("{} has no Q", def.name))?;
+            let (verdict, lasso) =
+                match leads_to_with(g, |s| p(&plain, s), |s| q(&plain, s), Ends::Quiescence) {
+                    LeadsTo::Holds => (Verdict::Holds, None),
+                    LeadsTo::Incomplete => (Verdict::Incomplete, None),
+                    LeadsTo::Violated(l) => {
+                        l.replay(&plain, g)?;
+                        let (states, actions) = l.to_path(g);
+                        let loop_start = (l.end == LassoEnd::Cycle).then_some(l.cycle_start);
+                        (
+                            Verdict::Violated,
+                            Some(LassoPath {
+                                states,
+                                actions,
+                                loop_start,
+                                p_index: l.p_index,
+                            }),
+                        )
+                    }
+                };
+            let (expected, expected_source) = expectation(scenario, def);
+            properties.push(PropertyResult {
+                def: *def,
+                verdict,
+                expected,
+                expected_source,
+                trace: None,
+                lasso,
+            });
+            continue;
+        }
         let found = checker.discovery(def.name).is_some();
         let verdict = match (def.kind, found, complete) {
             (Kind::Always, true, _) => Verdict::Violated,
@@ -224,6 +294,7 @@ pub fn check(scenario: &Scenario, opts: &CheckOptions) -> Result<ScenarioResult,
             (Kind::Sometimes, true, _) => Verdict::Holds,
             (Kind::Sometimes, false, true) => Verdict::Violated,
             (_, false, false) => Verdict::Incomplete,
+            (Kind::LeadsTo, ..) => unreachable!("leads_to is judged on the state graph"),
         };
         let trace = if found {
             shortest_trace(scenario, def, opts.max_states)
@@ -237,6 +308,7 @@ pub fn check(scenario: &Scenario, opts: &CheckOptions) -> Result<ScenarioResult,
             expected,
             expected_source,
             trace,
+            lasso: None,
         });
     }
     Ok(ScenarioResult {

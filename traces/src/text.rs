@@ -66,6 +66,10 @@ pub fn render_text(t: &Trace) -> String {
         out.push_str(&format!(
             "\n──── back to step {l}: the cycle repeats forever ────\n"
         ));
+    } else if t.kind == "leads_to" {
+        out.push_str(
+            "\n──── the run stays here: no component that must act has anything to do, and the\n     promised state never comes ────\n",
+        );
     }
     out
 }
