@@ -106,7 +106,7 @@ fn scenario() -> impl Strategy<Value = Scenario> {
             proptest::bool::weighted(0.3),
         ),
         1usize..=2,
-        (0u8..=3, proptest::bool::weighted(0.3)),
+        (0u8..=3, proptest::bool::weighted(0.3), any::<bool>()),
     )
         .prop_map(
             |(
@@ -120,7 +120,7 @@ fn scenario() -> impl Strategy<Value = Scenario> {
                 service,
                 (delete, deadlock, outage, force),
                 nodes,
-                (node_fault, statefulset),
+                (node_fault, statefulset, parallel),
             )| {
                 let spec = PodSpec {
                     restart_policy: if deployment {
@@ -143,7 +143,11 @@ fn scenario() -> impl Strategy<Value = Scenario> {
                         metadata,
                         spec: StatefulSetSpec {
                             replicas,
-                            pod_management_policy: PodManagementPolicy::OrderedReady,
+                            pod_management_policy: if parallel {
+                                PodManagementPolicy::Parallel
+                            } else {
+                                PodManagementPolicy::OrderedReady
+                            },
                             template,
                         },
                     }

@@ -35,6 +35,7 @@ const PINNED: &[(&str, usize)] = &[
     ("statefulset-partition", 1497),
     ("statefulset-force-delete", 22),
     ("statefulset-node-deleted", 43),
+    ("statefulset-out-of-service", 58),
     ("all-nodes-unreachable", 8),
     ("node-pressure-eviction", 8),
 ];
