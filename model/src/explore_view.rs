@@ -16,7 +16,7 @@
 //! Everything here is a pure function of the model and the states it is given.
 
 use crate::cluster::{Action, Actor, Cluster};
-use crate::k8s::{ContainerState, Resources};
+use crate::k8s::Resources;
 use crate::kubelet::{self, Step};
 use crate::nodes::{self, NlcStep};
 use crate::spec::Fault;
@@ -230,16 +230,6 @@ fn probe_result(r: ProbeResult) -> &'static str {
     }
 }
 
-fn api_container_state(st: &ContainerState) -> String {
-    match st {
-        ContainerState::None => "-".into(),
-        ContainerState::Waiting { reason } if reason.is_empty() => "Waiting".into(),
-        ContainerState::Waiting { reason } => format!("Waiting({reason})"),
-        ContainerState::Running => "Running".into(),
-        ContainerState::Terminated(t) => format!("Terminated({}, {})", t.reason, t.exit_code),
-    }
-}
-
 /// What a container really does, in a few words (no timers).
 fn run_words(c: &Ctr) -> String {
     let mut v = match &c.run {
@@ -296,154 +286,12 @@ fn ctrs<'a>(m: &'a Cluster, rt: &'a PodRt) -> Vec<(bool, usize, &'a str, &'a Ctr
 
 /// The readable facts of a state, in three layers (API objects, runtime truth, data plane).
 /// Timers are left out: they change at every tick.
+/// The readable facts of a state, per layer (shared with the traces).
 fn facts(m: &Cluster, s: &State) -> [BTreeMap<String, String>; 3] {
-    let mut api = BTreeMap::new();
-    let mut runtime = BTreeMap::new();
-    let mut net = BTreeMap::new();
-    for pod in &s.api.pods {
-        let name = format!("pod {}", m.pod_name(pod));
-        let st = &pod.status;
-        api.insert(format!("{name} STATUS"), render::print(m, pod).status);
-        api.insert(format!("{name} phase"), st.phase.as_str().to_string());
-        if let Some(n) = pod.node {
-            api.insert(format!("{name} nodeName"), m.node_name(n).to_string());
-        }
-        if let Some(msg) = &pod.unschedulable {
-            api.insert(
-                format!("{name} PodScheduled"),
-                format!("False (Unschedulable: {msg})"),
-            );
-        }
-        if let Some(g) = pod.deletion {
-            api.insert(
-                format!("{name} deletionTimestamp"),
-                format!("set, grace {g} s"),
-            );
-        }
-        if !st.reason.is_empty() {
-            api.insert(format!("{name} reason"), st.reason.clone());
-        }
-        if st.pod_ip {
-            api.insert(format!("{name} podIP"), "assigned".into());
-        }
-        if pod.disruption_target {
-            api.insert(format!("{name} DisruptionTarget"), "True".into());
-        }
-        for (cond, v) in [
-            ("Initialized", st.initialized),
-            ("ContainersReady", st.containers_ready),
-            ("Ready", st.ready),
-        ] {
-            if !st.statuses.is_empty() || v {
-                api.insert(format!("{name} {cond}"), yes_no(v).into());
-            }
-        }
-        for c in st.init_statuses.iter().chain(&st.statuses) {
-            let mut v = api_container_state(&c.state);
-            if let Some(l) = &c.last_state {
-                v.push_str(&format!(
-                    ", lastState Terminated({}, {})",
-                    l.reason, l.exit_code
-                ));
-            }
-            v.push_str(&format!(
-                ", ready={}, restartCount={}",
-                c.ready, c.restart_count
-            ));
-            api.insert(format!("{name} container {}", c.name), v);
-        }
-    }
-    for e in &s.api.endpoints {
-        let c = e.conditions;
-        api.insert(
-            format!("EndpointSlice {}", m.uid_name(s, e.uid)),
-            format!(
-                "ready={} serving={} terminating={}",
-                c.ready, c.serving, c.terminating
-            ),
-        );
-    }
-    for (i, w) in s.api.workloads.iter().enumerate() {
-        if let Some(j) = &w.job {
-            api.insert(format!("job {}", m.workload(i as u8).name()), job_words(j));
-        }
-    }
-    for n in 0..s.nodes.len() as u8 {
-        let node_name = m.node_name(n);
-        api.insert(format!("node {node_name} Ready"), node_ready(s, n).into());
-        let taints = node_taints(m, s, n);
-        if !taints.is_empty() {
-            api.insert(format!("node {node_name} taints"), taints.join(", "));
-        }
-        let rt = &s.nodes[n as usize];
-        if rt.partitioned {
-            net.insert(
-                format!("{node_name} link to the API server"),
-                "cut (partition)".into(),
-            );
-        }
-        if rt.memory_hog {
-            runtime.insert(
-                format!("{node_name} memory"),
-                if nodes::under_memory_pressure(m, s, n) {
-                    "pressure (memory.available < 100Mi)"
-                } else {
-                    "programs use their memoryUsageMi"
-                }
-                .into(),
-            );
-        }
-    }
-    for (n, node) in s.nodes.iter().enumerate() {
-        let node_name = m.node_name(n as u8);
-        for rt in &node.pods {
-            let key = format!("{node_name} {}", m.uid_name(s, rt.uid));
-            if rt.evicted {
-                runtime.insert(format!("{key} evicted"), "yes".into());
-            }
-            if rt.volumes {
-                runtime.insert(format!("{key} volumes"), "mounted".into());
-            }
-            runtime.insert(format!("{key} sandbox"), sandbox_words(rt).into());
-            if rt.terminating {
-                runtime.insert(format!("{key} pod worker"), "terminating".into());
-            }
-            for (_, _, cname, c) in ctrs(m, rt) {
-                runtime.insert(format!("{key}/{cname}"), run_words(c));
-                for kind in ProbeKind::ALL {
-                    if let Some(w) = c.probes[kind as usize] {
-                        runtime.insert(
-                            format!("{key}/{cname} {} probe", kind.name()),
-                            probe_words(&w),
-                        );
-                    }
-                }
-            }
-        }
-    }
-    for (n, p) in s.proxies.iter().enumerate() {
-        net.insert(
-            format!("kube-proxy@{}", m.node_name(n as u8)),
-            proxy_words(m, s, p),
-        );
-    }
-    net.insert(
-        "dependency".into(),
-        if s.env.dependency_down { "down" } else { "up" }.into(),
-    );
-    if let Some(uid) = s.env.refused {
-        net.insert(
-            "client".into(),
-            format!(
-                "a request to {} was refused: no container of it is running",
-                m.uid_name(s, uid)
-            ),
-        );
-    }
-    [api, runtime, net]
+    let f = crate::facts::facts(m, s);
+    [f.api, f.runtime, f.data_plane]
 }
 
-/// The node's Ready condition as the API stores it.
 fn node_ready(s: &State, n: u8) -> &'static str {
     let obj = &s.api.nodes[n as usize];
     if obj.deleted {
@@ -520,23 +368,9 @@ fn proxy_words(m: &Cluster, s: &State, p: &Proxy) -> String {
 
 /// The facts that differ: `key: old → new`, `key: new` (added), `key: gone` (removed).
 fn diff(before: &BTreeMap<String, String>, after: &BTreeMap<String, String>) -> Vec<String> {
-    let mut out = Vec::new();
-    for (k, v) in after {
-        match before.get(k) {
-            None => out.push(format!("{k}: {v}")),
-            Some(old) if old != v => out.push(format!("{k}: {old} → {v}")),
-            _ => {}
-        }
-    }
-    for k in before.keys() {
-        if !after.contains_key(k) {
-            out.push(format!("{k}: gone"));
-        }
-    }
-    out
+    crate::facts::diff(before, after)
 }
 
-/// The pending timers of a state, in words.
 fn timers(m: &Cluster, s: &State) -> Vec<String> {
     let mut out = Vec::new();
     for (n, node) in s.nodes.iter().enumerate() {

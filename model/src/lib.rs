@@ -11,6 +11,7 @@ pub mod catalogue;
 pub mod cluster;
 pub mod controllers;
 pub mod explore_view;
+pub mod facts;
 pub mod faults;
 pub mod k8s;
 pub mod kubelet;

@@ -7,9 +7,14 @@ pub mod dot;
 pub mod events;
 pub mod itf;
 pub mod mermaid;
-pub mod snapshot;
 pub mod text;
 mod trace;
 
 pub use text::render_text;
 pub use trace::*;
+
+/// The readable facts of a state and their diff live in the model, which the Explorer
+/// shares.
+pub mod snapshot {
+    pub use podcheck_model::facts::*;
+}

@@ -3,10 +3,10 @@
 //!
 //! Timers are left out on purpose: they change at every tick and would bury the story.
 
-use podcheck_model::k8s::ContainerState;
-use podcheck_model::render;
-use podcheck_model::state::*;
-use podcheck_model::Cluster;
+use crate::k8s::ContainerState;
+use crate::render;
+use crate::state::*;
+use crate::Cluster;
 use std::collections::BTreeMap;
 
 /// The three layers of a state: API objects, runtime truth, the data plane (and the world
