@@ -230,34 +230,7 @@ fn probe_result(r: ProbeResult) -> &'static str {
     }
 }
 
-/// What a container really does, in a few words (no timers).
-fn run_words(c: &Ctr) -> String {
-    let mut v = match &c.run {
-        Run::None => "not created".to_string(),
-        Run::Running(p) => {
-            let mut v = "running".to_string();
-            if p.deadlocked {
-                v.push_str(" (deadlocked)");
-            } else if p.boot_left > 0 {
-                v.push_str(" (booting)");
-            }
-            match p.stop {
-                Some(Stop {
-                    prestop_left: Some(_),
-                    ..
-                }) => v.push_str(", preStop running"),
-                Some(_) => v.push_str(", SIGTERM sent"),
-                None => {}
-            }
-            v
-        }
-        Run::Exited(e) => format!("exited {} ({})", e.code, e.reason()),
-    };
-    if let Some(w) = c.waiting {
-        v.push_str(&format!(", waiting: {}", w.reason()));
-    }
-    v
-}
+use crate::facts::run_words;
 
 /// The spec of container `i` of the runtime pod.
 fn ctr_spec<'a>(m: &'a Cluster, rt: &PodRt, init: bool, i: usize) -> &'a crate::spec::Container {

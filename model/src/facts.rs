@@ -36,6 +36,35 @@ fn probe_result(r: ProbeResult) -> &'static str {
     }
 }
 
+/// What a container really does, in a few words (no timers).
+pub fn run_words(c: &Ctr) -> String {
+    let mut v = match &c.run {
+        Run::None => "not created".to_string(),
+        Run::Running(p) => {
+            let mut v = "running".to_string();
+            if p.deadlocked {
+                v.push_str(" (deadlocked)");
+            } else if p.boot_left > 0 {
+                v.push_str(" (booting)");
+            }
+            match p.stop {
+                Some(Stop {
+                    prestop_left: Some(_),
+                    ..
+                }) => v.push_str(", preStop running"),
+                Some(_) => v.push_str(", SIGTERM sent"),
+                None => {}
+            }
+            v
+        }
+        Run::Exited(e) => format!("exited {} ({})", e.code, e.reason()),
+    };
+    if let Some(w) = c.waiting {
+        v.push_str(&format!(", waiting: {}", w.reason()));
+    }
+    v
+}
+
 /// Flattens a state.
 pub fn facts(m: &Cluster, s: &State) -> Facts {
     let mut f = Facts::default();
@@ -150,30 +179,7 @@ pub fn facts(m: &Cluster, s: &State) -> Facts {
                 .zip(&spec.init_containers)
                 .chain(rt.ctrs.iter().zip(&spec.containers))
             {
-                let mut v = match &c.run {
-                    Run::None => "not created".to_string(),
-                    Run::Running(p) => {
-                        let mut v = "running".to_string();
-                        if p.deadlocked {
-                            v.push_str(" (deadlocked)");
-                        } else if p.boot_left > 0 {
-                            v.push_str(" (booting)");
-                        }
-                        match p.stop {
-                            Some(Stop {
-                                prestop_left: Some(_),
-                                ..
-                            }) => v.push_str(", preStop running"),
-                            Some(_) => v.push_str(", SIGTERM sent"),
-                            None => {}
-                        }
-                        v
-                    }
-                    Run::Exited(e) => format!("exited {} ({})", e.code, e.reason()),
-                };
-                if let Some(w) = c.waiting {
-                    v.push_str(&format!(", waiting: {}", w.reason()));
-                }
+                let v = run_words(c);
                 f.runtime.insert(format!("{key}/{}", cs.name), v);
                 for kind in ProbeKind::ALL {
                     if let Some(w) = c.probes[kind as usize] {
