@@ -421,6 +421,15 @@ fn run_bench(names: Vec<String>, threads: u16) -> Result<ExitCode, BadInput> {
     Ok(ExitCode::SUCCESS)
 }
 
+/// One scenario, single-threaded, with a progress line on stderr.
+fn check_one(scenario: &Scenario) -> Result<ScenarioResult, BadInput> {
+    let opts = CheckOptions {
+        progress: true,
+        ..CheckOptions::default()
+    };
+    check::check(scenario, &opts).map_err(BadInput)
+}
+
 fn run_trace(
     scenario: Scenario,
     property: Option<String>,
@@ -438,14 +447,7 @@ fn run_trace(
             )));
         }
     }
-    let r = check::check(
-        &scenario,
-        &CheckOptions {
-            progress: true,
-            ..CheckOptions::default()
-        },
-    )
-    .map_err(BadInput)?;
+    let r = check_one(&scenario)?;
     let chosen = match &property {
         Some(p) => r.properties.iter().find(|x| x.def.name == p),
         None => r.properties.iter().find(|x| {
@@ -600,14 +602,7 @@ fn run_explore(scenario: Scenario, addr: &str) -> Result<ExitCode, BadInput> {
     }
     say!("Explorer for {}: {url} (Ctrl-C to stop)", scenario.name);
     eprintln!("checking {} for counterexample paths…", scenario.name);
-    let r = check::check(
-        &scenario,
-        &CheckOptions {
-            progress: true,
-            ..CheckOptions::default()
-        },
-    )
-    .map_err(BadInput)?;
+    let r = check_one(&scenario)?;
     say!(
         "{}: {} unique states ({})",
         scenario.name,

@@ -311,6 +311,18 @@ impl Cluster {
         self.images.iter().position(|i| i == image).unwrap_or(0)
     }
 
+    /// A runtime pod's containers with their specs: init containers first, in spec order.
+    pub fn containers<'a>(
+        &'a self,
+        rt: &'a PodRt,
+    ) -> impl Iterator<Item = (&'a Ctr, &'a crate::spec::Container)> {
+        let spec = self.workload(rt.workload).template();
+        rt.init
+            .iter()
+            .zip(&spec.init_containers)
+            .chain(rt.ctrs.iter().zip(&spec.containers))
+    }
+
     /// The name of the pod a runtime record belongs to (kept after its object is gone).
     pub fn rt_name(&self, rt: &PodRt) -> String {
         self.name_of(rt.workload, rt.suffix)

@@ -14,13 +14,7 @@ pub fn actions(m: &Cluster, s: &State, out: &mut Vec<Action>) {
         let w = w as u8;
         match workload {
             Workload::Deployment { spec, .. } => {
-                let active = s
-                    .api
-                    .pods
-                    .iter()
-                    .filter(|p| p.workload == w && is_active(p))
-                    .count();
-                if active < spec.replicas as usize {
+                if active_pods(s, w) < spec.replicas as usize {
                     out.push(Action::ReplicaSetSync { workload: w });
                 }
             }
@@ -59,19 +53,22 @@ pub fn is_active(p: &Pod) -> bool {
     !p.status.phase.is_terminal() && p.deletion.is_none()
 }
 
+/// The workload's active pods (F 85).
+pub fn active_pods(s: &State, w: u8) -> usize {
+    s.api
+        .pods
+        .iter()
+        .filter(|p| p.workload == w && is_active(p))
+        .count()
+}
+
 /// ReplicaSet: create pods until the active ones equal `replicas` (F 85). A terminating pod
 /// is not active, so its replacement is created at once.
 pub fn replicaset_sync(m: &Cluster, s: &mut State, w: u8) -> Option<()> {
     let Workload::Deployment { spec, .. } = m.workload(w) else {
         return None;
     };
-    let active = s
-        .api
-        .pods
-        .iter()
-        .filter(|p| p.workload == w && is_active(p))
-        .count();
-    for _ in active..spec.replicas as usize {
+    for _ in active_pods(s, w)..spec.replicas as usize {
         apiserver::create_pod(s, w);
     }
     Some(())

@@ -172,13 +172,7 @@ pub fn facts(m: &Cluster, s: &State) -> Facts {
                 f.runtime
                     .insert(format!("{key} pod worker"), "terminating".into());
             }
-            let spec = m.workload(rt.workload).template();
-            for (c, cs) in rt
-                .init
-                .iter()
-                .zip(&spec.init_containers)
-                .chain(rt.ctrs.iter().zip(&spec.containers))
-            {
+            for (c, cs) in m.containers(rt) {
                 let v = run_words(c);
                 f.runtime.insert(format!("{key}/{}", cs.name), v);
                 for kind in ProbeKind::ALL {

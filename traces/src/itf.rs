@@ -79,13 +79,7 @@ fn state_value(m: &Cluster, s: &State, time: u64, action: &str, actor: &str) -> 
     let mut runtime = Vec::new();
     for (n, node) in s.nodes.iter().enumerate() {
         for rt in &node.pods {
-            let spec = m.workload(rt.workload).template();
-            for (c, cs) in rt
-                .init
-                .iter()
-                .zip(&spec.init_containers)
-                .chain(rt.ctrs.iter().zip(&spec.containers))
-            {
+            for (c, cs) in m.containers(rt) {
                 let v = match &c.run {
                     Run::None => "not created".to_string(),
                     Run::Running(p) if p.stop.is_some() => "stopping".into(),
