@@ -48,6 +48,7 @@ fn app() -> impl Strategy<Value = App> {
                     on_sigterm,
                     image_pull_fails,
                     memory_usage_mi: 0,
+                    post_start_seconds: 0,
                 }
             },
         )
@@ -80,6 +81,7 @@ fn container(name: &'static str) -> impl Strategy<Value = Container> {
                     pre_stop: Some(PreStop {
                         sleep: SleepAction { seconds },
                     }),
+                    post_start: None,
                 }),
                 app,
             },
@@ -135,6 +137,7 @@ fn scenario() -> impl Strategy<Value = Scenario> {
                     init_containers: init.into_iter().collect(),
                     containers: vec![app],
                     volumes: vec![],
+                    node_name: None,
                 };
                 let template = PodTemplate { spec };
                 let metadata = Metadata { name: "w".into() };

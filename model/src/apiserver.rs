@@ -4,24 +4,58 @@ use crate::cluster::Cluster;
 use crate::k8s::Phase;
 use crate::state::*;
 
-/// Creates a pod object for a workload (the controllers' `Create`), named with the next
-/// sequence number.
-pub fn create_pod(s: &mut State, workload: u8) -> u16 {
-    let w = &mut s.api.workloads[workload as usize];
-    w.created += 1;
-    let suffix = w.created;
-    create_pod_named(s, workload, suffix)
+/// Creates a pod object for a workload (the controllers' `Create`). Real ReplicaSets and
+/// Jobs name pods with a random suffix and the API server gives each a random UID; the model
+/// takes the smallest suffix and uid that nothing alive uses, so that a cluster which keeps
+/// creating and removing pods (a rejected pod's replacement, a crash-looping Job) comes back
+/// to the same states instead of counting forever.
+pub fn create_pod(m: &Cluster, s: &mut State, workload: u8) -> u16 {
+    let used = |n: u8| {
+        s.api
+            .pods
+            .iter()
+            .any(|p| p.workload == workload && p.suffix == n)
+            || s.nodes
+                .iter()
+                .flat_map(|node| &node.pods)
+                .any(|r| r.workload == workload && r.suffix == n)
+    };
+    let suffix = (1..=u8::MAX).find(|&n| !used(n)).unwrap_or(u8::MAX);
+    create_pod_named(m, s, workload, suffix)
+}
+
+/// Whether any object, runtime record, route or observer still refers to `uid`.
+fn uid_in_use(s: &State, uid: u16) -> bool {
+    s.api.pods.iter().any(|p| p.uid == uid || p.mirror_of == Some(uid))
+        || s.api.endpoints.iter().any(|e| e.uid == uid)
+        || s.api.attach_retry.iter().any(|(u, _)| *u == uid)
+        || s.nodes.iter().any(|n| {
+            n.pods.iter().any(|r| r.uid == uid) || n.static_pods.iter().any(|p| p.uid == uid)
+        })
+        || s.proxies
+            .iter()
+            .any(|p| p.routes.iter().any(|r| r.0 == uid))
+        || s.env.refused == Some(uid)
 }
 
 /// Creates a pod object named `<workload>-<suffix>` (a StatefulSet ordinal).
-pub fn create_pod_named(s: &mut State, workload: u8, suffix: u8) -> u16 {
-    let uid = s.api.next_uid;
-    s.api.next_uid += 1;
+pub fn create_pod_named(m: &Cluster, s: &mut State, workload: u8, suffix: u8) -> u16 {
+    // `nodeName` in the template: bound at creation, never seen by the scheduler.
+    let node = m
+        .workload(workload)
+        .template()
+        .node_name
+        .as_ref()
+        .and_then(|n| m.scenario.cluster.nodes.iter().position(|x| &x.name == n))
+        .map(|i| i as u8);
+    let uid = (1..=u16::MAX)
+        .find(|&u| !uid_in_use(s, u))
+        .unwrap_or(u16::MAX);
     s.api.pods.push(Pod {
         uid,
         workload,
         suffix,
-        node: None,
+        node,
         deletion: None,
         unschedulable: None,
         status: PodStatus {
@@ -30,6 +64,8 @@ pub fn create_pod_named(s: &mut State, workload: u8, suffix: u8) -> u16 {
         },
         job_counted: false,
         disruption_target: false,
+        mirror_of: None,
+        events: Vec::new(),
         ghost: PodGhost::default(),
     });
     uid

@@ -8,7 +8,7 @@
 //! moment, or never.
 
 use crate::k8s::{ContainerSpecView, Gates};
-use crate::spec::{Fault, Scenario, Start, Workload};
+use crate::spec::{FailingStep, Fault, Scenario, Start, Workload};
 use crate::state::*;
 use crate::{controllers, faults, kubelet, nodes, proxy, scheduler, time};
 use stateright::{Expectation, Model, Property};
@@ -45,6 +45,17 @@ pub struct Cluster {
     pub taint_age_cap: Secs,
     /// The state exploration starts from.
     pub start: State,
+    /// Per workload: the kubelet steps that fail for its pods (`stepFails` faults).
+    pub failures: Vec<Vec<(FailingStep, StepFailure)>>,
+}
+
+/// A failing step of a workload's pods, resolved.
+#[derive(Clone, Debug)]
+pub struct StepFailure {
+    pub hangs: bool,
+    pub message: Option<String>,
+    /// For container steps: the container (init, index).
+    pub container: Option<(bool, usize)>,
 }
 
 /// Everything that can happen.
@@ -91,6 +102,9 @@ pub enum Action {
     StatusUpdate { node: u8, uid: u16 },
     /// Kubelet status manager: delete the finished pod's object (grace 0, F 70).
     RemoveObject { node: u8, uid: u16 },
+    /// Attach/detach controller: try to attach the pod's volume again (it fails: the
+    /// `attachVolume` fault).
+    AttachVolume { uid: u16 },
     /// EndpointSlice controller: write the slice (F 82, 83).
     EndpointSliceSync,
     /// kube-proxy on a node applies the current EndpointSlice.
@@ -117,6 +131,7 @@ pub enum Actor {
     NodeLifecycleController,
     TaintEvictionController,
     PodGcController,
+    AttachDetachController,
     KubeProxy(u8),
     /// A partition that the scenario says heals (`heals: true`) heals eventually: the
     /// network is weakly fair. Faults are not.
@@ -142,6 +157,7 @@ impl Actor {
             Actor::NodeLifecycleController => "node-lifecycle-controller".into(),
             Actor::TaintEvictionController => "taint-eviction-controller".into(),
             Actor::PodGcController => "pod-garbage-collector".into(),
+            Actor::AttachDetachController => "attachdetach-controller".into(),
             Actor::EndpointSliceController => "endpointslice-controller".into(),
             Actor::KubeProxy(n) => format!("kube-proxy@{}", m.node_name(n)),
             Actor::Network => "network".into(),
@@ -161,6 +177,7 @@ impl Action {
             Action::NodeLifecycle { .. } => Actor::NodeLifecycleController,
             Action::TaintEviction { .. } => Actor::TaintEvictionController,
             Action::PodGc { .. } => Actor::PodGcController,
+            Action::AttachVolume { .. } => Actor::AttachDetachController,
             Action::KubeletNodeStatus { node } | Action::Evict { node, .. } => Actor::Kubelet(node),
             Action::Schedule { .. } => Actor::Scheduler,
             Action::Kubelet { node, .. }
@@ -212,7 +229,53 @@ impl Cluster {
             .unwrap_or(0)
             .clamp(0, 3600) as Secs
             + 1;
+        let failures = scenario
+            .workloads
+            .iter()
+            .map(|w| {
+                let t = w.template();
+                scenario
+                    .faults
+                    .iter()
+                    .filter_map(|f| match f {
+                        Fault::StepFails {
+                            workload,
+                            step,
+                            hangs,
+                            message,
+                            container,
+                        } if workload == w.name() => {
+                            let by_name = |n: &String| t.containers.iter().position(|c| &c.name == n);
+                            let ctr = match step {
+                                FailingStep::CreateContainerConfig | FailingStep::CreateContainer => {
+                                    Some(container.as_ref().and_then(by_name).unwrap_or(0))
+                                }
+                                FailingStep::PostStartHook => container
+                                    .as_ref()
+                                    .and_then(by_name)
+                                    .or_else(|| {
+                                        t.containers.iter().position(|c| {
+                                            c.lifecycle.as_ref().is_some_and(|l| l.post_start.is_some())
+                                        })
+                                    }),
+                                _ => None,
+                            };
+                            Some((
+                                *step,
+                                StepFailure {
+                                    hangs: *hangs,
+                                    message: message.clone(),
+                                    container: ctr.map(|i| (false, i)),
+                                },
+                            ))
+                        }
+                        _ => None,
+                    })
+                    .collect()
+            })
+            .collect();
         let mut m = Cluster {
+            failures,
             scenario,
             images,
             views,
@@ -226,11 +289,12 @@ impl Cluster {
                     endpoints: Vec::new(),
                     workloads: Vec::new(),
                     nodes: Vec::new(),
-                    next_uid: 1,
+                    attach_retry: Vec::new(),
                 },
                 nodes: Vec::new(),
                 proxies: Vec::new(),
                 env: Env::default(),
+                journal: Default::default(),
             },
         };
         m.start = m.empty_state();
@@ -283,7 +347,7 @@ impl Cluster {
                     Workload::Deployment { spec, .. } => ready(i as u8) >= spec.replicas as usize,
                     Workload::StatefulSet { spec, .. } => ready(i as u8) >= spec.replicas as usize,
                     Workload::Pod { .. } => ready(i as u8) >= 1,
-                    Workload::Job { .. } => true,
+                    Workload::Job { .. } | Workload::StaticPod { .. } => true,
                 })
     }
 
@@ -295,10 +359,25 @@ impl Cluster {
         self.name_of(pod.workload, pod.suffix)
     }
 
-    /// `<workload>-<suffix>`, or the bare pod's own name.
+    /// The failure of `step` for workload `w`'s pods, if the scenario has one.
+    pub fn step_failure(&self, w: u8, step: FailingStep) -> Option<&StepFailure> {
+        self.failures
+            .get(w as usize)?
+            .iter()
+            .find(|(s, _)| *s == step)
+            .map(|(_, f)| f)
+    }
+
+    /// The container a failing container step applies to.
+    pub fn failing_container(&self, w: u8, step: FailingStep) -> Option<(bool, usize)> {
+        self.step_failure(w, step)?.container
+    }
+
+    /// `<workload>-<suffix>`, the bare pod's own name, or a static pod's `<name>-<node>`.
     pub fn name_of(&self, workload: u8, suffix: u8) -> String {
         match self.workload(workload) {
             Workload::Pod { metadata, .. } => metadata.name.clone(),
+            Workload::StaticPod { metadata, node, .. } => format!("{}-{node}", metadata.name),
             w => format!("{}-{}", w.name(), suffix),
         }
     }
@@ -333,6 +412,7 @@ impl Cluster {
         state
             .pod(uid)
             .map(|p| self.pod_name(p))
+            .or_else(|| state.rt_any(uid).map(|(_, rt)| self.rt_name(rt)))
             .unwrap_or_else(|| format!("pod uid {uid}"))
     }
 
@@ -354,6 +434,7 @@ impl Cluster {
                 lease_age: 0,
                 memory_hog: false,
                 eviction_wait: 0,
+                static_pods: Vec::new(),
                 pods: Vec::new(),
                 images: n
                     .images
@@ -367,7 +448,6 @@ impl Cluster {
             .workloads
             .iter()
             .map(|w| WorkloadStatus {
-                created: 0,
                 job: match w {
                     Workload::Job { .. } => Some(JobStatus::default()),
                     _ => None,
@@ -380,16 +460,39 @@ impl Cluster {
                 endpoints: Vec::new(),
                 workloads,
                 nodes: vec![NodeObj::default(); self.scenario.cluster.nodes.len()],
-                next_uid: 1,
+                attach_retry: Vec::new(),
             },
             nodes,
             proxies: vec![Proxy::default(); self.scenario.cluster.nodes.len()],
             env: Env::default(),
+            journal: Default::default(),
         };
         // Bare pods exist from the start (`kubectl apply`).
         for (i, w) in self.scenario.workloads.iter().enumerate() {
             if let Workload::Pod { .. } = w {
-                crate::apiserver::create_pod_named(&mut s, i as u8, 0);
+                crate::apiserver::create_pod_named(self, &mut s, i as u8, 0);
+            }
+        }
+        // Static pods: the kubelet reads its manifest directory when it starts (the file
+        // source needs no API server) and admits them before anything from the API.
+        for (i, w) in self.scenario.workloads.iter().enumerate() {
+            if let Workload::StaticPod { node, .. } = w {
+                let n = self
+                    .scenario
+                    .cluster
+                    .nodes
+                    .iter()
+                    .position(|x| &x.name == node)
+                    .unwrap_or(0);
+                let uid = crate::apiserver::create_pod_named(self, &mut s, i as u8, n as u8);
+                if let Some(pos) = s.api.pods.iter().position(|p| p.uid == uid) {
+                    let mut pod = s.api.pods.remove(pos);
+                    pod.node = Some(n as u8);
+                    let mut rt = kubelet::new_rt(self, &pod);
+                    rt.static_pod = true;
+                    s.nodes[n].static_pods.push(pod);
+                    s.nodes[n].pods.push(rt);
+                }
             }
         }
         s
@@ -407,6 +510,7 @@ impl Cluster {
     /// Applies an action; None if it is not enabled (never for actions from `actions`).
     pub fn apply(&self, state: &State, action: &Action) -> Option<State> {
         let mut s = state.clone();
+        s.journal.0.clear();
         match *action {
             Action::Tick(d) => time::tick(self, &mut s, d),
             Action::ReplicaSetSync { workload } => {
@@ -432,6 +536,7 @@ impl Cluster {
             } => kubelet::probe(self, &mut s, node, uid, ctr as usize, kind),
             Action::StatusUpdate { node, uid } => kubelet::status_update(self, &mut s, node, uid),
             Action::RemoveObject { node, uid } => kubelet::remove_object(self, &mut s, node, uid),
+            Action::AttachVolume { uid } => controllers::attach_volume(&mut s, uid),
             Action::EndpointSliceSync => controllers::endpointslice_sync(self, &mut s),
             Action::ProxySync { node } => proxy::sync(self, &mut s, node),
             Action::Request { via, uid } => proxy::request(self, &mut s, via, uid),
@@ -534,6 +639,10 @@ impl Cluster {
             Action::RemoveObject { node, uid } => format!(
                 "kubelet@{}: delete finished pod object {}",
                 self.node_name(node),
+                name(uid)
+            ),
+            Action::AttachVolume { uid } => format!(
+                "attachdetach-controller: attach the volume of {} (fails)",
                 name(uid)
             ),
             Action::EndpointSliceSync => "endpointslice-controller: update EndpointSlice".into(),

@@ -5,7 +5,7 @@
 use crate::apiserver;
 use crate::cluster::{Action, Cluster};
 use crate::k8s::{self, Phase};
-use crate::spec::Workload;
+use crate::spec::{FailingStep, Workload};
 use crate::state::*;
 
 /// Enabled controller syncs.
@@ -30,12 +30,67 @@ pub fn actions(m: &Cluster, s: &State, out: &mut Vec<Action>) {
                     out.push(action);
                 }
             }
-            Workload::Pod { .. } => {}
+            Workload::Pod { .. } | Workload::StaticPod { .. } => {}
         }
     }
     if desired_endpoints(m, s).is_some_and(|d| d != s.api.endpoints) {
         out.push(Action::EndpointSliceSync);
     }
+    // Attach/detach controller: a failing attach is retried after its back-off.
+    for p in &s.api.pods {
+        if p.node.is_none()
+            || p.status.phase.is_terminal()
+            || m.step_failure(p.workload, FailingStep::AttachVolume)
+                .is_none()
+        {
+            continue;
+        }
+        let waiting = s
+            .api
+            .attach_retry
+            .iter()
+            .any(|(u, r)| *u == p.uid && r.left > 0);
+        if !waiting {
+            out.push(Action::AttachVolume { uid: p.uid });
+        }
+    }
+    // PodGC `gcTerminated` (F 103): terminated pods above the threshold go, oldest first
+    // (evicted ones before the others).
+    let terminated: Vec<&Pod> = s
+        .api
+        .pods
+        .iter()
+        .filter(|p| p.status.phase.is_terminal())
+        .collect();
+    let threshold = m.scenario.cluster.terminated_pod_gc_threshold as usize;
+    if terminated.len() > threshold {
+        let victim = terminated
+            .iter()
+            .find(|p| p.status.reason == "Evicted")
+            .or(terminated.first());
+        if let Some(p) = victim {
+            out.push(Action::PodGc { uid: p.uid });
+        }
+    }
+}
+
+/// The attach/detach controller's attach fails (`GenerateAttachVolumeFunc`): it records
+/// `FailedAttachVolume` on the pod and retries after the exponential back-off (0.5 s
+/// doubling, at most 2m2s; whole seconds here).
+pub fn attach_volume(s: &mut State, uid: u16) -> Option<()> {
+    s.pod(uid)?;
+    let pos = s.api.attach_retry.iter().position(|(u, _)| *u == uid);
+    let backoff = pos.map_or(1, |i| (s.api.attach_retry[i].1.backoff * 2).min(244));
+    let r = Retry {
+        left: backoff.div_ceil(2),
+        backoff,
+    };
+    match pos {
+        Some(i) => s.api.attach_retry[i].1 = r,
+        None => s.api.attach_retry.push((uid, r)),
+    }
+    crate::events::record(s, None, uid, crate::events::EventKind::FailedAttachVolume, true);
+    Some(())
 }
 
 fn changes(m: &Cluster, s: &State, a: &Action) -> bool {
@@ -69,7 +124,7 @@ pub fn replicaset_sync(m: &Cluster, s: &mut State, w: u8) -> Option<()> {
         return None;
     };
     for _ in active_pods(s, w)..spec.replicas as usize {
-        apiserver::create_pod(s, w);
+        apiserver::create_pod(m, s, w);
     }
     Some(())
 }
@@ -144,7 +199,7 @@ pub fn job_sync(m: &Cluster, s: &mut State, w: u8) -> Option<()> {
         Some(JobCondition::Complete) => {}
         None => {
             if active.is_empty() && job.succeeded == 0 && job.backoff_left == 0 {
-                apiserver::create_pod(s, w);
+                apiserver::create_pod(m, s, w);
             }
         }
     }
@@ -171,7 +226,7 @@ pub fn statefulset_sync(m: &Cluster, s: &mut State, w: u8) -> Option<()> {
             .map(|p| (p.uid, p.status.phase, p.deletion.is_some(), p.status.ready));
         match existing {
             None => {
-                apiserver::create_pod_named(s, w, ordinal);
+                apiserver::create_pod_named(m, s, w, ordinal);
                 if monotonic {
                     return Some(());
                 }

@@ -79,6 +79,11 @@ fn step_words(m: &Cluster, uid: u16, step: Step) -> String {
         Step::Cleanup => format!("tear down sandbox and network of {pod}"),
         Step::KillOrphan => format!("kill (SIGTERM) containers of force-deleted {pod}"),
         Step::Forget => format!("forget {pod}"),
+        Step::PostStartDone { ctr } => {
+            format!("postStart hook of {} returned in {pod}", c(false, ctr))
+        }
+        Step::CreateMirror => format!("create the mirror pod of static pod {pod}"),
+        Step::DeleteMirror => format!("delete the deleted mirror pod of static pod {pod}"),
     }
 }
 
@@ -177,6 +182,10 @@ pub fn action_words(m: &Cluster, action: &Action) -> String {
             node(via),
             pod_ref(uid)
         ),
+        Action::AttachVolume { uid } => format!(
+            "attachdetach-controller: attach the volume of {} (fails)",
+            pod_ref(uid)
+        ),
         Action::Fault { index, target } => {
             let t = target.map(pod_ref).unwrap_or_default();
             match m.scenario.faults.get(index as usize) {
@@ -205,6 +214,7 @@ pub fn action_words(m: &Cluster, action: &Action) -> String {
                 Some(Fault::MemoryPressure { node }) => {
                     format!("environment: the programs on {node} grow to their memory use")
                 }
+                Some(f @ Fault::StepFails { .. }) => crate::faults::condition_words(f),
                 None => format!("fault #{index}"),
             }
         }
@@ -294,7 +304,7 @@ fn node_taints(m: &Cluster, s: &State, n: u8) -> Vec<String> {
 fn workload_words(w: &crate::spec::Workload, st: &WorkloadStatus) -> String {
     let mut v = format!("{} {}", w.kind(), w.name());
     if let Some(r) = w.replicas() {
-        v.push_str(&format!(": replicas {r}, pods created {}", st.created));
+        v.push_str(&format!(": replicas {r}"));
     }
     if let Some(j) = &st.job {
         v.push_str(&format!(": {}", job_words(j)));
@@ -989,6 +999,7 @@ pub fn svg(
                         | Fault::MemoryPressure { .. }
                         | Fault::DependencyOutage { .. }
                         | Fault::Deadlock { .. } => continue,
+                        f @ Fault::StepFails { .. } => crate::faults::condition_words(f),
                     };
                     lines.push((w, "#333"));
                 }

@@ -37,6 +37,8 @@ pub fn actions(m: &Cluster, s: &State, out: &mut Vec<Action>) {
         }
         let index = i as u8;
         match f {
+            // A condition in force from the start, not an action.
+            Fault::StepFails { .. } => {}
             // `kubectl delete pod` of a Ready pod of the workload.
             Fault::DeletePod { workload } => {
                 let w = workload_index(m, workload);
@@ -146,6 +148,7 @@ pub fn apply(m: &Cluster, s: &mut State, index: u8, target: Option<u16>) -> Opti
     }
     s.env.fired |= 1 << index;
     match f {
+        Fault::StepFails { .. } => None,
         Fault::DeletePod { .. } => apiserver::delete_pod(m, s, target?, None),
         Fault::Partition { node, .. } => {
             let n = node_index(m, node)?;
@@ -205,6 +208,23 @@ pub fn apply(m: &Cluster, s: &mut State, index: u8, target: Option<u16>) -> Opti
     }
 }
 
+/// A `stepFails` condition in words.
+pub fn condition_words(f: &Fault) -> String {
+    match f {
+        Fault::StepFails {
+            workload,
+            step,
+            hangs,
+            ..
+        } => format!(
+            "{} {} for the pods of {workload}",
+            step.name(),
+            if *hangs { "hangs" } else { "fails" }
+        ),
+        _ => String::new(),
+    }
+}
+
 /// The partition of fault `index` heals: the kubelet reaches the API server again.
 pub fn heal(m: &Cluster, s: &mut State, index: u8) -> Option<()> {
     let Some(Fault::Partition { node, heals: true }) = m.scenario.faults.get(index as usize) else {
@@ -256,6 +276,7 @@ pub fn describe(m: &Cluster, s: &State, index: u8, target: Option<u16>) -> Strin
         Some(Fault::Deadlock { .. }) => {
             format!("environment: the program in {} deadlocks", name(target))
         }
+        Some(f @ Fault::StepFails { .. }) => condition_words(f),
         None => format!("fault #{index}"),
     }
 }

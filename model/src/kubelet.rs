@@ -13,7 +13,7 @@ use crate::k8s::{
     Resources, RuntimeContainerView, RuntimeRecord, RuntimeState, SandboxView, TaintEffect,
     Terminated, CRASH_LOOP_BACKOFF, IMAGE_PULL_BACKOFF,
 };
-use crate::spec::{Container, OnSigterm, PodSpec, Probe};
+use crate::spec::{Container, FailingStep, OnSigterm, PodSpec, Probe};
 use crate::state::*;
 
 /// One step of a pod worker.
@@ -47,6 +47,14 @@ pub enum Step {
     KillOrphan,
     /// The pod object is gone and nothing of it runs: drop what is left on the node.
     Forget,
+    /// The postStart hook of a container returned (success, or failure: the container is
+    /// killed, `kuberuntime_container.go` startContainer).
+    PostStartDone { ctr: u8 },
+    /// `tryReconcileMirrorPods`: create the mirror pod of a static pod.
+    CreateMirror,
+    /// `tryReconcileMirrorPods`: the mirror pod has a deletionTimestamp; delete it (grace 0,
+    /// UID precondition) so that it can be created again.
+    DeleteMirror,
 }
 
 /// Human words for a step.
@@ -54,6 +62,12 @@ pub fn describe_step(m: &Cluster, state: &State, uid: u16, step: Step) -> String
     let cname = |init: bool, ctr: u8| -> String {
         state
             .pod(uid)
+            .or_else(|| {
+                state
+                    .nodes
+                    .iter()
+                    .find_map(|n| n.static_pods.iter().find(|p| p.uid == uid))
+            })
             .map(|p| {
                 let t = m.workload(p.workload).template();
                 let list = if init {
@@ -86,6 +100,9 @@ pub fn describe_step(m: &Cluster, state: &State, uid: u16, step: Step) -> String
         Step::Cleanup => "tear down sandbox and network of".into(),
         Step::KillOrphan => "kill (SIGTERM) containers of force-deleted".into(),
         Step::Forget => "forget".into(),
+        Step::PostStartDone { ctr } => format!("postStart hook of {} returned in", cname(false, ctr)),
+        Step::CreateMirror => "create the mirror pod of static pod".into(),
+        Step::DeleteMirror => "delete (grace 0) the deleted mirror pod of static pod".into(),
     }
 }
 
@@ -134,6 +151,7 @@ pub fn actions(m: &Cluster, s: &State, out: &mut Vec<Action>) {
         // Pods bound here that have no runtime record yet.
         for pod in s.api.pods.iter().filter(|_| online) {
             if pod.node == Some(n)
+                && pod.mirror_of.is_none()
                 && !pod.status.phase.is_terminal()
                 && !node.pods.iter().any(|r| r.uid == pod.uid)
             {
@@ -150,14 +168,21 @@ pub fn actions(m: &Cluster, s: &State, out: &mut Vec<Action>) {
             }
         }
         for rt in &node.pods {
-            let Some(pod) = s.pod(rt.uid) else {
+            let Some(pod) = s.kpod(n, rt.uid) else {
                 // The object is gone. A partitioned kubelet does not know yet (and, in this
-                // model, holds its pod worker still until it does).
-                let step = if !online {
+                // model, holds its pod worker still until it does). A failing sandbox stop or
+                // unmount leaves the rest on the node for good (HandlePodCleanups retries it,
+                // silently but for FailedKillPod on a pod that no longer exists).
+                let hook_done = rt.ctrs.iter().position(|c| {
+                    matches!(&c.run, Run::Running(p) if p.post_start.is_some_and(|h| h.left == Some(0)))
+                });
+                let step = if let Some(i) = hook_done {
+                    Some(Step::PostStartDone { ctr: i as u8 })
+                } else if !online || worker_blocked(rt) {
                     None
                 } else if !rt.terminating {
                     Some(Step::KillOrphan)
-                } else if !rt.any_running() {
+                } else if !rt.any_running() && !cleanup_fails(m, rt) {
                     Some(Step::Forget)
                 } else {
                     None
@@ -195,7 +220,31 @@ pub fn actions(m: &Cluster, s: &State, out: &mut Vec<Action>) {
             if !online {
                 continue;
             }
-            if compute_status(m, s, pod, rt) != pod.status {
+            if rt.static_pod {
+                match s.mirror(rt.uid) {
+                    None if !s.api.nodes[n as usize].deleted => out.push(Action::Kubelet {
+                        node: n,
+                        uid: rt.uid,
+                        step: Step::CreateMirror,
+                    }),
+                    Some(mp) if mp.deletion.is_some() => out.push(Action::Kubelet {
+                        node: n,
+                        uid: rt.uid,
+                        step: Step::DeleteMirror,
+                    }),
+                    _ => {}
+                }
+            }
+            // The pod worker is inside SyncPod (a postStart hook): the status computed at the
+            // start of that sync stands until it returns.
+            if worker_blocked(rt) {
+                continue;
+            }
+            let stale_mirror = rt.static_pod
+                && s
+                    .mirror(rt.uid)
+                    .is_some_and(|mp| mp.deletion.is_none() && mp.status != pod.status);
+            if stale_mirror || compute_status(m, s, pod, rt) != pod.status {
                 out.push(Action::StatusUpdate {
                     node: n,
                     uid: rt.uid,
@@ -213,16 +262,17 @@ pub fn actions(m: &Cluster, s: &State, out: &mut Vec<Action>) {
 
 /// Why kubelet admission rejects the pod, if it does (F 110): resources against what the
 /// admitted, unfinished pods on the node request; NoExecute taints.
-fn admission_failure(m: &Cluster, s: &State, n: u8, pod: &Pod) -> Option<String> {
+fn admission_failure(m: &Cluster, s: &State, n: u8, pod: &Pod) -> Option<(String, String)> {
     let node = &m.scenario.cluster.nodes[n as usize];
     let mut requested = node.used_by_other_pods;
     for rt in &s.nodes[n as usize].pods {
-        // `filterOutInactivePods` (kubelet_pods.go): a pod whose worker has finished, or whose
-        // phase is terminal and whose termination was not requested, does not count.
-        if rt.cleaned {
+        // `filterOutInactivePods` (kubelet_pods.go): a pod whose worker has finished
+        // terminating it (`IsPodKnownTerminated`), or whose phase is terminal and whose
+        // termination was not requested, does not count.
+        if rt.killed {
             continue;
         }
-        if let Some(p) = s.pod(rt.uid) {
+        if let Some(p) = s.kpod(n, rt.uid) {
             if p.status.phase.is_terminal() && !rt.terminating {
                 continue;
             }
@@ -232,16 +282,64 @@ fn admission_failure(m: &Cluster, s: &State, n: u8, pod: &Pod) -> Option<String>
         }
     }
     let spec = spec_of(m, pod);
-    let insufficient = k8s::insufficient_resources(pod_request(spec), node.allocatable, requested);
+    let request = pod_request(spec);
+    let insufficient = k8s::insufficient_resources(request, node.allocatable, requested);
     if let Some(reason) = k8s::admission_failure_reason(&insufficient) {
-        return Some(reason);
+        // predicate.go `InsufficientResourceError.Error()`.
+        let (name, req, used, cap) = if reason == "OutOfmemory" {
+            (
+                "memory",
+                request.memory_mi,
+                requested.memory_mi,
+                node.allocatable.memory_mi,
+            )
+        } else {
+            (
+                "cpu",
+                request.cpu_milli,
+                requested.cpu_milli,
+                node.allocatable.cpu_milli,
+            )
+        };
+        return Some((
+            reason,
+            format!(
+                "Node didn't have enough resource: {name}, requested: {req}, used: {used}, capacity: {cap}"
+            ),
+        ));
     }
-    if k8s::first_untolerated_taint(&node.taints, &spec.tolerations, &[TaintEffect::NoExecute])
-        .is_some()
+    // `generalFilter`: the taint check is skipped for static pods.
+    let is_static = s.nodes[n as usize].static_pods.iter().any(|p| p.uid == pod.uid);
+    if !is_static
+        && k8s::first_untolerated_taint(&node.taints, &spec.tolerations, &[TaintEffect::NoExecute])
+            .is_some()
     {
-        return Some("TaintToleration".into());
+        return Some((
+            "TaintToleration".into(),
+            "Predicate TaintToleration failed: node(s) had untolerated taint".into(),
+        ));
     }
     None
+}
+
+/// The pod worker is inside SyncPod, blocked in startContainer: a postStart hook runs, or
+/// the container it failed for is being killed (`kuberuntime_container.go`; a hung exec
+/// hook has no timeout and blocks even the pod's deletion, kubernetes#116032).
+pub fn worker_blocked(rt: &PodRt) -> bool {
+    rt.init.iter().chain(&rt.ctrs).any(|c| match &c.run {
+        Run::Running(p) => {
+            p.post_start.is_some() || p.stop.is_some_and(|st| st.why == StopWhy::PostStartHook)
+        }
+        _ => false,
+    })
+}
+
+/// Whether the pod's teardown fails for good: StopPodSandbox or the volume unmount.
+fn cleanup_fails(m: &Cluster, rt: &PodRt) -> bool {
+    m.step_failure(rt.workload, FailingStep::KillPodSandbox)
+        .is_some()
+        || m.step_failure(rt.workload, FailingStep::UnmountVolume)
+            .is_some()
 }
 
 fn runtime_view(c: &Ctr) -> Option<RuntimeContainerView> {
@@ -266,18 +364,48 @@ fn next_step(
     rt: &PodRt,
     online: bool,
 ) -> Option<Step> {
+    for (i, c) in rt.ctrs.iter().enumerate() {
+        if let Run::Running(p) = &c.run {
+            if p.post_start.is_some_and(|h| h.left == Some(0)) {
+                return Some(Step::PostStartDone { ctr: i as u8 });
+            }
+        }
+    }
+    if worker_blocked(rt) {
+        return None;
+    }
     if online && pod.deletion.is_some() && !rt.terminating {
         return Some(Step::KillPod);
     }
+    let waiting_retry = rt.retry_left.is_some_and(|t| t > 0);
     if rt.terminating {
         if rt.any_running() || rt.cleaned {
             return None;
         }
-        return Some(Step::Cleanup);
+        if rt.killed {
+            // SyncTerminatedPod: a failing unmount is retried silently (no event, research
+            // on `WaitForUnmount`); nothing the model shows changes.
+            let unmount_fails = m
+                .step_failure(rt.workload, FailingStep::UnmountVolume)
+                .is_some();
+            return (!unmount_fails).then_some(Step::Cleanup);
+        }
+        return (!waiting_retry).then_some(Step::Cleanup);
     }
     let spec = spec_of(m, pod);
     if !spec.volumes.is_empty() && !rt.volumes {
-        return Some(Step::MountVolumes);
+        // The attach/detach controller never attaches: WaitForAttachAndMount times out
+        // silently (`wait.Interrupted`, kubelet.go SyncPod) and the pod worker tries again.
+        if m.step_failure(pod.workload, FailingStep::AttachVolume)
+            .is_some()
+        {
+            return None;
+        }
+        return match m.step_failure(pod.workload, FailingStep::MountVolume) {
+            Some(f) if f.hangs => None,
+            Some(_) if rt.volume_retry.is_some_and(|r| r.left > 0) => None,
+            _ => Some(Step::MountVolumes),
+        };
     }
     let (init_views, _) = &m.views[pod.workload as usize];
     let sandbox = rt.sandbox.then_some(SandboxView {
@@ -297,7 +425,7 @@ fn next_step(
         pod.deletion.is_some(),
     );
     if acts.create_sandbox {
-        return Some(Step::CreateSandbox);
+        return (!waiting_retry).then_some(Step::CreateSandbox);
     }
     if acts.kill_pod {
         return Some(Step::KillPod);
@@ -354,7 +482,11 @@ fn start_step(
         };
     }
     match c.waiting {
-        Some(Waiting::CrashLoopBackOff { left }) => {
+        Some(
+            Waiting::CrashLoopBackOff { left }
+            | Waiting::CreateContainerConfigError { left }
+            | Waiting::CreateContainerError { left },
+        ) => {
             if left > 0 {
                 None
             } else {
@@ -376,54 +508,77 @@ fn start_step(
 
 /// Applies a pod-worker step.
 pub fn step(m: &Cluster, s: &mut State, n: u8, uid: u16, step: Step) -> Option<()> {
+    use crate::events::{kubelet as record, EventKind as E, C};
     match step {
         Step::Admit => {
             let pod = s.pod(uid)?;
-            let spec = spec_of(m, pod);
-            let rt = PodRt {
-                uid,
-                workload: pod.workload,
-                suffix: pod.suffix,
-                evicted: false,
-                volumes: false,
-                sandbox: false,
-                init: vec![Ctr::default(); spec.init_containers.len()],
-                ctrs: vec![Ctr::default(); spec.containers.len()],
-                terminating: false,
-                cleaned: false,
-            };
+            let rt = new_rt(m, pod);
             s.nodes[n as usize].pods.push(rt);
         }
         Step::Reject => {
-            let reason = admission_failure(m, s, n, s.pod(uid)?)?;
+            let (reason, message) = admission_failure(m, s, n, s.pod(uid)?)?;
             let pod = s.pod_mut(uid)?;
+            // kubelet.go `rejectPod`: the event, then phase Failed with the reason.
             pod.status.phase = Phase::Failed;
             pod.status.reason = reason;
+            pod.status.message = format!("Pod was rejected: {message}");
             pod.ghost.first_terminal.get_or_insert(Phase::Failed);
+            record(s, n, uid, E::Rejected);
         }
         Step::MountVolumes => {
-            s.rt_mut(n, uid)?.volumes = true;
+            let w = s.rt(n, uid)?.workload;
+            if m.step_failure(w, FailingStep::MountVolume).is_some() {
+                // operation_generator.go: the reconciler records FailedMount on the pod and
+                // retries after the exponential back-off (0.5 s doubling, at most 2m2s).
+                let rt = s.rt_mut(n, uid)?;
+                let backoff = rt.volume_retry.map_or(1, |r| (r.backoff * 2).min(244));
+                rt.volume_retry = Some(Retry {
+                    left: backoff.div_ceil(2),
+                    backoff,
+                });
+                record(s, n, uid, E::FailedMount);
+            } else {
+                s.rt_mut(n, uid)?.volumes = true;
+            }
         }
         Step::CreateSandbox => {
-            s.rt_mut(n, uid)?.sandbox = true;
+            let w = s.rt(n, uid)?.workload;
+            let fails = m.step_failure(w, FailingStep::RunPodSandbox).is_some()
+                || m.step_failure(w, FailingStep::CniAdd).is_some();
+            let rt = s.rt_mut(n, uid)?;
+            if fails {
+                // kuberuntime SyncPod: FailedCreatePodSandBox, and the pod worker requeues
+                // the pod after backOffPeriod (10 s; CNI ADD fails inside RunPodSandbox).
+                rt.retry_left = Some(10);
+                record(s, n, uid, E::FailedCreatePodSandBox);
+            } else {
+                rt.sandbox = true;
+                rt.retry_left = None;
+            }
         }
         Step::PullImage { init, ctr } => {
-            let pod = s.pod(uid)?;
+            let pod = s.kpod(n, uid)?;
             let cs = container_spec(spec_of(m, pod), init, ctr as usize);
             let fails = cs.app.image_pull_fails;
             let bit = 1u32 << m.image_index(&cs.image);
             let c = s.rt_mut(n, uid)?.ctr_mut(init, ctr as usize);
+            let e = C { init, ctr };
             if fails {
-                let e = IMAGE_PULL_BACKOFF.next(entry(c.pull_bo), 0, 0);
+                let next = IMAGE_PULL_BACKOFF.next(entry(c.pull_bo), 0, 0);
                 c.pull_bo = Some(Bo {
-                    backoff: e.backoff as Secs,
+                    backoff: next.backoff as Secs,
                     age: 0,
                 });
                 // The pod worker retries the sync after backOffPeriod (F 8).
                 c.waiting = Some(Waiting::ErrImagePull { left: 10 });
+                record(s, n, uid, E::Pulling(e));
+                record(s, n, uid, E::PullFailed(e));
+                record(s, n, uid, E::ErrImagePull(e));
             } else {
                 c.waiting = None;
                 s.nodes[n as usize].images |= bit;
+                record(s, n, uid, E::Pulling(e));
+                record(s, n, uid, E::Pulled(e));
             }
         }
         Step::ImagePullBackOff { init, ctr } => {
@@ -432,15 +587,19 @@ pub fn step(m: &Cluster, s: &mut State, n: u8, uid: u16, step: Step) -> Option<(
             c.waiting = Some(Waiting::ImagePullBackOff {
                 left: bo.backoff.saturating_sub(bo.age),
             });
+            record(s, n, uid, E::PullBackOff(C { init, ctr }));
+            record(s, n, uid, E::ImagePullBackOff(C { init, ctr }));
         }
         Step::CrashLoopBackOff { init, ctr } => {
             let c = s.rt_mut(n, uid)?.ctr_mut(init, ctr as usize);
             let bo = c.crash_bo?;
             c.waiting = Some(Waiting::CrashLoopBackOff { left: bo.backoff });
+            record(s, n, uid, E::BackOff(C { init, ctr }));
         }
         Step::Start { init, ctr } => start(m, s, n, uid, init, ctr as usize)?,
+        Step::PostStartDone { ctr } => post_start_done(m, s, n, uid, ctr as usize)?,
         Step::KillPod => {
-            let pod = s.pod(uid)?;
+            let pod = s.kpod(n, uid)?;
             let spec = spec_of(m, pod).clone();
             // F 64: grace from the deletion, else the spec; never below 1 s.
             let grace = pod
@@ -452,32 +611,106 @@ pub fn step(m: &Cluster, s: &mut State, n: u8, uid: u16, step: Step) -> Option<(
             } else {
                 StopWhy::PodFinished
             };
-            terminate_for(s.rt_mut(n, uid)?, &spec, grace, why);
+            // With nothing running, SyncTerminatedPod follows in the same pass.
+            let idle = !s.rt(n, uid)?.any_running();
+            let stopped = terminate_for(s.rt_mut(n, uid)?, &spec, grace, why);
+            for c in stopped {
+                record(s, n, uid, E::Killing(c, why));
+            }
+            if idle {
+                finish_termination(m, s, n, uid)?;
+            }
         }
-        Step::Cleanup => {
-            s.rt_mut(n, uid)?.cleaned = true;
-        }
+        Step::Cleanup => finish_termination(m, s, n, uid)?,
         Step::KillOrphan => {
             let rt = s.rt_mut(n, uid)?;
             let spec = m.workload(rt.workload).template().clone();
+            let idle = !rt.any_running();
             terminate_for(rt, &spec, 1, StopWhy::Deletion);
+            if idle && !cleanup_fails(m, rt) {
+                rt.killed = true;
+                rt.cleaned = true;
+            }
         }
         Step::Forget => {
             let node = &mut s.nodes[n as usize];
             node.pods.retain(|r| r.uid != uid);
         }
+        Step::CreateMirror => {
+            let sp = s.kpod(n, uid)?.clone();
+            let mirror = crate::apiserver::create_pod_named(m, s, sp.workload, sp.suffix);
+            let mp = s.pod_mut(mirror)?;
+            mp.node = Some(n);
+            mp.mirror_of = Some(uid);
+            mp.status = sp.status.clone();
+            mp.ghost.ever_started = sp.ghost.ever_started;
+            mp.ghost.first_terminal = sp.ghost.first_terminal;
+        }
+        Step::DeleteMirror => {
+            s.api.pods.retain(|p| p.mirror_of != Some(uid));
+        }
+    }
+    Some(())
+}
+
+/// A new runtime record for an admitted pod.
+pub fn new_rt(m: &Cluster, pod: &Pod) -> PodRt {
+    let spec = spec_of(m, pod);
+    PodRt {
+        uid: pod.uid,
+        workload: pod.workload,
+        suffix: pod.suffix,
+        evicted: false,
+        volumes: false,
+        sandbox: false,
+        init: vec![Ctr::default(); spec.init_containers.len()],
+        ctrs: vec![Ctr::default(); spec.containers.len()],
+        terminating: false,
+        killed: false,
+        cleaned: false,
+        retry_left: None,
+        volume_retry: None,
+        static_pod: false,
+    }
+}
+
+/// The end of SyncTerminatingPod and SyncTerminatedPod, once nothing runs: StopPodSandbox
+/// (CNI DEL), then the volume unmount. A failing sandbox stop records `FailedKillPod`
+/// ("error killing pod: …", kubelet.go SyncTerminatingPod) and is retried after
+/// backOffPeriod; the pod stays Terminating. A failing unmount comes after the terminal
+/// status is written and records nothing (kubelet.go SyncTerminatedPod `WaitForUnmount`).
+fn finish_termination(m: &Cluster, s: &mut State, n: u8, uid: u16) -> Option<()> {
+    let rt = s.rt_mut(n, uid)?;
+    if !rt.killed {
+        if m.step_failure(rt.workload, FailingStep::KillPodSandbox)
+            .is_some()
+        {
+            rt.retry_left = Some(10);
+            crate::events::kubelet(s, n, uid, crate::events::EventKind::FailedKillPod);
+            return Some(());
+        }
+        rt.killed = true;
+        rt.retry_left = None;
+    }
+    if m.step_failure(rt.workload, FailingStep::UnmountVolume)
+        .is_none()
+    {
+        rt.cleaned = true;
     }
     Some(())
 }
 
 /// The pod worker terminates a pod (SyncTerminatingPod, F 64–67): no more restarts, liveness
 /// and startup probes stop with Success (F 48), every running container is stopped with
-/// `grace`. With nothing running, SyncTerminatedPod follows in the same pass.
-pub fn terminate_for(rt: &mut PodRt, spec: &PodSpec, grace: Secs, why: StopWhy) {
+/// `grace`. Returns the containers it began to stop.
+pub fn terminate_for(
+    rt: &mut PodRt,
+    spec: &PodSpec,
+    grace: Secs,
+    why: StopWhy,
+) -> Vec<crate::events::C> {
     rt.terminating = true;
-    if !rt.any_running() {
-        rt.cleaned = true;
-    }
+    let mut stopped = Vec::new();
     for (init, i) in (0..rt.init.len())
         .map(|i| (true, i))
         .chain((0..rt.ctrs.len()).map(|i| (false, i)))
@@ -493,22 +726,126 @@ pub fn terminate_for(rt: &mut PodRt, spec: &PodSpec, grace: Secs, why: StopWhy) 
         }
         if matches!(c.run, Run::Running(_)) {
             begin_stop(c, cs, grace, why);
+            stopped.push(crate::events::C {
+                init,
+                ctr: i as u8,
+            });
         }
     }
+    stopped
 }
 
-/// The eviction manager's kill (F 112): grace 1 s for a hard threshold.
-pub fn terminate(rt: &mut PodRt, spec: &PodSpec, grace: Secs) {
-    terminate_for(rt, spec, grace, StopWhy::Evicted);
+/// The eviction manager's kill (F 112): grace 1 s for a hard threshold; the pod worker
+/// stops the containers (`Killing`) and tears the pod down.
+pub fn terminate(m: &Cluster, s: &mut State, n: u8, uid: u16, grace: Secs) -> Option<()> {
+    let rt = s.rt_mut(n, uid)?;
+    let spec = m.workload(rt.workload).template().clone();
+    let idle = !rt.any_running();
+    let stopped = terminate_for(rt, &spec, grace, StopWhy::Evicted);
+    for c in stopped {
+        crate::events::kubelet(
+            s,
+            n,
+            uid,
+            crate::events::EventKind::Killing(c, StopWhy::Evicted),
+        );
+    }
+    if idle {
+        finish_termination(m, s, n, uid)?;
+    }
+    Some(())
+}
+
+/// How long a container's postStart hook runs: its sleep, or the exec command's time.
+fn post_start_seconds(cs: &Container) -> Option<Secs> {
+    let ps = cs.lifecycle.as_ref()?.post_start.as_ref()?;
+    Some(match &ps.sleep {
+        Some(sl) => sl.seconds,
+        None => cs.app.post_start_seconds,
+    })
+}
+
+/// The postStart hook returned. On failure (`kuberuntime_container.go` startContainer):
+/// `FailedPostStartHook` "PostStartHook failed", then killContainer with the pod's grace
+/// (`Killing` "FailedPostStartHook"), and the reason cache holds `PostStartHookError`.
+fn post_start_done(m: &Cluster, s: &mut State, n: u8, uid: u16, i: usize) -> Option<()> {
+    use crate::events::{EventKind as E, C};
+    let spec = m.workload(s.rt(n, uid)?.workload).template();
+    let grace = s
+        .kpod(n, uid)
+        .and_then(|p| p.deletion)
+        .unwrap_or(spec.termination_grace_period_seconds);
+    let cs = spec.containers[i].clone();
+    let c = &mut s.rt_mut(n, uid)?.ctrs[i];
+    let Run::Running(p) = &mut c.run else {
+        return None;
+    };
+    let hook = p.post_start.take()?;
+    if hook.fails {
+        c.waiting = Some(Waiting::PostStartHookError);
+        begin_stop(c, &cs, grace, StopWhy::PostStartHook);
+        let e = C {
+            init: false,
+            ctr: i as u8,
+        };
+        crate::events::kubelet(s, n, uid, E::FailedPostStartHook(e));
+        crate::events::kubelet(s, n, uid, E::Killing(e, StopWhy::PostStartHook));
+    } else {
+        // The container is reported Running from now on, and the probes begin.
+        let elapsed = post_start_seconds(&cs).unwrap_or(0);
+        for kind in ProbeKind::ALL {
+            if let (Some(w), Some(ps)) = (c.probes[kind as usize].as_mut(), probe_spec(&cs, kind)) {
+                w.next_in = Some(ps.initial_delay_seconds.saturating_sub(elapsed));
+            }
+        }
+    }
+    Some(())
 }
 
 /// Starts a container: a new instance, restartCount + 1 if one ran before, the crash
 /// back-off advanced (F 56), probe workers reset to their initial results (F 44).
 fn start(m: &Cluster, s: &mut State, n: u8, uid: u16, init: bool, i: usize) -> Option<()> {
-    let pod = s.pod(uid)?;
+    use crate::events::{EventKind as E, C};
+    let pod = s.kpod(n, uid)?;
+    let w = pod.workload;
     // The deletion as the kubelet knows it: a partitioned kubelet has not seen it.
     let deleted = pod.deletion.is_some() && !s.nodes[n as usize].partitioned;
     let cs = container_spec(spec_of(m, pod), init, i).clone();
+    let e = C {
+        init,
+        ctr: i as u8,
+    };
+    // startContainer: generateContainerConfig, then CRI CreateContainer. Either error
+    // records `Failed` "Error: …", leaves the container waiting with that reason, and the
+    // pod worker syncs again after backOffPeriod (no crash back-off: nothing ran).
+    for (step, waiting) in [
+        (
+            FailingStep::CreateContainerConfig,
+            Waiting::CreateContainerConfigError { left: 10 },
+        ),
+        (
+            FailingStep::CreateContainer,
+            Waiting::CreateContainerError { left: 10 },
+        ),
+    ] {
+        if m.failing_container(w, step) == Some((init, i)) {
+            s.rt_mut(n, uid)?.ctr_mut(init, i).waiting = Some(waiting);
+            crate::events::kubelet(s, n, uid, E::CreateFailed(e));
+            return Some(());
+        }
+    }
+    let hook = post_start_seconds(&cs).filter(|_| !init).map(|secs| {
+        let f = m.step_failure(w, FailingStep::PostStartHook)
+            .filter(|_| m.failing_container(w, FailingStep::PostStartHook) == Some((init, i)));
+        Hook {
+            left: if f.is_some_and(|f| f.hangs) {
+                None
+            } else {
+                Some(secs)
+            },
+            fails: f.is_some_and(|f| !f.hangs),
+        }
+    });
     let c = s.rt_mut(n, uid)?.ctr_mut(init, i);
     if let Run::Exited(e) = c.run {
         c.last = Some(e);
@@ -530,6 +867,7 @@ fn start(m: &Cluster, s: &mut State, n: u8, uid: u16, init: bool, i: usize) -> O
         oom_left: app.exceeds_memory_limit_after_seconds,
         deadlocked: false,
         stop: None,
+        post_start: hook,
     });
     for kind in ProbeKind::ALL {
         let slot = &mut c.probes[kind as usize];
@@ -545,13 +883,14 @@ fn start(m: &Cluster, s: &mut State, n: u8, uid: u16, init: bool, i: usize) -> O
                 let (last, run) = slot
                     .map(|w| (w.last, w.run))
                     .unwrap_or((ProbeResult::Unknown, 0));
-                // F 49: no probe before initialDelaySeconds.
+                // F 49: no probe before initialDelaySeconds; none while the postStart hook
+                // runs (the status does not show the container yet).
                 *slot = Some(Worker {
                     result: initial,
                     last,
                     run,
                     on_hold: false,
-                    next_in: Some(p.initial_delay_seconds),
+                    next_in: hook.is_none().then_some(p.initial_delay_seconds),
                 });
             }
         }
@@ -559,8 +898,12 @@ fn start(m: &Cluster, s: &mut State, n: u8, uid: u16, init: bool, i: usize) -> O
     if c.run_exits_now() {
         exit_now(c, app.exit_code, false);
     }
-    let pod = s.pod_mut(uid)?;
-    pod.ghost.ever_started = true;
+    s.kpod_mut(n, uid)?.ghost.ever_started = true;
+    crate::events::kubelet(s, n, uid, E::Created(e));
+    crate::events::kubelet(s, n, uid, E::Started(e));
+    if hook.is_some_and(|h| h.left == Some(0)) {
+        post_start_done(m, s, n, uid, i)?;
+    }
     Some(())
 }
 
@@ -614,7 +957,8 @@ pub fn sigterm(c: &mut Ctr, cs: &Container) {
 
 /// One probe run (PRW `doProbe`, F 44–52).
 pub fn probe(m: &Cluster, s: &mut State, n: u8, uid: u16, i: usize, kind: ProbeKind) -> Option<()> {
-    let pod = s.pod(uid)?;
+    use crate::events::{EventKind as E, C};
+    let pod = s.kpod(n, uid)?;
     let spec = spec_of(m, pod).clone();
     let cs = &spec.containers[i];
     let p = probe_spec(cs, kind)?.clone();
@@ -660,10 +1004,16 @@ pub fn probe(m: &Cluster, s: &mut State, n: u8, uid: u16, i: usize, kind: ProbeK
         w.last = outcome;
         w.run = 1;
     }
+    let failed = outcome == ProbeResult::Failure;
     if w.run < threshold {
+        if failed {
+            // prober.go: every failed probe records `Unhealthy`.
+            crate::events::kubelet(s, n, uid, E::Unhealthy(i as u8, kind));
+        }
         return Some(());
     }
     w.result = outcome;
+    let mut killed = None;
     if outcome == ProbeResult::Failure && kind != ProbeKind::Readiness {
         // F 51, 52: the worker goes on hold and the container is killed.
         w.on_hold = true;
@@ -678,6 +1028,17 @@ pub fn probe(m: &Cluster, s: &mut State, n: u8, uid: u16, i: usize, kind: ProbeK
             c.ghost.killed_while_healthy = true;
         }
         begin_stop(c, cs, spec.termination_grace_period_seconds.max(1), why);
+        killed = Some(why);
+    }
+    if failed {
+        crate::events::kubelet(s, n, uid, E::Unhealthy(i as u8, kind));
+    }
+    if let Some(why) = killed {
+        let e = C {
+            init: false,
+            ctr: i as u8,
+        };
+        crate::events::kubelet(s, n, uid, E::Killing(e, why));
     }
     Some(())
 }
@@ -796,7 +1157,7 @@ pub fn compute_status(m: &Cluster, _s: &State, pod: &Pod, rt: &PodRt) -> PodStat
     // finished with it (after SyncTerminatedPod). Upstream may write it just before
     // SyncTerminatedPod; that window is where S15's OutOfcpu race lives, which this model
     // leaves out (see README).
-    let pod_is_terminal = rt.cleaned;
+    let pod_is_terminal = rt.killed;
     let has_initialized = k8s::has_any_regular_container_started(views, &statuses);
     let mut phase = k8s::get_phase(
         spec.restart_policy,
@@ -809,7 +1170,7 @@ pub fn compute_status(m: &Cluster, _s: &State, pod: &Pod, rt: &PodRt) -> PodStat
         false,
         m.gates,
     );
-    if rt.cleaned {
+    if rt.killed {
         // status_manager TerminatePod: every container gets a terminated state, and a pod
         // that is not yet terminal is marked Failed.
         for st in init_statuses.iter_mut().chain(statuses.iter_mut()) {
@@ -845,6 +1206,7 @@ pub fn compute_status(m: &Cluster, _s: &State, pod: &Pod, rt: &PodRt) -> PodStat
         } else {
             pod.status.reason.clone()
         },
+        message: pod.status.message.clone(),
         pod_ip: pod.status.pod_ip || rt.sandbox,
         initialized: cond("Initialized"),
         containers_ready: cond("ContainersReady"),
@@ -857,13 +1219,28 @@ pub fn compute_status(m: &Cluster, _s: &State, pod: &Pod, rt: &PodRt) -> PodStat
 /// The status manager writes the computed status.
 pub fn status_update(m: &Cluster, s: &mut State, n: u8, uid: u16) -> Option<()> {
     let rt = s.rt(n, uid)?;
-    let pod = s.pod(uid)?;
+    let pod = s.kpod(n, uid)?;
     let status = compute_status(m, s, pod, rt);
-    let pod = s.pod_mut(uid)?;
+    let pod = s.kpod_mut(n, uid)?;
     if status.phase.is_terminal() && pod.ghost.first_terminal.is_none() {
         pod.ghost.first_terminal = Some(status.phase);
     }
     pod.status = status;
+    // A static pod's status goes to its mirror pod (status_manager.go: "only status in
+    // mirror pod is meaningful"); a mirror being deleted is left alone.
+    let (status, ghost) = (pod.status.clone(), pod.ghost.clone());
+    if let Some(mp) = s
+        .api
+        .pods
+        .iter_mut()
+        .find(|p| p.mirror_of == Some(uid) && p.deletion.is_none())
+    {
+        mp.status = status;
+        mp.ghost.ever_started = ghost.ever_started;
+        if mp.ghost.first_terminal.is_none() {
+            mp.ghost.first_terminal = ghost.first_terminal;
+        }
+    }
     Some(())
 }
 

@@ -10,6 +10,7 @@ pub mod apiserver;
 pub mod catalogue;
 pub mod cluster;
 pub mod controllers;
+pub mod events;
 pub mod explore_view;
 pub mod facts;
 pub mod faults;

@@ -232,14 +232,23 @@ pub fn taint_eviction(m: &Cluster, s: &mut State, uid: u16) -> Option<()> {
         s.env.evicted_in_full_disruption = true;
     }
     s.pod_mut(uid)?.disruption_target = true;
+    crate::events::record(
+        s,
+        None,
+        uid,
+        crate::events::EventKind::TaintManagerEviction,
+        true,
+    );
     apiserver::delete_pod(m, s, uid, None)
 }
 
 /// PodGC: phase Failed, DisruptionTarget, then a force delete (grace 0).
 pub fn pod_gc(s: &mut State, uid: u16) -> Option<()> {
     let p = s.pod_mut(uid)?;
-    p.status.phase = Phase::Failed;
-    p.disruption_target = true;
+    if !p.status.phase.is_terminal() {
+        p.status.phase = Phase::Failed;
+        p.disruption_target = true;
+    }
     s.api.pods.retain(|p| p.uid != uid);
     Some(())
 }
@@ -339,13 +348,11 @@ pub fn evict(m: &Cluster, s: &mut State, node: u8, uid: u16) -> Option<()> {
     if lower_still_running {
         s.env.evicted_out_of_qos_order = true;
     }
-    let spec = m.workload(w).template().clone();
     s.nodes[node as usize].eviction_wait = 10;
-    let rt = s.rt_mut(node, uid)?;
-    rt.evicted = true;
-    kubelet::terminate(rt, &spec, 1);
+    s.rt_mut(node, uid)?.evicted = true;
     if let Some(p) = s.pod_mut(uid) {
         p.disruption_target = true;
     }
-    Some(())
+    crate::events::kubelet(s, node, uid, crate::events::EventKind::Evicted);
+    kubelet::terminate(m, s, node, uid, 1)
 }

@@ -47,6 +47,14 @@ pub struct ClusterSpec {
     /// Where exploration starts (see [`Start`]).
     #[serde(default)]
     pub start: Start,
+    /// kube-controller-manager `--terminated-pod-gc-threshold` (default 12500): PodGC deletes
+    /// the oldest terminated pods above it (F 103).
+    #[serde(default = "default_terminated_pod_gc_threshold")]
+    pub terminated_pod_gc_threshold: u16,
+}
+
+fn default_terminated_pod_gc_threshold() -> u16 {
+    12500
 }
 
 fn default_node_monitor_grace() -> u16 {
@@ -81,6 +89,7 @@ impl Default for ClusterSpec {
             proxy_lag_seconds: default_proxy_lag(),
             node_monitor_grace_period_seconds: default_node_monitor_grace(),
             start: Start::Empty,
+            terminated_pod_gc_threshold: default_terminated_pod_gc_threshold(),
         }
     }
 }
@@ -144,6 +153,14 @@ pub enum Workload {
         metadata: Metadata,
         spec: PodSpec,
     },
+    /// A static pod: a manifest in the kubelet's manifest directory on `node`. The kubelet
+    /// runs it without the API server and posts a read-only mirror pod named
+    /// `<name>-<node>` (seed 000: "The mirror Pod").
+    StaticPod {
+        metadata: Metadata,
+        node: String,
+        spec: PodSpec,
+    },
 }
 
 impl Workload {
@@ -152,7 +169,8 @@ impl Workload {
             Workload::Deployment { metadata, .. }
             | Workload::Job { metadata, .. }
             | Workload::StatefulSet { metadata, .. }
-            | Workload::Pod { metadata, .. } => &metadata.name,
+            | Workload::Pod { metadata, .. }
+            | Workload::StaticPod { metadata, .. } => &metadata.name,
         }
     }
     pub fn template(&self) -> &PodSpec {
@@ -160,7 +178,7 @@ impl Workload {
             Workload::Deployment { spec, .. } => &spec.template.spec,
             Workload::Job { spec, .. } => &spec.template.spec,
             Workload::StatefulSet { spec, .. } => &spec.template.spec,
-            Workload::Pod { spec, .. } => spec,
+            Workload::Pod { spec, .. } | Workload::StaticPod { spec, .. } => spec,
         }
     }
     pub fn kind(&self) -> &'static str {
@@ -169,6 +187,7 @@ impl Workload {
             Workload::Job { .. } => "Job",
             Workload::StatefulSet { .. } => "StatefulSet",
             Workload::Pod { .. } => "Pod",
+            Workload::StaticPod { .. } => "StaticPod",
         }
     }
     /// `replicas` of a Deployment or StatefulSet.
@@ -268,6 +287,10 @@ pub struct PodSpec {
     /// Volumes the kubelet attaches and mounts before the sandbox is created.
     #[serde(default)]
     pub volumes: Vec<Volume>,
+    /// `nodeName`: bound to this node at creation; the scheduler never sees the pod and only
+    /// kubelet admission checks that it fits (F 110).
+    #[serde(default)]
+    pub node_name: Option<String>,
 }
 
 /// A pod volume: its name and one source.
@@ -370,6 +393,26 @@ fn three() -> u8 {
 pub struct Lifecycle {
     #[serde(default)]
     pub pre_stop: Option<PreStop>,
+    #[serde(default)]
+    pub post_start: Option<PostStart>,
+}
+
+/// `postStart`: an `exec` hook (it runs for `app.postStartSeconds`) or a `sleep`. The
+/// kubelet runs it right after StartContainer and reports the container Running only once it
+/// has completed (Container Lifecycle Hooks docs).
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct PostStart {
+    #[serde(default)]
+    pub exec: Option<ExecAction>,
+    #[serde(default)]
+    pub sleep: Option<SleepAction>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct ExecAction {
+    pub command: Vec<String>,
 }
 
 /// `preStop` with a `sleep` (KEP-3960) or an `exec` of `sleep N`: both hold SIGTERM back.
@@ -410,6 +453,9 @@ pub struct App {
     /// Memory the program uses once up (MiB), for node-pressure eviction (F 111).
     #[serde(default)]
     pub memory_usage_mi: u64,
+    /// Seconds the `exec` postStart hook's command runs.
+    #[serde(default)]
+    pub post_start_seconds: u16,
 }
 
 /// Reaction to SIGTERM.
@@ -487,6 +533,70 @@ pub enum Fault {
     DependencyOutage { seconds: u16 },
     /// The app of this workload's container deadlocks: it stays up but answers nothing.
     Deadlock { workload: String },
+    /// A step of the kubelet's per-pod state machine fails for this workload's pods, from
+    /// the start (seed 000: "each step has a failure mode"). Not an event at a moment: a
+    /// condition of the node's infrastructure or of the pod's references. `hangs`: the call
+    /// never returns (only where seed 000 / the issue name a hang: volume mount, postStart,
+    /// volume unmount). `message`: the error the infrastructure returns, as events show it.
+    StepFails {
+        workload: String,
+        step: FailingStep,
+        #[serde(default)]
+        hangs: bool,
+        #[serde(default)]
+        message: Option<String>,
+        /// For container steps: which container (default: the first regular container, or
+        /// for postStartHook the first with a postStart hook).
+        #[serde(default)]
+        container: Option<String>,
+    },
+}
+
+/// A kubelet step that can fail (seed 000's state machine).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub enum FailingStep {
+    /// CRI RunPodSandbox.
+    RunPodSandbox,
+    /// CNI ADD, inside RunPodSandbox.
+    CniAdd,
+    /// The attach/detach controller's Attach of a PersistentVolumeClaim's volume.
+    AttachVolume,
+    /// The kubelet volume manager's MountVolume.SetUp.
+    MountVolume,
+    /// `generateContainerConfig` (a missing ConfigMap or Secret key, for example).
+    CreateContainerConfig,
+    /// CRI CreateContainer.
+    CreateContainer,
+    /// The postStart hook.
+    PostStartHook,
+    /// StopPodSandbox on deletion (CNI DEL, a busy network namespace).
+    KillPodSandbox,
+    /// The volume manager's unmount on deletion.
+    UnmountVolume,
+}
+
+impl FailingStep {
+    pub fn name(self) -> &'static str {
+        match self {
+            FailingStep::RunPodSandbox => "runPodSandbox",
+            FailingStep::CniAdd => "cniAdd",
+            FailingStep::AttachVolume => "attachVolume",
+            FailingStep::MountVolume => "mountVolume",
+            FailingStep::CreateContainerConfig => "createContainerConfig",
+            FailingStep::CreateContainer => "createContainer",
+            FailingStep::PostStartHook => "postStartHook",
+            FailingStep::KillPodSandbox => "killPodSandbox",
+            FailingStep::UnmountVolume => "unmountVolume",
+        }
+    }
+    /// Whether a hang (a call that never returns) is modelled for this step.
+    pub fn can_hang(self) -> bool {
+        matches!(
+            self,
+            FailingStep::MountVolume | FailingStep::PostStartHook | FailingStep::UnmountVolume
+        )
+    }
 }
 
 /// A verdict.
@@ -595,6 +705,86 @@ impl Scenario {
             }
         }
         let known = |n: &str| self.workloads.iter().any(|w| w.name() == n);
+        let known_node = |n: &str| self.cluster.nodes.iter().any(|x| x.name == n);
+        for w in &self.workloads {
+            if let Workload::StaticPod { node, .. } = w {
+                if !known_node(node) {
+                    return Err(format!("static pod `{}` names unknown node `{node}`", w.name()));
+                }
+            }
+            if let Some(node) = &w.template().node_name {
+                if !known_node(node) {
+                    return Err(format!(
+                        "workload `{}`: nodeName names unknown node `{node}`",
+                        w.name()
+                    ));
+                }
+            }
+        }
+        let mut step_faults = std::collections::BTreeSet::new();
+        for f in &self.faults {
+            let Fault::StepFails {
+                workload,
+                step,
+                hangs,
+                container,
+                ..
+            } = f
+            else {
+                continue;
+            };
+            let Some(w) = self.workloads.iter().find(|w| w.name() == workload) else {
+                return Err(format!("fault names unknown workload `{workload}`"));
+            };
+            if !step_faults.insert((workload.as_str(), *step)) {
+                return Err(format!(
+                    "two stepFails faults for workload `{workload}` and step {}",
+                    step.name()
+                ));
+            }
+            if *hangs && !step.can_hang() {
+                return Err(format!(
+                    "stepFails {}: `hangs` is modelled only for mountVolume, postStartHook and unmountVolume",
+                    step.name()
+                ));
+            }
+            let t = w.template();
+            let needs = match step {
+                FailingStep::MountVolume | FailingStep::UnmountVolume if t.volumes.is_empty() => {
+                    Some("a volume")
+                }
+                FailingStep::AttachVolume
+                    if !t.volumes.iter().any(|v| v.persistent_volume_claim.is_some()) =>
+                {
+                    Some("a persistentVolumeClaim volume")
+                }
+                _ => None,
+            };
+            if let Some(what) = needs {
+                return Err(format!(
+                    "stepFails {}: workload `{workload}` has no {what}",
+                    step.name()
+                ));
+            }
+            if let Some(c) = container {
+                if !t.containers.iter().any(|x| &x.name == c) {
+                    return Err(format!(
+                        "stepFails {}: workload `{workload}` has no container `{c}`",
+                        step.name()
+                    ));
+                }
+            }
+            if *step == FailingStep::PostStartHook
+                && !t.containers.iter().any(|c| {
+                    c.lifecycle.as_ref().is_some_and(|l| l.post_start.is_some())
+                        && container.as_ref().is_none_or(|n| n == &c.name)
+                })
+            {
+                return Err(format!(
+                    "stepFails postStartHook: workload `{workload}` has no container with a postStart hook"
+                ));
+            }
+        }
         if let Some(svc) = &self.service {
             for n in &svc.selects {
                 if !known(n) {
@@ -620,6 +810,20 @@ impl Scenario {
                     return Err(format!("fault names unknown node `{node}`"));
                 }
                 _ => {}
+            }
+        }
+        for c in self
+            .workloads
+            .iter()
+            .flat_map(|w| w.template().containers.iter())
+        {
+            if let Some(ps) = c.lifecycle.as_ref().and_then(|l| l.post_start.as_ref()) {
+                if ps.exec.is_some() == ps.sleep.is_some() {
+                    return Err(format!(
+                        "container `{}`: postStart needs exactly one of exec and sleep",
+                        c.name
+                    ));
+                }
             }
         }
         if self.faults.len() > 16 {

@@ -28,6 +28,8 @@ pub struct State {
     /// kube-proxy, one per node.
     pub proxies: Vec<Proxy>,
     pub env: Env,
+    /// The events the last step recorded (not part of the state's identity).
+    pub journal: crate::events::Journal,
 }
 
 /// What the API server (etcd) stores.
@@ -40,7 +42,8 @@ pub struct Api {
     pub workloads: Vec<WorkloadStatus>,
     /// The Node objects, one per node of the scenario, same order.
     pub nodes: Vec<NodeObj>,
-    pub next_uid: u16,
+    /// The attach/detach controller's failing attaches: pod uid and retry timer.
+    pub attach_retry: Vec<(u16, Retry)>,
 }
 
 /// A Node object: its Ready condition and the taints the control plane manages.
@@ -65,8 +68,6 @@ pub struct NodeObj {
 /// A workload's controller-visible status.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Default)]
 pub struct WorkloadStatus {
-    /// Pods created so far: the next pod's name suffix.
-    pub created: u8,
     pub job: Option<JobStatus>,
 }
 
@@ -107,6 +108,11 @@ pub struct Pod {
     /// Condition DisruptionTarget=True (taint eviction, PodGC, kubelet eviction; F 102, 103,
     /// 112).
     pub disruption_target: bool,
+    /// A mirror pod: the API's read-only copy of the static pod with this (kubelet-side) uid.
+    pub mirror_of: Option<u16>,
+    /// The events recorded about this pod, as `kubectl describe pod` lists them: one entry per
+    /// distinct event, ordered by kind, with its count.
+    pub events: Vec<crate::events::PodEvent>,
     pub ghost: PodGhost,
 }
 
@@ -116,6 +122,8 @@ pub struct PodStatus {
     pub phase: Phase,
     /// `status.reason` (e.g. `OutOfcpu`); empty = none.
     pub reason: String,
+    /// `status.message` (e.g. `Pod was rejected: …`); empty = none.
+    pub message: String,
     pub pod_ip: bool,
     pub initialized: bool,
     pub containers_ready: bool,
@@ -131,7 +139,14 @@ pub struct PodGhost {
     pub ever_started: bool,
     /// The first terminal phase the API stored for this pod.
     pub first_terminal: Option<Phase>,
+    /// Seconds (saturating at [`STUCK_CAP`]) the pod has been stuck: shown
+    /// `ContainerCreating`, or deleted with nothing left running, on a kubelet that reaches
+    /// the API server.
+    pub stuck_for: Secs,
 }
+
+/// Stuck times matter up to "longer than a minute".
+pub const STUCK_CAP: Secs = 61;
 
 /// One endpoint of the EndpointSlice.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -157,6 +172,9 @@ pub struct Node {
     /// Seconds until the eviction manager may evict again (one pod per 10 s interval, F 9,
     /// 112).
     pub eviction_wait: Secs,
+    /// The kubelet's own copies of its static pods (file source plus status manager): the
+    /// pod objects it works from, which exist without the API server.
+    pub static_pods: Vec<Pod>,
 }
 
 /// A pod as the kubelet and the container runtime hold it on a node.
@@ -178,8 +196,27 @@ pub struct PodRt {
     pub ctrs: Vec<Ctr>,
     /// The pod worker is terminating the pod (deletion seen, or the pod is finished).
     pub terminating: bool,
-    /// SyncTerminatedPod done: sandbox and network torn down.
+    /// SyncTerminatingPod done: containers and sandbox stopped (killPod succeeded); the
+    /// terminal status can be written and admission stops counting the pod.
+    pub killed: bool,
+    /// SyncTerminatedPod done: volumes unmounted; the pod worker is finished with the pod.
     pub cleaned: bool,
+    /// The pod worker's requeue after a failed sync (`backOffPeriod` 10 s, pod_workers.go
+    /// `completeWork`; the 0.5 jitter is not modelled).
+    pub retry_left: Option<Secs>,
+    /// The failing volume operation's next attempt and its exponential back-off
+    /// (`exponentialbackoff`: 0.5 s doubling to 2m2s, whole seconds here).
+    pub volume_retry: Option<Retry>,
+    /// The pod is a static pod (its object is in [`Node::static_pods`]).
+    pub static_pod: bool,
+}
+
+/// A retry timer with an exponential back-off: next attempt in `left`, current delay
+/// `backoff`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Retry {
+    pub left: Secs,
+    pub backoff: Secs,
 }
 
 /// One container slot: the current instance, what the previous one left, back-off entries,
@@ -228,6 +265,13 @@ pub enum Waiting {
     ErrImagePull { left: Secs },
     /// `ImagePullBackOff`: pull again when `left` runs out.
     ImagePullBackOff { left: Secs },
+    /// `CreateContainerConfigError`: the pod worker syncs again after `backOffPeriod`.
+    CreateContainerConfigError { left: Secs },
+    /// `CreateContainerError`: the pod worker syncs again after `backOffPeriod`.
+    CreateContainerError { left: Secs },
+    /// `PostStartHookError`: the hook failed and the container was killed; the next sync
+    /// restarts it under crash back-off.
+    PostStartHookError,
 }
 
 impl Waiting {
@@ -236,13 +280,29 @@ impl Waiting {
             Waiting::CrashLoopBackOff { .. } => "CrashLoopBackOff",
             Waiting::ErrImagePull { .. } => "ErrImagePull",
             Waiting::ImagePullBackOff { .. } => "ImagePullBackOff",
+            Waiting::CreateContainerConfigError { .. } => "CreateContainerConfigError",
+            Waiting::CreateContainerError { .. } => "CreateContainerError",
+            Waiting::PostStartHookError => "PostStartHookError",
         }
     }
     pub fn left(self) -> Secs {
         match self {
             Waiting::CrashLoopBackOff { left }
             | Waiting::ErrImagePull { left }
-            | Waiting::ImagePullBackOff { left } => left,
+            | Waiting::ImagePullBackOff { left }
+            | Waiting::CreateContainerConfigError { left }
+            | Waiting::CreateContainerError { left } => left,
+            Waiting::PostStartHookError => 0,
+        }
+    }
+    pub fn left_mut(&mut self) -> Option<&mut Secs> {
+        match self {
+            Waiting::CrashLoopBackOff { left }
+            | Waiting::ErrImagePull { left }
+            | Waiting::ImagePullBackOff { left }
+            | Waiting::CreateContainerConfigError { left }
+            | Waiting::CreateContainerError { left } => Some(left),
+            Waiting::PostStartHookError => None,
         }
     }
 }
@@ -289,6 +349,16 @@ pub struct Proc {
     pub deadlocked: bool,
     /// Being stopped by the kubelet.
     pub stop: Option<Stop>,
+    /// The postStart hook is running: seconds until it returns (None: it hangs), and whether
+    /// it then fails.
+    pub post_start: Option<Hook>,
+}
+
+/// A postStart hook in progress.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Hook {
+    pub left: Option<Secs>,
+    pub fails: bool,
 }
 
 impl Proc {
@@ -311,7 +381,7 @@ pub struct Stop {
     pub why: StopWhy,
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum StopWhy {
     Deletion,
     /// The pod worker terminates a pod that will not restart (e.g. an init container failed
@@ -321,6 +391,8 @@ pub enum StopWhy {
     Evicted,
     LivenessProbe,
     StartupProbe,
+    /// The postStart hook failed (`killContainer(…, "FailedPostStartHook", …)`).
+    PostStartHook,
 }
 
 /// A probe worker (PRW `worker`): the results-manager value and the threshold counter.
@@ -414,6 +486,26 @@ impl State {
     }
     pub fn rt(&self, node: u8, uid: u16) -> Option<&PodRt> {
         self.nodes[node as usize].pods.iter().find(|p| p.uid == uid)
+    }
+    /// The pod object the kubelet of `node` works from: its static pod copy, or the API
+    /// object.
+    pub fn kpod(&self, node: u8, uid: u16) -> Option<&Pod> {
+        self.nodes[node as usize]
+            .static_pods
+            .iter()
+            .find(|p| p.uid == uid)
+            .or_else(|| self.pod(uid))
+    }
+    pub fn kpod_mut(&mut self, node: u8, uid: u16) -> Option<&mut Pod> {
+        let n = node as usize;
+        if self.nodes[n].static_pods.iter().any(|p| p.uid == uid) {
+            return self.nodes[n].static_pods.iter_mut().find(|p| p.uid == uid);
+        }
+        self.pod_mut(uid)
+    }
+    /// The mirror pod of static pod `uid`, if the API has one.
+    pub fn mirror(&self, uid: u16) -> Option<&Pod> {
+        self.api.pods.iter().find(|p| p.mirror_of == Some(uid))
     }
     pub fn rt_mut(&mut self, node: u8, uid: u16) -> Option<&mut PodRt> {
         self.nodes[node as usize]

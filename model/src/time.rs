@@ -21,10 +21,22 @@ fn consider(min: &mut Option<Secs>, t: Secs) {
 /// The seconds until the next thing that is due, if anything is pending.
 pub fn next_deadline(m: &Cluster, s: &State) -> Option<Secs> {
     let mut min = None;
+    for (_, r) in &s.api.attach_retry {
+        consider(&mut min, r.left);
+    }
     for node in &s.nodes {
         for rt in &node.pods {
+            if let Some(t) = rt.retry_left {
+                consider(&mut min, t);
+            }
+            if let Some(r) = rt.volume_retry {
+                consider(&mut min, r.left);
+            }
             for c in rt.init.iter().chain(&rt.ctrs) {
                 if let Run::Running(p) = &c.run {
+                    if let Some(t) = p.post_start.and_then(|h| h.left) {
+                        consider(&mut min, t);
+                    }
                     consider(&mut min, p.boot_left);
                     if let Some(t) = p.exit_left {
                         consider(&mut min, t);
@@ -106,8 +118,26 @@ pub fn tick(m: &Cluster, s: &mut State, d: Secs) -> Option<()> {
         return None;
     }
     let mut failed_runs: Vec<u8> = Vec::new();
+    // Observer: how long each pod has been stuck (judged at the start of the interval).
+    let stuck: Vec<bool> = s.api.pods.iter().map(|p| stuck_now(m, s, p)).collect();
+    for (p, stuck) in s.api.pods.iter_mut().zip(stuck) {
+        p.ghost.stuck_for = if stuck {
+            p.ghost.stuck_for.saturating_add(d).min(STUCK_CAP)
+        } else {
+            0
+        };
+    }
+    for (_, r) in s.api.attach_retry.iter_mut() {
+        dec(&mut r.left, d);
+    }
     for node in &mut s.nodes {
         for rt in &mut node.pods {
+            if let Some(t) = rt.retry_left.as_mut() {
+                dec(t, d);
+            }
+            if let Some(r) = rt.volume_retry.as_mut() {
+                dec(&mut r.left, d);
+            }
             let w = rt.workload;
             let is_job = matches!(m.workload(w), Workload::Job { .. });
             for (init, i) in (0..rt.init.len())
@@ -118,12 +148,8 @@ pub fn tick(m: &Cluster, s: &mut State, d: Secs) -> Option<()> {
                 let c = rt.ctr_mut(init, i);
                 age(&mut c.crash_bo, d);
                 age(&mut c.pull_bo, d);
-                if let Some(wt) = c.waiting.as_mut() {
-                    match wt {
-                        Waiting::CrashLoopBackOff { left }
-                        | Waiting::ErrImagePull { left }
-                        | Waiting::ImagePullBackOff { left } => dec(left, d),
-                    }
+                if let Some(left) = c.waiting.as_mut().and_then(|w| w.left_mut()) {
+                    dec(left, d);
                 }
                 for wk in c.probes.iter_mut().flatten() {
                     if let Some(t) = wk.next_in.as_mut() {
@@ -133,6 +159,9 @@ pub fn tick(m: &Cluster, s: &mut State, d: Secs) -> Option<()> {
                 let Run::Running(p) = &mut c.run else {
                     continue;
                 };
+                if let Some(t) = p.post_start.as_mut().and_then(|h| h.left.as_mut()) {
+                    dec(t, d);
+                }
                 dec(&mut p.boot_left, d);
                 if let Some(t) = p.exit_left.as_mut() {
                     dec(t, d);
@@ -223,6 +252,22 @@ pub fn tick(m: &Cluster, s: &mut State, d: Secs) -> Option<()> {
         }
     }
     Some(())
+}
+
+/// A pod is stuck (seed 000's "stuck Pods"): on a node whose kubelet reaches the API
+/// server, it shows `ContainerCreating`, or it was deleted and nothing of it runs any more
+/// but its object is still there.
+pub fn stuck_now(m: &Cluster, s: &State, p: &Pod) -> bool {
+    let Some(n) = p.node else {
+        return false;
+    };
+    if s.nodes[n as usize].partitioned || p.mirror_of.is_some() {
+        return false;
+    }
+    if p.deletion.is_some() {
+        return s.rt(n, p.uid).is_none_or(|rt| !rt.any_running());
+    }
+    crate::render::print(m, p).status == "ContainerCreating"
 }
 
 fn container_for(m: &Cluster, w: u8, init: bool, i: usize) -> &crate::spec::Container {
