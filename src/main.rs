@@ -450,13 +450,23 @@ fn run_trace(
     let r = check_one(&scenario)?;
     let chosen = match &property {
         Some(p) => r.properties.iter().find(|x| x.def.name == p),
-        None => r.properties.iter().find(|x| {
-            x.def.kind != podcheck_properties::Kind::Sometimes && x.verdict == Verdict::Violated
-        }),
+        // A counterexample if there is one, else the first witness.
+        None => r
+            .properties
+            .iter()
+            .find(|x| {
+                x.def.kind != podcheck_properties::Kind::Sometimes && x.verdict == Verdict::Violated
+            })
+            .or_else(|| {
+                r.properties.iter().find(|x| {
+                    x.def.kind == podcheck_properties::Kind::Sometimes
+                        && x.verdict == Verdict::Holds
+                })
+            }),
     };
     let Some(p) = chosen else {
         say!(
-            "no property of `{}` is violated ({} unique states, {}).",
+            "no property of `{}` is violated and it has no witness ({} unique states, {}).",
             scenario.name,
             r.unique_states,
             if r.complete { "complete" } else { "incomplete" }

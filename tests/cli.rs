@@ -750,8 +750,37 @@ fn trace_of_a_property_that_holds_says_so() {
         0,
     );
     assert!(stdout(&o).contains("holds"), "{}", stdout(&o));
+    // Nothing violated: the first witness instead.
     let o = run_expect(&["trace", "healthy"], 0);
-    assert!(stdout(&o).contains("no property of `healthy` is violated"));
+    assert!(
+        stdout(&o).contains("healthy / pod_becomes_ready"),
+        "{}",
+        stdout(&o)
+    );
+    assert!(stdout(&o).contains("witness"), "{}", stdout(&o));
+}
+
+#[test]
+fn trace_of_a_stuck_pod_shows_the_event_kubectl_describe_shows() {
+    let o = run_expect(&["trace", "stuck-volume-mount"], 0);
+    let out = stdout(&o);
+    assert!(out.contains("stuck_container_creating"), "{out}");
+    assert!(
+        out.contains(
+            "Warning FailedMount       pod/db-1  MountVolume.SetUp failed for volume \"data\""
+        ),
+        "{out}"
+    );
+    assert!(
+        out.contains(
+            "kubectl describe pod db-1  (Status: Pending; kubectl get pods: ContainerCreating)"
+        ),
+        "{out}"
+    );
+    assert!(
+        out.contains("Warning  FailedMount             x5+"),
+        "{out}"
+    );
 }
 
 #[test]

@@ -26,7 +26,10 @@ pub fn create_pod(m: &Cluster, s: &mut State, workload: u8) -> u16 {
 
 /// Whether any object, runtime record, route or observer still refers to `uid`.
 fn uid_in_use(s: &State, uid: u16) -> bool {
-    s.api.pods.iter().any(|p| p.uid == uid || p.mirror_of == Some(uid))
+    s.api
+        .pods
+        .iter()
+        .any(|p| p.uid == uid || p.mirror_of == Some(uid))
         || s.api.endpoints.iter().any(|e| e.uid == uid)
         || s.api.attach_retry.iter().any(|(u, _)| *u == uid)
         || s.nodes.iter().any(|n| {

@@ -54,8 +54,12 @@ pub fn actions(m: &Cluster, s: &State, out: &mut Vec<Action>) {
             out.push(Action::AttachVolume { uid: p.uid });
         }
     }
-    // PodGC `gcTerminated` (F 103): terminated pods above the threshold go, oldest first
-    // (evicted ones before the others).
+}
+
+/// PodGC `gcTerminated` (F 103): when more pods are terminated than the threshold, the
+/// oldest goes first (evicted ones before the others). The model runs it before anything
+/// else happens (see [`crate::cluster::Cluster::urgent_actions`]).
+pub fn terminated_gc_victim(m: &Cluster, s: &State) -> Option<u16> {
     let terminated: Vec<&Pod> = s
         .api
         .pods
@@ -63,15 +67,14 @@ pub fn actions(m: &Cluster, s: &State, out: &mut Vec<Action>) {
         .filter(|p| p.status.phase.is_terminal())
         .collect();
     let threshold = m.scenario.cluster.terminated_pod_gc_threshold as usize;
-    if terminated.len() > threshold {
-        let victim = terminated
-            .iter()
-            .find(|p| p.status.reason == "Evicted")
-            .or(terminated.first());
-        if let Some(p) = victim {
-            out.push(Action::PodGc { uid: p.uid });
-        }
+    if terminated.len() <= threshold {
+        return None;
     }
+    terminated
+        .iter()
+        .find(|p| p.status.reason == "Evicted")
+        .or(terminated.first())
+        .map(|p| p.uid)
 }
 
 /// The attach/detach controller's attach fails (`GenerateAttachVolumeFunc`): it records
@@ -89,7 +92,13 @@ pub fn attach_volume(s: &mut State, uid: u16) -> Option<()> {
         Some(i) => s.api.attach_retry[i].1 = r,
         None => s.api.attach_retry.push((uid, r)),
     }
-    crate::events::record(s, None, uid, crate::events::EventKind::FailedAttachVolume, true);
+    crate::events::record(
+        s,
+        None,
+        uid,
+        crate::events::EventKind::FailedAttachVolume,
+        true,
+    );
     Some(())
 }
 

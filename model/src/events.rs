@@ -37,7 +37,9 @@ pub struct C {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum EventKind {
     /// scheduler: `Scheduled`.
-    Scheduled { node: u8 },
+    Scheduled {
+        node: u8,
+    },
     /// scheduler: `FailedScheduling`.
     FailedScheduling,
     /// kubelet `rejectPod` (F 110): reason and message of the admission failure.
@@ -174,7 +176,10 @@ fn container<'a>(m: &'a Cluster, pod: &Pod, c: C) -> &'a crate::spec::Container 
 
 /// The error text the scenario gives for a failing step, or the default.
 pub fn failure_message(m: &Cluster, workload: u8, step: FailingStep) -> String {
-    if let Some(msg) = m.step_failure(workload, step).and_then(|f| f.message.clone()) {
+    if let Some(msg) = m
+        .step_failure(workload, step)
+        .and_then(|f| f.message.clone())
+    {
         return msg;
     }
     let t = m.workload(workload).template();
@@ -186,7 +191,9 @@ pub fn failure_message(m: &Cluster, workload: u8, step: FailingStep) -> String {
             .unwrap_or_default()
     };
     match step {
-        FailingStep::RunPodSandbox => "rpc error: code = Unknown desc = failed to create sandbox".into(),
+        FailingStep::RunPodSandbox => {
+            "rpc error: code = Unknown desc = failed to create sandbox".into()
+        }
         FailingStep::CniAdd => "failed to setup network for sandbox: plugin failed (add)".into(),
         FailingStep::AttachVolume => format!("volume {} could not be attached", vol(true)),
         FailingStep::MountVolume => format!("mount of volume {} failed", vol(false)),

@@ -321,13 +321,7 @@ fn job_words(j: &JobStatus) -> String {
     format!("{cond}, succeeded={}, failed={}", j.succeeded, j.failed)
 }
 
-fn sandbox_words(rt: &PodRt) -> &'static str {
-    match (rt.sandbox, rt.cleaned) {
-        (true, false) => "ready, IP assigned",
-        (true, true) => "torn down",
-        (false, _) => "none",
-    }
-}
+use crate::facts::sandbox_words;
 
 fn probe_words(w: &Worker) -> String {
     let mut v = format!("result {}", probe_result(w.result));
@@ -817,10 +811,11 @@ fn pod_look(s: &State, uid: u16) -> String {
             })
             .collect();
         format!(
-            "{n}/{}/{}/{}/{}/{}",
+            "{n}/{}/{}/{}/{}/{}/{}",
             r.volumes,
             r.sandbox,
             r.terminating,
+            r.killed,
             r.cleaned,
             ctrs.join(";")
         )

@@ -156,18 +156,11 @@ pub fn facts(m: &Cluster, s: &State) -> Facts {
             let key = format!("{node_name} {pod}");
             f.runtime.insert(key.clone(), "admitted".into());
             if rt.volumes {
-                f.runtime.insert(format!("{key} volumes"), "mounted".into());
+                let v = if rt.cleaned { "unmounted" } else { "mounted" };
+                f.runtime.insert(format!("{key} volumes"), v.into());
             }
-            if rt.sandbox {
-                let v = if rt.cleaned {
-                    "torn down"
-                } else {
-                    "ready, IP assigned"
-                };
-                f.runtime.insert(format!("{key} sandbox"), v.into());
-            } else {
-                f.runtime.insert(format!("{key} sandbox"), "none".into());
-            }
+            f.runtime
+                .insert(format!("{key} sandbox"), sandbox_words(rt).into());
             if rt.terminating {
                 f.runtime
                     .insert(format!("{key} pod worker"), "terminating".into());
@@ -237,4 +230,13 @@ pub fn diff(before: &BTreeMap<String, String>, after: &BTreeMap<String, String>)
         }
     }
     out
+}
+
+/// The pod sandbox in words: none yet, up with its IP, or stopped (StopPodSandbox, CNI DEL).
+pub fn sandbox_words(rt: &PodRt) -> &'static str {
+    match (rt.sandbox, rt.killed) {
+        (false, _) => "none",
+        (true, false) => "ready, IP assigned",
+        (true, true) => "torn down",
+    }
 }

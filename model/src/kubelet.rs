@@ -100,7 +100,9 @@ pub fn describe_step(m: &Cluster, state: &State, uid: u16, step: Step) -> String
         Step::Cleanup => "tear down sandbox and network of".into(),
         Step::KillOrphan => "kill (SIGTERM) containers of force-deleted".into(),
         Step::Forget => "forget".into(),
-        Step::PostStartDone { ctr } => format!("postStart hook of {} returned in", cname(false, ctr)),
+        Step::PostStartDone { ctr } => {
+            format!("postStart hook of {} returned in", cname(false, ctr))
+        }
         Step::CreateMirror => "create the mirror pod of static pod".into(),
         Step::DeleteMirror => "delete (grace 0) the deleted mirror pod of static pod".into(),
     }
@@ -184,6 +186,13 @@ pub fn actions(m: &Cluster, s: &State, out: &mut Vec<Action>) {
                     Some(Step::KillOrphan)
                 } else if !rt.any_running() && !cleanup_fails(m, rt) {
                     Some(Step::Forget)
+                } else if !rt.any_running()
+                    && !rt.killed
+                    && m.step_failure(rt.workload, FailingStep::KillPodSandbox)
+                        .is_none()
+                {
+                    // The sandbox can still be stopped; the unmount is what fails.
+                    Some(Step::Cleanup)
                 } else {
                     None
                 };
@@ -241,8 +250,7 @@ pub fn actions(m: &Cluster, s: &State, out: &mut Vec<Action>) {
                 continue;
             }
             let stale_mirror = rt.static_pod
-                && s
-                    .mirror(rt.uid)
+                && s.mirror(rt.uid)
                     .is_some_and(|mp| mp.deletion.is_none() && mp.status != pod.status);
             if stale_mirror || compute_status(m, s, pod, rt) != pod.status {
                 out.push(Action::StatusUpdate {
@@ -309,7 +317,10 @@ fn admission_failure(m: &Cluster, s: &State, n: u8, pod: &Pod) -> Option<(String
         ));
     }
     // `generalFilter`: the taint check is skipped for static pods.
-    let is_static = s.nodes[n as usize].static_pods.iter().any(|p| p.uid == pod.uid);
+    let is_static = s.nodes[n as usize]
+        .static_pods
+        .iter()
+        .any(|p| p.uid == pod.uid);
     if !is_static
         && k8s::first_untolerated_taint(&node.taints, &spec.tolerations, &[TaintEffect::NoExecute])
             .is_some()
@@ -648,6 +659,7 @@ pub fn step(m: &Cluster, s: &mut State, n: u8, uid: u16, step: Step) -> Option<(
         }
         Step::DeleteMirror => {
             s.api.pods.retain(|p| p.mirror_of != Some(uid));
+            s.env.mirror_deleted = true;
         }
     }
     Some(())
@@ -726,10 +738,7 @@ pub fn terminate_for(
         }
         if matches!(c.run, Run::Running(_)) {
             begin_stop(c, cs, grace, why);
-            stopped.push(crate::events::C {
-                init,
-                ctr: i as u8,
-            });
+            stopped.push(crate::events::C { init, ctr: i as u8 });
         }
     }
     stopped
@@ -811,10 +820,7 @@ fn start(m: &Cluster, s: &mut State, n: u8, uid: u16, init: bool, i: usize) -> O
     // The deletion as the kubelet knows it: a partitioned kubelet has not seen it.
     let deleted = pod.deletion.is_some() && !s.nodes[n as usize].partitioned;
     let cs = container_spec(spec_of(m, pod), init, i).clone();
-    let e = C {
-        init,
-        ctr: i as u8,
-    };
+    let e = C { init, ctr: i as u8 };
     // startContainer: generateContainerConfig, then CRI CreateContainer. Either error
     // records `Failed` "Error: …", leaves the container waiting with that reason, and the
     // pod worker syncs again after backOffPeriod (no crash back-off: nothing ran).
@@ -835,7 +841,8 @@ fn start(m: &Cluster, s: &mut State, n: u8, uid: u16, init: bool, i: usize) -> O
         }
     }
     let hook = post_start_seconds(&cs).filter(|_| !init).map(|secs| {
-        let f = m.step_failure(w, FailingStep::PostStartHook)
+        let f = m
+            .step_failure(w, FailingStep::PostStartHook)
             .filter(|_| m.failing_container(w, FailingStep::PostStartHook) == Some((init, i)));
         Hook {
             left: if f.is_some_and(|f| f.hangs) {

@@ -115,13 +115,25 @@ pub fn schedule(m: &Cluster, s: &mut State, uid: u16, node: Option<u8>) -> Optio
             let pod = s.pod_mut(uid)?;
             pod.node = Some(n);
             pod.unschedulable = None;
-            crate::events::record(s, None, uid, crate::events::EventKind::Scheduled { node: n }, true);
+            crate::events::record(
+                s,
+                None,
+                uid,
+                crate::events::EventKind::Scheduled { node: n },
+                true,
+            );
         }
         None => {
             let reasons = filter(m, s, s.pod(uid)?);
             let msg = k8s::unschedulable_message(reasons.len(), &reasons);
             s.pod_mut(uid)?.unschedulable = Some(msg);
-            crate::events::record(s, None, uid, crate::events::EventKind::FailedScheduling, true);
+            crate::events::record(
+                s,
+                None,
+                uid,
+                crate::events::EventKind::FailedScheduling,
+                true,
+            );
         }
     }
     Some(())

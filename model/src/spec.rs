@@ -709,7 +709,10 @@ impl Scenario {
         for w in &self.workloads {
             if let Workload::StaticPod { node, .. } = w {
                 if !known_node(node) {
-                    return Err(format!("static pod `{}` names unknown node `{node}`", w.name()));
+                    return Err(format!(
+                        "static pod `{}` names unknown node `{node}`",
+                        w.name()
+                    ));
                 }
             }
             if let Some(node) = &w.template().node_name {
@@ -754,7 +757,10 @@ impl Scenario {
                     Some("a volume")
                 }
                 FailingStep::AttachVolume
-                    if !t.volumes.iter().any(|v| v.persistent_volume_claim.is_some()) =>
+                    if !t
+                        .volumes
+                        .iter()
+                        .any(|v| v.persistent_volume_claim.is_some()) =>
                 {
                     Some("a persistentVolumeClaim volume")
                 }

@@ -467,6 +467,8 @@ pub struct Env {
     /// Observer: the eviction manager evicted a pod while a pod of a lower QoS class still
     /// ran on the node (S14 P14.1: "BestEffort before Burstable before Guaranteed").
     pub evicted_out_of_qos_order: bool,
+    /// Observer: a kubelet deleted a mirror pod that had been deleted through the API.
+    pub mirror_deleted: bool,
 }
 
 /// QoS class (Guaranteed > Burstable > BestEffort), as the eviction docs order them.

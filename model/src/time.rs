@@ -72,6 +72,15 @@ pub fn next_deadline(m: &Cluster, s: &State) -> Option<Secs> {
     if let Some(t) = s.env.outage_left {
         consider(&mut min, t);
     }
+    // Observer: time goes on while a pod is stuck, even when nothing else is pending, so that
+    // "stuck for longer than a minute" can be judged.
+    if min.is_none() {
+        for p in &s.api.pods {
+            if p.ghost.stuck_for < STUCK_CAP && stuck_now(m, s, p) {
+                consider(&mut min, STUCK_CAP - p.ghost.stuck_for);
+            }
+        }
+    }
     for (n, p) in s.proxies.iter().enumerate() {
         if s.nodes[n].partitioned {
             continue;

@@ -6,7 +6,7 @@ use podcheck_model::k8s::{ContainerState, Phase};
 use podcheck_model::spec::{Fault, Workload};
 use podcheck_model::state::*;
 use podcheck_model::Cluster;
-use podcheck_model::{controllers, render};
+use podcheck_model::{controllers, events, render, time};
 use serde::Serialize;
 
 /// `always` (safety: no reachable state breaks it) or `sometimes` (a witness: some reachable
@@ -215,6 +215,51 @@ pub fn all() -> Vec<PropertyDef> {
             until: None,
         },
         PropertyDef {
+            name: "stuck_pod_has_event",
+            kind: Always,
+            sentence: "A pod that stays stuck longer than a minute (ContainerCreating, or deleted with nothing left running, on a kubelet that reaches the API server) has an event naming the failing step.",
+            source: "seed 000 (each failure mode has a diagnostic; stuck Pods); issue 7",
+            layer: "api + runtime",
+            condition: stuck_pod_has_event,
+            until: None,
+        },
+        PropertyDef {
+            name: "no_ip_no_endpoint",
+            kind: Always,
+            sentence: "A pod without an IP is never listed in the EndpointSlice.",
+            source: "seed 000 (setup-network step); FACTS 82",
+            layer: "api",
+            condition: no_ip_no_endpoint,
+            until: None,
+        },
+        PropertyDef {
+            name: "not_running_before_poststart",
+            kind: Always,
+            sentence: "No container is reported Running while its postStart hook is still running.",
+            source: "Kubernetes docs, Container Lifecycle Hooks (the container cannot reach a running state until the hook completes); kuberuntime_container.go startContainer",
+            layer: "api + runtime",
+            condition: not_running_before_poststart,
+            until: None,
+        },
+        PropertyDef {
+            name: "static_pod_survives_mirror_delete",
+            kind: Always,
+            sentence: "The kubelet never terminates a static pod whose manifest is on the node, whatever happens to its mirror pod.",
+            source: "seed 000 (the mirror Pod); kubelet.go tryReconcileMirrorPods, HandlePodRemoves",
+            layer: "runtime",
+            condition: static_pod_survives_mirror_delete,
+            until: None,
+        },
+        PropertyDef {
+            name: "force_delete_cleans_runtime",
+            kind: Always,
+            sentence: "Once a pod's object is gone from the API, no container of that pod still runs on any node.",
+            source: "issue 7; FACTS 63, 71, 104 (a force delete does not wait for the kubelet)",
+            layer: "api + runtime",
+            condition: force_delete_cleans_runtime,
+            until: None,
+        },
+        PropertyDef {
             name: "pod_becomes_ready",
             kind: Sometimes,
             sentence: "Some pod becomes Ready.",
@@ -365,6 +410,69 @@ pub fn all() -> Vec<PropertyDef> {
             source: "SCENARIOS S14; FACTS 112",
             layer: "api",
             condition: pod_evicted,
+            until: None,
+        },
+        PropertyDef {
+            name: "stuck_container_creating",
+            kind: Sometimes,
+            sentence: "Some pod shows ContainerCreating for longer than a minute.",
+            source: "seed 000 (a Pod stuck in ContainerCreating)",
+            layer: "api",
+            condition: stuck_container_creating,
+            until: None,
+        },
+        PropertyDef {
+            name: "stuck_terminating",
+            kind: Sometimes,
+            sentence: "Some deleted pod's object stays in the API for longer than a minute after its containers stopped.",
+            source: "seed 000 (a Pod stuck in Terminating)",
+            layer: "api + runtime",
+            condition: stuck_terminating,
+            until: None,
+        },
+        PropertyDef {
+            name: "status_create_container_config_error",
+            kind: Sometimes,
+            sentence: "kubectl shows some pod as CreateContainerConfigError.",
+            source: "seed 000 (create-containers step); kuberuntime_container.go ErrCreateContainerConfig",
+            layer: "api",
+            condition: status_create_container_config_error,
+            until: None,
+        },
+        PropertyDef {
+            name: "poststart_hook_failed",
+            kind: Sometimes,
+            sentence: "Some pod records FailedPostStartHook and its container waits (PostStartHookError or CrashLoopBackOff) to be started again.",
+            source: "kuberuntime_container.go startContainer (FailedPostStartHook, killContainer, ErrPostStartHook)",
+            layer: "api",
+            condition: poststart_hook_failed,
+            until: None,
+        },
+        PropertyDef {
+            name: "status_outofcpu",
+            kind: Sometimes,
+            sentence: "kubectl shows some pod as OutOfcpu while its phase is Failed.",
+            source: "FACTS 110, 79; SCENARIOS S15; kubelet.go rejectPod",
+            layer: "api",
+            condition: status_outofcpu,
+            until: None,
+        },
+        PropertyDef {
+            name: "leftovers_after_force_delete",
+            kind: Sometimes,
+            sentence: "Some pod's object is gone while its node still holds its sandbox or volumes, with nothing running.",
+            source: "seed 000 (cleanup); kubelet_volumes.go cleanupOrphanedPodDirs",
+            layer: "runtime",
+            condition: leftovers_after_force_delete,
+            until: None,
+        },
+        PropertyDef {
+            name: "mirror_pod_recreated",
+            kind: Sometimes,
+            sentence: "A deleted mirror pod is back in the API while its static pod runs.",
+            source: "seed 000 (the mirror Pod); kubelet.go tryReconcileMirrorPods",
+            layer: "api + runtime",
+            condition: mirror_pod_recreated,
             until: None,
         },
         PropertyDef {
@@ -791,4 +899,111 @@ fn status_error_failed_pod(m: &Cluster, s: &State) -> bool {
         .pods
         .iter()
         .any(|p| p.status.phase == Phase::Failed && printed_status(m, p) == "Error")
+}
+
+fn stuck_pod_has_event(m: &Cluster, s: &State) -> bool {
+    s.api.pods.iter().all(|p| {
+        p.ghost.stuck_for < STUCK_CAP
+            || !time::stuck_now(m, s, p)
+            || events::has_step_failure_event(p)
+    })
+}
+
+fn no_ip_no_endpoint(_: &Cluster, s: &State) -> bool {
+    s.api
+        .endpoints
+        .iter()
+        .all(|e| s.pod(e.uid).is_none_or(|p| p.status.pod_ip))
+}
+
+fn not_running_before_poststart(_: &Cluster, s: &State) -> bool {
+    s.api.pods.iter().all(|p| {
+        let Some(n) = p.node else { return true };
+        let uid = p.mirror_of.unwrap_or(p.uid);
+        let Some(rt) = s.rt(n, uid) else { return true };
+        p.status.statuses.iter().zip(&rt.ctrs).all(|(st, c)| {
+            let in_hook = matches!(&c.run, Run::Running(pr) if pr.post_start.is_some());
+            !(in_hook
+                && matches!(st.state, ContainerState::Running)
+                && st.restart_count == c.restart_count)
+        })
+    })
+}
+
+fn static_pod_survives_mirror_delete(_: &Cluster, s: &State) -> bool {
+    s.nodes
+        .iter()
+        .flat_map(|n| &n.pods)
+        .all(|rt| !rt.static_pod || !rt.terminating)
+}
+
+fn force_delete_cleans_runtime(_: &Cluster, s: &State) -> bool {
+    rt_pods(s).all(|(n, rt)| {
+        rt.static_pod
+            || s.pod(rt.uid).is_some()
+            || !rt.any_running()
+            || s.nodes[n].static_pods.iter().any(|p| p.uid == rt.uid)
+    })
+}
+
+fn stuck_container_creating(m: &Cluster, s: &State) -> bool {
+    s.api
+        .pods
+        .iter()
+        .any(|p| p.ghost.stuck_for >= STUCK_CAP && printed_status(m, p) == "ContainerCreating")
+}
+
+fn stuck_terminating(m: &Cluster, s: &State) -> bool {
+    s.api
+        .pods
+        .iter()
+        .any(|p| p.deletion.is_some() && p.ghost.stuck_for >= STUCK_CAP && time::stuck_now(m, s, p))
+}
+
+fn status_create_container_config_error(m: &Cluster, s: &State) -> bool {
+    s.api
+        .pods
+        .iter()
+        .any(|p| printed_status(m, p) == "CreateContainerConfigError")
+}
+
+fn poststart_hook_failed(_: &Cluster, s: &State) -> bool {
+    s.api.pods.iter().any(|p| {
+        let recorded = p
+            .events
+            .iter()
+            .any(|e| matches!(e.kind, events::EventKind::FailedPostStartHook(_)));
+        let waiting = p.status.statuses.iter().any(|c| {
+            matches!(&c.state, ContainerState::Waiting { reason, .. }
+                if reason == "PostStartHookError" || reason == "CrashLoopBackOff")
+        });
+        recorded && waiting
+    })
+}
+
+fn status_outofcpu(m: &Cluster, s: &State) -> bool {
+    s.api
+        .pods
+        .iter()
+        .any(|p| p.status.phase == Phase::Failed && printed_status(m, p) == "OutOfcpu")
+}
+
+fn leftovers_after_force_delete(_: &Cluster, s: &State) -> bool {
+    rt_pods(s).any(|(n, rt)| {
+        !rt.static_pod
+            && !s.nodes[n].partitioned
+            && s.pod(rt.uid).is_none()
+            && !rt.any_running()
+            && (rt.volumes || rt.sandbox)
+            && rt.terminating
+    })
+}
+
+fn mirror_pod_recreated(_: &Cluster, s: &State) -> bool {
+    s.env.mirror_deleted
+        && s.nodes.iter().flat_map(|n| &n.pods).any(|rt| {
+            rt.static_pod
+                && rt.any_running()
+                && s.mirror(rt.uid).is_some_and(|p| p.deletion.is_none())
+        })
 }

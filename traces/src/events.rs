@@ -13,7 +13,7 @@ fn ev(t: &str, reason: &str, object: String, message: String) -> Event {
 }
 
 /// The pod object `uid` as of `s`: the API object or a kubelet's static pod.
-fn pod_in<'a>(s: &'a State, uid: u16) -> Option<&'a Pod> {
+fn pod_in(s: &State, uid: u16) -> Option<&Pod> {
     s.pod(uid).or_else(|| {
         s.nodes
             .iter()

@@ -62,6 +62,12 @@ pub fn render_text(t: &Trace) -> String {
             }
         }
     }
+    if !t.describe.is_empty() {
+        out.push_str("\n──── at the end ────\n");
+        for l in &t.describe {
+            out.push_str(&format!("  {l}\n"));
+        }
+    }
     if let Some(l) = t.loop_start {
         out.push_str(&format!(
             "\n──── back to step {l}: the cycle repeats forever ────\n"

@@ -45,6 +45,36 @@ pub struct Trace {
     /// For a lasso: the index of the first step of the cycle (the run repeats steps
     /// `loop_start..` forever).
     pub loop_start: Option<usize>,
+    /// `kubectl describe pod` of every pod that has a Warning event in the last state: its
+    /// phase, STATUS and Events table.
+    #[serde(default)]
+    pub describe: Vec<String>,
+}
+
+/// `kubectl describe pod`, trimmed to status and events, for the pods with warnings.
+fn describe_warned(m: &Cluster, s: &State) -> Vec<String> {
+    let mut out = Vec::new();
+    for p in &s.api.pods {
+        let rows = podcheck_model::events::describe(m, p);
+        if !rows.iter().any(|(e, _)| e.r#type == "Warning") {
+            continue;
+        }
+        let printed = podcheck_model::render::print(m, p);
+        out.push(format!(
+            "kubectl describe pod {}  (Status: {}; kubectl get pods: {})",
+            m.pod_name(p),
+            p.status.phase.as_str(),
+            printed.status
+        ));
+        out.push("  Type     Reason                  Count  Message".into());
+        for (e, count) in rows {
+            out.push(format!(
+                "  {:<8} {:<23} {:<6} {}",
+                e.r#type, e.reason, count, e.message
+            ));
+        }
+    }
+    out
 }
 
 /// A path as the model's states and the actions between them.
@@ -144,6 +174,9 @@ pub fn from_raw(
             .filter(|_| !matches!(a, Action::Tick(_)))
             .map(|(_, what)| what.to_string())
             .unwrap_or(words.clone());
+        // The events come from the step itself, replayed: a stored state may carry another
+        // path's journal (it is not part of the state's identity).
+        let replayed = m.apply(before, a).ok_or("a step does not replay")?;
         let (fb, fa) = (facts(m, before), facts(m, after));
         let (pb, pa) = (kubectl_get_pods(m, before), kubectl_get_pods(m, after));
         steps.push(Step {
@@ -154,7 +187,7 @@ pub fn from_raw(
             api: diff(&fb.api, &fa.api),
             runtime: diff(&fb.runtime, &fa.runtime),
             data_plane: diff(&fb.data_plane, &fa.data_plane),
-            events: events(m, before, a, after),
+            events: events(m, before, a, &replayed),
             pods: (pb != pa).then_some(pa),
         });
     }
@@ -166,6 +199,7 @@ pub fn from_raw(
         initial_pods: kubectl_get_pods(m, &path.states[0]),
         steps,
         loop_start: loop_start.map(|l| l + 1),
+        describe: describe_warned(m, path.states.last().unwrap_or(&path.states[0])),
     })
 }
 
