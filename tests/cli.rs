@@ -633,6 +633,64 @@ fn catalogue_expecting_an_unknown_property_fails_at_check() {
 }
 
 #[test]
+fn impossible_step_failures_are_bad_input() {
+    let dir = TempDir::new("step-fails");
+    let with = |fault: &str| {
+        MY_CRASH_YAML.replace(
+            "  expect:\n",
+            &format!("  faults:\n    - {fault}\n  expect:\n"),
+        )
+    };
+    for (name, fault, needles) in [
+        (
+            "no-volume.yaml",
+            "stepFails: {workload: web, step: mountVolume}",
+            vec!["mountVolume", "has no volume"],
+        ),
+        (
+            "no-hook.yaml",
+            "stepFails: {workload: web, step: postStartHook}",
+            vec!["postStartHook", "no container with a postStart hook"],
+        ),
+        (
+            "sandbox-hang.yaml",
+            "stepFails: {workload: web, step: runPodSandbox, hangs: true}",
+            vec!["runPodSandbox", "hangs"],
+        ),
+        (
+            "no-container.yaml",
+            "stepFails: {workload: web, step: createContainer, container: sidecar}",
+            vec!["sidecar"],
+        ),
+        (
+            "no-such-step.yaml",
+            "stepFails: {workload: web, step: pullImageTwice}",
+            vec!["pullImageTwice"],
+        ),
+        (
+            "unknown-workload.yaml",
+            "stepFails: {workload: api, step: cniAdd}",
+            vec!["api"],
+        ),
+    ] {
+        let file = dir.write(name, &with(fault));
+        let mut all = needles.clone();
+        all.push(&file);
+        assert_bad_input(&["check", "--catalogue", &file], &all);
+    }
+    // A valid one checks: the sandbox never comes up, so the crash loop never starts.
+    let file = dir.write(
+        "sandbox.yaml",
+        &with("stepFails: {workload: web, step: runPodSandbox}").replace(
+            "    - {property: status_crash_loop_while_running, verdict: holds, source: \"test: CrashLoopBackOff while Running\"}\n",
+            "    - {property: stuck_container_creating, verdict: holds, source: \"test: stuck\"}\n",
+        ),
+    );
+    let results = run_json(&["check", "--catalogue", &file, "--format", "json"], 0);
+    assert!(format!("{results:?}").contains("stuck_container_creating"));
+}
+
+#[test]
 fn empty_catalogue_is_bad_input() {
     let dir = TempDir::new("empty");
     let file = dir.write("empty.yaml", "[]\n");

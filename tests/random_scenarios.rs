@@ -109,6 +109,12 @@ fn scenario() -> impl Strategy<Value = Scenario> {
         ),
         1usize..=2,
         (0u8..=3, proptest::bool::weighted(0.3), any::<bool>()),
+        (
+            0usize..=12,
+            any::<bool>(),
+            proptest::option::weighted(0.3, 0u16..=4),
+            proptest::bool::weighted(0.2),
+        ),
     )
         .prop_map(
             |(
@@ -123,7 +129,58 @@ fn scenario() -> impl Strategy<Value = Scenario> {
                 (delete, deadlock, outage, force),
                 nodes,
                 (node_fault, statefulset, parallel),
+                (failing, hangs, post_start, static_pod),
             )| {
+                let steps = [
+                    FailingStep::RunPodSandbox,
+                    FailingStep::CniAdd,
+                    FailingStep::AttachVolume,
+                    FailingStep::MountVolume,
+                    FailingStep::CreateContainerConfig,
+                    FailingStep::CreateContainer,
+                    FailingStep::PostStartHook,
+                    FailingStep::KillPodSandbox,
+                    FailingStep::UnmountVolume,
+                ];
+                let failing = steps.get(failing).copied();
+                let mut app = app;
+                // A postStart hook: of its own, or because that step fails.
+                let hook_seconds = match (post_start, failing) {
+                    (Some(secs), _) => Some(secs),
+                    (None, Some(FailingStep::PostStartHook)) => Some(1),
+                    _ => None,
+                };
+                if let Some(secs) = hook_seconds {
+                    app.app.post_start_seconds = secs;
+                    let l = app.lifecycle.get_or_insert(Lifecycle {
+                        pre_stop: None,
+                        post_start: None,
+                    });
+                    l.post_start = Some(PostStart {
+                        exec: Some(ExecAction {
+                            command: vec!["/hook".into()],
+                        }),
+                        sleep: None,
+                    });
+                }
+                let volumes = if matches!(
+                    failing,
+                    Some(
+                        FailingStep::AttachVolume
+                            | FailingStep::MountVolume
+                            | FailingStep::UnmountVolume
+                    )
+                ) {
+                    vec![Volume {
+                        name: "data".into(),
+                        persistent_volume_claim: Some(ClaimRef {
+                            claim_name: "data".into(),
+                        }),
+                        ..Volume::default()
+                    }]
+                } else {
+                    vec![]
+                };
                 let spec = PodSpec {
                     restart_policy: if deployment {
                         RestartPolicy::Always
@@ -136,7 +193,7 @@ fn scenario() -> impl Strategy<Value = Scenario> {
                     priority: 0,
                     init_containers: init.into_iter().collect(),
                     containers: vec![app],
-                    volumes: vec![],
+                    volumes,
                     node_name: None,
                 };
                 let template = PodTemplate { spec };
@@ -205,6 +262,48 @@ fn scenario() -> impl Strategy<Value = Scenario> {
                     3 => faults.push(Fault::ControlPlanePartition {}),
                     _ => {}
                 }
+                if let Some(step) = failing {
+                    faults.push(Fault::StepFails {
+                        workload: "w".into(),
+                        step,
+                        hangs: hangs && step.can_hang(),
+                        message: None,
+                        container: None,
+                    });
+                }
+                let mut workloads = vec![workload];
+                if static_pod {
+                    let etcd = Container {
+                        name: "etcd".into(),
+                        image: "etcd:1".into(),
+                        resources: ResourceRequirements::default(),
+                        startup_probe: None,
+                        readiness_probe: None,
+                        liveness_probe: None,
+                        lifecycle: None,
+                        app: App::default(),
+                    };
+                    workloads.push(Workload::StaticPod {
+                        metadata: Metadata {
+                            name: "etcd".into(),
+                        },
+                        node: "node-1".into(),
+                        spec: PodSpec {
+                            restart_policy: RestartPolicy::Always,
+                            termination_grace_period_seconds: 30,
+                            node_selector: Default::default(),
+                            tolerations: vec![],
+                            priority: 0,
+                            init_containers: vec![],
+                            containers: vec![etcd],
+                            volumes: vec![],
+                            node_name: None,
+                        },
+                    });
+                    faults.push(Fault::DeletePod {
+                        workload: "etcd".into(),
+                    });
+                }
                 let mut cluster = ClusterSpec::default();
                 cluster.nodes.truncate(nodes);
                 Scenario {
@@ -212,7 +311,7 @@ fn scenario() -> impl Strategy<Value = Scenario> {
                     description: String::new(),
                     source: String::new(),
                     cluster,
-                    workloads: vec![workload],
+                    workloads,
                     service: service.then(|| ServiceSpec {
                         selects: vec!["w".into()],
                         publish_not_ready_addresses: false,
@@ -237,6 +336,9 @@ const UNIVERSAL: &[&str] = &[
     "backoff_bounded",
     "endpoint_ready_implies_serving_not_terminating",
     "no_terminal_or_ipless_endpoints",
+    "no_ip_no_endpoint",
+    "not_running_before_poststart",
+    "static_pod_survives_mirror_delete",
 ];
 
 proptest! {

@@ -316,6 +316,15 @@ fn admission_failure(m: &Cluster, s: &State, n: u8, pod: &Pod) -> Option<(String
             ),
         ));
     }
+    // `generalFilter` runs the scheduler's node-affinity check too (F 109, 110): a pod bound
+    // by `nodeName` to a node whose labels do not match its nodeSelector is rejected.
+    if !k8s::node_selector_matches(&spec.node_selector, &node.labels) {
+        return Some((
+            "NodeAffinity".into(),
+            "Predicate NodeAffinity failed: node(s) didn't match Pod's node affinity/selector"
+                .into(),
+        ));
+    }
     // `generalFilter`: the taint check is skipped for static pods.
     let is_static = s.nodes[n as usize]
         .static_pods

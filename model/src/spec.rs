@@ -754,7 +754,7 @@ impl Scenario {
             let t = w.template();
             let needs = match step {
                 FailingStep::MountVolume | FailingStep::UnmountVolume if t.volumes.is_empty() => {
-                    Some("a volume")
+                    Some("volume")
                 }
                 FailingStep::AttachVolume
                     if !t
@@ -762,7 +762,7 @@ impl Scenario {
                         .iter()
                         .any(|v| v.persistent_volume_claim.is_some()) =>
                 {
-                    Some("a persistentVolumeClaim volume")
+                    Some("persistentVolumeClaim volume")
                 }
                 _ => None,
             };
