@@ -410,3 +410,20 @@ pub fn describe(m: &Cluster, pod: &Pod) -> Vec<(Event, String)> {
         })
         .collect()
 }
+
+/// The Events table of `kubectl describe pod` for a pod with a Warning event (header and
+/// rows), or nothing.
+pub fn warning_table(m: &Cluster, pod: &Pod) -> Vec<String> {
+    let rows = describe(m, pod);
+    if !rows.iter().any(|(e, _)| e.r#type == "Warning") {
+        return Vec::new();
+    }
+    let mut out = vec!["  Type     Reason                  Count  Message".to_string()];
+    for (e, count) in rows {
+        out.push(format!(
+            "  {:<8} {:<23} {:<6} {}",
+            e.r#type, e.reason, count, e.message
+        ));
+    }
+    out
+}

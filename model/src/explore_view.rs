@@ -529,9 +529,36 @@ pub fn step_text(m: &Cluster, before: &State, action: &Action) -> Option<String>
             m.uid_name(&s, uid)
         ));
     }
+    // The events this step recorded (pod events; the model keeps no others).
+    for (uid, kind) in &s.journal.0 {
+        let pod = s.pod(*uid).or_else(|| before.pod(*uid)).or_else(|| {
+            s.nodes
+                .iter()
+                .find_map(|n| n.static_pods.iter().find(|p| p.uid == *uid))
+        });
+        if let Some(p) = pod {
+            let e = crate::events::text(m, p, *kind);
+            out.push(format!(
+                "event  {} {} {}: {}",
+                e.r#type, e.reason, e.object, e.message
+            ));
+        }
+    }
     out.push(String::new());
     out.push("$ kubectl get pods".into());
     out.push(render::kubectl_get_pods(m, &s));
+    // `kubectl describe pod`'s Events of the pods that have warnings.
+    for p in &s.api.pods {
+        let table = crate::events::warning_table(m, p);
+        if !table.is_empty() {
+            out.push(String::new());
+            out.push(format!(
+                "$ kubectl describe pod {}  (Events)",
+                m.pod_name(p)
+            ));
+            out.extend(table);
+        }
+    }
 
     out.push(String::new());
     out.push("Workloads".into());

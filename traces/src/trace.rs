@@ -55,8 +55,8 @@ pub struct Trace {
 fn describe_warned(m: &Cluster, s: &State) -> Vec<String> {
     let mut out = Vec::new();
     for p in &s.api.pods {
-        let rows = podcheck_model::events::describe(m, p);
-        if !rows.iter().any(|(e, _)| e.r#type == "Warning") {
+        let table = podcheck_model::events::warning_table(m, p);
+        if table.is_empty() {
             continue;
         }
         let printed = podcheck_model::render::print(m, p);
@@ -66,13 +66,7 @@ fn describe_warned(m: &Cluster, s: &State) -> Vec<String> {
             p.status.phase.as_str(),
             printed.status
         ));
-        out.push("  Type     Reason                  Count  Message".into());
-        for (e, count) in rows {
-            out.push(format!(
-                "  {:<8} {:<23} {:<6} {}",
-                e.r#type, e.reason, count, e.message
-            ));
-        }
+        out.extend(table);
     }
     out
 }
