@@ -140,3 +140,168 @@ fn sigterm_ignored_is_killed_after_the_full_grace_period() {
     );
     assert!(kill.runtime.iter().any(|c| c.contains("exited 137")));
 }
+
+/// Seed 000: each failing step has its STATUS, its event and its phase. For every failure
+/// scenario some reachable state shows the pod with exactly that triple, the event being a
+/// Warning with the upstream reason.
+#[test]
+fn each_failing_step_shows_its_status_event_and_phase() {
+    use podcheck_model::events::text;
+    use podcheck_model::render::print;
+    let table = [
+        (
+            "stuck-sandbox",
+            "ContainerCreating",
+            "FailedCreatePodSandBox",
+            "Pending",
+        ),
+        (
+            "stuck-cni",
+            "ContainerCreating",
+            "FailedCreatePodSandBox",
+            "Pending",
+        ),
+        (
+            "stuck-volume-mount",
+            "ContainerCreating",
+            "FailedMount",
+            "Pending",
+        ),
+        (
+            "stuck-volume-attach",
+            "ContainerCreating",
+            "FailedAttachVolume",
+            "Pending",
+        ),
+        (
+            "create-config-error",
+            "CreateContainerConfigError",
+            "Failed",
+            "Pending",
+        ),
+        (
+            "poststart-failure",
+            "PostStartHookError",
+            "FailedPostStartHook",
+            "Running",
+        ),
+        (
+            "stuck-terminating-netns",
+            "Terminating",
+            "FailedKillPod",
+            "Running",
+        ),
+        ("admission-outofcpu", "OutOfcpu", "OutOfcpu", "Failed"),
+    ];
+    for (name, status, reason, phase) in table {
+        let m = model(name);
+        let found = transitions(&m).iter().any(|(_, _, s)| {
+            s.api.pods.iter().any(|p| {
+                print(&m, p).status == status
+                    && p.status.phase.as_str() == phase
+                    && p.events.iter().any(|e| {
+                        let ev = text(&m, p, e.kind);
+                        ev.r#type == "Warning" && ev.reason == reason
+                    })
+            })
+        });
+        assert!(
+            found,
+            "{name}: no state shows {status} / {reason} / {phase}"
+        );
+    }
+}
+
+/// The hangs, and a failing unmount, record nothing: no reachable state of these scenarios has
+/// a Warning event (kubelet.go SyncPod skips the event on a timeout; SyncTerminatedPod only
+/// returns the WaitForUnmount error).
+#[test]
+fn hangs_record_no_event() {
+    use podcheck_model::events::text;
+    for name in [
+        "stuck-volume-mount-hang",
+        "poststart-hang",
+        "stuck-terminating-unmount",
+    ] {
+        let m = model(name);
+        for (_, _, s) in transitions(&m) {
+            for p in &s.api.pods {
+                for e in &p.events {
+                    let ev = text(&m, p, e.kind);
+                    assert_ne!(ev.r#type, "Warning", "{name}: {ev:?}");
+                }
+            }
+        }
+    }
+}
+
+/// A failed sandbox is retried after backOffPeriod (10 s): consecutive RunPodSandbox attempts
+/// of the stuck pod are exactly 10 s apart, and the event count saturates at the cap.
+#[test]
+fn sandbox_retries_every_ten_seconds() {
+    let m = model("stuck-sandbox");
+    let mut s = m.init_states().remove(0);
+    let mut now = 0u32;
+    let mut attempts = Vec::new();
+    for _ in 0..200 {
+        let mut acts = Vec::new();
+        m.actions(&s, &mut acts);
+        let Some(a) = acts.into_iter().next() else {
+            break;
+        };
+        if let Action::Tick(d) = a {
+            now += d as u32;
+        }
+        if matches!(
+            a,
+            Action::Kubelet {
+                step: Step::CreateSandbox,
+                ..
+            }
+        ) {
+            attempts.push(now);
+        }
+        s = m.next_state(&s, a).unwrap();
+        if attempts.len() == 8 {
+            break;
+        }
+    }
+    let gaps: Vec<u32> = attempts.windows(2).map(|w| w[1] - w[0]).collect();
+    assert_eq!(gaps, vec![10; 7], "attempts at {attempts:?}");
+    let count = s.api.pods[0].events.iter().map(|e| e.count).max();
+    assert_eq!(count, Some(podcheck_model::events::EVENT_COUNT_CAP));
+}
+
+/// The volume manager's retries double from 0.5 s (rounded up to whole seconds) towards 2m2s.
+#[test]
+fn mount_retries_back_off_exponentially() {
+    let m = model("stuck-volume-mount");
+    let mut s = m.init_states().remove(0);
+    let mut now = 0u32;
+    let mut attempts = Vec::new();
+    for _ in 0..400 {
+        let mut acts = Vec::new();
+        m.actions(&s, &mut acts);
+        let Some(a) = acts.into_iter().next() else {
+            break;
+        };
+        if let Action::Tick(d) = a {
+            now += d as u32;
+        }
+        if matches!(
+            a,
+            Action::Kubelet {
+                step: Step::MountVolumes,
+                ..
+            }
+        ) {
+            attempts.push(now);
+        }
+        s = m.next_state(&s, a).unwrap();
+        if attempts.len() == 12 {
+            break;
+        }
+    }
+    let gaps: Vec<u32> = attempts.windows(2).map(|w| w[1] - w[0]).collect();
+    assert_eq!(gaps, vec![1, 1, 2, 4, 8, 16, 32, 64, 122, 122, 122]);
+}
