@@ -235,15 +235,13 @@ fn hangs_record_no_event() {
     }
 }
 
-/// A failed sandbox is retried after backOffPeriod (10 s): consecutive RunPodSandbox attempts
-/// of the stuck pod are exactly 10 s apart, and the event count saturates at the cap.
-#[test]
-fn sandbox_retries_every_ten_seconds() {
-    let m = model("stuck-sandbox");
+/// Follows the first enabled action from the start and returns the times (seconds) of the
+/// first `n` steps `is_attempt` picks, and the state reached.
+fn attempt_times(m: &Cluster, is_attempt: fn(&Action) -> bool, n: usize) -> (Vec<u32>, State) {
     let mut s = m.init_states().remove(0);
     let mut now = 0u32;
     let mut attempts = Vec::new();
-    for _ in 0..200 {
+    for _ in 0..1000 {
         let mut acts = Vec::new();
         m.actions(&s, &mut acts);
         let Some(a) = acts.into_iter().next() else {
@@ -252,20 +250,35 @@ fn sandbox_retries_every_ten_seconds() {
         if let Action::Tick(d) = a {
             now += d as u32;
         }
-        if matches!(
-            a,
-            Action::Kubelet {
-                step: Step::CreateSandbox,
-                ..
-            }
-        ) {
+        if is_attempt(&a) {
             attempts.push(now);
         }
         s = m.next_state(&s, a).unwrap();
-        if attempts.len() == 8 {
+        if attempts.len() == n {
             break;
         }
     }
+    (attempts, s)
+}
+
+/// A failed sandbox is retried after backOffPeriod (10 s): consecutive RunPodSandbox attempts
+/// of the stuck pod are exactly 10 s apart, and the event count saturates at the cap.
+#[test]
+fn sandbox_retries_every_ten_seconds() {
+    let m = model("stuck-sandbox");
+    let (attempts, s) = attempt_times(
+        &m,
+        |a| {
+            matches!(
+                a,
+                Action::Kubelet {
+                    step: Step::CreateSandbox,
+                    ..
+                }
+            )
+        },
+        8,
+    );
     let gaps: Vec<u32> = attempts.windows(2).map(|w| w[1] - w[0]).collect();
     assert_eq!(gaps, vec![10; 7], "attempts at {attempts:?}");
     let count = s.api.pods[0].events.iter().map(|e| e.count).max();
@@ -276,32 +289,19 @@ fn sandbox_retries_every_ten_seconds() {
 #[test]
 fn mount_retries_back_off_exponentially() {
     let m = model("stuck-volume-mount");
-    let mut s = m.init_states().remove(0);
-    let mut now = 0u32;
-    let mut attempts = Vec::new();
-    for _ in 0..400 {
-        let mut acts = Vec::new();
-        m.actions(&s, &mut acts);
-        let Some(a) = acts.into_iter().next() else {
-            break;
-        };
-        if let Action::Tick(d) = a {
-            now += d as u32;
-        }
-        if matches!(
-            a,
-            Action::Kubelet {
-                step: Step::MountVolumes,
-                ..
-            }
-        ) {
-            attempts.push(now);
-        }
-        s = m.next_state(&s, a).unwrap();
-        if attempts.len() == 12 {
-            break;
-        }
-    }
+    let (attempts, _) = attempt_times(
+        &m,
+        |a| {
+            matches!(
+                a,
+                Action::Kubelet {
+                    step: Step::MountVolumes,
+                    ..
+                }
+            )
+        },
+        12,
+    );
     let gaps: Vec<u32> = attempts.windows(2).map(|w| w[1] - w[0]).collect();
     assert_eq!(gaps, vec![1, 1, 2, 4, 8, 16, 32, 64, 122, 122, 122]);
 }
