@@ -180,6 +180,12 @@ fn each_failing_step_shows_its_status_event_and_phase() {
             "Pending",
         ),
         (
+            "create-container-error",
+            "CreateContainerError",
+            "Failed",
+            "Pending",
+        ),
+        (
             "poststart-failure",
             "PostStartHookError",
             "FailedPostStartHook",

@@ -50,6 +50,7 @@ const PINNED: &[(&str, usize)] = &[
     ("stuck-terminating-netns", 89),
     ("admission-outofcpu", 13),
     ("static-pod-mirror-delete", 9310),
+    ("create-container-error", 24),
 ];
 
 /// (scenario, --nodes, --replicas, unique states): the same scenarios at a larger size.

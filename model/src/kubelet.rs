@@ -1237,6 +1237,13 @@ pub fn status_update(m: &Cluster, s: &mut State, n: u8, uid: u16) -> Option<()> 
     let rt = s.rt(n, uid)?;
     let pod = s.kpod(n, uid)?;
     let status = compute_status(m, s, pod, rt);
+    let in_hook = status.statuses.iter().zip(&rt.ctrs).any(|(st, c)| {
+        matches!(st.state, ContainerState::Running)
+            && matches!(&c.run, Run::Running(p) if p.post_start.is_some())
+    });
+    if in_hook {
+        s.env.running_reported_in_hook = true;
+    }
     let pod = s.kpod_mut(n, uid)?;
     if status.phase.is_terminal() && pod.ghost.first_terminal.is_none() {
         pod.ghost.first_terminal = Some(status.phase);

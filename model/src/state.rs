@@ -469,6 +469,9 @@ pub struct Env {
     pub evicted_out_of_qos_order: bool,
     /// Observer: a kubelet deleted a mirror pod that had been deleted through the API.
     pub mirror_deleted: bool,
+    /// Observer: a kubelet wrote a status that shows a container Running while that
+    /// container's postStart hook was still running.
+    pub running_reported_in_hook: bool,
 }
 
 /// QoS class (Guaranteed > Burstable > BestEffort), as the eviction docs order them.

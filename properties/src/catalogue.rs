@@ -235,7 +235,7 @@ pub fn all() -> Vec<PropertyDef> {
         PropertyDef {
             name: "not_running_before_poststart",
             kind: Always,
-            sentence: "No container is reported Running while its postStart hook is still running.",
+            sentence: "The kubelet never writes a status that shows a container Running while its postStart hook is still running.",
             source: "Kubernetes docs, Container Lifecycle Hooks (the container cannot reach a running state until the hook completes); kuberuntime_container.go startContainer",
             layer: "api + runtime",
             condition: not_running_before_poststart,
@@ -437,6 +437,15 @@ pub fn all() -> Vec<PropertyDef> {
             source: "seed 000 (create-containers step); kuberuntime_container.go ErrCreateContainerConfig",
             layer: "api",
             condition: status_create_container_config_error,
+            until: None,
+        },
+        PropertyDef {
+            name: "status_create_container_error",
+            kind: Sometimes,
+            sentence: "kubectl shows some pod as CreateContainerError.",
+            source: "seed 000 (create-containers step); kuberuntime_container.go ErrCreateContainer",
+            layer: "api",
+            condition: status_create_container_error,
             until: None,
         },
         PropertyDef {
@@ -916,18 +925,11 @@ fn no_ip_no_endpoint(_: &Cluster, s: &State) -> bool {
         .all(|e| s.pod(e.uid).is_none_or(|p| p.status.pod_ip))
 }
 
+/// Judged when the kubelet writes a status: an API status written earlier, for an instance
+/// that has since exited, may still say Running while the next instance runs its hook; that
+/// is a stale report, not a report of this instance.
 fn not_running_before_poststart(_: &Cluster, s: &State) -> bool {
-    s.api.pods.iter().all(|p| {
-        let Some(n) = p.node else { return true };
-        let uid = p.mirror_of.unwrap_or(p.uid);
-        let Some(rt) = s.rt(n, uid) else { return true };
-        p.status.statuses.iter().zip(&rt.ctrs).all(|(st, c)| {
-            let in_hook = matches!(&c.run, Run::Running(pr) if pr.post_start.is_some());
-            !(in_hook
-                && matches!(st.state, ContainerState::Running)
-                && st.restart_count == c.restart_count)
-        })
-    })
+    !s.env.running_reported_in_hook
 }
 
 fn static_pod_survives_mirror_delete(_: &Cluster, s: &State) -> bool {
@@ -965,6 +967,13 @@ fn status_create_container_config_error(m: &Cluster, s: &State) -> bool {
         .pods
         .iter()
         .any(|p| printed_status(m, p) == "CreateContainerConfigError")
+}
+
+fn status_create_container_error(m: &Cluster, s: &State) -> bool {
+    s.api
+        .pods
+        .iter()
+        .any(|p| printed_status(m, p) == "CreateContainerError")
 }
 
 fn poststart_hook_failed(_: &Cluster, s: &State) -> bool {
