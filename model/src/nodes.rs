@@ -312,7 +312,9 @@ fn eviction_candidates(m: &Cluster, s: &State, n: u8) -> Vec<u16> {
     let mut ranked: Vec<((bool, i32, i64), u16)> = s.nodes[n as usize]
         .pods
         .iter()
-        .filter(|rt| !rt.evicted && !rt.terminating && usage(m, rt) > 0)
+        // Critical pods are never evicted (F 112); static pods are critical
+        // (pkg/kubelet/types/pod_update.go `IsCriticalPod`).
+        .filter(|rt| !rt.evicted && !rt.terminating && !rt.static_pod && usage(m, rt) > 0)
         .map(|rt| {
             let spec = m.workload(rt.workload).template();
             let req: u64 = spec
