@@ -403,8 +403,8 @@ fn next_step(
             return None;
         }
         if rt.killed {
-            // SyncTerminatedPod: a failing unmount is retried silently (no event, research
-            // on `WaitForUnmount`); nothing the model shows changes.
+            // SyncTerminatedPod: a failing unmount is retried silently (kubelet.go returns the
+            // `WaitForUnmount` error without an event); nothing the model shows changes.
             let unmount_fails = m
                 .step_failure(rt.workload, FailingStep::UnmountVolume)
                 .is_some();
