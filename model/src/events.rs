@@ -197,14 +197,14 @@ pub fn failure_message(m: &Cluster, workload: u8, step: FailingStep) -> String {
         FailingStep::CniAdd => "failed to setup network for sandbox: plugin failed (add)".into(),
         FailingStep::AttachVolume => format!("volume {} could not be attached", vol(true)),
         FailingStep::MountVolume => format!("mount of volume {} failed", vol(false)),
-        FailingStep::CreateContainerConfig => {
-            let cm = t
-                .volumes
-                .iter()
-                .find_map(|v| v.config_map.as_ref().map(|c| c.name.clone()))
-                .unwrap_or_else(|| "app-config".into());
-            format!("configmap \"{cm}\" not found")
-        }
+        FailingStep::CreateContainerConfig => match t
+            .volumes
+            .iter()
+            .find_map(|v| v.config_map.as_ref().map(|c| c.name.clone()))
+        {
+            Some(cm) => format!("configmap \"{cm}\" not found"),
+            None => "a referenced ConfigMap or Secret is missing".into(),
+        },
         FailingStep::CreateContainer => "container create failed".into(),
         FailingStep::PostStartHook => "exit status 1".into(),
         FailingStep::KillPodSandbox => "failed to destroy network for sandbox".into(),
