@@ -34,14 +34,20 @@ enum Command {
         /// Output format.
         #[arg(long, value_enum, default_value_t = Format::Table)]
         format: Format,
-        /// Checker threads. Verdicts, counts and traces do not depend on it.
+        /// Threads of Stateright's checker in the cross-check (`--cross-check`). The main
+        /// exploration is single-threaded: verdicts, counts and traces do not depend on it.
         #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=64))]
         threads: u16,
-        /// Stop once this many states have been generated (Stateright checks the bound between
-        /// blocks of 1,500 states). A run that reaches the bound is reported incomplete, and
-        /// the properties it could not decide are `incomplete`.
+        /// Stop before more than this many distinct states have been found. A run that
+        /// reaches the bound is reported incomplete, and the properties it could not decide
+        /// are `incomplete`.
         #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
         max_states: Option<u64>,
+        /// Also run Stateright's own checker (with `--threads` threads) and fail unless it
+        /// finds the same number of unique states and the same `always` and `sometimes`
+        /// verdicts.
+        #[arg(long)]
+        cross_check: bool,
         /// Print the shortest counterexample or witness of every discovered property.
         #[arg(long)]
         traces: bool,
@@ -289,27 +295,25 @@ fn print_table(r: &ScenarioResult) {
     say!("");
 }
 
-/// The trace of a discovered property as a path through the model, with the cycle start of
-/// a lasso.
-fn raw_path(p: &PropertyResult) -> Option<(podcheck_traces::RawPath, Option<usize>)> {
-    if let Some(path) = &p.trace {
-        return Some((podcheck_traces::RawPath::from_stateright(path), None));
-    }
-    p.lasso.as_ref().map(|l| {
-        (
-            podcheck_traces::RawPath {
-                states: l.states.clone(),
-                actions: l.actions.clone(),
-            },
-            l.loop_start,
-        )
-    })
+/// The trace of a discovered property as a path through the model (its states rebuilt by
+/// replaying its actions), with the cycle start of a lasso.
+fn raw_path(
+    m: &podcheck_model::Cluster,
+    p: &PropertyResult,
+) -> Option<Result<(podcheck_traces::RawPath, Option<usize>), String>> {
+    let (actions, loop_start) = p.actions()?;
+    Some(podcheck_traces::RawPath::from_actions(m, actions).map(|raw| (raw, loop_start)))
 }
 
 fn print_traces(r: &ScenarioResult) {
     let model = check::model(&r.scenario, &[], false);
     for p in &r.properties {
-        if let Some((raw, loop_start)) = raw_path(p) {
+        if let Some(path) = raw_path(&model, p) {
+            let Ok((raw, loop_start)) =
+                path.map_err(|e| eprintln!("error: trace of {} does not replay: {e}", p.def.name))
+            else {
+                continue;
+            };
             match podcheck_traces::from_raw(
                 &model,
                 &raw,
@@ -331,11 +335,14 @@ fn run_check(
     threads: u16,
     max_states: Option<u64>,
     traces: bool,
+    cross_check: bool,
 ) -> Result<ExitCode, BadInput> {
     let opts = CheckOptions {
         threads: threads as usize,
         max_states: max_states.map(|n| n as usize),
         progress: true,
+        cross_check,
+        keep_graph: false,
     };
     let mut results = Vec::new();
     for s in &scenarios {
@@ -421,10 +428,11 @@ fn run_bench(names: Vec<String>, threads: u16) -> Result<ExitCode, BadInput> {
     Ok(ExitCode::SUCCESS)
 }
 
-/// One scenario, single-threaded, with a progress line on stderr.
-fn check_one(scenario: &Scenario) -> Result<ScenarioResult, BadInput> {
+/// One scenario, with a progress line on stderr (and its state graph, with `keep_graph`).
+fn check_one(scenario: &Scenario, keep_graph: bool) -> Result<ScenarioResult, BadInput> {
     let opts = CheckOptions {
         progress: true,
+        keep_graph,
         ..CheckOptions::default()
     };
     check::check(scenario, &opts).map_err(BadInput)
@@ -447,21 +455,18 @@ fn run_trace(
             )));
         }
     }
-    let r = check_one(&scenario)?;
+    let r = check_one(&scenario, format == TraceFormat::Dot)?;
     let chosen = match &property {
         Some(p) => r.properties.iter().find(|x| x.def.name == p),
         // A counterexample if there is one, else the first witness.
         None => r
             .properties
             .iter()
-            .find(|x| {
-                x.def.kind != podcheck_properties::Kind::Sometimes && x.verdict == Verdict::Violated
-            })
+            .find(|x| !x.def.kind.is_witness() && x.verdict == Verdict::Violated)
             .or_else(|| {
-                r.properties.iter().find(|x| {
-                    x.def.kind == podcheck_properties::Kind::Sometimes
-                        && x.verdict == Verdict::Holds
-                })
+                r.properties
+                    .iter()
+                    .find(|x| x.def.kind.is_witness() && x.verdict == Verdict::Holds)
             }),
     };
     let Some(p) = chosen else {
@@ -473,15 +478,20 @@ fn run_trace(
         );
         return Ok(ExitCode::SUCCESS);
     };
-    let Some((raw, loop_start)) = raw_path(p) else {
+    let model = check::model(&scenario, &[], false);
+    let Some(path) = raw_path(&model, p) else {
+        use podcheck_properties::Kind;
         let what = match (p.def.kind, p.verdict) {
-            (podcheck_properties::Kind::Always, Verdict::Holds) => {
+            (Kind::Always(_), Verdict::Holds) => {
                 "holds: no reachable state breaks it, so there is no counterexample"
             }
-            (podcheck_properties::Kind::Sometimes, Verdict::Violated) => {
+            (Kind::Step(_), Verdict::Holds) => {
+                "holds: no transition of a reachable state breaks it, so there is no counterexample"
+            }
+            (Kind::Sometimes(_), Verdict::Violated) => {
                 "is violated: no reachable state has it, so there is no witness"
             }
-            (podcheck_properties::Kind::LeadsTo, Verdict::Holds) => {
+            (Kind::LeadsTo { .. }, Verdict::Holds) => {
                 "holds: every fair run from a state where P holds reaches Q"
             }
             _ => "is incomplete: the run stopped at a bound",
@@ -498,7 +508,8 @@ fn run_trace(
         );
         return Ok(ExitCode::SUCCESS);
     };
-    let model = check::model(&scenario, &[], false);
+    let (raw, loop_start) =
+        path.map_err(|e| BadInput(format!("internal error: the trace does not replay: {e}")))?;
     let trace = podcheck_traces::from_raw(
         &model,
         &raw,
@@ -542,7 +553,11 @@ fn run_trace(
             );
         }
         TraceFormat::Dot => {
-            let dot = podcheck_traces::dot::render_dot(&model, &raw).map_err(BadInput)?;
+            let dot = match &r.graph {
+                Some(g) => podcheck_traces::dot::render_dot_graph(&model, g, &raw),
+                None => podcheck_traces::dot::render_dot(&model, &raw),
+            }
+            .map_err(BadInput)?;
             say!("{dot}");
         }
     }
@@ -612,7 +627,7 @@ fn run_explore(scenario: Scenario, addr: &str) -> Result<ExitCode, BadInput> {
     }
     say!("Explorer for {}: {url} (Ctrl-C to stop)", scenario.name);
     eprintln!("checking {} for counterexample paths…", scenario.name);
-    let r = check_one(&scenario)?;
+    let r = check_one(&scenario, false)?;
     say!(
         "{}: {} unique states ({})",
         scenario.name,
@@ -620,23 +635,22 @@ fn run_explore(scenario: Scenario, addr: &str) -> Result<ExitCode, BadInput> {
         if r.complete { "complete" } else { "incomplete" }
     );
     let mut any = false;
-    for (kind, verdict, title) in [
-        (
-            podcheck_properties::Kind::Always,
-            Verdict::Violated,
-            "counterexample",
-        ),
-        (
-            podcheck_properties::Kind::Sometimes,
-            Verdict::Holds,
-            "witness",
-        ),
+    for (witness, verdict, title) in [
+        (false, Verdict::Violated, "counterexample"),
+        (true, Verdict::Holds, "witness"),
     ] {
         for p in &r.properties {
-            if p.def.kind != kind || p.verdict != verdict {
+            if p.def.kind.is_witness() != witness || p.verdict != verdict {
                 continue;
             }
-            if let Some(path) = &p.trace {
+            if let Some(run) = &p.trace {
+                let init = model.init_states().remove(run.init);
+                let Some(path) = stateright::Path::from_actions(&model, init, &run.actions) else {
+                    return Err(BadInput(format!(
+                        "internal error: the trace of {} does not replay",
+                        p.def.name
+                    )));
+                };
                 any = true;
                 say!(
                     "{title} of {} ({} steps): {url}#/steps/{}",
@@ -672,6 +686,7 @@ fn main() -> ExitCode {
             threads,
             max_states,
             traces,
+            cross_check,
             catalogue: file,
             size,
         } => {
@@ -681,7 +696,9 @@ fn main() -> ExitCode {
             load(&file)
                 .and_then(|all| pick(all, &scenarios, &origin))
                 .and_then(|picked| resize(picked, size, &origin))
-                .and_then(|picked| run_check(picked, format, threads, max_states, traces))
+                .and_then(|picked| {
+                    run_check(picked, format, threads, max_states, traces, cross_check)
+                })
         }
         Command::Trace {
             scenario,

@@ -7,7 +7,7 @@
 //! Traces are checked too: each replays through the model, and each is a shortest path, as an
 //! independent breadth-first search over the same model confirms.
 
-use podcheck_model::{catalogue, Action, Cluster, State};
+use podcheck_model::{catalogue, Action, Cluster};
 use podcheck_properties::catalogue::Kind;
 use podcheck_properties::check::{self, CheckOptions, ScenarioResult};
 use podcheck_properties::PropertyDef;
@@ -123,26 +123,34 @@ fn termination_race_violates_and_prestop_holds() {
     assert_eq!(verdict(&prestop), (podcheck_model::Verdict::Holds, false));
 }
 
-/// Depth of the first state (in BFS order) where the property is discovered, found without
-/// Stateright.
+/// Length of the shortest run on which the property is discovered (a state that breaks an
+/// `always` or has a `sometimes`; a last step that breaks a `step`), found by a plain
+/// breadth-first search over full states, without the graph module or Stateright.
 fn independent_shortest(m: &Cluster, def: &PropertyDef) -> Option<usize> {
-    let discovered = |s: &State| match def.kind {
-        Kind::Always => !(def.condition)(m, s),
-        Kind::Sometimes => (def.condition)(m, s),
-        Kind::LeadsTo => unreachable!("leads_to traces are lassos, checked in liveness tests"),
-    };
     let init = m.init_states().remove(0);
     let mut seen = HashSet::new();
     seen.insert(init.clone());
     let mut queue = VecDeque::from([(init, 0usize)]);
     let mut actions: Vec<Action> = Vec::new();
     while let Some((s, depth)) = queue.pop_front() {
-        if discovered(&s) {
-            return Some(depth);
+        match def.kind {
+            Kind::Always(c) if !c(m, &s) => return Some(depth),
+            Kind::Sometimes(c) if c(m, &s) => return Some(depth),
+            Kind::LeadsTo { .. } => {
+                unreachable!("leads_to traces are lassos, checked in liveness tests")
+            }
+            _ => {}
         }
         m.actions(&s, &mut actions);
         for a in actions.drain(..) {
-            let next = m.next_state(&s, a).expect("every listed action applies");
+            let next = m
+                .next_state(&s, a.clone())
+                .expect("every listed action applies");
+            if let Kind::Step(c) = def.kind {
+                if !c(m, &s, &a, &next) {
+                    return Some(depth + 1);
+                }
+            }
             if seen.insert(next.clone()) {
                 queue.push_back((next, depth + 1));
             }
@@ -157,8 +165,8 @@ fn traces_replay_and_are_shortest() {
         let r = run(name, 1);
         let m = check::model(&r.scenario, &[], false);
         for p in &r.properties {
-            let Some(path) = &p.trace else { continue };
-            let trace = podcheck_traces::from_path(&m, path, p.def.name, "", "")
+            let Some(run) = &p.trace else { continue };
+            let trace = podcheck_traces::from_run(&m, run, p.def.name, "", "", None)
                 .unwrap_or_else(|e| panic!("{name}/{}: {e}", p.def.name));
             let shortest = independent_shortest(&m, &p.def)
                 .unwrap_or_else(|| panic!("{name}/{}: no discovery found", p.def.name));
@@ -180,8 +188,7 @@ fn threads_change_no_count_verdict_or_trace() {
         assert_eq!(one.unique_states, two.unique_states, "{name}");
         for (a, b) in one.properties.iter().zip(&two.properties) {
             assert_eq!(a.verdict, b.verdict, "{name}/{}", a.def.name);
-            let actions =
-                |p: &podcheck_properties::PropertyResult| p.trace.clone().map(|t| t.into_actions());
+            let actions = |p: &podcheck_properties::PropertyResult| p.trace.clone();
             assert_eq!(actions(a), actions(b), "{name}/{}", a.def.name);
         }
     }
@@ -192,10 +199,8 @@ fn repeated_runs_give_identical_traces() {
     let a = run("termination-race", 1);
     let b = run("termination-race", 1);
     for (x, y) in a.properties.iter().zip(&b.properties) {
-        assert_eq!(
-            x.trace.clone().map(|t| t.into_actions()),
-            y.trace.clone().map(|t| t.into_actions())
-        );
+        assert_eq!(x.trace, y.trace);
+        assert_eq!(x.lasso, y.lasso);
     }
 }
 
@@ -213,24 +218,19 @@ fn a_bounded_run_is_incomplete_not_holds() {
     .unwrap();
     assert!(!r.complete);
     for p in &r.properties {
-        assert_ne!(
-            (p.def.kind, p.verdict),
-            (Kind::Always, podcheck_model::Verdict::Holds),
-            "{}",
-            p.def.name
-        );
-        assert_ne!(
-            (p.def.kind, p.verdict),
-            (Kind::Sometimes, podcheck_model::Verdict::Violated),
-            "{}",
-            p.def.name
-        );
+        let claims_all_states = match p.def.kind {
+            Kind::Always(_) | Kind::Step(_) | Kind::LeadsTo { .. } => {
+                p.verdict == podcheck_model::Verdict::Holds
+            }
+            Kind::Sometimes(_) => p.verdict == podcheck_model::Verdict::Violated,
+        };
+        assert!(!claims_all_states, "{}: {:?}", p.def.name, p.verdict);
     }
 }
 
-/// Stateright 0.31 overwrites a first discovery while other properties are pending
-/// (shared/STATERIGHT.md). This pins that the trap is real on this model, which is why traces
-/// come from a separate single-property search.
+/// Stateright 0.31 overwrites a first discovery while other properties are pending. This pins
+/// that the trap is real on this model, which is why traces come from podcheck's own
+/// exploration (the first discovery in breadth-first order) and not from Stateright.
 #[test]
 fn stateright_main_run_discoveries_can_be_longer_than_shortest() {
     use stateright::Checker;
@@ -241,8 +241,12 @@ fn stateright_main_run_discoveries_can_be_longer_than_shortest() {
         let m = check::model(&s, &defs, true);
         let c = m.checker().spawn_bfs().join();
         let r = run(name, 1);
-        // leads_to traces are lassos from the state graph, not Stateright discoveries.
-        for p in r.properties.iter().filter(|p| p.def.kind != Kind::LeadsTo) {
+        // Only always and sometimes properties have a Stateright form.
+        for p in r
+            .properties
+            .iter()
+            .filter(|p| p.def.kind.is_always() || p.def.kind.is_sometimes())
+        {
             if let (Some(main), Some(short)) = (c.discovery(p.def.name), p.trace_steps()) {
                 let main_len = main.into_actions().len();
                 assert!(main_len >= short, "{name}/{}", p.def.name);
@@ -286,7 +290,7 @@ fn statefulset_force_delete_tells_the_s1_story() {
         .find(|p| p.def.name == "statefulset_at_most_one")
         .unwrap();
     let m = check::model(&s, &[], false);
-    let t = podcheck_traces::from_path(&m, p.trace.as_ref().unwrap(), "", "", "").unwrap();
+    let t = podcheck_traces::from_run(&m, p.trace.as_ref().unwrap(), "", "", "", None).unwrap();
     let text = podcheck_traces::render_text(&t);
     let story = [
         "node-1 is cut off from the API server",
@@ -306,7 +310,8 @@ fn statefulset_force_delete_tells_the_s1_story() {
         at += found + needle.len();
     }
     // The old db-0 still runs on node-1 in the last state.
-    let last = p.trace.as_ref().unwrap().last_state();
+    let states = p.trace.as_ref().unwrap().states(&m).unwrap();
+    let last = states.last().unwrap();
     assert!(last.nodes[0].pods.iter().any(|rt| rt.any_running()));
     assert!(last.nodes[1].pods.iter().any(|rt| rt.any_running()));
 }
@@ -338,11 +343,8 @@ fn deleted_leads_to_gone_depends_on_the_partition_healing() {
             .clone();
         if let Some(l) = &p.lasso {
             let m = check::model(&s, &[], false);
-            let raw = podcheck_traces::RawPath {
-                states: l.states.clone(),
-                actions: l.actions.clone(),
-            };
-            podcheck_traces::from_raw(&m, &raw, "", "leads_to", "violated", l.loop_start).unwrap();
+            podcheck_traces::from_run(&m, &l.run(), "", "leads_to", "violated", l.loop_start)
+                .unwrap();
         }
         (p.verdict, p.lasso.is_some())
     };

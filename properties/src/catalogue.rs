@@ -1,40 +1,93 @@
-//! The property catalogue: each property with its English sentence, its source, and the
-//! condition that judges a state. Safety properties (`always`) are checked in every scenario;
-//! witnesses (`sometimes`) where a scenario lists them.
+//! The property catalogue: each property with its English sentence, its source, and what
+//! judges it ([`Kind`]). Safety properties (`always`, `step`) are checked in every scenario;
+//! witnesses (`sometimes`) and liveness properties (`leads_to`) where a scenario lists them.
 
 use podcheck_model::k8s::{ContainerState, Phase};
 use podcheck_model::spec::{Fault, Workload};
 use podcheck_model::state::*;
-use podcheck_model::Cluster;
 use podcheck_model::{controllers, events, render, time};
+use podcheck_model::{Action, Cluster};
 use serde::Serialize;
 
-/// `always` (safety: no reachable state breaks it) or `sometimes` (a witness: some reachable
-/// state has it).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "lowercase")]
+/// A condition on one state. Plain `fn`s: parameters are read through the model.
+pub type StateFn = fn(&Cluster, &State) -> bool;
+
+/// A condition on one transition: the state, the action taken in it, and the next state.
+pub type StepFn = fn(&Cluster, &State, &Action, &State) -> bool;
+
+/// What a property says, with the conditions that judge it.
+#[derive(Clone, Copy)]
 pub enum Kind {
-    Always,
-    Sometimes,
-    /// `P ~> Q` under weak fairness: from every reachable state where P holds, every fair
-    /// run reaches Q (checked on the explicit state graph, `liveness.rs`).
-    LeadsTo,
+    /// Safety: the condition holds in every reachable state. A counterexample is a shortest
+    /// run to a state where it does not.
+    Always(StateFn),
+    /// A witness: the condition holds in some reachable state, reached by a shortest run.
+    Sometimes(StateFn),
+    /// `P ~> Q` under weak fairness: from every reachable state where `p` holds, every fair
+    /// run reaches a state where `q` holds (see [`crate::liveness`]). A counterexample is a
+    /// lasso.
+    LeadsTo { p: StateFn, q: StateFn },
+    /// Safety over transitions: the condition holds on every transition (state, action, next
+    /// state) of every reachable state. A counterexample is a shortest run whose last step
+    /// breaks it.
+    Step(StepFn),
 }
 
 impl Kind {
+    /// The kind's name in reports: `always`, `sometimes`, `leads_to`, `step`.
     pub fn as_str(self) -> &'static str {
         match self {
-            Kind::Always => "always",
-            Kind::Sometimes => "sometimes",
-            Kind::LeadsTo => "leads_to",
+            Kind::Always(_) => "always",
+            Kind::Sometimes(_) => "sometimes",
+            Kind::LeadsTo { .. } => "leads_to",
+            Kind::Step(_) => "step",
         }
+    }
+
+    /// A witness kind: `holds` comes with a trace, `violated` without.
+    pub fn is_witness(self) -> bool {
+        matches!(self, Kind::Sometimes(_))
+    }
+
+    /// Checked in every scenario, whether the scenario lists it or not.
+    pub fn is_safety(self) -> bool {
+        matches!(self, Kind::Always(_) | Kind::Step(_))
+    }
+
+    pub fn is_always(self) -> bool {
+        matches!(self, Kind::Always(_))
+    }
+
+    pub fn is_sometimes(self) -> bool {
+        matches!(self, Kind::Sometimes(_))
+    }
+
+    pub fn is_leads_to(self) -> bool {
+        matches!(self, Kind::LeadsTo { .. })
+    }
+
+    pub fn is_step(self) -> bool {
+        matches!(self, Kind::Step(_))
     }
 }
 
-/// One property of the catalogue.
+impl std::fmt::Debug for Kind {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl Serialize for Kind {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(self.as_str())
+    }
+}
+
+/// One property: the catalogue's, or one of your own (see [`crate::check_with`]).
 #[derive(Clone, Copy)]
 pub struct PropertyDef {
     pub name: &'static str,
+    /// What it says, with its conditions.
     pub kind: Kind,
     /// What it says, in English.
     pub sentence: &'static str,
@@ -42,10 +95,6 @@ pub struct PropertyDef {
     pub source: &'static str,
     /// Which layer it is about.
     pub layer: &'static str,
-    /// The state condition (P, for `leads_to`).
-    pub condition: fn(&Cluster, &State) -> bool,
-    /// Q, for `leads_to`.
-    pub until: Option<fn(&Cluster, &State) -> bool>,
 }
 
 impl std::fmt::Debug for PropertyDef {
@@ -59,484 +108,392 @@ impl std::fmt::Debug for PropertyDef {
 
 /// Every property podcheck knows, safety properties first.
 pub fn all() -> Vec<PropertyDef> {
-    use Kind::*;
     vec![
         PropertyDef {
             name: "terminal_phase_is_final",
-            kind: Always,
+            kind: Kind::Always(terminal_phase_is_final),
             sentence: "A pod whose phase became Succeeded or Failed never gets another phase.",
             source: "SCENARIOS I1, S13 P13.2; FACTS 28, 31",
             layer: "api",
-            condition: terminal_phase_is_final,
-            until: None,
         },
         PropertyDef {
             name: "pending_until_first_start",
-            kind: Always,
+            kind: Kind::Always(pending_until_first_start),
             sentence: "A pod is Pending until one of its containers has started: it is never Running or Succeeded before.",
             source: "seed 003 (phase table: Pending until every container has started); FACTS 24, 26",
             layer: "api + runtime",
-            condition: pending_until_first_start,
-            until: None,
         },
         PropertyDef {
             name: "ready_implies_containers_ready",
-            kind: Always,
+            kind: Kind::Always(ready_implies_containers_ready),
             sentence: "A pod with Ready=True has ContainersReady=True and every container ready.",
             source: "FACTS 39, 40",
             layer: "api",
-            condition: ready_implies_containers_ready,
-            until: None,
         },
         PropertyDef {
             name: "no_start_after_deletion",
-            kind: Always,
+            kind: Kind::Always(no_start_after_deletion),
             sentence: "No container of a pod is started or restarted by a kubelet that has seen the pod's deletionTimestamp (a partitioned kubelet cannot see it).",
             source: "SCENARIOS I2; FACTS 53, 68",
             layer: "runtime",
-            condition: no_start_after_deletion,
-            until: None,
         },
         PropertyDef {
             name: "backoff_bounded",
-            kind: Always,
+            kind: Kind::Always(backoff_bounded),
             sentence: "No crash or image-pull back-off delay ever exceeds 300 s.",
             source: "SCENARIOS I9, S8 P8.3; FACTS 2, 7, 57",
             layer: "runtime",
-            condition: backoff_bounded,
-            until: None,
         },
         PropertyDef {
             name: "endpoint_ready_implies_serving_not_terminating",
-            kind: Always,
+            kind: Kind::Always(endpoint_ready_implies_serving_not_terminating),
             sentence: "An EndpointSlice endpoint with ready=true is serving and not terminating (without publishNotReadyAddresses).",
             source: "SCENARIOS I4, S6 P6.2; FACTS 83",
             layer: "api",
-            condition: endpoint_ready_implies_serving_not_terminating,
-            until: None,
         },
         PropertyDef {
             name: "no_terminal_or_ipless_endpoints",
-            kind: Always,
+            kind: Kind::Always(no_terminal_or_ipless_endpoints),
             sentence: "Once the EndpointSlice controller has synced, the slice lists no pod that is Succeeded or Failed, has no IP, or no longer exists.",
             source: "SCENARIOS I5; FACTS 82",
             layer: "api",
-            condition: no_terminal_or_ipless_endpoints,
-            until: None,
         },
         PropertyDef {
             name: "no_request_to_stopped_container",
-            kind: Always,
+            kind: Kind::Always(no_request_to_stopped_container),
             sentence: "No client request is routed by a kube-proxy to a pod whose container has stopped.",
             source: "SCENARIOS S6 P6.1; seed 003 Demo 8",
             layer: "data plane + runtime",
-            condition: no_request_to_stopped_container,
-            until: None,
         },
         PropertyDef {
             name: "no_restart_while_healthy",
-            kind: Always,
+            kind: Kind::Always(no_restart_while_healthy),
             sentence: "The kubelet never kills a container whose program is healthy (booting or serving, not deadlocked).",
             source: "SCENARIOS S8 P8.1, S9; seed 003 (probes)",
             layer: "runtime",
-            condition: no_restart_while_healthy,
-            until: None,
         },
         PropertyDef {
             name: "graceful_stop_within_grace",
-            kind: Always,
+            kind: Kind::Always(graceful_stop_within_grace),
             sentence: "Every container stopped because its pod was deleted exits within the grace period after SIGTERM, without SIGKILL.",
             source: "SCENARIOS S7 P7.1; seed 003 Demo 9",
             layer: "runtime",
-            condition: graceful_stop_within_grace,
-            until: None,
         },
         PropertyDef {
             name: "job_fails_only_after_backoff_limit_plus_one_failures",
-            kind: Always,
+            kind: Kind::Always(job_fails_only_after_limit_plus_one),
             sentence: "A Job is marked Failed only after more than backoffLimit of its container runs have failed.",
             source: "SCENARIOS S10 P10.1, P10.2; FACTS 93, 94",
             layer: "api + runtime",
-            condition: job_fails_only_after_limit_plus_one,
-            until: None,
         },
         PropertyDef {
             name: "statefulset_at_most_one",
-            kind: Always,
+            kind: Kind::Always(statefulset_at_most_one),
             sentence: "At no time do two nodes run containers of the same StatefulSet identity (the same pod name).",
             source: "SCENARIOS S1 P1.1, I8; FACTS 87-89",
             layer: "runtime",
-            condition: statefulset_at_most_one,
-            until: None,
         },
         PropertyDef {
             name: "deployment_at_most_replicas_running",
-            kind: Always,
+            kind: Kind::Always(deployment_at_most_replicas_running),
             sentence: "At no time do more pods of a Deployment have running containers than its replicas.",
             source: "SCENARIOS S1 P1.3, S2 P2.3, S5 P5.1; FACTS 85",
             layer: "runtime",
-            condition: deployment_at_most_replicas_running,
-            until: None,
         },
         PropertyDef {
             name: "unreachable_pods_leave_endpoints",
-            kind: Always,
+            kind: Kind::Always(unreachable_pods_leave_endpoints),
             sentence: "Once the EndpointSlice controller has synced, no pod is listed ready on a node that is marked Unknown and still cannot reach the API server.",
             source: "SCENARIOS S3 step 3; FACTS 84, 100",
             layer: "api",
-            condition: unreachable_pods_leave_endpoints,
-            until: None,
         },
         PropertyDef {
             name: "terminating_until_kubelet_confirms",
-            kind: Always,
+            kind: Kind::Always(terminating_until_kubelet_confirms),
             sentence: "The object of a gracefully deleted pod on an unreachable node is never removed except by a force delete or PodGC.",
             source: "SCENARIOS S1 step 5, S2; FACTS 70, 104",
             layer: "api",
-            condition: terminating_until_kubelet_confirms,
-            until: None,
         },
         PropertyDef {
             name: "no_eviction_in_full_disruption",
-            kind: Always,
+            kind: Kind::Always(no_eviction_in_full_disruption),
             sentence: "Taint eviction deletes no pod while every node is not Ready (master disruption mode).",
             source: "SCENARIOS S4; FACTS 101, 102",
             layer: "api",
-            condition: no_eviction_in_full_disruption,
-            until: None,
         },
         PropertyDef {
             name: "eviction_respects_qos_order",
-            kind: Always,
+            kind: Kind::Always(eviction_respects_qos_order),
             sentence: "Node-pressure eviction never evicts a pod while a pod of a lower QoS class (BestEffort < Burstable < Guaranteed) still runs on the node.",
             source: "SCENARIOS S14 P14.1; FACTS 111",
             layer: "runtime",
-            condition: eviction_respects_qos_order,
-            until: None,
         },
         PropertyDef {
             name: "stuck_pod_has_event",
-            kind: Always,
+            kind: Kind::Always(stuck_pod_has_event),
             sentence: "A pod that stays stuck longer than a minute (ContainerCreating, or deleted with nothing left running, on a kubelet that reaches the API server) has an event naming the failing step.",
             source: "seed 000 (each failure mode has a diagnostic; stuck Pods); issue 7",
             layer: "api + runtime",
-            condition: stuck_pod_has_event,
-            until: None,
         },
         PropertyDef {
             name: "no_ip_no_endpoint",
-            kind: Always,
+            kind: Kind::Always(no_ip_no_endpoint),
             sentence: "A pod without an IP is never listed in the EndpointSlice.",
             source: "seed 000 (setup-network step); FACTS 82",
             layer: "api",
-            condition: no_ip_no_endpoint,
-            until: None,
         },
         PropertyDef {
             name: "not_running_before_poststart",
-            kind: Always,
+            kind: Kind::Always(not_running_before_poststart),
             sentence: "The kubelet never writes a status that shows a container Running while its postStart hook is still running.",
             source: "Kubernetes docs, Container Lifecycle Hooks (the container cannot reach a running state until the hook completes); kuberuntime_container.go startContainer",
             layer: "api + runtime",
-            condition: not_running_before_poststart,
-            until: None,
         },
         PropertyDef {
             name: "static_pod_survives_mirror_delete",
-            kind: Always,
+            kind: Kind::Always(static_pod_survives_mirror_delete),
             sentence: "The kubelet never terminates a static pod whose manifest is on the node, whatever happens to its mirror pod.",
             source: "seed 000 (the mirror Pod); kubelet.go tryReconcileMirrorPods, HandlePodRemoves",
             layer: "runtime",
-            condition: static_pod_survives_mirror_delete,
-            until: None,
         },
         PropertyDef {
             name: "force_delete_cleans_runtime",
-            kind: Always,
+            kind: Kind::Always(force_delete_cleans_runtime),
             sentence: "Once a pod's object is gone from the API, no container of that pod still runs on any node.",
             source: "issue 7; FACTS 63, 71, 104 (a force delete does not wait for the kubelet)",
             layer: "api + runtime",
-            condition: force_delete_cleans_runtime,
-            until: None,
         },
         PropertyDef {
             name: "pod_becomes_ready",
-            kind: Sometimes,
+            kind: Kind::Sometimes(pod_becomes_ready),
             sentence: "Some pod becomes Ready.",
             source: "seed 003 Demo 1",
             layer: "api",
-            condition: pod_becomes_ready,
-            until: None,
         },
         PropertyDef {
             name: "endpoint_becomes_ready",
-            kind: Sometimes,
+            kind: Kind::Sometimes(endpoint_becomes_ready),
             sentence: "Some pod is listed ready in the EndpointSlice and every kube-proxy routes to it.",
             source: "seed 003 Demo 1",
             layer: "api + data plane",
-            condition: endpoint_becomes_ready,
-            until: None,
         },
         PropertyDef {
             name: "pod_unschedulable",
-            kind: Sometimes,
+            kind: Kind::Sometimes(pod_unschedulable),
             sentence: "Some pod waits with PodScheduled=False, reason Unschedulable.",
             source: "seed 003 Demo 2",
             layer: "api",
-            condition: pod_unschedulable,
-            until: None,
         },
         PropertyDef {
             name: "status_image_pull_backoff",
-            kind: Sometimes,
+            kind: Kind::Sometimes(status_image_pull_backoff),
             sentence: "kubectl shows some pod as ImagePullBackOff.",
             source: "seed 003 Demo 3; FACTS 60-62",
             layer: "api",
-            condition: status_image_pull_backoff,
-            until: None,
         },
         PropertyDef {
             name: "status_crash_loop_while_running",
-            kind: Sometimes,
+            kind: Kind::Sometimes(status_crash_loop_while_running),
             sentence: "kubectl shows some pod as CrashLoopBackOff while its phase is Running.",
             source: "seed 003 Demo 4; FACTS 56, 75",
             layer: "api",
-            condition: status_crash_loop_while_running,
-            until: None,
         },
         PropertyDef {
             name: "status_oom_killed",
-            kind: Sometimes,
+            kind: Kind::Sometimes(status_oom_killed),
             sentence: "Some container status shows a termination with reason OOMKilled and exit code 137.",
             source: "seed 003 Demo 5",
             layer: "api",
-            condition: status_oom_killed,
-            until: None,
         },
         PropertyDef {
             name: "endpoint_not_ready_while_running",
-            kind: Sometimes,
+            kind: Kind::Sometimes(endpoint_not_ready_while_running),
             sentence: "Some pod is listed not ready in the EndpointSlice while its container runs.",
             source: "seed 003 Demos 6, 7",
             layer: "api + runtime",
-            condition: endpoint_not_ready_while_running,
-            until: None,
         },
         PropertyDef {
             name: "ready_again_after_outage",
-            kind: Sometimes,
+            kind: Kind::Sometimes(ready_again_after_outage),
             sentence: "After a dependency outage has ended, some pod is Ready again.",
             source: "seed 003 Demo 6",
             layer: "api",
-            condition: ready_again_after_outage,
-            until: None,
         },
         PropertyDef {
             name: "container_restarted",
-            kind: Sometimes,
+            kind: Kind::Sometimes(container_restarted),
             sentence: "Some container has a restartCount of at least 1.",
             source: "seed 003 Demo 7; SCENARIOS S8",
             layer: "api",
-            condition: container_restarted,
-            until: None,
         },
         PropertyDef {
             name: "deleted_pod_ends_succeeded",
-            kind: Sometimes,
+            kind: Kind::Sometimes(deleted_pod_ends_succeeded),
             sentence: "Some deleted pod reaches phase Succeeded before its object is removed.",
             source: "SCENARIOS S13 P13.1; FACTS 27, 69",
             layer: "api",
-            condition: deleted_pod_ends_succeeded,
-            until: None,
         },
         PropertyDef {
             name: "deleted_pod_ends_failed",
-            kind: Sometimes,
+            kind: Kind::Sometimes(deleted_pod_ends_failed),
             sentence: "Some deleted pod reaches phase Failed before its object is removed.",
             source: "SCENARIOS S7 P7.3",
             layer: "api",
-            condition: deleted_pod_ends_failed,
-            until: None,
         },
         PropertyDef {
             name: "job_failed",
-            kind: Sometimes,
+            kind: Kind::Sometimes(job_failed),
             sentence: "Some Job is Failed with reason BackoffLimitExceeded.",
             source: "SCENARIOS S10; FACTS 95",
             layer: "api",
-            condition: job_failed,
-            until: None,
         },
         PropertyDef {
             name: "job_completes",
-            kind: Sometimes,
+            kind: Kind::Sometimes(job_completes),
             sentence: "Some Job is Complete.",
             source: "seed 003 Demo 11; FACTS 96",
             layer: "api",
-            condition: job_completes,
-            until: None,
         },
         PropertyDef {
             name: "node_ready_unknown",
-            kind: Sometimes,
+            kind: Kind::Sometimes(node_ready_unknown),
             sentence: "Some node's Ready condition becomes Unknown.",
             source: "SCENARIOS S1 step 2, S3; FACTS 99",
             layer: "api",
-            condition: node_ready_unknown,
-            until: None,
         },
         PropertyDef {
             name: "all_nodes_unknown",
-            kind: Sometimes,
+            kind: Kind::Sometimes(all_nodes_unknown),
             sentence: "Every node's Ready condition is Unknown at once.",
             source: "SCENARIOS S4",
             layer: "api",
-            condition: all_nodes_unknown,
-            until: None,
         },
         PropertyDef {
             name: "pod_terminating_on_unreachable_node",
-            kind: Sometimes,
+            kind: Kind::Sometimes(pod_terminating_on_unreachable_node),
             sentence: "kubectl shows a pod Terminating on a node that cannot reach the API server, while its containers still run.",
             source: "SCENARIOS S1 step 5, S2 P2.4; seed 003 Demo 10",
             layer: "api + runtime",
-            condition: pod_terminating_on_unreachable_node,
-            until: None,
         },
         PropertyDef {
             name: "pod_evicted",
-            kind: Sometimes,
+            kind: Kind::Sometimes(pod_evicted),
             sentence: "Some pod has status reason Evicted.",
             source: "SCENARIOS S14; FACTS 112",
             layer: "api",
-            condition: pod_evicted,
-            until: None,
         },
         PropertyDef {
             name: "stuck_container_creating",
-            kind: Sometimes,
+            kind: Kind::Sometimes(stuck_container_creating),
             sentence: "Some pod shows ContainerCreating for longer than a minute.",
             source: "seed 000 (a Pod stuck in ContainerCreating)",
             layer: "api",
-            condition: stuck_container_creating,
-            until: None,
         },
         PropertyDef {
             name: "stuck_terminating",
-            kind: Sometimes,
+            kind: Kind::Sometimes(stuck_terminating),
             sentence: "Some deleted pod's object stays in the API for longer than a minute after its containers stopped.",
             source: "seed 000 (a Pod stuck in Terminating)",
             layer: "api + runtime",
-            condition: stuck_terminating,
-            until: None,
         },
         PropertyDef {
             name: "status_create_container_config_error",
-            kind: Sometimes,
+            kind: Kind::Sometimes(status_create_container_config_error),
             sentence: "kubectl shows some pod as CreateContainerConfigError.",
             source: "seed 000 (create-containers step); kuberuntime_container.go ErrCreateContainerConfig",
             layer: "api",
-            condition: status_create_container_config_error,
-            until: None,
         },
         PropertyDef {
             name: "status_create_container_error",
-            kind: Sometimes,
+            kind: Kind::Sometimes(status_create_container_error),
             sentence: "kubectl shows some pod as CreateContainerError.",
             source: "seed 000 (create-containers step); kuberuntime_container.go ErrCreateContainer",
             layer: "api",
-            condition: status_create_container_error,
-            until: None,
         },
         PropertyDef {
             name: "poststart_hook_failed",
-            kind: Sometimes,
+            kind: Kind::Sometimes(poststart_hook_failed),
             sentence: "Some pod records FailedPostStartHook and its container waits (PostStartHookError or CrashLoopBackOff) to be started again.",
             source: "kuberuntime_container.go startContainer (FailedPostStartHook, killContainer, ErrPostStartHook)",
             layer: "api",
-            condition: poststart_hook_failed,
-            until: None,
         },
         PropertyDef {
             name: "status_outofcpu",
-            kind: Sometimes,
+            kind: Kind::Sometimes(status_outofcpu),
             sentence: "kubectl shows some pod as OutOfcpu while its phase is Failed.",
             source: "FACTS 110, 79; SCENARIOS S15; kubelet.go rejectPod",
             layer: "api",
-            condition: status_outofcpu,
-            until: None,
         },
         PropertyDef {
             name: "leftovers_after_force_delete",
-            kind: Sometimes,
+            kind: Kind::Sometimes(leftovers_after_force_delete),
             sentence: "Some pod's object is gone while its node still holds its sandbox or volumes, with nothing running.",
             source: "seed 000 (cleanup); kubelet_volumes.go cleanupOrphanedPodDirs",
             layer: "runtime",
-            condition: leftovers_after_force_delete,
-            until: None,
         },
         PropertyDef {
             name: "mirror_pod_recreated",
-            kind: Sometimes,
+            kind: Kind::Sometimes(mirror_pod_recreated),
             sentence: "A deleted mirror pod is back in the API while its static pod runs.",
             source: "seed 000 (the mirror Pod); kubelet.go tryReconcileMirrorPods",
             layer: "api + runtime",
-            condition: mirror_pod_recreated,
-            until: None,
         },
         PropertyDef {
             name: "ready_leads_to_endpoint",
-            kind: LeadsTo,
+            kind: Kind::LeadsTo {
+                p: some_ready_pod_unrouted,
+                q: no_ready_pod_unrouted,
+            },
             sentence: "A pod that is Ready is eventually listed ready in the EndpointSlice and routed to by every kube-proxy (or stops being Ready).",
             source: "seed 003 Demo 1; FACTS 82, 83",
             layer: "api + data plane",
-            condition: some_ready_pod_unrouted,
-            until: Some(no_ready_pod_unrouted),
         },
         PropertyDef {
             name: "deleted_leads_to_gone",
-            kind: LeadsTo,
+            kind: Kind::LeadsTo {
+                p: some_pod_deleting,
+                q: no_pod_deleting,
+            },
             sentence: "Every pod with a deletionTimestamp is eventually removed from the API.",
             source: "SCENARIOS S2 P2.1; FACTS 70, 104",
             layer: "api",
-            condition: some_pod_deleting,
-            until: Some(no_pod_deleting),
         },
         PropertyDef {
             name: "scheduled_leads_to_running",
-            kind: LeadsTo,
+            kind: Kind::LeadsTo {
+                p: some_bound_pod_not_started,
+                q: no_bound_pod_not_started,
+            },
             sentence: "A pod bound to a node whose images can be pulled eventually has a container started (or is deleted).",
             source: "seed 003 Demo 1; seed 002",
             layer: "api + runtime",
-            condition: some_bound_pod_not_started,
-            until: Some(no_bound_pod_not_started),
         },
         PropertyDef {
             name: "replicas_converge",
-            kind: LeadsTo,
+            kind: Kind::LeadsTo {
+                p: replicas_short,
+                q: replicas_all_ready,
+            },
             sentence: "Whenever a Deployment has fewer active pods than replicas, it eventually has them all Running and Ready (once faults stop).",
             source: "SCENARIOS S2 P2.2, S15 P15.2; FACTS 85",
             layer: "api",
-            condition: replicas_short,
-            until: Some(replicas_all_ready),
         },
         PropertyDef {
             name: "recovered_dependency_leads_to_ready",
-            kind: LeadsTo,
+            kind: Kind::LeadsTo {
+                p: outage_over_pod_unready,
+                q: all_pods_ready,
+            },
             sentence: "After a dependency outage has ended, every pod eventually is Ready again.",
             source: "seed 003 Demo 6; SCENARIOS S8 P8.2",
             layer: "api",
-            condition: outage_over_pod_unready,
-            until: Some(all_pods_ready),
         },
         PropertyDef {
             name: "status_error_failed_pod",
-            kind: Sometimes,
+            kind: Kind::Sometimes(status_error_failed_pod),
             sentence: "kubectl shows some pod as Error while its phase is Failed.",
             source: "seed 003 Demo 11",
             layer: "api",
-            condition: status_error_failed_pod,
-            until: None,
         },
     ]
 }

@@ -1,40 +1,53 @@
-//! Judging properties with Stateright.
+//! Judging properties: one exploration of a scenario's state graph ([`crate::explore`])
+//! decides every property at once.
 //!
-//! One exhaustive breadth-first run judges every property of a scenario at once. Two traps of
-//! Stateright 0.31 are handled here (shared/STATERIGHT.md, and `bfs.rs` in the crate):
+//! - `always` and `sometimes` conditions are evaluated on each state as it is discovered;
+//!   the first state (in breadth-first order) that breaks an `always` or has a `sometimes`
+//!   ends in a shortest trace, the same on every run.
+//! - `step` conditions are evaluated on every transition; the first one that breaks it gives
+//!   a shortest trace whose last step is that transition.
+//! - `leads_to` is judged on the graph's strongly connected components under weak fairness
+//!   ([`crate::liveness`]), with `P` and `Q` evaluated as states are discovered.
 //!
-//! - A BFS stops as soon as every property has a discovery, so its state count would depend
-//!   on which properties a scenario has, and on the thread count. A sentinel property that is
-//!   never discovered keeps the run going to the end: the count is the whole state space.
-//! - While other properties are pending, a later match overwrites a property's first (shortest)
-//!   discovery. So the main run only decides verdicts; each counterexample or witness is then
-//!   found again by a single-threaded BFS of a model that carries that one property. That run
-//!   returns at the first match, which BFS order makes a shortest path, and a fixed action order
-//!   makes the same on every run and for every `--threads`.
+//! Every trace and lasso is replayed through the model before it is reported: each action
+//! must be enabled and lead to the recorded state. Bounds never pass silently: a run that
+//! stopped at `max_states` reports `incomplete` for every property it could not decide.
 //!
-//! Bounds never pass silently: a run that stopped at `max_states` reports `incomplete` for
-//! every property it could not decide.
+//! Stateright's own checker is not in this path. It is the independent cross-check
+//! ([`crate::cross_check`], `CheckOptions::cross_check`): same unique-state count, same
+//! `always` and `sometimes` verdicts.
 
 use crate::catalogue::{self, Kind, PropertyDef};
-use crate::liveness::{leads_to_with, Ends, LassoEnd, LeadsTo, StateGraph};
+use crate::explore::{explore, ExploreOptions, Finding, Graph, Probe, Run};
+use crate::liveness::{leads_to_with, Ends, LassoEnd, LeadsTo};
 use podcheck_model::spec::{Scenario, Verdict};
 use podcheck_model::{Action, Actor, Cluster, PropertyFn, State};
-use stateright::{Checker, Expectation, Model, Path};
-use std::io::IsTerminal;
-use std::time::{Duration, Instant};
+use stateright::Expectation;
+use std::sync::Arc;
+use std::time::Instant;
 
-/// Name of the sentinel property (never discovered).
+/// Name of the sentinel property a Stateright run carries so that it explores everything.
 pub const SENTINEL: &str = "(explore the whole state space)";
+
+/// The explored graph of a scenario.
+pub type ClusterGraph = Graph<Action, Actor>;
 
 /// How to run a check.
 #[derive(Clone, Debug)]
 pub struct CheckOptions {
-    /// Checker threads for the main run (traces are always searched with one).
+    /// Threads of the Stateright cross-check (with `cross_check`). The main exploration is
+    /// single-threaded: verdicts, counts and traces never depend on this.
     pub threads: usize,
-    /// Stop after this many generated states (then verdicts may be `incomplete`).
+    /// Stop before the graph holds more than this many distinct states (then verdicts may
+    /// be `incomplete`).
     pub max_states: Option<usize>,
     /// Print a progress line on stderr for runs longer than a second.
     pub progress: bool,
+    /// Also run Stateright's BFS checker and fail unless it finds the same number of unique
+    /// states and the same `always`/`sometimes` verdicts (complete runs only).
+    pub cross_check: bool,
+    /// Keep the explored graph in the result ([`ScenarioResult::graph`]), e.g. for DOT.
+    pub keep_graph: bool,
 }
 
 impl Default for CheckOptions {
@@ -43,21 +56,39 @@ impl Default for CheckOptions {
             threads: 1,
             max_states: None,
             progress: false,
+            cross_check: false,
+            keep_graph: false,
         }
     }
 }
 
 /// A `leads_to` counterexample: a run from the initial state to a state where P holds and on
-/// to a fair cycle of states without Q (or to a final state without Q).
-#[derive(Clone, Debug)]
+/// to a fair cycle of states without Q (or to a final state without Q). Its states are
+/// rebuilt with [`LassoPath::states`].
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct LassoPath {
-    pub states: Vec<State>,
+    /// The actions from the initial state: the stem, then one round of the cycle.
     pub actions: Vec<Action>,
-    /// Index in `states` where the cycle starts (the last state repeats it); None when the
-    /// run ends in a state where no fair component acts.
+    /// Index of the state (0 = the initial state) where the cycle starts (the last state
+    /// repeats it); None when the run ends in a state where no fair component acts.
     pub loop_start: Option<usize>,
-    /// Index in `states` of the state where P holds.
+    /// Index of the state where P holds.
     pub p_index: usize,
+}
+
+impl LassoPath {
+    /// The lasso as a run from the model's initial state.
+    pub fn run(&self) -> Run<Action> {
+        Run {
+            init: 0,
+            actions: self.actions.clone(),
+        }
+    }
+
+    /// The lasso's states, replayed through the model.
+    pub fn states(&self, m: &Cluster) -> Result<Vec<State>, String> {
+        self.run().states(m)
+    }
 }
 
 /// The verdict of one property in one scenario.
@@ -67,8 +98,9 @@ pub struct PropertyResult {
     pub verdict: Verdict,
     pub expected: Verdict,
     pub expected_source: String,
-    /// The shortest counterexample (`always`) or witness (`sometimes`).
-    pub trace: Option<Path<State, Action>>,
+    /// The shortest counterexample (`always`, `step`) or witness (`sometimes`), as a run
+    /// from the initial state: its states are rebuilt with [`Run::states`].
+    pub trace: Option<Run<Action>>,
     /// The lasso of a violated `leads_to`.
     pub lasso: Option<LassoPath>,
 }
@@ -78,8 +110,17 @@ impl PropertyResult {
     pub fn trace_steps(&self) -> Option<usize> {
         self.trace
             .as_ref()
-            .map(|p| p.clone().into_actions().len())
+            .map(|t| t.actions.len())
             .or_else(|| self.lasso.as_ref().map(|l| l.actions.len()))
+    }
+
+    /// The actions of the trace or lasso, and a lasso's loop start.
+    pub fn actions(&self) -> Option<(&[Action], Option<usize>)> {
+        match (&self.trace, &self.lasso) {
+            (Some(t), _) => Some((&t.actions, None)),
+            (None, Some(l)) => Some((&l.actions, l.loop_start)),
+            _ => None,
+        }
     }
 }
 
@@ -89,12 +130,19 @@ pub struct ScenarioResult {
     pub scenario: Scenario,
     pub complete: bool,
     pub unique_states: usize,
+    /// States generated: the initial state and every successor, repeats included.
     pub generated_states: usize,
-    /// Wall-clock seconds in all (main run and trace searches).
+    /// Edges of the state graph.
+    pub edges: usize,
+    /// Bytes of the state graph's own tables.
+    pub graph_bytes: usize,
+    /// Wall-clock seconds in all (exploration, liveness, replays, cross-check).
     pub seconds: f64,
-    /// Wall-clock seconds of the main, exhaustive run alone.
+    /// Wall-clock seconds of the exploration alone.
     pub check_seconds: f64,
     pub properties: Vec<PropertyResult>,
+    /// The explored graph, with [`CheckOptions::keep_graph`].
+    pub graph: Option<Arc<ClusterGraph>>,
 }
 
 impl ScenarioResult {
@@ -104,8 +152,8 @@ impl ScenarioResult {
     }
 }
 
-/// The properties checked in a scenario: every safety property, and the witnesses and
-/// leads-to properties it lists.
+/// The properties checked in a scenario: every safety property (`always`, `step`), and the
+/// witnesses and leads-to properties it lists.
 pub fn selected(scenario: &Scenario) -> Result<Vec<PropertyDef>, String> {
     for e in &scenario.expect {
         if catalogue::find(&e.property).is_none() {
@@ -123,11 +171,12 @@ pub fn selected(scenario: &Scenario) -> Result<Vec<PropertyDef>, String> {
     }
     Ok(catalogue::all()
         .into_iter()
-        .filter(|p| p.kind == Kind::Always || scenario.expected(p.name).is_some())
+        .filter(|p| p.kind.is_safety() || scenario.expected(p.name).is_some())
         .collect())
 }
 
-/// The expected verdict of a property in a scenario, with its source.
+/// The expected verdict of a property in a scenario, with its source: the scenario's
+/// expectation, or `holds` with the property's own source.
 pub fn expectation(scenario: &Scenario, def: &PropertyDef) -> (Verdict, String) {
     match scenario.expected(def.name) {
         Some(e) => (e.verdict, e.source.clone()),
@@ -135,24 +184,30 @@ pub fn expectation(scenario: &Scenario, def: &PropertyDef) -> (Verdict, String) 
     }
 }
 
-fn to_fn(def: &PropertyDef) -> PropertyFn {
-    PropertyFn {
+/// The Stateright form of a state property: only `always` and `sometimes` have one.
+/// A `leads_to` is not an `always` of its P, and a `step` property reads transitions.
+pub fn to_fn(def: &PropertyDef) -> Option<PropertyFn> {
+    let (expectation, condition) = match def.kind {
+        Kind::Always(c) => (Expectation::Always, c),
+        Kind::Sometimes(c) => (Expectation::Sometimes, c),
+        Kind::LeadsTo { .. } | Kind::Step(_) => return None,
+    };
+    Some(PropertyFn {
         name: def.name,
-        expectation: match def.kind {
-            Kind::Sometimes => Expectation::Sometimes,
-            Kind::Always | Kind::LeadsTo => Expectation::Always,
-        },
-        condition: def.condition,
-    }
+        expectation,
+        condition,
+    })
 }
 
 fn sentinel(_: &Cluster, _: &State) -> bool {
     true
 }
 
-/// The model of a scenario carrying the given properties.
+/// The model of a scenario carrying the `always` and `sometimes` properties among `defs`
+/// (the others have no Stateright form and are left out), and with `with_sentinel` a property
+/// that is never discovered, so that a Stateright BFS explores everything.
 pub fn model(scenario: &Scenario, defs: &[PropertyDef], with_sentinel: bool) -> Cluster {
-    let mut props: Vec<PropertyFn> = defs.iter().map(to_fn).collect();
+    let mut props: Vec<PropertyFn> = defs.iter().filter_map(to_fn).collect();
     if with_sentinel {
         props.push(PropertyFn {
             name: SENTINEL,
@@ -163,161 +218,231 @@ pub fn model(scenario: &Scenario, defs: &[PropertyDef], with_sentinel: bool) -> 
     Cluster::new(scenario.clone(), props)
 }
 
-/// Runs a Stateright BFS to its end (or its bound), with an optional progress line.
-fn run_bfs(
-    model: Cluster,
-    threads: usize,
-    max_states: Option<usize>,
-    progress: Option<&str>,
-) -> (impl Checker<Cluster>, bool) {
-    let mut builder = model.checker().threads(threads.max(1));
-    if let Some(n) = max_states {
-        builder = builder.target_state_count(n);
-    }
-    let mut checker = builder.spawn_bfs();
-    let handles = checker.handles();
-    let start = Instant::now();
-    let mut printed = false;
-    let tty = std::io::stderr().is_terminal();
-    let mut next_report = Duration::from_secs(1);
-    let mut nap = Duration::from_micros(100);
-    while progress.is_some() && !handles.iter().all(|h| h.is_finished()) {
-        std::thread::sleep(nap);
-        nap = (nap * 2).min(Duration::from_millis(20));
-        if let Some(name) = progress {
-            if start.elapsed() >= next_report {
-                let line = format!(
-                    "{name}: {} states, depth {}, {:.0} s",
-                    checker.unique_state_count(),
-                    checker.max_depth(),
-                    start.elapsed().as_secs_f64()
-                );
-                if tty {
-                    eprint!("\r{line}   ");
-                } else {
-                    eprintln!("{line}");
-                }
-                printed = tty;
-                next_report += Duration::from_secs(if tty { 1 } else { 10 });
-            }
-        }
-    }
-    for h in handles {
-        if h.join().is_err() {
-            eprintln!("a checker thread panicked");
-        }
-    }
-    if printed {
-        eprintln!();
-    }
-    let complete = max_states.is_none_or(|n| checker.state_count() < n);
-    (checker, complete)
+/// The actor of an action, for fairness: `None` for the unfair environment.
+pub fn fair_actor(a: &Action) -> Option<Actor> {
+    let actor = a.actor();
+    actor.is_fair().then_some(actor)
 }
 
-/// The shortest path to a state where `def` is discovered (violated for `always`, true for
-/// `sometimes`), searched single-threaded. None if there is none (within `max_states`).
-pub fn shortest_trace(
-    scenario: &Scenario,
-    def: &PropertyDef,
-    max_states: Option<usize>,
-) -> Option<Path<State, Action>> {
-    let model = model(scenario, std::slice::from_ref(def), false);
-    let (checker, _) = run_bfs(model, 1, max_states, None);
-    checker.discovery(def.name)
-}
-
-/// Checks every selected property of a scenario.
+/// Checks every selected property of a scenario ([`selected`]).
 pub fn check(scenario: &Scenario, opts: &CheckOptions) -> Result<ScenarioResult, String> {
     scenario.validate()?;
     let defs = selected(scenario)?;
-    let start = Instant::now();
-    let stateright_defs: Vec<PropertyDef> = defs
-        .iter()
-        .filter(|d| d.kind != Kind::LeadsTo)
-        .copied()
-        .collect();
-    let m = model(scenario, &stateright_defs, true);
-    let progress = opts.progress.then_some(scenario.name.as_str());
-    let (checker, complete) = run_bfs(m, opts.threads, opts.max_states, progress);
-    let check_seconds = start.elapsed().as_secs_f64();
-    let mut properties = Vec::new();
-    let plain = model(scenario, &[], false);
-    let mut graph: Option<StateGraph<State, Action, Actor>> = None;
-    for def in &defs {
-        if def.kind == Kind::LeadsTo {
-            let g = graph.get_or_insert_with(|| {
-                StateGraph::explore(
-                    &plain,
-                    |a: &Action| {
-                        let actor = a.actor();
-                        actor.is_fair().then_some(actor)
-                    },
-                    opts.max_states,
-                )
-            });
-            let p = def.condition;
-            let q = def.until.ok_or_else(|| format!("{} has no Q", def.name))?;
-            let (verdict, lasso) =
-                match leads_to_with(g, |s| p(&plain, s), |s| q(&plain, s), Ends::Quiescence) {
-                    LeadsTo::Holds => (Verdict::Holds, None),
-                    LeadsTo::Incomplete => (Verdict::Incomplete, None),
-                    LeadsTo::Violated(l) => {
-                        l.replay(&plain, g)?;
-                        let (states, actions) = l.to_path(g);
-                        let loop_start = (l.end == LassoEnd::Cycle).then_some(l.cycle_start);
-                        (
-                            Verdict::Violated,
-                            Some(LassoPath {
-                                states,
-                                actions,
-                                loop_start,
-                                p_index: l.p_index,
-                            }),
-                        )
-                    }
-                };
-            let (expected, expected_source) = expectation(scenario, def);
-            properties.push(PropertyResult {
-                def: *def,
-                verdict,
-                expected,
-                expected_source,
-                trace: None,
-                lasso,
-            });
-            continue;
+    check_with(scenario, &defs, opts)
+}
+
+/// Checks the given properties, and only those, on a scenario: the catalogue's or your own.
+/// A property the scenario has no expectation for is expected to hold.
+///
+/// ```
+/// use podcheck_model::{catalogue, Cluster, State, Verdict};
+/// use podcheck_properties::{check_with, CheckOptions, Kind, PropertyDef};
+///
+/// /// No pod ever has more than one container restart (a user's own property).
+/// fn at_most_one_restart(_: &Cluster, s: &State) -> bool {
+///     s.api
+///         .pods
+///         .iter()
+///         .all(|p| p.status.statuses.iter().all(|c| c.restart_count <= 1))
+/// }
+///
+/// let mine = PropertyDef {
+///     name: "at_most_one_restart",
+///     kind: Kind::Always(at_most_one_restart),
+///     sentence: "No container restarts more than once.",
+///     source: "my team's runbook",
+///     layer: "api",
+/// };
+/// let healthy = catalogue::find("healthy").unwrap();
+/// let r = check_with(&healthy, &[mine], &CheckOptions::default()).unwrap();
+/// assert!(r.complete);
+/// assert_eq!(r.properties.len(), 1);
+/// assert_eq!(r.properties[0].verdict, Verdict::Holds);
+///
+/// // And one that the crash loop breaks, with its shortest counterexample.
+/// let crash = catalogue::find("crash-loop").unwrap();
+/// let r = check_with(&crash, &[mine], &CheckOptions::default()).unwrap();
+/// assert_eq!(r.properties[0].verdict, Verdict::Violated);
+/// assert!(r.properties[0].trace_steps().unwrap() > 0);
+/// ```
+pub fn check_with(
+    scenario: &Scenario,
+    defs: &[PropertyDef],
+    opts: &CheckOptions,
+) -> Result<ScenarioResult, String> {
+    scenario.validate()?;
+    for (i, d) in defs.iter().enumerate() {
+        if defs[..i].iter().any(|e| e.name == d.name) {
+            return Err(format!("property `{}` is given twice", d.name));
         }
-        let found = checker.discovery(def.name).is_some();
-        let verdict = match (def.kind, found, complete) {
-            (Kind::Always, true, _) => Verdict::Violated,
-            (Kind::Always, false, true) => Verdict::Holds,
-            (Kind::Sometimes, true, _) => Verdict::Holds,
-            (Kind::Sometimes, false, true) => Verdict::Violated,
-            (_, false, false) => Verdict::Incomplete,
-            (Kind::LeadsTo, ..) => unreachable!("leads_to is judged on the state graph"),
-        };
-        let trace = if found {
-            shortest_trace(scenario, def, opts.max_states)
-        } else {
-            None
-        };
-        let (expected, expected_source) = expectation(scenario, def);
-        properties.push(PropertyResult {
-            def: *def,
-            verdict,
+    }
+    let start = Instant::now();
+    let m = Cluster::new(scenario.clone(), Vec::new());
+    // The probes of each property, by index into `probes`.
+    let mut probes: Vec<Probe<'_, State, Action>> = Vec::new();
+    let mut slots: Vec<(usize, usize)> = Vec::new();
+    for d in defs {
+        let first = probes.len();
+        let m = &m;
+        match d.kind {
+            Kind::Always(c) => probes.push(Probe::FirstState(Box::new(move |s| !c(m, s)))),
+            Kind::Sometimes(c) => probes.push(Probe::FirstState(Box::new(move |s| c(m, s)))),
+            Kind::LeadsTo { p, q } => {
+                probes.push(Probe::EveryState(Box::new(move |s| p(m, s))));
+                probes.push(Probe::EveryState(Box::new(move |s| q(m, s))));
+            }
+            Kind::Step(c) => probes.push(Probe::FirstStep(Box::new(move |s, a, n| !c(m, s, a, n)))),
+        }
+        slots.push((first, probes.len()));
+    }
+    let explore_opts = ExploreOptions {
+        max_states: opts.max_states,
+        progress: opts.progress.then(|| scenario.name.clone()),
+    };
+    let (graph, findings) = explore(&m, fair_actor, &probes, &explore_opts);
+    drop(probes);
+    let check_seconds = start.elapsed().as_secs_f64();
+    let complete = graph.is_complete();
+    let undecided = if complete {
+        None
+    } else {
+        Some(Verdict::Incomplete)
+    };
+
+    let mut properties = Vec::new();
+    for (d, (first, _)) in defs.iter().zip(&slots) {
+        let (expected, expected_source) = expectation(scenario, d);
+        let mut result = PropertyResult {
+            def: *d,
+            verdict: Verdict::Incomplete,
             expected,
             expected_source,
-            trace,
+            trace: None,
             lasso: None,
-        });
+        };
+        match (d.kind, &findings[*first]) {
+            (Kind::Always(c), Finding::State(found)) => {
+                result.verdict = match found {
+                    Some(v) => {
+                        let run = graph.run_to(*v);
+                        let states = replay_run(&m, &graph, *v, d.name)?;
+                        if c(&m, states.last().expect("a run has a state")) {
+                            return Err(format!(
+                                "{}: the counterexample does not break it on replay",
+                                d.name
+                            ));
+                        }
+                        result.trace = Some(run);
+                        Verdict::Violated
+                    }
+                    None => undecided.unwrap_or(Verdict::Holds),
+                }
+            }
+            (Kind::Sometimes(c), Finding::State(found)) => {
+                result.verdict = match found {
+                    Some(v) => {
+                        let run = graph.run_to(*v);
+                        let states = replay_run(&m, &graph, *v, d.name)?;
+                        if !c(&m, states.last().expect("a run has a state")) {
+                            return Err(format!(
+                                "{}: the witness does not have it on replay",
+                                d.name
+                            ));
+                        }
+                        result.trace = Some(run);
+                        Verdict::Holds
+                    }
+                    None => undecided.unwrap_or(Verdict::Violated),
+                }
+            }
+            (Kind::Step(c), Finding::Step(found)) => {
+                result.verdict = match found {
+                    Some((u, a)) => {
+                        let mut run = graph.run_to(*u);
+                        let action = graph.action(*a).clone();
+                        let states = replay_run(&m, &graph, *u, d.name)?;
+                        let before = states.last().expect("a run has a state");
+                        // The last step, checked by hand: enabled, and it breaks it.
+                        let mut enabled = Vec::new();
+                        stateright::Model::actions(&m, before, &mut enabled);
+                        let next = enabled
+                            .contains(&action)
+                            .then(|| m.apply(before, &action))
+                            .flatten()
+                            .ok_or_else(|| format!("{}: the last step does not replay", d.name))?;
+                        if c(&m, before, &action, &next) {
+                            return Err(format!(
+                                "{}: the last step does not break it on replay",
+                                d.name
+                            ));
+                        }
+                        run.actions.push(action);
+                        result.trace = Some(run);
+                        Verdict::Violated
+                    }
+                    None => undecided.unwrap_or(Verdict::Holds),
+                }
+            }
+            (Kind::LeadsTo { .. }, Finding::Bits(pb)) => {
+                let Finding::Bits(qb) = &findings[*first + 1] else {
+                    unreachable!("a leads_to has two state probes")
+                };
+                result.verdict = match leads_to_with(
+                    &graph,
+                    |v| pb.get(v as usize),
+                    |v| qb.get(v as usize),
+                    Ends::Quiescence,
+                ) {
+                    LeadsTo::Holds => Verdict::Holds,
+                    LeadsTo::Incomplete => Verdict::Incomplete,
+                    LeadsTo::Violated(l) => {
+                        l.replay(&m, &graph)
+                            .map_err(|e| format!("{}: the lasso does not replay: {e}", d.name))?;
+                        if !graph.is_fair_lasso(&l) {
+                            return Err(format!("{}: the lasso is not a fair run", d.name));
+                        }
+                        result.lasso = Some(LassoPath {
+                            loop_start: (l.end == LassoEnd::Cycle).then_some(l.cycle_start),
+                            p_index: l.p_index,
+                            actions: l.actions,
+                        });
+                        Verdict::Violated
+                    }
+                };
+            }
+            _ => unreachable!("each kind has its probes"),
+        }
+        properties.push(result);
+    }
+    if opts.cross_check && complete {
+        let theirs = crate::cross_check::stateright(scenario, defs, opts.threads);
+        crate::cross_check::compare(graph.state_count(), &properties, &theirs)
+            .map_err(|e| format!("{}: cross-check with Stateright failed: {e}", scenario.name))?;
     }
     Ok(ScenarioResult {
         scenario: scenario.clone(),
         complete,
-        unique_states: checker.unique_state_count(),
-        generated_states: checker.state_count(),
+        unique_states: graph.state_count(),
+        generated_states: graph.generated_count(),
+        edges: graph.edge_count(),
+        graph_bytes: graph.heap_bytes(),
         seconds: start.elapsed().as_secs_f64(),
         check_seconds,
         properties,
+        graph: opts.keep_graph.then(|| Arc::new(graph)),
     })
+}
+
+/// Replays the breadth-first path to `v` through the model: every step enabled, every state
+/// the recorded one.
+fn replay_run(
+    m: &Cluster,
+    graph: &ClusterGraph,
+    v: crate::explore::StateId,
+    name: &str,
+) -> Result<Vec<State>, String> {
+    let (nodes, actions) = graph.path_to(v);
+    graph
+        .replay(m, &nodes, &actions)
+        .map_err(|e| format!("{name}: the trace does not replay: {e}"))
 }

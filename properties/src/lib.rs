@@ -1,8 +1,14 @@
-//! podcheck's property catalogue ([`catalogue`]) and the checking that judges it ([`check`]).
+//! podcheck's property catalogue ([`catalogue`]) and the checking that judges it ([`check`]):
+//! one exploration of a scenario's state graph ([`explore`]) decides every property, with
+//! liveness under weak fairness ([`liveness`]) and Stateright as the independent
+//! cross-check ([`cross_check`]).
 
 pub mod catalogue;
 pub mod check;
+pub mod cross_check;
+pub mod explore;
 pub mod liveness;
 
-pub use catalogue::{Kind, PropertyDef};
-pub use check::{check, CheckOptions, PropertyResult, ScenarioResult};
+pub use catalogue::{Kind, PropertyDef, StateFn, StepFn};
+pub use check::{check, check_with, CheckOptions, LassoPath, PropertyResult, ScenarioResult};
+pub use explore::{replay, Run};

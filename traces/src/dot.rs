@@ -5,8 +5,9 @@ use petgraph::dot::{Config, Dot};
 use petgraph::graph::{DiGraph, NodeIndex};
 use podcheck_model::render;
 use podcheck_model::{Action, Cluster, State};
-use stateright::Model;
-use std::collections::{HashMap, VecDeque};
+use podcheck_properties::check::{fair_actor, ClusterGraph};
+use podcheck_properties::explore::{explore, EdgeId, ExploreOptions, StateId};
+use std::collections::HashSet;
 
 /// The largest state graph rendered (above it, DOT is unreadable and large).
 pub const DOT_STATE_LIMIT: usize = 2_000;
@@ -41,55 +42,62 @@ fn short(a: &Action) -> String {
     }
 }
 
-/// The state graph with the path's states and edges in red. Refuses graphs over
-/// [`DOT_STATE_LIMIT`] states.
+/// The state graph with the path's states and edges in red. Explores the scenario (at most
+/// [`DOT_STATE_LIMIT`] states) and refuses a larger graph; with a graph at hand, use
+/// [`render_dot_graph`].
 pub fn render_dot(m: &Cluster, path: &RawPath) -> Result<String, String> {
-    let init = m.initial_state();
+    let opts = ExploreOptions {
+        max_states: Some(DOT_STATE_LIMIT),
+        progress: None,
+    };
+    let (graph, _) = explore(m, fair_actor, &[], &opts);
+    render_dot_graph(m, &graph, path)
+}
+
+/// The explored state graph with the path's states and edges in red. Refuses graphs over
+/// [`DOT_STATE_LIMIT`] states (and incomplete ones).
+pub fn render_dot_graph(
+    m: &Cluster,
+    graph: &ClusterGraph,
+    path: &RawPath,
+) -> Result<String, String> {
+    if !graph.is_complete() || graph.state_count() > DOT_STATE_LIMIT {
+        return Err(format!(
+            "scenario `{}` has more than {DOT_STATE_LIMIT} states: its state graph is too large for DOT; use --format text, json or itf",
+            m.scenario.name
+        ));
+    }
+    let states = graph.rebuild_states(m)?;
     let mut g: DiGraph<String, String> = DiGraph::new();
-    let mut index: HashMap<State, NodeIndex> = HashMap::new();
-    let mut queue = VecDeque::new();
-    let i0 = g.add_node(label(m, &init));
-    index.insert(init.clone(), i0);
-    queue.push_back(init);
-    let mut actions = Vec::new();
-    let mut on_path = Vec::new();
-    while let Some(s) = queue.pop_front() {
-        let from = index[&s];
-        m.actions(&s, &mut actions);
-        for a in actions.drain(..) {
-            let Some(n) = m.next_state(&s, a.clone()) else {
-                continue;
-            };
-            let to = match index.get(&n) {
-                Some(&i) => i,
-                None => {
-                    if index.len() >= DOT_STATE_LIMIT {
-                        return Err(format!(
-                            "scenario `{}` has more than {DOT_STATE_LIMIT} states: its state graph is too large for DOT; use --format text, json or itf",
-                            m.scenario.name
-                        ));
-                    }
-                    let i = g.add_node(label(m, &n));
-                    index.insert(n.clone(), i);
-                    queue.push_back(n);
-                    i
-                }
-            };
-            let e = g.add_edge(from, to, short(&a));
-            let hit = path
-                .states
-                .windows(2)
-                .zip(&path.actions)
-                .any(|(w, pa)| w[0] == s && *pa == a && index.get(&w[1]) == Some(&to));
-            if hit {
-                on_path.push(e);
+    for s in &states {
+        g.add_node(label(m, s));
+    }
+    let ids: Vec<Option<StateId>> = path.states.iter().map(|s| graph.node(s)).collect();
+    let mut on_path_edges: HashSet<EdgeId> = HashSet::new();
+    for (i, a) in path.actions.iter().enumerate() {
+        if let (Some(u), Some(v), Some(aid)) = (ids[i], ids[i + 1], graph.action_id(a)) {
+            if let Some(e) = graph.find_edge(u, v, aid) {
+                on_path_edges.insert(e);
             }
         }
     }
-    let path_nodes: Vec<NodeIndex> = path
-        .states
+    let mut on_path = Vec::new();
+    for u in 0..graph.state_count() as StateId {
+        for (e, v, aid) in graph.out_edges(u) {
+            let pe = g.add_edge(
+                NodeIndex::new(u as usize),
+                NodeIndex::new(v as usize),
+                short(graph.action(aid)),
+            );
+            if on_path_edges.contains(&e) {
+                on_path.push(pe);
+            }
+        }
+    }
+    let path_nodes: Vec<NodeIndex> = ids
         .iter()
-        .filter_map(|s| index.get(s).copied())
+        .flatten()
+        .map(|v| NodeIndex::new(*v as usize))
         .collect();
     let edge_attr = |_: &DiGraph<String, String>, e: petgraph::graph::EdgeReference<'_, String>| {
         use petgraph::visit::EdgeRef;

@@ -4,6 +4,7 @@ use crate::events::{events, Event};
 use crate::snapshot::{diff, facts};
 use podcheck_model::render::kubectl_get_pods;
 use podcheck_model::{Action, Cluster, State};
+use podcheck_properties::Run;
 use serde::{Deserialize, Serialize};
 use stateright::Path;
 
@@ -94,13 +95,36 @@ impl RawPath {
     }
 }
 
-/// Replays a path through the model: it must start in the initial state, and each state must
-/// be exactly what its action produces from the state before. A path that does not replay is
-/// a bug, reported as an error.
+impl RawPath {
+    /// The path of a run: its actions from the model's initial state, and the states they
+    /// lead to, replayed through the model (each action must be enabled).
+    pub fn from_run(m: &Cluster, run: &Run<Action>) -> Result<RawPath, String> {
+        let states = run.states(m)?;
+        Ok(RawPath {
+            states,
+            actions: run.actions.clone(),
+        })
+    }
+
+    /// The path that `actions` take from the model's initial state.
+    pub fn from_actions(m: &Cluster, actions: &[Action]) -> Result<RawPath, String> {
+        RawPath::from_run(
+            m,
+            &Run {
+                init: 0,
+                actions: actions.to_vec(),
+            },
+        )
+    }
+}
+
+/// Replays a path through the model: it must start in the initial state, each action must be
+/// enabled, and each state must be exactly what its action produces from the state before
+/// ([`podcheck_properties::replay`]). A path that does not replay is a bug, reported as an
+/// error.
 pub fn replay(m: &Cluster, path: &RawPath) -> Result<(), String> {
-    let first = path.states.first().ok_or("the trace has no states")?;
-    if first != &m.initial_state() {
-        return Err("the trace does not start in the initial state".into());
+    if path.states.is_empty() {
+        return Err("the trace has no states".into());
     }
     if path.actions.len() + 1 != path.states.len() {
         return Err(format!(
@@ -109,25 +133,7 @@ pub fn replay(m: &Cluster, path: &RawPath) -> Result<(), String> {
             path.actions.len()
         ));
     }
-    for (i, a) in path.actions.iter().enumerate() {
-        let next = m
-            .apply(&path.states[i], a)
-            .ok_or_else(|| format!("step {}: `{a:?}` is not enabled on replay", i + 1))?;
-        if next != path.states[i + 1] {
-            return Err(format!(
-                "step {}: replaying `{a:?}` gives another state",
-                i + 1
-            ));
-        }
-        let mut enabled = Vec::new();
-        stateright::Model::actions(m, &path.states[i], &mut enabled);
-        if !enabled.contains(a) {
-            return Err(format!(
-                "step {}: `{a:?}` is not among the enabled actions",
-                i + 1
-            ));
-        }
-    }
+    podcheck_properties::replay(m, 0, &path.actions, |i, s| path.states[i] == *s)?;
     Ok(())
 }
 
@@ -212,5 +218,24 @@ pub fn from_path(
         kind,
         verdict,
         None,
+    )
+}
+
+/// Builds a trace from a run (replayed through the model).
+pub fn from_run(
+    m: &Cluster,
+    run: &Run<Action>,
+    property: &str,
+    kind: &str,
+    verdict: &str,
+    loop_start: Option<usize>,
+) -> Result<Trace, String> {
+    from_raw(
+        m,
+        &RawPath::from_run(m, run)?,
+        property,
+        kind,
+        verdict,
+        loop_start,
     )
 }

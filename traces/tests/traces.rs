@@ -30,17 +30,11 @@ fn all_traces(
     for r in rs {
         let m = check::model(&r.scenario, &[], false);
         for p in &r.properties {
-            let (raw, loop_start) = match (&p.trace, &p.lasso) {
-                (Some(path), _) => (RawPath::from_stateright(path), None),
-                (None, Some(l)) => (
-                    RawPath {
-                        states: l.states.clone(),
-                        actions: l.actions.clone(),
-                    },
-                    l.loop_start,
-                ),
-                _ => continue,
+            let Some((actions, loop_start)) = p.actions() else {
+                continue;
             };
+            let raw = RawPath::from_actions(&m, actions)
+                .unwrap_or_else(|e| panic!("{}/{}: {e}", r.scenario.name, p.def.name));
             let t = podcheck_traces::from_raw(
                 &m,
                 &raw,
@@ -71,8 +65,8 @@ fn snapshots_of_every_expected_violation_and_witness() {
     let mut covered = BTreeSet::new();
     for r in &rs {
         for p in &r.properties {
-            let wanted = (p.def.kind != Kind::Sometimes && p.expected == Verdict::Violated)
-                || (p.def.kind == Kind::Sometimes && p.expected == Verdict::Holds);
+            let wanted = (!p.def.kind.is_witness() && p.expected == Verdict::Violated)
+                || (p.def.kind.is_witness() && p.expected == Verdict::Holds);
             if !wanted {
                 continue;
             }
@@ -227,12 +221,13 @@ fn the_termination_race_tells_the_story_in_order() {
         .find(|p| p.def.name == "no_request_to_stopped_container")
         .unwrap();
     let m = check::model(&s, &[], false);
-    let t = podcheck_traces::from_path(
+    let t = podcheck_traces::from_run(
         &m,
         p.trace.as_ref().unwrap(),
         p.def.name,
         "always",
         "violated",
+        None,
     )
     .unwrap();
     let text = render_text(&t);
@@ -258,13 +253,18 @@ fn a_trace_that_does_not_replay_is_an_error() {
     let s = catalogue::find("healthy").unwrap();
     let r = check::check(&s, &CheckOptions::default()).unwrap();
     let m = check::model(&s, &[], false);
-    let path = r.properties.iter().find_map(|p| p.trace.clone()).unwrap();
-    let mut raw = RawPath::from_stateright(&path);
+    let run = r.properties.iter().find_map(|p| p.trace.clone()).unwrap();
+    let mut raw = RawPath::from_run(&m, &run).unwrap();
+    assert!(podcheck_traces::replay(&m, &raw).is_ok());
     raw.actions.swap(0, 1);
     assert!(podcheck_traces::from_raw(&m, &raw, "x", "always", "violated", None).is_err());
-    let mut raw = RawPath::from_stateright(&path);
+    let mut raw = RawPath::from_run(&m, &run).unwrap();
     raw.states.pop();
     assert!(podcheck_traces::replay(&m, &raw).is_err());
+    // A run whose actions are swapped does not replay either.
+    let mut swapped = run.clone();
+    swapped.actions.swap(0, 1);
+    assert!(RawPath::from_run(&m, &swapped).is_err());
 }
 
 #[test]

@@ -1,0 +1,86 @@
+//! The independent cross-check: Stateright's own BFS checker over the same model, which must
+//! find the same number of unique states and the same `always` and `sometimes` verdicts as
+//! [`crate::explore`]. Only complete runs are compared (Stateright's bounds are of another
+//! kind). `leads_to` and `step` properties have no Stateright form and are not compared.
+
+use crate::catalogue::PropertyDef;
+use crate::check::{model, to_fn, PropertyResult};
+use podcheck_model::spec::{Scenario, Verdict};
+use stateright::{Checker, Expectation, Model};
+
+/// What Stateright found.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct StaterightRun {
+    pub unique_states: usize,
+    /// The verdict of each `always` and `sometimes` property, by name.
+    pub verdicts: Vec<(&'static str, Verdict)>,
+}
+
+/// Runs Stateright's BFS with `threads` threads on the scenario's model carrying the `always`
+/// and `sometimes` properties of `defs`, plus a sentinel that keeps it going to the end.
+pub fn stateright(scenario: &Scenario, defs: &[PropertyDef], threads: usize) -> StaterightRun {
+    let m = model(scenario, defs, true);
+    let checker = m.checker().threads(threads.max(1)).spawn_bfs().join();
+    let verdicts = defs
+        .iter()
+        .filter_map(to_fn)
+        .map(|f| {
+            let found = checker.discovery(f.name).is_some();
+            let verdict = match (f.expectation, found) {
+                (Expectation::Always, true) | (Expectation::Sometimes, false) => Verdict::Violated,
+                _ => Verdict::Holds,
+            };
+            (f.name, verdict)
+        })
+        .collect();
+    StaterightRun {
+        unique_states: checker.unique_state_count(),
+        verdicts,
+    }
+}
+
+/// Compares a complete run of ours with Stateright's; the error lists every difference.
+pub fn compare(
+    unique_states: usize,
+    ours: &[PropertyResult],
+    theirs: &StaterightRun,
+) -> Result<(), String> {
+    let mut diffs = Vec::new();
+    if unique_states != theirs.unique_states {
+        diffs.push(format!(
+            "{unique_states} unique states here, {} by Stateright",
+            theirs.unique_states
+        ));
+    }
+    for (name, verdict) in &theirs.verdicts {
+        match ours.iter().find(|p| p.def.name == *name) {
+            Some(p) if p.verdict == *verdict => {}
+            Some(p) => diffs.push(format!(
+                "{name}: {} here, {} by Stateright",
+                p.verdict.as_str(),
+                verdict.as_str()
+            )),
+            None => diffs.push(format!("{name}: not judged here")),
+        }
+    }
+    if diffs.is_empty() {
+        Ok(())
+    } else {
+        Err(diffs.join("; "))
+    }
+}
+
+/// Checks `model`'s Stateright unique-state count against ours, for any model.
+pub fn unique_states<M>(model: M, threads: usize) -> usize
+where
+    M: Model + Send + Sync + 'static,
+    M::State: std::hash::Hash + Send + Sync + Clone + PartialEq + std::fmt::Debug + 'static,
+    M::Action: Clone + PartialEq + std::fmt::Debug,
+{
+    model
+        .checker()
+        .threads(threads.max(1))
+        .spawn_bfs()
+        .join()
+        .unique_state_count()
+}

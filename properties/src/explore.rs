@@ -1,0 +1,765 @@
+//! One exploration: a deterministic, single-threaded breadth-first search over any Stateright
+//! [`Model`] that builds the reachable state graph once, compactly, and judges state and step
+//! predicates as it goes.
+//!
+//! # What the graph keeps
+//!
+//! Full states are **not** kept. Per state: its 64-bit fingerprint (the same hash Stateright's
+//! checkers use, so unique-state counts agree with theirs), its breadth-first parent and the
+//! action from it, and where its out-edges start. Per edge: the target state and the action
+//! (interned: each distinct action is stored once, with the actor that takes it). That is
+//! about 30 bytes per state and 8 per edge. The frontier of the search holds full states
+//! while it is open, as every breadth-first checker does.
+//!
+//! A state is rebuilt by replaying actions from the initial state ([`replay`]), which checks
+//! every step against the model: the action must be enabled and must lead to the recorded
+//! state (by fingerprint, for a path of the graph).
+//!
+//! # Order
+//!
+//! States are numbered in discovery order: the model's initial states, then breadth first,
+//! each state's successors in the model's action order. So the numbering, the parents, the
+//! edges and every "first" finding are the same on every run, and the first state (or
+//! transition) found in that order is at the least depth: its path is a shortest one.
+//!
+//! # Probes
+//!
+//! Predicates are evaluated while the full state is at hand ([`Probe`]): a state predicate
+//! once per state as the state is discovered, a step predicate once per transition (every
+//! enabled action of every expanded state, also those that lead to a known state).
+//!
+//! # Bounds
+//!
+//! Successors outside [`Model::within_boundary`] are dropped, and `next_state` returning
+//! `None` means "not enabled", as in Stateright's checkers. With `max_states` the search
+//! stops when a new state would exceed the bound; the graph is then [`Graph::is_complete`]
+//! `false`, and the states from the one being expanded on are *unexpanded* (the one being
+//! expanded keeps the edges it got, each a real model edge).
+
+use stateright::Model;
+use std::collections::{HashMap, VecDeque};
+use std::hash::{BuildHasher, Hash, Hasher};
+use std::time::{Duration, Instant};
+
+/// A state's number in the graph (discovery order).
+pub type StateId = u32;
+/// An edge's number in the graph (the out-edges of each state are contiguous, in action order).
+pub type EdgeId = u32;
+/// A distinct action's number in the graph.
+pub type ActionId = u32;
+
+/// The fingerprint of a state: the hash Stateright 0.31 uses (ahash with its fixed keys), so
+/// that two states Stateright counts as one are one here too.
+pub fn fingerprint<T: Hash>(value: &T) -> u64 {
+    // Stateright's `stable` keys (src/lib.rs of stateright 0.31).
+    const KEY1: u64 = 123_456_789_987_654_321;
+    const KEY2: u64 = 98_765_432_123_456_789;
+    let mut h = ahash::RandomState::with_seeds(KEY1, KEY2, 0, 0).build_hasher();
+    value.hash(&mut h);
+    h.finish()
+}
+
+/// A predicate evaluated during the exploration.
+pub enum Probe<'a, S, A> {
+    /// The first state, in discovery order, where it holds.
+    FirstState(Box<dyn Fn(&S) -> bool + 'a>),
+    /// Its value in every state.
+    EveryState(Box<dyn Fn(&S) -> bool + 'a>),
+    /// The first transition (state, action, next state), in discovery order, where it holds.
+    FirstStep(Box<dyn Fn(&S, &A, &S) -> bool + 'a>),
+}
+
+/// What a [`Probe`] found.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Finding {
+    /// [`Probe::FirstState`]: the state, if any.
+    State(Option<StateId>),
+    /// [`Probe::EveryState`]: the value in each state.
+    Bits(BitSet),
+    /// [`Probe::FirstStep`]: the state the transition leaves and its action, if any.
+    Step(Option<(StateId, ActionId)>),
+}
+
+/// A fixed-size set of state numbers.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct BitSet {
+    words: Vec<u64>,
+    len: usize,
+}
+
+impl BitSet {
+    pub fn push(&mut self, b: bool) {
+        if self.len % 64 == 0 {
+            self.words.push(0);
+        }
+        if b {
+            self.words[self.len / 64] |= 1 << (self.len % 64);
+        }
+        self.len += 1;
+    }
+    /// Whether `i` is in the set (false past the end).
+    pub fn get(&self, i: usize) -> bool {
+        i < self.len && self.words[i / 64] & (1 << (i % 64)) != 0
+    }
+    pub fn len(&self) -> usize {
+        self.len
+    }
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+}
+
+/// One edge: where it goes and which (interned) action it is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct EdgeRec {
+    target: StateId,
+    action: ActionId,
+}
+
+const NONE: u32 = u32::MAX;
+
+/// The explored graph of a model. `A` is the action type, `K` the fair-actor key (`None`: the
+/// unfair environment).
+pub struct Graph<A, K> {
+    fps: Vec<u64>,
+    /// fingerprint → state number (the table stores numbers; the key is `fps[number]`).
+    index: hashbrown::HashTable<StateId>,
+    /// Per state: the breadth-first parent (`NONE` for an initial state) and its action.
+    parent: Vec<StateId>,
+    parent_action: Vec<ActionId>,
+    /// Per state `i`: its out-edges are `edges[edge_start[i]..edge_start[i + 1]]`.
+    edge_start: Vec<EdgeId>,
+    edges: Vec<EdgeRec>,
+    /// The distinct actions, and per action the (interned) actor that takes it.
+    actions: Vec<A>,
+    actor_of: Vec<u16>,
+    /// The distinct actors, sorted (`None` first).
+    actors: Vec<Option<K>>,
+    /// The initial states: number, and index in the model's `init_states`.
+    inits: Vec<(StateId, usize)>,
+    /// States `0..expanded` have all their successors in the graph.
+    expanded: usize,
+    complete: bool,
+    generated: usize,
+}
+
+impl<A, K> std::fmt::Debug for Graph<A, K> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Graph")
+            .field("states", &self.fps.len())
+            .field("edges", &self.edges.len())
+            .field("complete", &self.complete)
+            .finish()
+    }
+}
+
+/// Options of an exploration.
+#[derive(Clone, Debug, Default)]
+pub struct ExploreOptions {
+    /// Stop before the graph would hold more than this many distinct states.
+    pub max_states: Option<usize>,
+    /// Print a progress line on stderr, under this name, for runs longer than a second.
+    pub progress: Option<String>,
+}
+
+/// Explores `model` breadth-first into a [`Graph`], evaluating the probes. `actor` names the
+/// fair actor that takes an action, or `None` for the unfair environment.
+pub fn explore<M, K>(
+    model: &M,
+    actor: impl Fn(&M::Action) -> Option<K>,
+    probes: &[Probe<'_, M::State, M::Action>],
+    opts: &ExploreOptions,
+) -> (Graph<M::Action, K>, Vec<Finding>)
+where
+    M: Model,
+    M::State: Hash,
+    M::Action: Hash + Eq + Clone,
+    K: Ord + Copy,
+{
+    let limit = opts.max_states.unwrap_or(usize::MAX).min(NONE as usize - 1);
+    let mut g = Graph {
+        fps: Vec::new(),
+        index: hashbrown::HashTable::new(),
+        parent: Vec::new(),
+        parent_action: Vec::new(),
+        edge_start: vec![0],
+        edges: Vec::new(),
+        actions: Vec::new(),
+        actor_of: Vec::new(),
+        actors: Vec::new(),
+        inits: Vec::new(),
+        expanded: 0,
+        complete: true,
+        generated: 0,
+    };
+    let mut findings: Vec<Finding> = probes
+        .iter()
+        .map(|p| match p {
+            Probe::FirstState(_) => Finding::State(None),
+            Probe::EveryState(_) => Finding::Bits(BitSet::default()),
+            Probe::FirstStep(_) => Finding::Step(None),
+        })
+        .collect();
+    let observe = |findings: &mut Vec<Finding>, id: StateId, s: &M::State| {
+        for (p, f) in probes.iter().zip(findings.iter_mut()) {
+            match (p, f) {
+                (Probe::FirstState(c), Finding::State(found @ None)) if c(s) => *found = Some(id),
+                (Probe::EveryState(c), Finding::Bits(bits)) => bits.push(c(s)),
+                _ => {}
+            }
+        }
+    };
+    let mut action_ids: HashMap<M::Action, ActionId> = HashMap::new();
+    let mut actor_ids: Vec<Option<K>> = Vec::new();
+    let mut queue: VecDeque<M::State> = VecDeque::new();
+
+    for (i, s) in model.init_states().into_iter().enumerate() {
+        if !model.within_boundary(&s) {
+            continue;
+        }
+        g.generated += 1;
+        let fp = fingerprint(&s);
+        if g.lookup(fp).is_some() {
+            continue;
+        }
+        if g.fps.len() >= limit {
+            g.complete = false;
+            break;
+        }
+        let id = g.add(fp, NONE, NONE);
+        g.inits.push((id, i));
+        observe(&mut findings, id, &s);
+        queue.push_back(s);
+    }
+
+    let start = Instant::now();
+    let mut next_report = Duration::from_secs(1);
+    let mut printed = false;
+    let tty = std::io::IsTerminal::is_terminal(&std::io::stderr());
+    let mut actions = Vec::new();
+    'bfs: while g.complete {
+        let Some(state) = queue.pop_front() else {
+            break;
+        };
+        let u = g.expanded as StateId;
+        if let Some(name) = &opts.progress {
+            if u % 1024 == 0 && start.elapsed() >= next_report {
+                let line = format!(
+                    "{name}: {} states, {} expanded, {:.0} s",
+                    g.fps.len(),
+                    u,
+                    start.elapsed().as_secs_f64()
+                );
+                if tty {
+                    eprint!("\r{line}   ");
+                } else {
+                    eprintln!("{line}");
+                }
+                printed = tty;
+                next_report += Duration::from_secs(if tty { 1 } else { 10 });
+            }
+        }
+        model.actions(&state, &mut actions);
+        for a in actions.drain(..) {
+            let Some(next) = model.next_state(&state, a.clone()) else {
+                continue;
+            };
+            if !model.within_boundary(&next) {
+                continue;
+            }
+            g.generated += 1;
+            let aid = match action_ids.get(&a) {
+                Some(id) => *id,
+                None => {
+                    let id = g.actions.len() as ActionId;
+                    let k = actor(&a);
+                    let kid = match actor_ids.iter().position(|x| *x == k) {
+                        Some(p) => p,
+                        None => {
+                            actor_ids.push(k);
+                            actor_ids.len() - 1
+                        }
+                    };
+                    g.actions.push(a.clone());
+                    g.actor_of.push(kid as u16);
+                    action_ids.insert(a.clone(), id);
+                    id
+                }
+            };
+            for (p, f) in probes.iter().zip(findings.iter_mut()) {
+                if let (Probe::FirstStep(c), Finding::Step(found @ None)) = (p, f) {
+                    if c(&state, &a, &next) {
+                        *found = Some((u, aid));
+                    }
+                }
+            }
+            let fp = fingerprint(&next);
+            let v = match g.lookup(fp) {
+                Some(v) => v,
+                None if g.fps.len() >= limit => {
+                    g.complete = false;
+                    break 'bfs;
+                }
+                None => {
+                    let v = g.add(fp, u, aid);
+                    observe(&mut findings, v, &next);
+                    queue.push_back(next);
+                    v
+                }
+            };
+            g.edges.push(EdgeRec {
+                target: v,
+                action: aid,
+            });
+            if g.edges.len() >= NONE as usize {
+                g.complete = false;
+                break 'bfs;
+            }
+        }
+        g.edge_start.push(g.edges.len() as EdgeId);
+        g.expanded += 1;
+    }
+    if printed {
+        eprintln!();
+    }
+    // The state being expanded when the bound hit keeps the edges it got; the states after
+    // it have none.
+    while g.edge_start.len() <= g.fps.len() {
+        g.edge_start.push(g.edges.len() as EdgeId);
+    }
+    // Actors sorted, `None` first, so that enabled sets come out sorted.
+    let mut order: Vec<usize> = (0..actor_ids.len()).collect();
+    order.sort_by(|a, b| actor_ids[*a].cmp(&actor_ids[*b]));
+    let mut rank = vec![0u16; actor_ids.len()];
+    for (r, i) in order.iter().enumerate() {
+        rank[*i] = r as u16;
+    }
+    for k in &mut g.actor_of {
+        *k = rank[*k as usize];
+    }
+    g.actors = order.iter().map(|i| actor_ids[*i]).collect();
+    g.index.shrink_to_fit(|i| g.fps[*i as usize]);
+    g.fps.shrink_to_fit();
+    g.parent.shrink_to_fit();
+    g.parent_action.shrink_to_fit();
+    g.edges.shrink_to_fit();
+    g.edge_start.shrink_to_fit();
+    (g, findings)
+}
+
+impl<A, K> Graph<A, K> {
+    fn lookup(&self, fp: u64) -> Option<StateId> {
+        self.index
+            .find(fp, |i| self.fps[*i as usize] == fp)
+            .copied()
+    }
+
+    fn add(&mut self, fp: u64, parent: StateId, action: ActionId) -> StateId {
+        let id = self.fps.len() as StateId;
+        self.fps.push(fp);
+        self.parent.push(parent);
+        self.parent_action.push(action);
+        let fps = &self.fps;
+        self.index.insert_unique(fp, id, |i| fps[*i as usize]);
+        id
+    }
+
+    /// Number of distinct states.
+    pub fn state_count(&self) -> usize {
+        self.fps.len()
+    }
+
+    /// Number of edges (one per enabled action of each expanded state).
+    pub fn edge_count(&self) -> usize {
+        self.edges.len()
+    }
+
+    /// Number of states generated: initial states and successors (within the boundary),
+    /// repeats included.
+    pub fn generated_count(&self) -> usize {
+        self.generated
+    }
+
+    /// Whether every reachable state (within the boundary) was explored.
+    pub fn is_complete(&self) -> bool {
+        self.complete
+    }
+
+    /// Bytes held by the graph's own tables (not the states' frontier during the search).
+    pub fn heap_bytes(&self) -> usize {
+        self.fps.capacity() * 8
+            + self.index.capacity() * (4 + 1)
+            + self.parent.capacity() * 4
+            + self.parent_action.capacity() * 4
+            + self.edge_start.capacity() * 4
+            + self.edges.capacity() * 8
+            + self.actions.capacity() * std::mem::size_of::<A>()
+            + self.actor_of.capacity() * 2
+    }
+
+    /// The initial states' numbers, in the model's order, without repeats.
+    pub fn init_states(&self) -> impl Iterator<Item = StateId> + '_ {
+        self.inits.iter().map(|(id, _)| *id)
+    }
+
+    /// Whether the state is an initial one.
+    pub fn is_init(&self, n: StateId) -> bool {
+        self.parent[n as usize] == NONE
+    }
+
+    /// The state's fingerprint.
+    pub fn fingerprint(&self, n: StateId) -> u64 {
+        self.fps[n as usize]
+    }
+
+    /// The number of a state, if it was reached.
+    pub fn node<S: Hash>(&self, state: &S) -> Option<StateId> {
+        self.lookup(fingerprint(state))
+    }
+
+    /// Whether all successors of the state are in the graph (always, for a complete graph).
+    pub fn is_expanded(&self, n: StateId) -> bool {
+        (n as usize) < self.expanded
+    }
+
+    /// An expanded state without any successor.
+    pub fn is_terminal(&self, n: StateId) -> bool {
+        self.is_expanded(n) && self.out_range(n).is_empty()
+    }
+
+    fn out_range(&self, n: StateId) -> std::ops::Range<usize> {
+        self.edge_start[n as usize] as usize..self.edge_start[n as usize + 1] as usize
+    }
+
+    /// The state's out-edges as (edge, target, action), in the model's action order.
+    pub fn out_edges(&self, n: StateId) -> impl Iterator<Item = (EdgeId, StateId, ActionId)> + '_ {
+        self.out_range(n).map(move |e| {
+            let r = self.edges[e];
+            (e as EdgeId, r.target, r.action)
+        })
+    }
+
+    /// The target of the state's `i`-th out-edge.
+    pub fn nth_successor(&self, n: StateId, i: usize) -> Option<StateId> {
+        let r = self.out_range(n);
+        (i < r.len()).then(|| self.edges[r.start + i].target)
+    }
+
+    /// An edge's source, target and action. O(log states).
+    pub fn edge(&self, e: EdgeId) -> (StateId, StateId, ActionId) {
+        let src = self.edge_start.partition_point(|s| *s <= e) - 1;
+        let r = self.edges[e as usize];
+        (src as StateId, r.target, r.action)
+    }
+
+    /// An edge's target.
+    pub fn target(&self, e: EdgeId) -> StateId {
+        self.edges[e as usize].target
+    }
+
+    /// An edge's action number.
+    pub fn edge_action(&self, e: EdgeId) -> ActionId {
+        self.edges[e as usize].action
+    }
+
+    /// The action of an action number.
+    pub fn action(&self, a: ActionId) -> &A {
+        &self.actions[a as usize]
+    }
+
+    /// The actor that takes an action (`None`: the environment).
+    pub fn actor(&self, a: ActionId) -> Option<K>
+    where
+        K: Copy,
+    {
+        self.actors[self.actor_of[a as usize] as usize]
+    }
+
+    /// The actor of an edge.
+    pub fn edge_actor(&self, e: EdgeId) -> Option<K>
+    where
+        K: Copy,
+    {
+        self.actor(self.edges[e as usize].action)
+    }
+
+    /// The actors enabled in the state (of its out-edges): sorted, no repeats, `None` (the
+    /// environment) first. Empty for an unexpanded state.
+    pub fn enabled(&self, n: StateId) -> Vec<Option<K>>
+    where
+        K: Copy,
+    {
+        if !self.is_expanded(n) {
+            return Vec::new();
+        }
+        let mut ranks: Vec<u16> = self
+            .out_range(n)
+            .map(|e| self.actor_of[self.edges[e].action as usize])
+            .collect();
+        ranks.sort_unstable();
+        ranks.dedup();
+        ranks.into_iter().map(|r| self.actors[r as usize]).collect()
+    }
+
+    /// The fair actors enabled in the state, sorted.
+    pub fn fair_enabled(&self, n: StateId) -> Vec<K>
+    where
+        K: Copy,
+    {
+        self.enabled(n).into_iter().flatten().collect()
+    }
+
+    /// The breadth-first parent: the state and action by which `n` was first reached.
+    pub fn parent(&self, n: StateId) -> Option<(StateId, &A)> {
+        let p = self.parent[n as usize];
+        (p != NONE).then(|| (p, &self.actions[self.parent_action[n as usize] as usize]))
+    }
+
+    /// Length of the shortest path from an initial state. O(depth).
+    pub fn depth(&self, n: StateId) -> usize {
+        let mut d = 0;
+        let mut cur = n;
+        while self.parent[cur as usize] != NONE {
+            cur = self.parent[cur as usize];
+            d += 1;
+        }
+        d
+    }
+
+    /// Every state's depth, in one pass (parents are numbered before their children).
+    pub fn depths(&self) -> Vec<u32> {
+        let mut d = vec![0u32; self.fps.len()];
+        for i in 0..d.len() {
+            let p = self.parent[i];
+            if p != NONE {
+                d[i] = d[p as usize] + 1;
+            }
+        }
+        d
+    }
+
+    /// The shortest path from an initial state to `n`: its states (first an initial one, last
+    /// `n`) and the action numbers between them.
+    pub fn path_to(&self, n: StateId) -> (Vec<StateId>, Vec<ActionId>) {
+        let mut nodes = vec![n];
+        let mut actions = Vec::new();
+        let mut cur = n;
+        while self.parent[cur as usize] != NONE {
+            actions.push(self.parent_action[cur as usize]);
+            cur = self.parent[cur as usize];
+            nodes.push(cur);
+        }
+        nodes.reverse();
+        actions.reverse();
+        (nodes, actions)
+    }
+
+    /// The position of an initial state in the model's `init_states`.
+    pub fn init_index(&self, n: StateId) -> Option<usize> {
+        self.inits.iter().find(|(id, _)| *id == n).map(|(_, i)| *i)
+    }
+
+    /// The run from an initial state to `n` along the breadth-first tree (a shortest path).
+    pub fn run_to(&self, n: StateId) -> Run<A>
+    where
+        A: Clone,
+    {
+        let (nodes, actions) = self.path_to(n);
+        Run {
+            init: self.init_index(nodes[0]).unwrap_or(0),
+            actions: actions.iter().map(|a| self.action(*a).clone()).collect(),
+        }
+    }
+
+    /// Replays a path of the graph (states and the action numbers between them) through the
+    /// model and returns its states: each action must be enabled and lead to the recorded
+    /// state.
+    pub fn replay<M>(
+        &self,
+        model: &M,
+        nodes: &[StateId],
+        actions: &[ActionId],
+    ) -> Result<Vec<M::State>, String>
+    where
+        M: Model<Action = A>,
+        M::State: Hash,
+        A: Clone + PartialEq + std::fmt::Debug,
+    {
+        if nodes.len() != actions.len() + 1 {
+            return Err(format!(
+                "{} states for {} actions",
+                nodes.len(),
+                actions.len()
+            ));
+        }
+        let init = self
+            .init_index(nodes[0])
+            .ok_or("the path does not start in an initial state")?;
+        let acts: Vec<A> = actions.iter().map(|a| self.action(*a).clone()).collect();
+        replay(model, init, &acts, |i, s| {
+            fingerprint(s) == self.fps[nodes[i] as usize]
+        })
+    }
+
+    /// Every state, rebuilt in number order by applying each state's parent action to its
+    /// parent (for small graphs: this holds all states at once).
+    pub fn rebuild_states<M>(&self, model: &M) -> Result<Vec<M::State>, String>
+    where
+        M: Model<Action = A>,
+        M::State: Hash + Clone,
+        A: Clone,
+    {
+        let inits = model.init_states();
+        let mut out: Vec<M::State> = Vec::with_capacity(self.fps.len());
+        for i in 0..self.fps.len() {
+            let s = match self.parent(i as StateId) {
+                None => {
+                    let k = self
+                        .init_index(i as StateId)
+                        .ok_or("unknown initial state")?;
+                    inits[k].clone()
+                }
+                Some((p, a)) => model
+                    .next_state(&out[p as usize], a.clone())
+                    .ok_or_else(|| format!("state {i}: its parent action is not enabled"))?,
+            };
+            if fingerprint(&s) != self.fps[i] {
+                return Err(format!("state {i}: rebuilt, it is another state"));
+            }
+            out.push(s);
+        }
+        Ok(out)
+    }
+
+    /// The states within `radius` steps (forward or backward) of `nodes`, sorted, and the
+    /// edges among them: a trace's neighbourhood, for rendering. With a radius of
+    /// `usize::MAX` it is the whole graph.
+    pub fn neighbourhood(&self, nodes: &[StateId], radius: usize) -> (Vec<StateId>, Vec<EdgeId>) {
+        let n = self.fps.len();
+        let mut dist = vec![usize::MAX; n];
+        let mut queue = VecDeque::new();
+        for v in nodes {
+            if (*v as usize) < n && dist[*v as usize] == usize::MAX {
+                dist[*v as usize] = 0;
+                queue.push_back(*v);
+            }
+        }
+        // Predecessors are needed for the backward direction.
+        let mut preds: Vec<Vec<StateId>> = vec![Vec::new(); n];
+        for u in 0..n {
+            for (_, t, _) in self.out_edges(u as StateId) {
+                preds[t as usize].push(u as StateId);
+            }
+        }
+        while let Some(v) = queue.pop_front() {
+            let d = dist[v as usize];
+            if d >= radius {
+                continue;
+            }
+            let next = self.out_edges(v).map(|(_, t, _)| t);
+            for w in next.chain(preds[v as usize].iter().copied()) {
+                if dist[w as usize] == usize::MAX {
+                    dist[w as usize] = d + 1;
+                    queue.push_back(w);
+                }
+            }
+        }
+        let states: Vec<StateId> = (0..n as StateId)
+            .filter(|v| dist[*v as usize] != usize::MAX)
+            .collect();
+        let edges = states
+            .iter()
+            .flat_map(|u| self.out_edges(*u))
+            .filter(|(_, t, _)| dist[*t as usize] != usize::MAX)
+            .map(|(e, _, _)| e)
+            .collect();
+        (states, edges)
+    }
+
+    /// The edge from `from` to `to` labelled `action`, if the graph has it.
+    pub fn find_edge(&self, from: StateId, to: StateId, action: ActionId) -> Option<EdgeId> {
+        self.out_edges(from)
+            .find(|(_, t, a)| *t == to && *a == action)
+            .map(|(e, _, _)| e)
+    }
+
+    /// The number of an action, if the graph has seen it.
+    pub fn action_id(&self, a: &A) -> Option<ActionId>
+    where
+        A: PartialEq,
+    {
+        self.actions
+            .iter()
+            .position(|x| x == a)
+            .map(|i| i as ActionId)
+    }
+}
+
+/// A finite run of a model as data: the initial state (its index in `init_states`) and the
+/// actions taken from it. Its states are rebuilt by [`replay`].
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Run<A> {
+    pub init: usize,
+    pub actions: Vec<A>,
+}
+
+impl<A: Clone + PartialEq + std::fmt::Debug> Run<A> {
+    /// The run's states, replayed through the model (first the initial state).
+    pub fn states<M: Model<Action = A>>(&self, model: &M) -> Result<Vec<M::State>, String> {
+        replay(model, self.init, &self.actions, |_, _| true)
+    }
+}
+
+/// Replays `actions` from initial state number `init` of the model and returns the states,
+/// first the initial one. Every step is checked: the action must be among the model's
+/// `actions` in the state it is taken from, `next_state` must give a state within the
+/// boundary, and `recorded(i, state)` must accept state `i` (the caller's record of it: a
+/// fingerprint, or a stored state). The error names the first step that fails.
+pub fn replay<M: Model>(
+    model: &M,
+    init: usize,
+    actions: &[M::Action],
+    mut recorded: impl FnMut(usize, &M::State) -> bool,
+) -> Result<Vec<M::State>, String>
+where
+    M::Action: Clone + PartialEq + std::fmt::Debug,
+{
+    let first = model
+        .init_states()
+        .into_iter()
+        .nth(init)
+        .ok_or_else(|| format!("the model has no initial state {init}"))?;
+    if !model.within_boundary(&first) {
+        return Err("the initial state is outside the boundary".into());
+    }
+    if !recorded(0, &first) {
+        return Err("the initial state is not the recorded one".into());
+    }
+    let mut states = vec![first];
+    let mut enabled = Vec::new();
+    for (i, a) in actions.iter().enumerate() {
+        let s = &states[i];
+        enabled.clear();
+        model.actions(s, &mut enabled);
+        if !enabled.contains(a) {
+            return Err(format!("step {}: `{a:?}` is not enabled", i + 1));
+        }
+        let next = model
+            .next_state(s, a.clone())
+            .ok_or_else(|| format!("step {}: `{a:?}` does not apply", i + 1))?;
+        if !model.within_boundary(&next) {
+            return Err(format!(
+                "step {}: `{a:?}` leaves the model's boundary",
+                i + 1
+            ));
+        }
+        if !recorded(i + 1, &next) {
+            return Err(format!(
+                "step {}: `{a:?}` does not lead to the recorded state",
+                i + 1
+            ));
+        }
+        states.push(next);
+    }
+    Ok(states)
+}
