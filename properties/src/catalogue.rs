@@ -651,11 +651,15 @@ fn all_nodes_unknown(_: &Cluster, s: &State) -> bool {
     s.api.nodes.iter().all(|n| n.unknown)
 }
 
-fn pod_terminating_on_unreachable_node(m: &Cluster, s: &State) -> bool {
+/// kubectl prints `Terminating` for a pod with a deletionTimestamp whose phase is not terminal
+/// (printPod; `Unknown` instead for status reason `NodeLost`, which no component of the model
+/// writes): read from the pod's fields, not from the printed table.
+fn pod_terminating_on_unreachable_node(_: &Cluster, s: &State) -> bool {
     s.api.pods.iter().any(|p| {
         p.node.is_some_and(|n| {
             s.nodes[n as usize].partitioned && s.rt(n, p.uid).is_some_and(|rt| rt.any_running())
-        }) && printed_status(m, p) == "Terminating"
+        }) && p.deletion.is_some()
+            && !p.status.phase.is_terminal()
     })
 }
 

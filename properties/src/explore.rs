@@ -54,19 +54,30 @@ pub fn fingerprint<T: Hash>(value: &T) -> u64 {
     // Stateright's `stable` keys (src/lib.rs of stateright 0.31).
     const KEY1: u64 = 123_456_789_987_654_321;
     const KEY2: u64 = 98_765_432_123_456_789;
-    let mut h = ahash::RandomState::with_seeds(KEY1, KEY2, 0, 0).build_hasher();
-    value.hash(&mut h);
-    h.finish()
+    // Spelled out as Stateright does (`stable::hasher`, `value.hash`, `finish`), not through
+    // `hash_one`, which a hasher may specialize.
+    #[allow(clippy::manual_hash_one)]
+    {
+        let mut h = ahash::RandomState::with_seeds(KEY1, KEY2, 0, 0).build_hasher();
+        value.hash(&mut h);
+        h.finish()
+    }
 }
+
+/// A predicate on a state.
+pub type StatePredicate<'a, S> = Box<dyn Fn(&S) -> bool + 'a>;
+
+/// A predicate on a transition: state, action, next state.
+pub type StepPredicate<'a, S, A> = Box<dyn Fn(&S, &A, &S) -> bool + 'a>;
 
 /// A predicate evaluated during the exploration.
 pub enum Probe<'a, S, A> {
     /// The first state, in discovery order, where it holds.
-    FirstState(Box<dyn Fn(&S) -> bool + 'a>),
+    FirstState(StatePredicate<'a, S>),
     /// Its value in every state.
-    EveryState(Box<dyn Fn(&S) -> bool + 'a>),
+    EveryState(StatePredicate<'a, S>),
     /// The first transition (state, action, next state), in discovery order, where it holds.
-    FirstStep(Box<dyn Fn(&S, &A, &S) -> bool + 'a>),
+    FirstStep(StepPredicate<'a, S, A>),
 }
 
 /// What a [`Probe`] found.
@@ -89,7 +100,7 @@ pub struct BitSet {
 
 impl BitSet {
     pub fn push(&mut self, b: bool) {
-        if self.len % 64 == 0 {
+        if self.len & 63 == 0 {
             self.words.push(0);
         }
         if b {
@@ -243,7 +254,7 @@ where
         };
         let u = g.expanded as StateId;
         if let Some(name) = &opts.progress {
-            if u % 1024 == 0 && start.elapsed() >= next_report {
+            if u & 1023 == 0 && start.elapsed() >= next_report {
                 let line = format!(
                     "{name}: {} states, {} expanded, {:.0} s",
                     g.fps.len(),

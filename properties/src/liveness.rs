@@ -273,17 +273,19 @@ where
     leads_to_with(graph, p, q, Ends::Deadlock)
 }
 
+/// No component, no distance, no edge.
+const NONE: u32 = u32::MAX;
+
 /// Strongly connected components of the subgraph induced by `keep` (iterative Tarjan): the
-/// component number of each kept state (`usize::MAX` for the others) and the components'
-/// states.
-fn sccs<A, K>(graph: &Graph<A, K>, keep: &[bool]) -> (Vec<usize>, Vec<Vec<StateId>>) {
+/// component number of each kept state (`NONE` for the others) and the components' states.
+fn sccs<A, K>(graph: &Graph<A, K>, keep: &[bool]) -> (Vec<u32>, Vec<Vec<StateId>>) {
     let n = keep.len();
     const UNSEEN: u32 = u32::MAX;
     let mut index = vec![UNSEEN; n];
     let mut low = vec![0u32; n];
     let mut on_stack = vec![false; n];
     let mut stack: Vec<StateId> = Vec::new();
-    let mut comp = vec![usize::MAX; n];
+    let mut comp = vec![NONE; n];
     let mut comps: Vec<Vec<StateId>> = Vec::new();
     let mut counter = 0u32;
     // (state, position in its out-edge list)
@@ -326,7 +328,7 @@ fn sccs<A, K>(graph: &Graph<A, K>, keep: &[bool]) -> (Vec<usize>, Vec<Vec<StateI
                         low[u as usize] = low[u as usize].min(low[vi]);
                     }
                     if low[vi] == index[vi] {
-                        let id = comps.len();
+                        let id = comps.len() as u32;
                         let mut c = Vec::new();
                         loop {
                             let w = stack.pop().expect("Tarjan's stack holds the component");
@@ -371,8 +373,9 @@ where
     // Where a fair run may stay or stop for ever without Q.
     let mut bad: Vec<Option<LassoEnd>> = vec![None; n];
     let (comp, components) = sccs(graph, &candidate);
-    let mut required: HashMap<usize, Vec<K>> = HashMap::new();
+    let mut required: HashMap<u32, Vec<K>> = HashMap::new();
     for (id, scc) in components.iter().enumerate() {
+        let id = id as u32;
         let inside = |t: StateId| comp[t as usize] == id;
         let has_edge = scc
             .iter()
@@ -420,15 +423,16 @@ where
         in_start[i + 1] += in_start[i];
     }
     let mut fill = in_start.clone();
-    let mut incoming = vec![(0 as StateId, 0 as EdgeId); graph.edge_count()];
-    for u in 0..n as StateId {
-        for (e, t, _) in graph.out_edges(u) {
-            incoming[fill[t as usize] as usize] = (u, e);
-            fill[t as usize] += 1;
-        }
+    // Incoming edges by target, as edge numbers (4 bytes each; the source is looked up).
+    let mut incoming: Vec<EdgeId> = vec![0; graph.edge_count()];
+    for e in 0..graph.edge_count() as EdgeId {
+        let t = graph.target(e) as usize;
+        incoming[fill[t] as usize] = e;
+        fill[t] += 1;
     }
-    let mut dist = vec![usize::MAX; n];
-    let mut next: Vec<Option<EdgeId>> = vec![None; n];
+    drop(fill);
+    let mut dist = vec![NONE; n];
+    let mut next: Vec<EdgeId> = vec![NONE; n];
     let mut queue = VecDeque::new();
     for (i, b) in bad.iter().enumerate() {
         if b.is_some() {
@@ -438,22 +442,24 @@ where
     }
     while let Some(v) = queue.pop_front() {
         let range = in_start[v as usize] as usize..in_start[v as usize + 1] as usize;
-        for &(u, e) in incoming[range].iter().rev() {
+        for &e in incoming[range].iter().rev() {
+            let (u, _, _) = graph.edge(e);
             let ui = u as usize;
-            if not_q[ui] && dist[ui] == usize::MAX {
+            if not_q[ui] && dist[ui] == NONE {
                 dist[ui] = dist[v as usize] + 1;
-                next[ui] = Some(e);
+                next[ui] = e;
                 queue.push_back(u);
             }
         }
     }
     drop(incoming);
+    drop(in_start);
 
     // The P state with the shortest stem (ties: the smaller state number).
     let depths = graph.depths();
     let start = (0..n as StateId)
-        .filter(|v| dist[*v as usize] != usize::MAX && p(*v))
-        .min_by_key(|v| (depths[*v as usize] as usize + dist[*v as usize], *v));
+        .filter(|v| dist[*v as usize] != NONE && p(*v))
+        .min_by_key(|v| (depths[*v as usize] as u64 + dist[*v as usize] as u64, *v));
     let Some(s) = start else {
         return if graph.is_complete() {
             LeadsTo::Holds
@@ -474,7 +480,8 @@ where
         .collect();
     let p_index = nodes.len() - 1;
     let mut cur = s;
-    while let Some(e) = next[cur as usize] {
+    while next[cur as usize] != NONE {
+        let e = next[cur as usize];
         cur = graph.target(e);
         edges.push(e);
         nodes.push(cur);
@@ -484,7 +491,7 @@ where
     if end == LassoEnd::Cycle {
         let id = comp[cur as usize];
         let need = required.get(&id).map(Vec::as_slice).unwrap_or(&[]);
-        for e in fair_cycle(graph, &comp, &components[id], id, need, cur) {
+        for e in fair_cycle(graph, &comp, &components[id as usize], id, need, cur) {
             edges.push(e);
             nodes.push(graph.target(e));
         }
@@ -520,9 +527,9 @@ enum Goal<K> {
 /// every fair actor enabled in all of its states takes one of its edges.
 fn fair_cycle<A, K: Ord + Copy>(
     graph: &Graph<A, K>,
-    comp: &[usize],
+    comp: &[u32],
     members: &[StateId],
-    id: usize,
+    id: u32,
     required: &[K],
     entry: StateId,
 ) -> Vec<EdgeId> {
@@ -569,8 +576,8 @@ fn fair_cycle<A, K: Ord + Copy>(
 /// Strong connectivity of the component, and the callers' choice of goals, guarantee one.
 fn path_within<A, K: Ord + Copy>(
     graph: &Graph<A, K>,
-    comp: &[usize],
-    id: usize,
+    comp: &[u32],
+    id: u32,
     from: StateId,
     goal: Goal<K>,
 ) -> (Vec<EdgeId>, StateId) {

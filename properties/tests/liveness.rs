@@ -42,9 +42,12 @@ where
 /// A model's explored graph, and the way to judge `P ~> Q` on it: each call explores the
 /// model again with `P` and `Q` evaluated as states are discovered (the path `check` takes),
 /// and checks that this exploration numbered the states exactly as the first one did.
+/// Who takes an action (`None`: the unfair environment).
+type ActorFn<'m, A, K> = Box<dyn Fn(&A) -> Option<K> + 'm>;
+
 struct Explored<'m, M: Model, K = Who> {
     model: &'m M,
-    actor: Box<dyn Fn(&M::Action) -> Option<K> + 'm>,
+    actor: ActorFn<'m, M::Action, K>,
     bound: Option<usize>,
     graph: Graph<M::Action, K>,
 }
