@@ -209,7 +209,7 @@ fn assert_scenario_shape(s: &Value, threads: u64) {
         assert!(names.insert(name), "property {name} listed twice: {s}");
         let kind = p["kind"].as_str().expect("kind is a string");
         assert!(
-            kind == "always" || kind == "sometimes" || kind == "leads_to",
+            ["always", "sometimes", "leads_to", "step"].contains(&kind),
             "kind: {p}"
         );
         let verdict = p["verdict"].as_str().expect("verdict is a string");
@@ -383,7 +383,7 @@ fn check_termination_race_json() {
         scenario(results, "termination-race"),
         "no_request_to_stopped_container",
     );
-    assert_eq!(race["kind"], "always", "{race}");
+    assert_eq!(race["kind"], "step", "{race}");
     assert_eq!(race["verdict"], "violated", "{race}");
     assert_eq!(race["expected"], "violated", "{race}");
     let steps = race["trace_steps"].as_u64().expect("a counterexample");
@@ -393,7 +393,7 @@ fn check_termination_race_json() {
         scenario(results, "termination-race-prestop"),
         "no_request_to_stopped_container",
     );
-    assert_eq!(prestop["kind"], "always", "{prestop}");
+    assert_eq!(prestop["kind"], "step", "{prestop}");
     assert_eq!(prestop["verdict"], "holds", "{prestop}");
     assert_eq!(prestop["expected"], "holds", "{prestop}");
     assert!(prestop["trace_steps"].is_null(), "{prestop}");

@@ -5,7 +5,7 @@
 use podcheck_model::k8s::{ContainerState, Phase};
 use podcheck_model::spec::{Fault, Workload};
 use podcheck_model::state::*;
-use podcheck_model::{controllers, events, render, time};
+use podcheck_model::{controllers, events, nodes, render, time};
 use podcheck_model::{Action, Cluster};
 use serde::Serialize;
 
@@ -111,7 +111,7 @@ pub fn all() -> Vec<PropertyDef> {
     vec![
         PropertyDef {
             name: "terminal_phase_is_final",
-            kind: Kind::Always(terminal_phase_is_final),
+            kind: Kind::Step(terminal_phase_is_final),
             sentence: "A pod whose phase became Succeeded or Failed never gets another phase.",
             source: "SCENARIOS I1, S13 P13.2; FACTS 28, 31",
             layer: "api",
@@ -132,7 +132,7 @@ pub fn all() -> Vec<PropertyDef> {
         },
         PropertyDef {
             name: "no_start_after_deletion",
-            kind: Kind::Always(no_start_after_deletion),
+            kind: Kind::Step(no_start_after_deletion),
             sentence: "No container of a pod is started or restarted by a kubelet that has seen the pod's deletionTimestamp (a partitioned kubelet cannot see it).",
             source: "SCENARIOS I2; FACTS 53, 68",
             layer: "runtime",
@@ -160,21 +160,21 @@ pub fn all() -> Vec<PropertyDef> {
         },
         PropertyDef {
             name: "no_request_to_stopped_container",
-            kind: Kind::Always(no_request_to_stopped_container),
+            kind: Kind::Step(no_request_to_stopped_container),
             sentence: "No client request is routed by a kube-proxy to a pod whose container has stopped.",
             source: "SCENARIOS S6 P6.1; seed 003 Demo 8",
             layer: "data plane + runtime",
         },
         PropertyDef {
             name: "no_restart_while_healthy",
-            kind: Kind::Always(no_restart_while_healthy),
+            kind: Kind::Step(no_restart_while_healthy),
             sentence: "The kubelet never kills a container whose program is healthy (booting or serving, not deadlocked).",
             source: "SCENARIOS S8 P8.1, S9; seed 003 (probes)",
             layer: "runtime",
         },
         PropertyDef {
             name: "graceful_stop_within_grace",
-            kind: Kind::Always(graceful_stop_within_grace),
+            kind: Kind::Step(graceful_stop_within_grace),
             sentence: "Every container stopped because its pod was deleted exits within the grace period after SIGTERM, without SIGKILL.",
             source: "SCENARIOS S7 P7.1; seed 003 Demo 9",
             layer: "runtime",
@@ -209,21 +209,21 @@ pub fn all() -> Vec<PropertyDef> {
         },
         PropertyDef {
             name: "terminating_until_kubelet_confirms",
-            kind: Kind::Always(terminating_until_kubelet_confirms),
+            kind: Kind::Step(terminating_until_kubelet_confirms),
             sentence: "The object of a gracefully deleted pod on an unreachable node is never removed except by a force delete or PodGC.",
             source: "SCENARIOS S1 step 5, S2; FACTS 70, 104",
             layer: "api",
         },
         PropertyDef {
             name: "no_eviction_in_full_disruption",
-            kind: Kind::Always(no_eviction_in_full_disruption),
+            kind: Kind::Step(no_eviction_in_full_disruption),
             sentence: "Taint eviction deletes no pod while every node is not Ready (master disruption mode).",
             source: "SCENARIOS S4; FACTS 101, 102",
             layer: "api",
         },
         PropertyDef {
             name: "eviction_respects_qos_order",
-            kind: Kind::Always(eviction_respects_qos_order),
+            kind: Kind::Step(eviction_respects_qos_order),
             sentence: "Node-pressure eviction never evicts a pod while a pod of a lower QoS class (BestEffort < Burstable < Guaranteed) still runs on the node.",
             source: "SCENARIOS S14 P14.1; FACTS 111",
             layer: "runtime",
@@ -244,7 +244,7 @@ pub fn all() -> Vec<PropertyDef> {
         },
         PropertyDef {
             name: "not_running_before_poststart",
-            kind: Kind::Always(not_running_before_poststart),
+            kind: Kind::Step(not_running_before_poststart),
             sentence: "The kubelet never writes a status that shows a container Running while its postStart hook is still running.",
             source: "Kubernetes docs, Container Lifecycle Hooks (the container cannot reach a running state until the hook completes); kuberuntime_container.go startContainer",
             layer: "api + runtime",
@@ -510,11 +510,17 @@ fn ctrs(s: &State) -> impl Iterator<Item = &Ctr> {
         .flat_map(|p| p.init.iter().chain(&p.ctrs))
 }
 
-fn terminal_phase_is_final(_: &Cluster, s: &State) -> bool {
+/// Judged on every step: a pod object whose phase is terminal before the step has the same
+/// phase after it, if it still exists.
+fn terminal_phase_is_final(_: &Cluster, s: &State, _: &Action, n: &State) -> bool {
     s.api
         .pods
         .iter()
-        .all(|p| p.ghost.first_terminal.is_none_or(|t| t == p.status.phase))
+        .filter(|p| p.status.phase.is_terminal())
+        .all(|p| {
+            n.pod(p.uid)
+                .is_none_or(|q| q.status.phase == p.status.phase)
+        })
 }
 
 fn pending_until_first_start(_: &Cluster, s: &State) -> bool {
@@ -529,8 +535,31 @@ fn ready_implies_containers_ready(_: &Cluster, s: &State) -> bool {
     })
 }
 
-fn no_start_after_deletion(_: &Cluster, s: &State) -> bool {
-    ctrs(s).all(|c| !c.ghost.started_after_deletion)
+/// Judged on the kubelet's steps: none starts a container (a slot not running before the
+/// step runs after it) of a pod whose deletionTimestamp that kubelet has seen (it reaches the
+/// API server).
+fn no_start_after_deletion(_: &Cluster, s: &State, a: &Action, n: &State) -> bool {
+    let Action::Kubelet { node, uid, .. } = *a else {
+        return true;
+    };
+    let seen = s.kpod(node, uid).is_some_and(|p| p.deletion.is_some())
+        && !s.nodes[node as usize].partitioned;
+    let (Some(before), Some(after)) = (s.rt(node, uid), n.rt(node, uid)) else {
+        return true;
+    };
+    let running = |c: &Ctr| matches!(c.run, Run::Running(_));
+    let slots = |rt: &PodRt| {
+        rt.init
+            .iter()
+            .chain(&rt.ctrs)
+            .map(running)
+            .collect::<Vec<_>>()
+    };
+    let started = slots(before)
+        .iter()
+        .zip(slots(after))
+        .any(|(was, is)| !was && is);
+    !(seen && started)
 }
 
 fn backoff_bounded(_: &Cluster, s: &State) -> bool {
@@ -565,16 +594,63 @@ fn no_terminal_or_ipless_endpoints(m: &Cluster, s: &State) -> bool {
         })
 }
 
-fn no_request_to_stopped_container(_: &Cluster, s: &State) -> bool {
-    s.env.refused.is_none()
+/// Judged on each client request: the proxy routes it to a pod on a node, and a container of
+/// that pod runs there.
+fn no_request_to_stopped_container(_: &Cluster, s: &State, a: &Action, _: &State) -> bool {
+    let Action::Request { via, uid } = *a else {
+        return true;
+    };
+    let Some(&(_, node)) = s.proxies[via as usize].routes.iter().find(|r| r.0 == uid) else {
+        return true;
+    };
+    s.rt(node, uid)
+        .is_some_and(|rt| rt.ctrs.iter().any(|c| matches!(c.run, Run::Running(_))))
 }
 
-fn no_restart_while_healthy(_: &Cluster, s: &State) -> bool {
-    ctrs(s).all(|c| !c.ghost.killed_while_healthy)
+/// Judged on each probe run: it does not put a liveness or startup worker on hold (what the
+/// kubelet does when it kills the container for the probe) while the program is healthy.
+fn no_restart_while_healthy(_: &Cluster, s: &State, a: &Action, n: &State) -> bool {
+    let Action::Probe {
+        node,
+        uid,
+        ctr,
+        kind,
+    } = *a
+    else {
+        return true;
+    };
+    if kind == ProbeKind::Readiness {
+        return true;
+    }
+    fn slot(st: &State, node: u8, uid: u16, ctr: u8) -> Option<&Ctr> {
+        st.rt(node, uid).and_then(|rt| rt.ctrs.get(ctr as usize))
+    }
+    let held = |c: &Ctr| c.probes[kind as usize].is_some_and(|w| w.on_hold);
+    let (Some(before), Some(after)) = (slot(s, node, uid, ctr), slot(n, node, uid, ctr)) else {
+        return true;
+    };
+    let (held_before, held_after) = (held(before), held(after));
+    let healthy = matches!(&before.run, Run::Running(p) if p.healthy());
+    !(healthy && !held_before && held_after)
 }
 
-fn graceful_stop_within_grace(_: &Cluster, s: &State) -> bool {
-    ctrs(s).all(|c| !c.ghost.sigkilled_on_deletion)
+/// Judged on each passage of time: no container stopped for its pod's deletion gets SIGKILL
+/// (its grace after SIGTERM runs out before it exits on its own or by OOM).
+fn graceful_stop_within_grace(_: &Cluster, s: &State, a: &Action, _: &State) -> bool {
+    let Action::Tick(d) = *a else {
+        return true;
+    };
+    ctrs(s).all(|c| {
+        let Run::Running(p) = &c.run else {
+            return true;
+        };
+        let Some(st) = p.stop else {
+            return true;
+        };
+        let exits = p.exit_left.is_some_and(|t| t <= d) || p.oom_left.is_some_and(|t| t <= d);
+        let sigkill = st.prestop_left.is_none() && st.kill_left <= d && !exits;
+        !(st.why == StopWhy::Deletion && sigkill)
+    })
 }
 
 fn job_fails_only_after_limit_plus_one(m: &Cluster, s: &State) -> bool {
@@ -631,16 +707,30 @@ fn unreachable_pods_leave_endpoints(m: &Cluster, s: &State) -> bool {
         })
 }
 
-fn terminating_until_kubelet_confirms(_: &Cluster, s: &State) -> bool {
-    !s.env.removed_while_unreachable
+/// Judged on the kubelet's removal of a finished pod's object: the kubelet reaches the API
+/// server.
+fn terminating_until_kubelet_confirms(_: &Cluster, s: &State, a: &Action, _: &State) -> bool {
+    !matches!(*a, Action::RemoveObject { node, .. } if s.nodes[node as usize].partitioned)
 }
 
-fn no_eviction_in_full_disruption(_: &Cluster, s: &State) -> bool {
-    !s.env.evicted_in_full_disruption
+/// Judged on each taint eviction: not every (live) node is not Ready.
+fn no_eviction_in_full_disruption(_: &Cluster, s: &State, a: &Action, _: &State) -> bool {
+    !matches!(a, Action::TaintEviction { .. }) || !nodes::full_disruption(s)
 }
 
-fn eviction_respects_qos_order(_: &Cluster, s: &State) -> bool {
-    !s.env.evicted_out_of_qos_order
+/// Judged on each node-pressure eviction: no other pod of a lower QoS class, not evicted,
+/// still runs on the node.
+fn eviction_respects_qos_order(m: &Cluster, s: &State, a: &Action, _: &State) -> bool {
+    let Action::Evict { node, uid } = *a else {
+        return true;
+    };
+    let Some(victim) = s.rt(node, uid) else {
+        return true;
+    };
+    let mine = nodes::qos(m, victim.workload);
+    !s.nodes[node as usize].pods.iter().any(|rt| {
+        rt.uid != uid && !rt.evicted && rt.any_running() && nodes::qos(m, rt.workload) < mine
+    })
 }
 
 fn node_ready_unknown(_: &Cluster, s: &State) -> bool {
@@ -889,8 +979,17 @@ fn no_ip_no_endpoint(_: &Cluster, s: &State) -> bool {
 /// Judged when the kubelet writes a status: an API status written earlier, for an instance
 /// that has since exited, may still say Running while the next instance runs its hook; that
 /// is a stale report, not a report of this instance.
-fn not_running_before_poststart(_: &Cluster, s: &State) -> bool {
-    !s.env.running_reported_in_hook
+fn not_running_before_poststart(_: &Cluster, s: &State, a: &Action, n: &State) -> bool {
+    let Action::StatusUpdate { node, uid } = *a else {
+        return true;
+    };
+    let (Some(written), Some(rt)) = (n.kpod(node, uid), s.rt(node, uid)) else {
+        return true;
+    };
+    !written.status.statuses.iter().zip(&rt.ctrs).any(|(st, c)| {
+        matches!(st.state, ContainerState::Running)
+            && matches!(&c.run, Run::Running(p) if p.post_start.is_some())
+    })
 }
 
 fn static_pod_survives_mirror_delete(_: &Cluster, s: &State) -> bool {

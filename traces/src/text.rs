@@ -14,7 +14,7 @@ fn indent(out: &mut String, label: &str, lines: &[String]) {
 /// Renders a trace as a timeline.
 pub fn render_text(t: &Trace) -> String {
     let what = match (t.kind.as_str(), t.verdict.as_str()) {
-        ("always", "violated") => "counterexample",
+        ("always" | "step", "violated") => "counterexample",
         ("sometimes", "holds") => "witness",
         ("leads_to", "violated") => "counterexample (lasso)",
         _ => "trace",
