@@ -291,3 +291,32 @@ fn terminating_from_fields_is_what_kubectl_prints() {
         assert!(terminating > 0, "{name} has a Terminating pod");
     }
 }
+
+#[test]
+fn a_trace_neighbourhood_is_its_states_and_the_edges_among_them() {
+    let m = Grid { n: 3 };
+    let (g, _) = explore(&m, no_actor, &[], &ExploreOptions::default());
+    let end = g.node(&(1, 1)).unwrap();
+    let (path, _) = g.path_to(end);
+    let (states, edges) = g.neighbourhood(&path, 0);
+    assert_eq!(states, {
+        let mut p = path.clone();
+        p.sort();
+        p
+    });
+    for e in &edges {
+        let (u, v, _) = g.edge(*e);
+        assert!(states.contains(&u) && states.contains(&v));
+    }
+    assert_eq!(edges.len(), path.len() - 1);
+    // One step out: every neighbour, forward or backward.
+    let (near, _) = g.neighbourhood(&[end], 1);
+    let mut want = vec![end, g.node(&(2, 1)).unwrap(), g.node(&(1, 2)).unwrap()];
+    want.extend([g.node(&(0, 1)).unwrap(), g.node(&(1, 0)).unwrap()]);
+    want.sort();
+    assert_eq!(near, want);
+    // Unbounded: the whole graph.
+    let (all, all_edges) = g.neighbourhood(&path, usize::MAX);
+    assert_eq!(all.len(), g.state_count());
+    assert_eq!(all_edges.len(), g.edge_count());
+}
