@@ -57,17 +57,22 @@ impl Explorer {
     /// Starts `podcheck explore SCENARIO --addr 127.0.0.1:<free port>` and waits until the
     /// Explorer answers. If another program took the port in between, it tries another.
     fn start() -> Explorer {
+        Explorer::start_for(SCENARIO)
+    }
+
+    /// Starts `podcheck explore <scenario>`.
+    fn start_for(scenario: &str) -> Explorer {
         for _ in 0..3 {
-            if let Some(e) = Explorer::try_start(free_port()) {
+            if let Some(e) = Explorer::try_start(scenario, free_port()) {
                 return e;
             }
         }
         panic!("podcheck explore found no free port three times in a row");
     }
 
-    fn try_start(port: u16) -> Option<Explorer> {
+    fn try_start(scenario: &str, port: u16) -> Option<Explorer> {
         let mut child = Command::new(env!("CARGO_BIN_EXE_podcheck"))
-            .args(["explore", SCENARIO, "--addr", &format!("127.0.0.1:{port}")])
+            .args(["explore", scenario, "--addr", &format!("127.0.0.1:{port}")])
             // Not the repository: a `ui/` folder in the working directory would replace the
             // Explorer's page.
             .current_dir(env!("CARGO_TARGET_TMPDIR"))
@@ -217,7 +222,10 @@ fn explorer_http_api() {
     // The status: nothing explored yet, the scenario's properties listed.
     let status = e.get_json("/.status");
     assert_eq!(status["done"], false, "{status}");
-    assert!(str_of(&status, "model").contains("Cluster"), "{status}");
+    assert!(
+        str_of(&status, "model").contains("ExplorerModel"),
+        "{status}"
+    );
     let props = status["properties"].as_array().unwrap();
     assert!(
         props
@@ -560,8 +568,18 @@ fn every_scenario_renders_its_first_states() {
     use podcheck_properties::check;
     use stateright::{Model, Path};
     for scenario in podcheck_model::catalogue::builtin() {
-        let defs = check::selected(&scenario).unwrap();
-        let model = check::model(&scenario, &defs, false);
+        let defs: Vec<_> = check::selected(&scenario)
+            .unwrap()
+            .into_iter()
+            .filter(|d| {
+                matches!(
+                    d.kind,
+                    podcheck_properties::Kind::Always | podcheck_properties::Kind::Sometimes
+                )
+            })
+            .collect();
+        let model =
+            podcheck_traces::explorer::ExplorerModel::new(check::model(&scenario, &defs, false));
         // Breadth first, the first 200 states, each with the actions that led to it.
         let init = model.init_states().remove(0);
         let mut queue = std::collections::VecDeque::from([(init.clone(), Vec::new())]);
@@ -596,6 +614,95 @@ fn every_scenario_renders_its_first_states() {
                     queue.push_back((next, a));
                 }
             }
+        }
+    }
+}
+
+/// The Explorer and `podcheck check` tell the same story: the Explorer lists only state
+/// properties (a leads-to is not one, and Stateright would judge it as `always`), and after
+/// running to completion it has a counterexample for exactly the `always` properties `check`
+/// finds violated, and a witness for exactly the `sometimes` ones `check` finds holding.
+#[test]
+fn explorer_agrees_with_check() {
+    let scenario = "healthy";
+    let out = Command::new(env!("CARGO_BIN_EXE_podcheck"))
+        .args(["check", scenario, "--format", "json"])
+        .output()
+        .expect("run podcheck check");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let report: Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    let checked = report[0]["properties"]
+        .as_array()
+        .expect("properties")
+        .clone();
+    let kind_of = |name: &str| {
+        checked.iter().find(|p| p["name"] == name).map(|p| {
+            (
+                str_of(p, "kind").to_string(),
+                str_of(p, "verdict").to_string(),
+            )
+        })
+    };
+    let leads_to: Vec<&str> = checked
+        .iter()
+        .filter(|p| p["kind"] == "leads_to")
+        .map(|p| str_of(p, "name"))
+        .collect();
+    assert!(
+        !leads_to.is_empty(),
+        "healthy checks no leads-to property: {report}"
+    );
+
+    let e = Explorer::start_for(scenario);
+    let (code, _) = e.request("POST", "/.runtocompletion").unwrap();
+    assert_eq!(code, 200);
+    let deadline = Instant::now() + Duration::from_secs(600);
+    let status = loop {
+        let st = e.get_json("/.status");
+        if st["done"] == true {
+            break st;
+        }
+        assert!(Instant::now() < deadline, "not done: {st}");
+        std::thread::sleep(Duration::from_millis(250));
+    };
+    let listed = status["properties"].as_array().expect("properties");
+    assert!(!listed.is_empty(), "{status}");
+    for p in listed {
+        let expectation = p[0].as_str().expect("an expectation");
+        let name = p[1].as_str().expect("a name");
+        assert!(
+            !leads_to.contains(&name),
+            "the Explorer lists leads-to {name} as {expectation}"
+        );
+        let (kind, verdict) = kind_of(name)
+            .unwrap_or_else(|| panic!("the Explorer lists {name}, which check does not judge"));
+        let discovered = !p[2].is_null();
+        match (expectation, kind.as_str()) {
+            ("Always", "always") => assert_eq!(
+                discovered,
+                verdict == "violated",
+                "{name}: check says {verdict}, the Explorer {}",
+                if discovered {
+                    "has a counterexample"
+                } else {
+                    "has none"
+                }
+            ),
+            ("Sometimes", "sometimes") => assert_eq!(
+                discovered,
+                verdict == "holds",
+                "{name}: check says {verdict}, the Explorer {}",
+                if discovered {
+                    "has a witness"
+                } else {
+                    "has none"
+                }
+            ),
+            _ => panic!("{name}: the Explorer says {expectation}, check says {kind}"),
         }
     }
 }
