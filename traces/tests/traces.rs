@@ -360,7 +360,7 @@ fn id_text(id: &graphviz_rust::dot_structures::Id) -> String {
     }
 }
 
-fn attr<'a>(attrs: &'a [graphviz_rust::dot_structures::Attribute], key: &str) -> Option<String> {
+fn attr(attrs: &[graphviz_rust::dot_structures::Attribute], key: &str) -> Option<String> {
     attrs
         .iter()
         .find(|a| id_text(&a.0) == key)
