@@ -192,7 +192,23 @@ fn every_trace_renders_in_all_five_formats() {
         let expected_time = shown_steps.checked_sub(1).map_or(0, |i| t.steps[i].time);
         assert_eq!(last.time as u64, expected_time, "{at}");
         assert_eq!(parsed.states[0].value.action, "init");
-        assert!(!last.actor.is_empty() && !last.dependency.is_empty());
+        // The last ITF state is the one after the last shown step: its action is that step's
+        // `actor: action`, or the action alone for the clock (the ITF actor names the model's actor kind, e.g. `environment` for
+        // a client request, so it is checked against the action itself); the dependency is up
+        // or down.
+        if let Some(i) = shown_steps.checked_sub(1) {
+            let step = &t.steps[i];
+            assert!(
+                last.action == step.action
+                    || last.action == format!("{}: {}", step.actor, step.action),
+                "{at}: ITF action {:?}, step {:?} {:?}",
+                last.action,
+                step.actor,
+                step.action
+            );
+            assert_eq!(last.actor, raw.actions[i].actor().name(&m), "{at}");
+        }
+        assert!(["up", "down"].contains(&last.dependency.as_str()), "{at}");
         // The last ITF state's pods are the last `kubectl get pods` table the trace shows
         // (NAME, STATUS and NODE per row; STATUS is the same printPod result in both).
         let table = t.steps[..shown_steps]
