@@ -1,6 +1,8 @@
 //! The model's timers against the upstream schedules: the crash back-off the kubelet in the
-//! model applies is VECTORS V6, and the image pulls it attempts follow the V5.3 rule, because
-//! the kubelet calls the same back-off functions the conformance tests check.
+//! model applies is the CrashLoopBackOff schedule of `doBackOff` (10 s doubling to 300 s), and
+//! the image pulls it attempts follow client-go's `IsInBackOffSinceUpdate` (the rule of
+//! backoff_test.go TestIsInBackOffSinceUpdate), because the kubelet calls the same back-off
+//! functions the conformance tests in model/tests/backoff.rs check.
 
 use podcheck_model::k8s::crash_loop_delays;
 use podcheck_model::kubelet::{self, Step};
@@ -53,7 +55,8 @@ fn crash_loop_back_off_follows_v6() {
         let Some(Waiting::CrashLoopBackOff { left }) = c_after.waiting else {
             panic!("CrashLoopBackOff step without the waiting reason");
         };
-        // This exit is number restartCount + 1; V6 gives the wait before its restart.
+        // This exit is number restartCount + 1; the CrashLoopBackOff schedule gives the wait
+        // before its restart.
         let exit_no = c_before.restart_count as usize + 1;
         if c_before.restart_count < RESTART_COUNT_CAP {
             assert_eq!(left as u64, v6[exit_no - 1], "exit #{exit_no}");
@@ -107,7 +110,7 @@ fn image_pulls_follow_the_back_off() {
         .take(8)
         .collect();
     // A pull fails, Next doubles the entry (10, 20, 40 … 300); the next pull comes when
-    // `now - lastUpdate >= backoff` (V5.3, F 60-62).
+    // `now - lastUpdate >= backoff` (`IsInBackOffSinceUpdate`, pkg/kubelet/images/image_manager.go).
     assert_eq!(pulls, vec![0, 10, 30, 70, 150, 310, 610, 910]);
 }
 
