@@ -1,5 +1,5 @@
 //! The scenario suite: every built-in scenario is checked exhaustively; every verdict must
-//! equal the catalogue's expectation (which comes from the seeds and SCENARIOS.md), and every
+//! equal the catalogue's expectation (each scenario names its source), and every
 //! scenario's exact unique-state count is pinned, as Stateright's own examples and the
 //! tlaplus/Examples manifest do. A change to the model that changes a count must update the
 //! pin here, on purpose.
@@ -277,7 +277,7 @@ fn larger_sizes_keep_their_verdicts_and_counts() {
     }
 }
 
-/// S1 branch 7a, as the issue asks: the shortest counterexample names, in order, the
+/// The StatefulSet partition story, as the issue asks: the shortest counterexample names, in order, the
 /// partition, Ready=Unknown, the taint, the graceful eviction, the force delete, and the new
 /// db-0 started on the other node while the old one still runs.
 #[test]

@@ -5,7 +5,7 @@
 use podcheck_model::k8s::{ContainerState, Phase};
 use podcheck_model::spec::{Fault, Workload};
 use podcheck_model::state::*;
-use podcheck_model::{controllers, events, nodes, render, time};
+use podcheck_model::{controllers, derived, events, kubectl as render, kubelet, proxy};
 use podcheck_model::{Action, Cluster};
 use serde::Serialize;
 
@@ -539,7 +539,7 @@ fn ready_implies_containers_ready(_: &Cluster, s: &State) -> bool {
 /// step runs after it) of a pod whose deletionTimestamp that kubelet has seen (it reaches the
 /// API server).
 fn no_start_after_deletion(_: &Cluster, s: &State, a: &Action, n: &State) -> bool {
-    let Action::Kubelet { node, uid, .. } = *a else {
+    let Action::Kubelet(kubelet::Action::Sync { node, uid, .. }) = *a else {
         return true;
     };
     let seen = s.kpod(node, uid).is_some_and(|p| p.deletion.is_some())
@@ -597,7 +597,7 @@ fn no_terminal_or_ipless_endpoints(m: &Cluster, s: &State) -> bool {
 /// Judged on each client request: the proxy routes it to a pod on a node, and a container of
 /// that pod runs there.
 fn no_request_to_stopped_container(_: &Cluster, s: &State, a: &Action, _: &State) -> bool {
-    let Action::Request { via, uid } = *a else {
+    let Action::Client(proxy::Request { via, uid }) = *a else {
         return true;
     };
     let Some(&(_, node)) = s.proxies[via as usize].routes.iter().find(|r| r.0 == uid) else {
@@ -610,12 +610,12 @@ fn no_request_to_stopped_container(_: &Cluster, s: &State, a: &Action, _: &State
 /// Judged on each probe run: it does not put a liveness or startup worker on hold (what the
 /// kubelet does when it kills the container for the probe) while the program is healthy.
 fn no_restart_while_healthy(_: &Cluster, s: &State, a: &Action, n: &State) -> bool {
-    let Action::Probe {
+    let Action::Kubelet(kubelet::Action::Probe {
         node,
         uid,
         ctr,
         kind,
-    } = *a
+    }) = *a
     else {
         return true;
     };
@@ -710,26 +710,28 @@ fn unreachable_pods_leave_endpoints(m: &Cluster, s: &State) -> bool {
 /// Judged on the kubelet's removal of a finished pod's object: the kubelet reaches the API
 /// server.
 fn terminating_until_kubelet_confirms(_: &Cluster, s: &State, a: &Action, _: &State) -> bool {
-    !matches!(*a, Action::RemoveObject { node, .. } if s.nodes[node as usize].partitioned)
+    !matches!(*a, Action::Kubelet(kubelet::Action::RemoveObject { node, .. })
+        if s.nodes[node as usize].partitioned)
 }
 
 /// Judged on each taint eviction: not every (live) node is not Ready.
 fn no_eviction_in_full_disruption(_: &Cluster, s: &State, a: &Action, _: &State) -> bool {
-    !matches!(a, Action::TaintEviction { .. }) || !nodes::full_disruption(s)
+    !matches!(a, Action::Controller(controllers::Action::TaintEviction { .. }))
+        || !derived::full_disruption(s)
 }
 
 /// Judged on each node-pressure eviction: no other pod of a lower QoS class, not evicted,
 /// still runs on the node.
 fn eviction_respects_qos_order(m: &Cluster, s: &State, a: &Action, _: &State) -> bool {
-    let Action::Evict { node, uid } = *a else {
+    let Action::Kubelet(kubelet::Action::Evict { node, uid }) = *a else {
         return true;
     };
     let Some(victim) = s.rt(node, uid) else {
         return true;
     };
-    let mine = nodes::qos(m, victim.workload);
+    let mine = derived::qos(m, victim.workload);
     !s.nodes[node as usize].pods.iter().any(|rt| {
-        rt.uid != uid && !rt.evicted && rt.any_running() && nodes::qos(m, rt.workload) < mine
+        rt.uid != uid && !rt.evicted && rt.any_running() && derived::qos(m, rt.workload) < mine
     })
 }
 
@@ -816,7 +818,7 @@ fn replicas_short(m: &Cluster, s: &State) -> bool {
         s.api
             .pods
             .iter()
-            .filter(|p| p.workload as usize == w && controllers::is_active(p))
+            .filter(|p| p.workload as usize == w && derived::is_active(p))
             .count()
             < spec.replicas as usize
     })
@@ -830,7 +832,7 @@ fn replicas_all_ready(m: &Cluster, s: &State) -> bool {
         s.api
             .pods
             .iter()
-            .filter(|p| p.workload as usize == w && controllers::is_active(p) && p.status.ready)
+            .filter(|p| p.workload as usize == w && derived::is_active(p) && p.status.ready)
             .count()
             >= spec.replicas as usize
     })
@@ -964,8 +966,8 @@ fn status_error_failed_pod(m: &Cluster, s: &State) -> bool {
 fn stuck_pod_has_event(m: &Cluster, s: &State) -> bool {
     s.api.pods.iter().all(|p| {
         p.ghost.stuck_for < STUCK_CAP
-            || !time::stuck_now(m, s, p)
-            || events::has_step_failure_event(p)
+            || !derived::stuck_now(m, s, p)
+            || derived::has_step_failure_event(p)
     })
 }
 
@@ -980,7 +982,7 @@ fn no_ip_no_endpoint(_: &Cluster, s: &State) -> bool {
 /// that has since exited, may still say Running while the next instance runs its hook; that
 /// is a stale report, not a report of this instance.
 fn not_running_before_poststart(_: &Cluster, s: &State, a: &Action, n: &State) -> bool {
-    let Action::StatusUpdate { node, uid } = *a else {
+    let Action::Kubelet(kubelet::Action::StatusUpdate { node, uid }) = *a else {
         return true;
     };
     let (Some(written), Some(rt)) = (n.kpod(node, uid), s.rt(node, uid)) else {
@@ -1016,10 +1018,9 @@ fn stuck_container_creating(m: &Cluster, s: &State) -> bool {
 }
 
 fn stuck_terminating(m: &Cluster, s: &State) -> bool {
-    s.api
-        .pods
-        .iter()
-        .any(|p| p.deletion.is_some() && p.ghost.stuck_for >= STUCK_CAP && time::stuck_now(m, s, p))
+    s.api.pods.iter().any(|p| {
+        p.deletion.is_some() && p.ghost.stuck_for >= STUCK_CAP && derived::stuck_now(m, s, p)
+    })
 }
 
 fn status_create_container_config_error(m: &Cluster, s: &State) -> bool {

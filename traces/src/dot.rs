@@ -3,8 +3,8 @@
 use crate::RawPath;
 use petgraph::dot::{Config, Dot};
 use petgraph::graph::{DiGraph, NodeIndex};
-use podcheck_model::render;
-use podcheck_model::{Action, Cluster, State};
+use podcheck_model::kubectl as render;
+use podcheck_model::{Cluster, State};
 use podcheck_properties::check::{fair_actor, ClusterGraph};
 use podcheck_properties::explore::{explore, EdgeId, ExploreOptions, StateId};
 use std::collections::HashSet;
@@ -26,19 +26,6 @@ fn label(m: &Cluster, s: &State) -> String {
         "no pods".into()
     } else {
         pods.join("\n")
-    }
-}
-
-fn short(a: &Action) -> String {
-    match a {
-        Action::Tick(d) => format!("+{d}s"),
-        Action::Kubelet { step, .. } => format!("{step:?}"),
-        Action::Probe { kind, .. } => format!("{} probe", kind.name()),
-        other => format!("{other:?}")
-            .split([' ', '{', '('])
-            .next()
-            .unwrap_or("")
-            .to_string(),
     }
 }
 
@@ -87,7 +74,7 @@ pub fn render_dot_graph(
             let pe = g.add_edge(
                 NodeIndex::new(u as usize),
                 NodeIndex::new(v as usize),
-                short(graph.action(aid)),
+                crate::words::short(m, graph.action(aid)),
             );
             if on_path_edges.contains(&e) {
                 on_path.push(pe);
