@@ -614,12 +614,7 @@ fn every_scenario_renders_its_first_states() {
         let defs: Vec<_> = check::selected(&scenario)
             .unwrap()
             .into_iter()
-            .filter(|d| {
-                matches!(
-                    d.kind,
-                    podcheck_properties::Kind::Always | podcheck_properties::Kind::Sometimes
-                )
-            })
+            .filter(|d| d.kind.is_always() || d.kind.is_sometimes())
             .collect();
         let model =
             podcheck_traces::explorer::ExplorerModel::new(check::model(&scenario, &defs, false));

@@ -716,8 +716,10 @@ fn terminating_until_kubelet_confirms(_: &Cluster, s: &State, a: &Action, _: &St
 
 /// Judged on each taint eviction: not every (live) node is not Ready.
 fn no_eviction_in_full_disruption(_: &Cluster, s: &State, a: &Action, _: &State) -> bool {
-    !matches!(a, Action::Controller(controllers::Action::TaintEviction { .. }))
-        || !derived::full_disruption(s)
+    !matches!(
+        a,
+        Action::Controller(controllers::Action::TaintEviction { .. })
+    ) || !derived::full_disruption(s)
 }
 
 /// Judged on each node-pressure eviction: no other pod of a lower QoS class, not evicted,

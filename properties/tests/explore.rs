@@ -282,7 +282,7 @@ fn terminating_from_fields_is_what_kubectl_prints() {
         let mut terminating = 0;
         for state in g.rebuild_states(&m).unwrap() {
             for p in &state.api.pods {
-                let printed = podcheck_model::render::print(&m, p).status == "Terminating";
+                let printed = podcheck_model::kubectl::print(&m, p).status == "Terminating";
                 let fields = p.deletion.is_some() && !p.status.phase.is_terminal();
                 assert_eq!(printed, fields, "{name}: {p:?}");
                 terminating += usize::from(printed);

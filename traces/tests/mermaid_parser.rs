@@ -67,17 +67,10 @@ fn every_mermaid_trace_parses_with_mermaid() {
             .map(|n| n.name.clone())
             .collect();
         for p in &r.properties {
-            let (raw, loop_start) = match (&p.trace, &p.lasso) {
-                (Some(path), _) => (RawPath::from_stateright(path), None),
-                (None, Some(l)) => (
-                    RawPath {
-                        states: l.states.clone(),
-                        actions: l.actions.clone(),
-                    },
-                    l.loop_start,
-                ),
-                _ => continue,
+            let Some((actions, loop_start)) = p.actions() else {
+                continue;
             };
+            let raw = RawPath::from_actions(&m, actions).unwrap();
             let t = podcheck_traces::from_raw(
                 &m,
                 &raw,
