@@ -23,7 +23,10 @@ const PINNED: &[(&str, usize)] = &[
     ("oom-killed", 99),
     ("dependency-outage", 300),
     ("deadlock", 1430),
-    ("termination-race", 525721),
+    // 525721 while a refused request was a flag in the state (`env.refused`, which also
+    // stopped further requests): the refusal is now judged on the request step itself, and a
+    // request changes no state.
+    ("termination-race", 296241),
     ("termination-race-prestop", 71913),
     ("sigterm-ignored", 411),
     ("job-never", 57),

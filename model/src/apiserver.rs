@@ -41,7 +41,6 @@ fn uid_in_use(s: &State, uid: u16) -> bool {
         || s.proxies
             .iter()
             .any(|p| p.routes.iter().any(|r| r.0 == uid))
-        || s.env.refused == Some(uid)
 }
 
 /// Creates a pod object named `<workload>-<suffix>` (a StatefulSet ordinal).

@@ -70,7 +70,7 @@ pub fn environment_actions<A: From<Action> + From<Request>>(
         }
     }
     let clients = m.scenario.service.as_ref().is_some_and(|svc| svc.clients);
-    if !clients || s.env.refused.is_some() {
+    if !clients {
         return;
     }
     for (n, p) in s.proxies.iter().enumerate() {
@@ -90,14 +90,19 @@ pub fn sync(_m: &Context, s: &mut State, node: u8) -> Option<()> {
 }
 
 /// A request reaches the pod the proxy picked. It is served if a container of that pod runs on
-/// that node; otherwise it is refused and recorded.
+/// that node, and refused otherwise ([`refused`]); either way the cluster's state does not
+/// change (the `no_request_to_stopped_container` property judges the step itself).
 pub fn request(_m: &Context, s: &mut State, via: u8, uid: u16) -> Option<()> {
-    let &(_, node) = s.proxies[via as usize].routes.iter().find(|r| r.0 == uid)?;
-    let running = s
-        .rt(node, uid)
-        .is_some_and(|rt| rt.ctrs.iter().any(|c| matches!(c.run, Run::Running(_))));
-    if !running && s.env.refused.is_none() {
-        s.env.refused = Some(uid);
-    }
+    s.proxies[via as usize].routes.iter().find(|r| r.0 == uid)?;
     Some(())
+}
+
+/// Whether a request through the kube-proxy of node `via` to pod `uid` is refused in state
+/// `s`: the proxy routes to the pod on a node where no container of it runs.
+pub fn refused(s: &State, via: u8, uid: u16) -> bool {
+    let Some(&(_, node)) = s.proxies[via as usize].routes.iter().find(|r| r.0 == uid) else {
+        return false;
+    };
+    !s.rt(node, uid)
+        .is_some_and(|rt| rt.ctrs.iter().any(|c| matches!(c.run, Run::Running(_))))
 }

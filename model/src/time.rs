@@ -223,7 +223,6 @@ fn due_now(m: &Context, s: &mut State) {
                 }
                 let exits = p.exit_left == Some(0);
                 let oom = p.oom_left == Some(0);
-                let why = p.stop.map(|st| st.why);
                 // At one instant: the program's own exit first, then OOM, then signals.
                 if exits {
                     let code = cs.app.exit_code;
@@ -238,9 +237,6 @@ fn due_now(m: &Context, s: &mut State) {
                     }
                 } else if sigkill_now {
                     exit_now(c, 137, false);
-                    if why == Some(StopWhy::Deletion) {
-                        c.ghost.sigkilled_on_deletion = true;
-                    }
                 } else if sigterm_now {
                     sigterm(c, cs);
                 }

@@ -6,7 +6,7 @@
 use podcheck_model::k8s::ContainerState;
 use podcheck_model::kubectl as render;
 use podcheck_model::state::*;
-use podcheck_model::Context;
+use podcheck_model::{Action, Context};
 use std::collections::BTreeMap;
 
 /// The three layers of a state: API objects, runtime truth, the data plane (and the world
@@ -197,16 +197,25 @@ pub fn facts(m: &Context, s: &State) -> Facts {
         "dependency".into(),
         if s.env.dependency_down { "down" } else { "up" }.into(),
     );
-    if let Some(uid) = s.env.refused {
-        f.data_plane.insert(
-            "client".into(),
-            format!(
-                "a request to {} was refused: no container of it is running",
-                m.uid_name(s, uid)
-            ),
-        );
-    }
     f
+}
+
+/// The pod a step's client request was refused by, if it is one: the proxy routed it to a
+/// pod none of whose containers runs ([`podcheck_model::proxy::refused`]). A refusal
+/// changes no state; it is a fact of the step.
+pub fn refused_request(before: &State, action: &Action) -> Option<u16> {
+    match *action {
+        Action::Client(r) if podcheck_model::proxy::refused(before, r.via, r.uid) => Some(r.uid),
+        _ => None,
+    }
+}
+
+/// The line a trace shows for a refused request.
+pub fn refused_words(m: &Context, before: &State, uid: u16) -> String {
+    format!(
+        "client: a request to {} was refused: no container of it is running",
+        m.uid_name(before, uid)
+    )
 }
 
 /// The facts that differ: `key: old → new`, `key: new` (added), `key: gone` (removed). An

@@ -155,7 +155,13 @@ pub fn from_raw(
             action,
             api: diff(&fb.api, &fa.api),
             runtime: diff(&fb.runtime, &fa.runtime),
-            data_plane: diff(&fb.data_plane, &fa.data_plane),
+            data_plane: {
+                let mut lines = diff(&fb.data_plane, &fa.data_plane);
+                if let Some(uid) = crate::facts::refused_request(before, a) {
+                    lines.push(crate::facts::refused_words(m, before, uid));
+                }
+                lines
+            },
             events: events(m, before, a, &replayed),
             pods: (pb != pa).then_some(pa),
         });

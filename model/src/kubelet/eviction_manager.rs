@@ -55,15 +55,7 @@ pub(super) fn eviction_candidates(m: &Context, s: &State, n: u8) -> Vec<u16> {
 /// The eviction manager evicts a pod: hard threshold, grace 1 s (F 20, 112), status Failed /
 /// Evicted, one pod per 10 s interval.
 pub fn evict(m: &Context, s: &mut State, node: u8, uid: u16) -> Option<()> {
-    let w = s.rt(node, uid)?.workload;
-    let my_qos = qos(m, w);
-    let lower_still_running = s.nodes[node as usize]
-        .pods
-        .iter()
-        .any(|rt| rt.uid != uid && !rt.evicted && rt.any_running() && qos(m, rt.workload) < my_qos);
-    if lower_still_running {
-        s.env.evicted_out_of_qos_order = true;
-    }
+    s.rt(node, uid)?;
     s.nodes[node as usize].eviction_wait = 10;
     s.rt_mut(node, uid)?.evicted = true;
     if let Some(p) = s.pod_mut(uid) {

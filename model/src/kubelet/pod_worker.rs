@@ -233,7 +233,6 @@ pub fn step(m: &Context, s: &mut State, n: u8, uid: u16, step: Step) -> Option<(
             pod.status.phase = Phase::Failed;
             pod.status.reason = reason;
             pod.status.message = format!("Pod was rejected: {message}");
-            pod.ghost.first_terminal.get_or_insert(Phase::Failed);
             record(s, n, uid, E::Rejected);
         }
         Step::MountVolumes => {
@@ -355,7 +354,6 @@ pub fn step(m: &Context, s: &mut State, n: u8, uid: u16, step: Step) -> Option<(
             mp.mirror_of = Some(uid);
             mp.status = sp.status.clone();
             mp.ghost.ever_started = sp.ghost.ever_started;
-            mp.ghost.first_terminal = sp.ghost.first_terminal;
         }
         Step::DeleteMirror => {
             s.api.pods.retain(|p| p.mirror_of != Some(uid));
@@ -445,8 +443,6 @@ pub(super) fn start(
     use crate::events::{EventKind as E, C};
     let pod = s.kpod(n, uid)?;
     let w = pod.workload;
-    // The deletion as the kubelet knows it: a partitioned kubelet has not seen it.
-    let deleted = pod.deletion.is_some() && !s.nodes[n as usize].partitioned;
     let cs = container_spec(spec_of(m, pod), init, i).clone();
     let e = C { init, ctr: i as u8 };
     // startContainer: generateContainerConfig, then CRI CreateContainer. Either error
@@ -492,9 +488,6 @@ pub(super) fn start(
         });
     }
     c.waiting = None;
-    if deleted {
-        c.ghost.started_after_deletion = true;
-    }
     let app = &cs.app;
     c.run = Run::Running(Proc {
         boot_left: app.boot_seconds,

@@ -32,7 +32,6 @@ pub fn probe(m: &Context, s: &mut State, n: u8, uid: u16, i: usize, kind: ProbeK
         return None;
     };
     let answers = proc_.answers() && !(p.checks_dependency && dependency_down);
-    let healthy = proc_.healthy();
     let w = c.probes[kind as usize].as_mut()?;
     w.next_in = Some(p.period_seconds);
     // F 50: startup gates the others; a started container skips the startup probe.
@@ -79,9 +78,6 @@ pub fn probe(m: &Context, s: &mut State, n: u8, uid: u16, i: usize, kind: ProbeK
         } else {
             StopWhy::StartupProbe
         };
-        if healthy {
-            c.ghost.killed_while_healthy = true;
-        }
         begin_stop(c, cs, spec.termination_grace_period_seconds.max(1), why);
         killed = Some(why);
     }

@@ -181,17 +181,7 @@ pub fn status_update(m: &Context, s: &mut State, n: u8, uid: u16) -> Option<()> 
     let rt = s.rt(n, uid)?;
     let pod = s.kpod(n, uid)?;
     let status = compute_status(m, s, pod, rt);
-    let in_hook = status.statuses.iter().zip(&rt.ctrs).any(|(st, c)| {
-        matches!(st.state, ContainerState::Running)
-            && matches!(&c.run, Run::Running(p) if p.post_start.is_some())
-    });
-    if in_hook {
-        s.env.running_reported_in_hook = true;
-    }
     let pod = s.kpod_mut(n, uid)?;
-    if status.phase.is_terminal() && pod.ghost.first_terminal.is_none() {
-        pod.ghost.first_terminal = Some(status.phase);
-    }
     pod.status = status;
     // A static pod's status goes to its mirror pod (status_manager.go: "only status in
     // mirror pod is meaningful"); a mirror being deleted is left alone.
@@ -204,18 +194,12 @@ pub fn status_update(m: &Context, s: &mut State, n: u8, uid: u16) -> Option<()> 
     {
         mp.status = status;
         mp.ghost.ever_started = ghost.ever_started;
-        if mp.ghost.first_terminal.is_none() {
-            mp.ghost.first_terminal = ghost.first_terminal;
-        }
     }
     Some(())
 }
 
 /// `canBeDeleted` holds (F 70): the kubelet deletes the object with grace 0.
 pub fn remove_object(_m: &Context, s: &mut State, n: u8, uid: u16) -> Option<()> {
-    if s.nodes[n as usize].partitioned {
-        s.env.removed_while_unreachable = true;
-    }
     s.api.pods.retain(|p| p.uid != uid);
     s.nodes[n as usize].pods.retain(|r| r.uid != uid);
     Some(())

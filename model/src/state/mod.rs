@@ -5,6 +5,24 @@
 //! that a cluster that settles into a cycle (probes ticking, a crash loop at its 300 s cap)
 //! revisits the same states and the state space stays finite. A trace recovers absolute time
 //! by adding up the `Tick` actions along its path.
+//!
+//! # History variables
+//!
+//! A property that can be judged on one transition (state, action, next state) is a `step`
+//! property of the catalogue, and the state keeps nothing for it. A few properties are about
+//! a history that no single transition shows; the state keeps exactly these *history
+//! variables* for them, and nothing in the model reads them to decide what happens:
+//!
+//! - [`PodGhost::ever_started`]: some container of the pod has been started
+//!   (`pending_until_first_start`, `scheduled_leads_to_running`): a Running phase written
+//!   long after the start is judged against it.
+//! - [`PodGhost::stuck_for`]: how long the pod has been stuck (`stuck_pod_has_event`,
+//!   `stuck_container_creating`, `stuck_terminating`): a duration across many steps.
+//! - [`JobStatus::failed_runs`]: how many container runs of a Job's pods failed
+//!   (`job_fails_only_after_backoff_limit_plus_one_failures`): the Job controller's verdict
+//!   is judged against a count of earlier exits.
+//! - [`Env::mirror_deleted`]: a kubelet deleted a mirror pod (`mirror_pod_recreated`): the
+//!   witness is a later state where the mirror is back.
 
 pub mod events;
 
@@ -81,7 +99,7 @@ pub struct JobStatus {
     pub condition: Option<JobCondition>,
     /// Seconds left of the pod-failure back-off before the next pod may be created (F 18).
     pub backoff_left: Secs,
-    /// Observer variable: container runs of this Job's pods that ended in failure.
+    /// History variable: container runs of this Job's pods that ended in failure.
     pub failed_runs: u8,
 }
 
@@ -134,14 +152,13 @@ pub struct PodStatus {
     pub statuses: Vec<ContainerStatus>,
 }
 
-/// Observer variables: history the properties need, kept next to the object they are about.
+/// History variables the properties need (see the module documentation), kept next to the
+/// object they are about.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Default)]
 pub struct PodGhost {
-    /// Some container of this pod has been started.
+    /// History variable: some container of this pod has been started.
     pub ever_started: bool,
-    /// The first terminal phase the API stored for this pod.
-    pub first_terminal: Option<Phase>,
-    /// Seconds (saturating at [`STUCK_CAP`]) the pod has been stuck: shown
+    /// History variable: seconds (saturating at [`STUCK_CAP`]) the pod has been stuck: shown
     /// `ContainerCreating`, or deleted with nothing left running, on a kubelet that reaches
     /// the API server.
     pub stuck_for: Secs,
@@ -237,18 +254,6 @@ pub struct Ctr {
     pub waiting: Option<Waiting>,
     /// Probe workers: startup, readiness, liveness (None where the spec has no such probe).
     pub probes: [Option<Worker>; 3],
-    pub ghost: CtrGhost,
-}
-
-/// Observer variables of a container slot.
-#[derive(Clone, Debug, PartialEq, Eq, Hash, Default)]
-pub struct CtrGhost {
-    /// A container was started after the pod had a deletionTimestamp.
-    pub started_after_deletion: bool,
-    /// The kubelet killed a container whose program was healthy (booting or serving).
-    pub killed_while_healthy: bool,
-    /// A container stopped for a deletion needed SIGKILL.
-    pub sigkilled_on_deletion: bool,
 }
 
 /// A back-off entry with relative time: `age` = seconds since `lastUpdate` (saturating).
@@ -457,23 +462,11 @@ pub struct Env {
     pub outage_left: Option<Secs>,
     /// Bit i: fault i of the scenario has happened.
     pub fired: u32,
-    /// Observer: a request was sent to a pod whose container was not running (pod uid).
-    pub refused: Option<u16>,
     /// Bit i: the partition of fault i has healed.
     pub healed: u32,
-    /// Observer: taint eviction deleted a pod while every node was not Ready.
-    pub evicted_in_full_disruption: bool,
-    /// Observer: the object of a gracefully deleted pod was removed by its kubelet while the
-    /// kubelet could not reach the API server.
-    pub removed_while_unreachable: bool,
-    /// Observer: the eviction manager evicted a pod while a pod of a lower QoS class still
-    /// ran on the node (S14 P14.1: "BestEffort before Burstable before Guaranteed").
-    pub evicted_out_of_qos_order: bool,
-    /// Observer: a kubelet deleted a mirror pod that had been deleted through the API.
+    /// History variable: a kubelet deleted a mirror pod that had been deleted through the
+    /// API.
     pub mirror_deleted: bool,
-    /// Observer: a kubelet wrote a status that shows a container Running while that
-    /// container's postStart hook was still running.
-    pub running_reported_in_hook: bool,
 }
 
 /// QoS class (Guaranteed > Burstable > BestEffort), as the eviction docs order them.

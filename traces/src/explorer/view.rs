@@ -332,7 +332,7 @@ pub fn step_text(m: &Cluster, before: &State, action: &Action) -> Option<String>
     let s = m.apply(before, action)?;
     let mut out: Vec<String> = Vec::new();
     out.push(words::describe(m, before, action));
-    if let Some(uid) = s.env.refused.filter(|_| before.env.refused.is_none()) {
+    if let Some(uid) = crate::facts::refused_request(before, action) {
         out.push(format!(
             "⚠ the request was refused: no container of {} is running",
             m.uid_name(&s, uid)
@@ -1305,7 +1305,7 @@ pub fn svg(
             r#"font-weight="bold""#,
             &format!("client → Service ({svc})"),
         );
-        match s.env.refused {
+        match prev.and_then(|(b, a)| crate::facts::refused_request(b, a)) {
             Some(uid) => g.text(
                 cx + 8.0,
                 below + 31.0,
