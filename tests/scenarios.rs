@@ -146,9 +146,7 @@ fn independent_shortest(m: &Cluster, def: &PropertyDef) -> Option<usize> {
         }
         m.actions(&s, &mut actions);
         for a in actions.drain(..) {
-            let next = m
-                .next_state(&s, a.clone())
-                .expect("every listed action applies");
+            let next = m.next_state(&s, a).expect("every listed action applies");
             if let Kind::Step(c) = def.kind {
                 if !c(m, &s, &a, &next) {
                     return Some(depth + 1);

@@ -359,7 +359,7 @@ pub fn check_with(
                 result.verdict = match found {
                     Some((u, a)) => {
                         let mut run = graph.run_to(*u);
-                        let action = graph.action(*a).clone();
+                        let action = *graph.action(*a);
                         let states = replay_run(&m, &graph, *u, d.name)?;
                         let before = states.last().expect("a run has a state");
                         // The last step, checked by hand: enabled, and it breaks it.
