@@ -590,6 +590,33 @@ fn unknown_flag_is_bad_input() {
     assert_bad_input(&["list", "--bogus"], &["--bogus"]);
 }
 
+/// `--cross-check` runs Stateright's own checker too (with `--threads` threads): the same
+/// JSON as without it, where the two agree.
+#[test]
+fn cross_check_agrees_and_changes_nothing() {
+    for scenario in ["deadlock", "statefulset-partition"] {
+        let plain = run_json(&["check", scenario, "--format", "json"], 0);
+        let crossed = run_json(
+            &[
+                "check",
+                scenario,
+                "--format",
+                "json",
+                "--cross-check",
+                "--threads",
+                "2",
+            ],
+            0,
+        );
+        assert_scenario_shape(&crossed[0], 2);
+        assert_eq!(
+            without_volatile(&plain, &["threads"]),
+            without_volatile(&crossed, &["threads"]),
+            "{scenario}"
+        );
+    }
+}
+
 #[test]
 fn zero_threads_is_bad_input() {
     assert_bad_input(&["check", "healthy", "--threads", "0"], &["--threads"]);
