@@ -320,3 +320,46 @@ fn a_trace_neighbourhood_is_its_states_and_the_edges_among_them() {
     assert_eq!(all.len(), g.state_count());
     assert_eq!(all_edges.len(), g.edge_count());
 }
+
+/// The step judges read the transition they are given: `terminal_phase_is_final` accepts
+/// every real step of `job-never` from a state with a Failed pod, and rejects the same step
+/// with the pod's phase turned back to Running in the next state.
+#[test]
+fn a_step_judge_rejects_a_step_that_leaves_a_terminal_phase() {
+    use podcheck_model::k8s::Phase;
+    let s = catalogue::find("job-never").unwrap();
+    let m = podcheck_properties::check::model(&s, &[], false);
+    let Kind::Step(judge) = podcheck_properties::catalogue::find("terminal_phase_is_final")
+        .unwrap()
+        .kind
+    else {
+        panic!("terminal_phase_is_final is a step property")
+    };
+    let (g, _) = explore(
+        &m,
+        podcheck_properties::check::fair_actor,
+        &[],
+        &ExploreOptions::default(),
+    );
+    let mut judged = 0;
+    for state in g.rebuild_states(&m).unwrap() {
+        let Some(failed) = state
+            .api
+            .pods
+            .iter()
+            .find(|p| p.status.phase == Phase::Failed)
+            .map(|p| p.uid)
+        else {
+            continue;
+        };
+        for (a, next) in m.next_steps(&state) {
+            assert!(judge(&m, &state, &a, &next), "{a:?}");
+            if let Some(mut forged) = next.pod(failed).is_some().then(|| next.clone()) {
+                forged.pod_mut(failed).unwrap().status.phase = Phase::Running;
+                assert!(!judge(&m, &state, &a, &forged), "{a:?}");
+                judged += 1;
+            }
+        }
+    }
+    assert!(judged > 0);
+}
