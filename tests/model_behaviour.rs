@@ -1,6 +1,7 @@
 //! The model's timers against the upstream schedules: the crash back-off the kubelet in the
-//! model applies is VECTORS V6, and the image pulls it attempts follow the V5.3 rule, because
-//! the kubelet calls the same back-off functions the conformance tests check.
+//! model applies is the derived schedule (docs/sources.md#kubelet-crash-back-off), and the image
+//! pulls it attempts follow client-go's `IsInBackOffSinceUpdate` rule (upstream
+//! `TestIsInBackOffSinceUpdate`), because the kubelet calls the same back-off functions the conformance tests check.
 
 use podcheck_model::k8s::crash_loop_delays;
 use podcheck_model::kubelet::Step;
@@ -53,7 +54,7 @@ fn crash_loop_back_off_follows_v6() {
         let Some(Waiting::CrashLoopBackOff { left }) = c_after.waiting else {
             panic!("CrashLoopBackOff step without the waiting reason");
         };
-        // This exit is number restartCount + 1; V6 gives the wait before its restart.
+        // This exit is number restartCount + 1; the schedule gives the wait before its restart.
         let exit_no = c_before.restart_count as usize + 1;
         if c_before.restart_count < RESTART_COUNT_CAP {
             assert_eq!(left as u64, v6[exit_no - 1], "exit #{exit_no}");
@@ -107,7 +108,7 @@ fn image_pulls_follow_the_back_off() {
         .take(8)
         .collect();
     // A pull fails, Next doubles the entry (10, 20, 40 … 300); the next pull comes when
-    // `now - lastUpdate >= backoff` (V5.3, F 60-62).
+    // `now - lastUpdate >= backoff` (docs/sources.md#kubelet-image-pull-back-off).
     assert_eq!(pulls, vec![0, 10, 30, 70, 150, 310, 610, 910]);
 }
 
@@ -141,7 +142,8 @@ fn sigterm_ignored_is_killed_after_the_full_grace_period() {
     assert!(kill.runtime.iter().any(|c| c.contains("exited 137")));
 }
 
-/// Seed 000: each failing step has its STATUS, its event and its phase. For every failure
+/// Each failing kubelet step has its STATUS, its event and its phase
+/// (docs/sources.md#kubelet-volumes-sandbox-and-containers). For every failure
 /// scenario some reachable state shows the pod with exactly that triple, the event being a
 /// Warning with the upstream reason.
 #[test]

@@ -1,6 +1,7 @@
 //! Random scenario configurations: the model never panics, every enabled action applies, and
-//! the invariants that SCENARIOS.md says hold in every cluster (I1, I2, I4, I5, I9 and the
-//! condition rules) hold in every configuration, not only in the catalogue's.
+//! the invariants that hold in every real cluster (a terminal phase is final, no start after
+//! deletion, endpoint `ready` implies serving and not terminating, no terminal or IP-less
+//! endpoints, bounded back-off, and the condition rules) hold in every configuration, not only in the catalogue's.
 
 use podcheck_model::k8s::{Resources, RestartPolicy};
 use podcheck_model::spec::*;
@@ -324,7 +325,7 @@ fn scenario() -> impl Strategy<Value = Scenario> {
         )
 }
 
-/// Invariants SCENARIOS.md lists as holding everywhere.
+/// Invariants that hold in every cluster, whatever its configuration.
 const UNIVERSAL: &[&str] = &[
     "terminating_until_kubelet_confirms",
     "no_eviction_in_full_disruption",

@@ -1,6 +1,6 @@
 //! The scenario suite: every built-in scenario is checked exhaustively; every verdict must
-//! equal the catalogue's expectation (which comes from the seeds and SCENARIOS.md), and every
-//! scenario's exact unique-state count is pinned, as Stateright's own examples and the
+//! equal the catalogue's expectation (which comes from upstream Kubernetes, docs/sources.md),
+//! and every scenario's exact unique-state count is pinned, as Stateright's own examples and the
 //! tlaplus/Examples manifest do. A change to the model that changes a count must update the
 //! pin here, on purpose.
 //!
@@ -229,7 +229,7 @@ fn a_bounded_run_is_incomplete_not_holds() {
 }
 
 /// Stateright 0.31 overwrites a first discovery while other properties are pending
-/// (shared/STATERIGHT.md). This pins that the trap is real on this model, which is why traces
+/// (docs/sources.md#stateright-031). This pins that the trap is real on this model, which is why traces
 /// come from a separate single-property search.
 #[test]
 fn stateright_main_run_discoveries_can_be_longer_than_shortest() {
@@ -273,7 +273,8 @@ fn larger_sizes_keep_their_verdicts_and_counts() {
     }
 }
 
-/// S1 branch 7a, as the issue asks: the shortest counterexample names, in order, the
+/// A force delete during a partition (docs/sources.md#statefulset-one-pod-per-identity), as the
+/// issue asks: the shortest counterexample names, in order, the
 /// partition, Ready=Unknown, the taint, the graceful eviction, the force delete, and the new
 /// db-0 started on the other node while the old one still runs.
 #[test]
