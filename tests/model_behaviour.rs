@@ -1,7 +1,8 @@
 //! The model's timers against the upstream schedules: the crash back-off the kubelet in the
 //! model applies is the derived schedule (docs/sources.md#kubelet-crash-back-off), and the image
 //! pulls it attempts follow client-go's `IsInBackOffSinceUpdate` rule (upstream
-//! `TestIsInBackOffSinceUpdate`), because the kubelet calls the same back-off functions the conformance tests check.
+//! `TestIsInBackOffSinceUpdate`), because the kubelet calls the same back-off functions the
+//! conformance tests check.
 
 use podcheck_model::k8s::crash_loop_delays;
 use podcheck_model::kubelet::Step;
