@@ -1,7 +1,7 @@
 //! Judging properties with Stateright.
 //!
 //! One exhaustive breadth-first run judges every property of a scenario at once. Two traps of
-//! Stateright 0.31 are handled here (shared/STATERIGHT.md, and `bfs.rs` in the crate):
+//! Stateright 0.31 are handled here (docs/sources.md#stateright-031, and `bfs.rs` in the crate):
 //!
 //! - A BFS stops as soon as every property has a discovery, so its state count would depend
 //!   on which properties a scenario has, and on the thread count. A sentinel property that is
