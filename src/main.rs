@@ -595,9 +595,21 @@ fn run_explore(scenario: Scenario, addr: &str) -> Result<ExitCode, BadInput> {
     // The served model carries the scenario's properties, so the Explorer lists them and
     // each state's text says which hold there. Paths encode as action indices, and the
     // actions of a state do not depend on the properties a model carries.
-    let model = check::model(&scenario, &selected, false);
+    // Only state properties reach Stateright: a leads-to is not one, and Stateright would
+    // judge it as `always`.
+    let state_props: Vec<_> = selected
+        .iter()
+        .filter(|d| {
+            matches!(
+                d.kind,
+                podcheck_properties::Kind::Always | podcheck_properties::Kind::Sometimes
+            )
+        })
+        .copied()
+        .collect();
+    let model = check::model(&scenario, &state_props, false);
     // Serve at once; `serve` never returns. The counterexample URLs follow once found.
-    let served = model.clone();
+    let served = podcheck_traces::explorer::ExplorerModel::new(model.clone());
     let server = std::thread::spawn(move || {
         let _ = served.checker().serve(sock);
     });

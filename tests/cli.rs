@@ -99,6 +99,24 @@ fn run_expect(args: &[&str], code: i32) -> Output {
     o
 }
 
+/// The number of steps of `podcheck trace SCENARIO --property PROPERTY --format json`.
+fn trace_json_steps(scenario: &str, property: &str) -> u64 {
+    let o = run_expect(
+        &[
+            "trace",
+            scenario,
+            "--property",
+            property,
+            "--format",
+            "json",
+        ],
+        0,
+    );
+    let t: Value = serde_json::from_slice(&o.stdout).expect("JSON");
+    assert_eq!(t["property"], property);
+    t["steps"].as_array().expect("steps").len() as u64
+}
+
 /// Runs a `--format json` check, asserts its exit code, and returns the parsed array.
 fn run_json(args: &[&str], code: i32) -> Vec<Value> {
     let o = run_expect(args, code);
@@ -387,7 +405,12 @@ fn check_termination_race_json() {
     assert_eq!(race["verdict"], "violated", "{race}");
     assert_eq!(race["expected"], "violated", "{race}");
     let steps = race["trace_steps"].as_u64().expect("a counterexample");
-    assert!(steps > 0, "{race}");
+    // The count is the length of the trace `podcheck trace` prints for the same property.
+    assert_eq!(
+        steps,
+        trace_json_steps("termination-race", "no_request_to_stopped_container"),
+        "{race}"
+    );
 
     let prestop = property(
         scenario(results, "termination-race-prestop"),
@@ -760,7 +783,17 @@ fn trace_formats_json_itf_mermaid() {
     let t: Value = serde_json::from_slice(&json.stdout).expect("JSON");
     assert_eq!(t["property"], "graceful_stop_within_grace");
     assert_eq!(t["verdict"], "violated");
-    assert!(!t["steps"].as_array().unwrap().is_empty());
+    // As many steps as `podcheck check` reports for the property's trace.
+    let checked = run_json(&["check", "sigterm-ignored", "--format", "json"], 0);
+    let p = property(
+        scenario(&checked, "sigterm-ignored"),
+        "graceful_stop_within_grace",
+    );
+    assert_eq!(
+        Some(t["steps"].as_array().unwrap().len() as u64),
+        p["trace_steps"].as_u64(),
+        "{p}"
+    );
 
     let itf = run_expect(&["trace", "sigterm-ignored", "--format", "itf"], 0);
     let v: Value = serde_json::from_slice(&itf.stdout).expect("ITF is JSON");

@@ -1,11 +1,11 @@
 //! The model's timers against the upstream schedules: the crash back-off the kubelet in the
-//! model applies is the derived schedule (docs/sources.md#kubelet-crash-back-off), and the image
-//! pulls it attempts follow client-go's `IsInBackOffSinceUpdate` rule (upstream
-//! `TestIsInBackOffSinceUpdate`), because the kubelet calls the same back-off functions the
-//! conformance tests check.
+//! model applies is the CrashLoopBackOff schedule of `doBackOff` (10 s doubling to 300 s), and
+//! the image pulls it attempts follow client-go's `IsInBackOffSinceUpdate` (the rule of
+//! backoff_test.go TestIsInBackOffSinceUpdate), because the kubelet calls the same back-off
+//! functions the conformance tests in model/tests/backoff.rs check.
 
 use podcheck_model::k8s::crash_loop_delays;
-use podcheck_model::kubelet::Step;
+use podcheck_model::kubelet::{self, Step};
 use podcheck_model::state::{Waiting, RESTART_COUNT_CAP};
 use podcheck_model::{catalogue, Action, Cluster, State};
 use podcheck_properties::check;
@@ -26,7 +26,7 @@ fn transitions(m: &Cluster) -> Vec<(State, Action, State)> {
     while let Some(s) = queue.pop_front() {
         m.actions(&s, &mut actions);
         for a in actions.drain(..) {
-            let n = m.next_state(&s, a.clone()).unwrap();
+            let n = m.next_state(&s, a).unwrap();
             if seen.insert(n.clone()) {
                 queue.push_back(n.clone());
             }
@@ -42,11 +42,11 @@ fn crash_loop_back_off_follows_v6() {
     let v6 = crash_loop_delays(12);
     let mut seen_waits = Vec::new();
     for (before, a, after) in transitions(&m) {
-        let Action::Kubelet {
+        let Action::Kubelet(kubelet::Action::Sync {
             node,
             uid,
             step: Step::CrashLoopBackOff { init, ctr },
-        } = a
+        }) = a
         else {
             continue;
         };
@@ -55,7 +55,8 @@ fn crash_loop_back_off_follows_v6() {
         let Some(Waiting::CrashLoopBackOff { left }) = c_after.waiting else {
             panic!("CrashLoopBackOff step without the waiting reason");
         };
-        // This exit is number restartCount + 1; the schedule gives the wait before its restart.
+        // This exit is number restartCount + 1; the CrashLoopBackOff schedule gives the wait
+        // before its restart.
         let exit_no = c_before.restart_count as usize + 1;
         if c_before.restart_count < RESTART_COUNT_CAP {
             assert_eq!(left as u64, v6[exit_no - 1], "exit #{exit_no}");
@@ -84,7 +85,7 @@ fn walk(m: &Cluster, steps: usize) -> Vec<(u64, State, Action)> {
         if let Action::Tick(d) = a {
             t += d as u64;
         }
-        let n = m.next_state(&s, a.clone()).unwrap();
+        let n = m.next_state(&s, a).unwrap();
         out.push((t, s, a));
         s = n;
     }
@@ -99,17 +100,17 @@ fn image_pulls_follow_the_back_off() {
         .filter(|(_, _, a)| {
             matches!(
                 a,
-                Action::Kubelet {
+                Action::Kubelet(kubelet::Action::Sync {
                     step: Step::PullImage { .. },
                     ..
-                }
+                })
             )
         })
         .map(|(t, _, _)| t)
         .take(8)
         .collect();
     // A pull fails, Next doubles the entry (10, 20, 40 … 300); the next pull comes when
-    // `now - lastUpdate >= backoff` (docs/sources.md#kubelet-image-pull-back-off).
+    // `now - lastUpdate >= backoff` (`IsInBackOffSinceUpdate`, pkg/kubelet/images/image_manager.go).
     assert_eq!(pulls, vec![0, 10, 30, 70, 150, 310, 610, 910]);
 }
 
@@ -149,8 +150,8 @@ fn sigterm_ignored_is_killed_after_the_full_grace_period() {
 /// Warning with the upstream reason.
 #[test]
 fn each_failing_step_shows_its_status_event_and_phase() {
-    use podcheck_model::events::text;
-    use podcheck_model::render::print;
+    use podcheck_model::kubectl::print;
+    use podcheck_traces::events::text;
     let table = [
         (
             "stuck-sandbox",
@@ -226,7 +227,7 @@ fn each_failing_step_shows_its_status_event_and_phase() {
 /// returns the WaitForUnmount error).
 #[test]
 fn hangs_record_no_event() {
-    use podcheck_model::events::text;
+    use podcheck_traces::events::text;
     for name in [
         "stuck-volume-mount-hang",
         "poststart-hang",
@@ -280,10 +281,10 @@ fn sandbox_retries_every_ten_seconds() {
         |a| {
             matches!(
                 a,
-                Action::Kubelet {
+                Action::Kubelet(kubelet::Action::Sync {
                     step: Step::CreateSandbox,
                     ..
-                }
+                })
             )
         },
         8,
@@ -303,10 +304,10 @@ fn mount_retries_back_off_exponentially() {
         |a| {
             matches!(
                 a,
-                Action::Kubelet {
+                Action::Kubelet(kubelet::Action::Sync {
                     step: Step::MountVolumes,
                     ..
-                }
+                })
             )
         },
         12,

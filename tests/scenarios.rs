@@ -1,6 +1,6 @@
 //! The scenario suite: every built-in scenario is checked exhaustively; every verdict must
-//! equal the catalogue's expectation (which comes from upstream Kubernetes, docs/sources.md),
-//! and every scenario's exact unique-state count is pinned, as Stateright's own examples and the
+//! equal the catalogue's expectation (each scenario names its source), and every
+//! scenario's exact unique-state count is pinned, as Stateright's own examples and the
 //! tlaplus/Examples manifest do. A change to the model that changes a count must update the
 //! pin here, on purpose.
 //!
@@ -273,8 +273,7 @@ fn larger_sizes_keep_their_verdicts_and_counts() {
     }
 }
 
-/// A force delete during a partition (docs/sources.md#statefulset-one-pod-per-identity), as the
-/// issue asks: the shortest counterexample names, in order, the
+/// The StatefulSet partition story, as the issue asks: the shortest counterexample names, in order, the
 /// partition, Ready=Unknown, the taint, the graceful eviction, the force delete, and the new
 /// db-0 started on the other node while the old one still runs.
 #[test]

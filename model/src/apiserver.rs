@@ -1,6 +1,9 @@
-//! The API server: the object store and its delete semantics.
+//! The API server: the object store, its create and delete semantics, and the events the
+//! components record through it. It sits below the components: each of them writes through
+//! it as a client of the real one does.
 
-use crate::cluster::Cluster;
+use crate::context::Context;
+use crate::events::{EventKind, PodEvent, EVENT_COUNT_CAP};
 use crate::k8s::Phase;
 use crate::state::*;
 
@@ -9,7 +12,7 @@ use crate::state::*;
 /// takes the smallest suffix and uid that nothing alive uses, so that a cluster which keeps
 /// creating and removing pods (a rejected pod's replacement, a crash-looping Job) comes back
 /// to the same states instead of counting forever.
-pub fn create_pod(m: &Cluster, s: &mut State, workload: u8) -> u16 {
+pub fn create_pod(m: &Context, s: &mut State, workload: u8) -> u16 {
     let used = |n: u8| {
         s.api
             .pods
@@ -42,7 +45,7 @@ fn uid_in_use(s: &State, uid: u16) -> bool {
 }
 
 /// Creates a pod object named `<workload>-<suffix>` (a StatefulSet ordinal).
-pub fn create_pod_named(m: &Cluster, s: &mut State, workload: u8, suffix: u8) -> u16 {
+pub fn create_pod_named(m: &Context, s: &mut State, workload: u8, suffix: u8) -> u16 {
     // `nodeName` in the template: bound at creation, never seen by the scheduler.
     let node = m
         .workload(workload)
@@ -78,7 +81,7 @@ pub fn create_pod_named(m: &Cluster, s: &mut State, workload: u8, suffix: u8) ->
 /// pod's `terminationGracePeriodSeconds`; 0 for an unscheduled or terminal pod, which is then
 /// removed at once. Otherwise only `deletionTimestamp` is set, and the kubelet finishes the
 /// delete (F 70). A second delete can only shorten the grace (F 64).
-pub fn delete_pod(m: &Cluster, s: &mut State, uid: u16, grace: Option<Secs>) -> Option<()> {
+pub fn delete_pod(m: &Context, s: &mut State, uid: u16, grace: Option<Secs>) -> Option<()> {
     let pod = s.pod(uid)?;
     let spec = m.workload(pod.workload).template();
     let mut period = grace.unwrap_or(spec.termination_grace_period_seconds);
@@ -95,4 +98,31 @@ pub fn delete_pod(m: &Cluster, s: &mut State, uid: u16, grace: Option<Secs>) -> 
         None => period,
     });
     Some(())
+}
+
+/// Records `kind` on the pod `uid` (the API object, or the kubelet's static pod on `node`).
+/// `reachable`: the recorder can reach the API server.
+pub fn record_event(s: &mut State, node: Option<u8>, uid: u16, kind: EventKind, reachable: bool) {
+    if !reachable {
+        return;
+    }
+    let pod = match node {
+        Some(n) => s.kpod_mut(n, uid),
+        None => s.pod_mut(uid),
+    };
+    let Some(pod) = pod else { return };
+    match pod.events.binary_search_by(|e| e.kind.cmp(&kind)) {
+        Ok(i) => {
+            let e = &mut pod.events[i];
+            e.count = (e.count + 1).min(EVENT_COUNT_CAP);
+        }
+        Err(i) => pod.events.insert(i, PodEvent { kind, count: 1 }),
+    }
+    s.journal.0.push((uid, kind));
+}
+
+/// The kubelet of `node` records (it reaches the API server unless partitioned).
+pub fn kubelet_event(s: &mut State, node: u8, uid: u16, kind: EventKind) {
+    let reachable = !s.nodes[node as usize].partitioned;
+    record_event(s, Some(node), uid, kind, reachable);
 }

@@ -2,15 +2,24 @@
 //! it is enabled, or never; none of them is fair.
 
 use crate::apiserver;
-use crate::cluster::{Action, Cluster};
+use crate::context::Context;
 use crate::spec::Fault;
 use crate::state::*;
+
+/// A fault or operator action of the scenario happens, or a partition heals.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Action {
+    /// Fault `index` of the scenario happens (to pod `target`, where it picks one).
+    Fault { index: u8, target: Option<u16> },
+    /// The partition of fault `index` heals.
+    Heal { index: u8 },
+}
 
 fn fired(s: &State, i: usize) -> bool {
     s.env.fired & (1 << i) != 0
 }
 
-fn workload_index(m: &Cluster, name: &str) -> Option<u8> {
+fn workload_index(m: &Context, name: &str) -> Option<u8> {
     m.scenario
         .workloads
         .iter()
@@ -18,18 +27,18 @@ fn workload_index(m: &Cluster, name: &str) -> Option<u8> {
         .map(|i| i as u8)
 }
 
-fn node_index(m: &Cluster, name: &str) -> Option<usize> {
+fn node_index(m: &Context, name: &str) -> Option<usize> {
     m.scenario.cluster.nodes.iter().position(|n| n.name == name)
 }
 
 /// Enabled faults.
-pub fn actions(m: &Cluster, s: &State, out: &mut Vec<Action>) {
+pub fn actions<A: From<Action>>(m: &Context, s: &State, out: &mut Vec<A>) {
     for (i, f) in m.scenario.faults.iter().enumerate() {
         if let Fault::Partition { node, heals: true } = f {
             let healed = s.env.healed & (1 << i) != 0;
             let deleted = node_index(m, node).is_some_and(|n| s.api.nodes[n].deleted);
             if fired(s, i) && !healed && !deleted {
-                out.push(Action::Heal { index: i as u8 });
+                out.push(Action::Heal { index: i as u8 }.into());
             }
         }
         if fired(s, i) {
@@ -44,10 +53,13 @@ pub fn actions(m: &Cluster, s: &State, out: &mut Vec<Action>) {
                 let w = workload_index(m, workload);
                 for p in &s.api.pods {
                     if Some(p.workload) == w && p.status.ready && p.deletion.is_none() {
-                        out.push(Action::Fault {
-                            index,
-                            target: Some(p.uid),
-                        });
+                        out.push(
+                            Action::Fault {
+                                index,
+                                target: Some(p.uid),
+                            }
+                            .into(),
+                        );
                     }
                 }
             }
@@ -63,36 +75,48 @@ pub fn actions(m: &Cluster, s: &State, out: &mut Vec<Action>) {
                         && p.node.is_some()
                         && (!terminating_only || p.deletion.is_some())
                     {
-                        out.push(Action::Fault {
-                            index,
-                            target: Some(p.uid),
-                        });
+                        out.push(
+                            Action::Fault {
+                                index,
+                                target: Some(p.uid),
+                            }
+                            .into(),
+                        );
                     }
                 }
             }
             Fault::Partition { node, .. } => {
                 if let Some(n) = node_index(m, node) {
                     if !s.api.nodes[n].deleted {
-                        out.push(Action::Fault {
-                            index,
-                            target: None,
-                        });
+                        out.push(
+                            Action::Fault {
+                                index,
+                                target: None,
+                            }
+                            .into(),
+                        );
                     }
                 }
             }
-            Fault::ControlPlanePartition {} => out.push(Action::Fault {
-                index,
-                target: None,
-            }),
+            Fault::ControlPlanePartition {} => out.push(
+                Action::Fault {
+                    index,
+                    target: None,
+                }
+                .into(),
+            ),
             // An operator acts on a node that is not Ready.
             Fault::DeleteNode { node } | Fault::OutOfServiceTaint { node } => {
                 if node_index(m, node)
                     .is_some_and(|n| s.api.nodes[n].unknown && !s.api.nodes[n].deleted)
                 {
-                    out.push(Action::Fault {
-                        index,
-                        target: None,
-                    });
+                    out.push(
+                        Action::Fault {
+                            index,
+                            target: None,
+                        }
+                        .into(),
+                    );
                 }
             }
             // Memory use grows once the node's pods run.
@@ -100,19 +124,25 @@ pub fn actions(m: &Cluster, s: &State, out: &mut Vec<Action>) {
                 if node_index(m, node)
                     .is_some_and(|n| s.nodes[n].pods.iter().any(|p| p.any_running()))
                 {
-                    out.push(Action::Fault {
-                        index,
-                        target: None,
-                    });
+                    out.push(
+                        Action::Fault {
+                            index,
+                            target: None,
+                        }
+                        .into(),
+                    );
                 }
             }
             // The dependency fails while some pod is serving (Demo 6, S8).
             Fault::DependencyOutage { .. } => {
                 if s.api.pods.iter().any(|p| p.status.ready) {
-                    out.push(Action::Fault {
-                        index,
-                        target: None,
-                    });
+                    out.push(
+                        Action::Fault {
+                            index,
+                            target: None,
+                        }
+                        .into(),
+                    );
                 }
             }
             // A program that is up deadlocks (Demo 7).
@@ -128,10 +158,13 @@ pub fn actions(m: &Cluster, s: &State, out: &mut Vec<Action>) {
                             .iter()
                             .any(|c| matches!(&c.run, Run::Running(p) if p.answers() && p.stop.is_none()));
                         if up {
-                            out.push(Action::Fault {
-                                index,
-                                target: Some(rt.uid),
-                            });
+                            out.push(
+                                Action::Fault {
+                                    index,
+                                    target: Some(rt.uid),
+                                }
+                                .into(),
+                            );
                         }
                     }
                 }
@@ -141,7 +174,7 @@ pub fn actions(m: &Cluster, s: &State, out: &mut Vec<Action>) {
 }
 
 /// Applies fault `index`.
-pub fn apply(m: &Cluster, s: &mut State, index: u8, target: Option<u16>) -> Option<()> {
+pub fn apply(m: &Context, s: &mut State, index: u8, target: Option<u16>) -> Option<()> {
     let f = m.scenario.faults.get(index as usize)?;
     if fired(s, index as usize) {
         return None;
@@ -208,25 +241,8 @@ pub fn apply(m: &Cluster, s: &mut State, index: u8, target: Option<u16>) -> Opti
     }
 }
 
-/// A `stepFails` condition in words.
-pub fn condition_words(f: &Fault) -> String {
-    match f {
-        Fault::StepFails {
-            workload,
-            step,
-            hangs,
-            ..
-        } => format!(
-            "{} {} for the pods of {workload}",
-            step.name(),
-            if *hangs { "hangs" } else { "fails" }
-        ),
-        _ => String::new(),
-    }
-}
-
 /// The partition of fault `index` heals: the kubelet reaches the API server again.
-pub fn heal(m: &Cluster, s: &mut State, index: u8) -> Option<()> {
+pub fn heal(m: &Context, s: &mut State, index: u8) -> Option<()> {
     let Some(Fault::Partition { node, heals: true }) = m.scenario.faults.get(index as usize) else {
         return None;
     };
@@ -235,48 +251,4 @@ pub fn heal(m: &Cluster, s: &mut State, index: u8) -> Option<()> {
     s.nodes[n].partitioned = false;
     s.nodes[n].lease_age = 0;
     Some(())
-}
-
-/// The heal in words.
-pub fn describe_heal(m: &Cluster, index: u8) -> String {
-    match m.scenario.faults.get(index as usize) {
-        Some(Fault::Partition { node, .. }) => {
-            format!("network: the partition of {node} heals")
-        }
-        _ => format!("heal #{index}"),
-    }
-}
-
-/// The fault in words.
-pub fn describe(m: &Cluster, s: &State, index: u8, target: Option<u16>) -> String {
-    let name = |t: Option<u16>| t.map(|u| m.uid_name(s, u)).unwrap_or_default();
-    match m.scenario.faults.get(index as usize) {
-        Some(Fault::DeletePod { .. }) => format!("kubectl: delete pod {}", name(target)),
-        Some(Fault::Partition { node, .. }) => {
-            format!("network: {node} is cut off from the API server (its containers keep running)")
-        }
-        Some(Fault::ControlPlanePartition {}) => {
-            "network: the API server is unreachable from every node (containers keep running)"
-                .into()
-        }
-        Some(Fault::DeleteNode { node }) => format!("kubectl: delete node {node}"),
-        Some(Fault::OutOfServiceTaint { node }) => format!(
-            "kubectl: taint node {node} node.kubernetes.io/out-of-service=nodeshutdown:NoExecute"
-        ),
-        Some(Fault::MemoryPressure { node }) => {
-            format!("environment: the programs on {node} grow to their memory use")
-        }
-        Some(Fault::ForceDeletePod { .. }) => format!(
-            "kubectl: delete pod {} --grace-period=0 --force",
-            name(target)
-        ),
-        Some(Fault::DependencyOutage { seconds }) => {
-            format!("environment: the dependency goes down for {seconds} s")
-        }
-        Some(Fault::Deadlock { .. }) => {
-            format!("environment: the program in {} deadlocks", name(target))
-        }
-        Some(f @ Fault::StepFails { .. }) => condition_words(f),
-        None => format!("fault #{index}"),
-    }
 }

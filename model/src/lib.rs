@@ -5,25 +5,40 @@
 //! a module that reads and writes only what the real one watches; [`cluster`] composes them.
 //! The upstream decision logic lives in [`k8s`] as pure functions, tested against the rows of
 //! Kubernetes' own unit tests, and the components call those same functions.
+//!
+//! Modules import in one direction, from the bottom up:
+//!
+//! 1. the scenario: [`spec`] (schema and validation), [`catalogue`] (the built-in ones);
+//!    [`k8s`] (upstream logic, pure);
+//! 2. the state: [`state`], with [`events`] (the event kinds a pod records);
+//! 3. below the components: [`context`] (per-scenario constants), [`apiserver`] (the object
+//!    store's write semantics), [`derived`] (facts several components read), [`runtime`] (the
+//!    container runtime and the programs), [`kubectl`] (what `kubectl get pods` computes);
+//! 4. the components, none of which imports another: [`kubelet`], [`controllers`],
+//!    [`scheduler`], [`proxy`] (kube-proxy and clients), [`faults`], [`time`] (the clock);
+//! 5. [`cluster`]: their composition into one Stateright model.
+//!
+//! Nothing here renders: wording, traces and pictures live in `podcheck-traces`.
 
 pub mod apiserver;
 pub mod catalogue;
 pub mod cluster;
+pub mod context;
 pub mod controllers;
-pub mod events;
-pub mod explore_view;
-pub mod facts;
+pub mod derived;
 pub mod faults;
 pub mod k8s;
+pub mod kubectl;
 pub mod kubelet;
-pub mod nodes;
 pub mod proxy;
-pub mod render;
+pub mod runtime;
 pub mod scheduler;
 pub mod spec;
 pub mod state;
 pub mod time;
 
 pub use cluster::{Action, Actor, Cluster, PropertyFn};
+pub use context::Context;
 pub use spec::{Scenario, Verdict};
+pub use state::events;
 pub use state::State;

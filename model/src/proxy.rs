@@ -5,8 +5,21 @@
 //! at any moment before, and must apply it at the deadline. Requests are answered by the
 //! runtime truth: a request routed to a pod whose container no longer runs is refused.
 
-use crate::cluster::{Action, Cluster};
+use crate::context::Context;
 use crate::state::*;
+
+/// kube-proxy on a node applies the current EndpointSlice.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Action {
+    Sync { node: u8 },
+}
+
+/// A client request through a node's kube-proxy to a pod it routes to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Request {
+    pub via: u8,
+    pub uid: u16,
+}
 
 /// What the proxies should route to now: the ready endpoints of the API's slice.
 pub fn desired_routes(s: &State) -> Vec<(u16, u8)> {
@@ -20,7 +33,7 @@ pub fn desired_routes(s: &State) -> Vec<(u16, u8)> {
 
 /// The watch: after every step, a proxy whose routes differ from the slice gets a pending
 /// update with the full lag; one with nothing to apply has none.
-pub fn observe(m: &Cluster, s: &mut State) {
+pub fn observe(m: &Context, s: &mut State) {
     let want = desired_routes(s);
     let lag = m.scenario.cluster.proxy_lag_seconds;
     for (n, p) in s.proxies.iter_mut().enumerate() {
@@ -37,19 +50,23 @@ pub fn observe(m: &Cluster, s: &mut State) {
 }
 
 /// A proxy at its deadline must apply the slice.
-pub fn urgent_actions(_m: &Cluster, s: &State, out: &mut Vec<Action>) {
+pub fn urgent_actions<A: From<Action>>(s: &State, out: &mut Vec<A>) {
     for (n, p) in s.proxies.iter().enumerate() {
         if p.lag_left == Some(0) && !s.nodes[n].partitioned {
-            out.push(Action::ProxySync { node: n as u8 });
+            out.push(Action::Sync { node: n as u8 }.into());
         }
     }
 }
 
 /// A proxy may apply the slice early; clients may send a request at any time.
-pub fn environment_actions(m: &Cluster, s: &State, out: &mut Vec<Action>) {
+pub fn environment_actions<A: From<Action> + From<Request>>(
+    m: &Context,
+    s: &State,
+    out: &mut Vec<A>,
+) {
     for (n, p) in s.proxies.iter().enumerate() {
         if matches!(p.lag_left, Some(t) if t > 0) && !s.nodes[n].partitioned {
-            out.push(Action::ProxySync { node: n as u8 });
+            out.push(Action::Sync { node: n as u8 }.into());
         }
     }
     let clients = m.scenario.service.as_ref().is_some_and(|svc| svc.clients);
@@ -58,13 +75,13 @@ pub fn environment_actions(m: &Cluster, s: &State, out: &mut Vec<Action>) {
     }
     for (n, p) in s.proxies.iter().enumerate() {
         for &(uid, _) in &p.routes {
-            out.push(Action::Request { via: n as u8, uid });
+            out.push(Request { via: n as u8, uid }.into());
         }
     }
 }
 
 /// The proxy applies the current slice.
-pub fn sync(_m: &Cluster, s: &mut State, node: u8) -> Option<()> {
+pub fn sync(_m: &Context, s: &mut State, node: u8) -> Option<()> {
     let want = desired_routes(s);
     let p = &mut s.proxies[node as usize];
     p.routes = want;
@@ -74,7 +91,7 @@ pub fn sync(_m: &Cluster, s: &mut State, node: u8) -> Option<()> {
 
 /// A request reaches the pod the proxy picked. It is served if a container of that pod runs on
 /// that node; otherwise it is refused and recorded.
-pub fn request(_m: &Cluster, s: &mut State, via: u8, uid: u16) -> Option<()> {
+pub fn request(_m: &Context, s: &mut State, via: u8, uid: u16) -> Option<()> {
     let &(_, node) = s.proxies[via as usize].routes.iter().find(|r| r.0 == uid)?;
     let running = s
         .rt(node, uid)

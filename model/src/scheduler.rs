@@ -5,15 +5,21 @@
 //! flushed on cluster events (seed 003, Demo 2). Among equally scored nodes the real scheduler
 //! picks at random; the model explores each.
 
-use crate::cluster::{Action, Cluster};
+use crate::context::Context;
+use crate::derived::{pod_request, taints, tolerations};
 use crate::k8s::{self, Resources, TaintEffect};
-use crate::kubelet::pod_request;
-use crate::nodes;
 use crate::state::*;
+
+/// The scheduler's decision for one pod.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Action {
+    /// Bind the pod to a node, or record it Unschedulable (`node` None).
+    Schedule { uid: u16, node: Option<u8> },
+}
 
 /// Requests of the pods the scheduler's cache places on node `n`: other pods, plus every
 /// non-terminal pod object bound there (the API view, not the kubelet's).
-pub fn requested_on(m: &Cluster, s: &State, n: u8) -> Resources {
+pub fn requested_on(m: &Context, s: &State, n: u8) -> Resources {
     let mut r = m.scenario.cluster.nodes[n as usize].used_by_other_pods;
     for p in &s.api.pods {
         if p.node == Some(n) && !p.status.phase.is_terminal() {
@@ -26,7 +32,7 @@ pub fn requested_on(m: &Cluster, s: &State, n: u8) -> Resources {
 }
 
 /// For each node: the reasons it was filtered out (empty = feasible).
-pub fn filter(m: &Cluster, s: &State, pod: &Pod) -> Vec<Vec<String>> {
+pub fn filter(m: &Context, s: &State, pod: &Pod) -> Vec<Vec<String>> {
     let spec = m.workload(pod.workload).template();
     let req = pod_request(spec);
     m.scenario
@@ -40,8 +46,8 @@ pub fn filter(m: &Cluster, s: &State, pod: &Pod) -> Vec<Vec<String>> {
                 reasons.push("node(s) were deleted".into());
                 return reasons;
             }
-            let node_taints = nodes::taints(m, s, n as u8);
-            let tolerations = nodes::tolerations(spec);
+            let node_taints = taints(m, s, n as u8);
+            let tolerations = tolerations(spec);
             if !k8s::node_selector_matches(&spec.node_selector, &node.labels) {
                 reasons.push("node(s) didn't match Pod's node affinity/selector".into());
             }
@@ -65,7 +71,7 @@ pub fn filter(m: &Cluster, s: &State, pod: &Pod) -> Vec<Vec<String>> {
 }
 
 /// Enabled scheduling decisions.
-pub fn actions(m: &Cluster, s: &State, out: &mut Vec<Action>) {
+pub fn actions<A: From<Action>>(m: &Context, s: &State, out: &mut Vec<A>) {
     for pod in &s.api.pods {
         if pod.node.is_some() || pod.deletion.is_some() || pod.status.phase.is_terminal() {
             continue;
@@ -77,10 +83,13 @@ pub fn actions(m: &Cluster, s: &State, out: &mut Vec<Action>) {
         if feasible.is_empty() {
             let msg = k8s::unschedulable_message(reasons.len(), &reasons);
             if pod.unschedulable.as_deref() != Some(msg.as_str()) {
-                out.push(Action::Schedule {
-                    uid: pod.uid,
-                    node: None,
-                });
+                out.push(
+                    Action::Schedule {
+                        uid: pod.uid,
+                        node: None,
+                    }
+                    .into(),
+                );
             }
             continue;
         }
@@ -99,23 +108,26 @@ pub fn actions(m: &Cluster, s: &State, out: &mut Vec<Action>) {
         let best = scores.iter().copied().max().unwrap_or(0);
         for (i, &n) in feasible.iter().enumerate() {
             if scores[i] == best {
-                out.push(Action::Schedule {
-                    uid: pod.uid,
-                    node: Some(n),
-                });
+                out.push(
+                    Action::Schedule {
+                        uid: pod.uid,
+                        node: Some(n),
+                    }
+                    .into(),
+                );
             }
         }
     }
 }
 
 /// Writes the Binding, or the Unschedulable condition.
-pub fn schedule(m: &Cluster, s: &mut State, uid: u16, node: Option<u8>) -> Option<()> {
+pub fn schedule(m: &Context, s: &mut State, uid: u16, node: Option<u8>) -> Option<()> {
     match node {
         Some(n) => {
             let pod = s.pod_mut(uid)?;
             pod.node = Some(n);
             pod.unschedulable = None;
-            crate::events::record(
+            crate::apiserver::record_event(
                 s,
                 None,
                 uid,
@@ -127,7 +139,7 @@ pub fn schedule(m: &Cluster, s: &mut State, uid: u16, node: Option<u8>) -> Optio
             let reasons = filter(m, s, s.pod(uid)?);
             let msg = k8s::unschedulable_message(reasons.len(), &reasons);
             s.pod_mut(uid)?.unschedulable = Some(msg);
-            crate::events::record(
+            crate::apiserver::record_event(
                 s,
                 None,
                 uid,

@@ -649,7 +649,114 @@ pub fn parse_scenarios(yaml: &str, origin: &str) -> Result<Vec<Scenario>, String
     Ok(list)
 }
 
+/// The longest duration a scenario may give, in seconds: the model's clock counts in 16 bits,
+/// and the sum of two durations (a delay after a grace period, say) must still fit.
+pub const MAX_SECONDS: u16 = u16::MAX / 2;
+
+/// How many distinct images a scenario may name: each node's images are a 32-bit set.
+pub const MAX_IMAGES: usize = 32;
+
+/// How many faults a scenario may list: which ones have happened is a 32-bit set.
+pub const MAX_FAULTS: usize = 32;
+
+/// How many workloads a scenario may have, and containers a pod template: both are counted
+/// in 8 bits in the state and the actions.
+pub const MAX_WORKLOADS: usize = u8::MAX as usize;
+pub const MAX_CONTAINERS: usize = u8::MAX as usize;
+
 impl Scenario {
+    /// The limits of the state's small integers and bit sets, checked where a scenario enters
+    /// so that none of them can wrap.
+    fn validate_limits(&self) -> Result<(), String> {
+        if self.workloads.len() > MAX_WORKLOADS {
+            return Err(format!(
+                "workloads: {} workloads, the model holds at most {MAX_WORKLOADS}",
+                self.workloads.len()
+            ));
+        }
+        if self.faults.len() > MAX_FAULTS {
+            return Err(format!(
+                "faults: {} faults, the model holds at most {MAX_FAULTS}",
+                self.faults.len()
+            ));
+        }
+        let mut images = std::collections::BTreeSet::new();
+        let seconds = |field: String, v: u16| {
+            if v > MAX_SECONDS {
+                Err(format!(
+                    "{field}: {v} s is longer than the model's limit of {MAX_SECONDS} s"
+                ))
+            } else {
+                Ok(())
+            }
+        };
+        seconds(
+            "cluster.proxyLagSeconds".into(),
+            self.cluster.proxy_lag_seconds,
+        )?;
+        seconds(
+            "cluster.nodeMonitorGracePeriodSeconds".into(),
+            self.cluster.node_monitor_grace_period_seconds,
+        )?;
+        for w in &self.workloads {
+            let t = w.template();
+            let name = w.name();
+            for (field, n) in [
+                ("initContainers", t.init_containers.len()),
+                ("containers", t.containers.len()),
+            ] {
+                if n > MAX_CONTAINERS {
+                    return Err(format!(
+                        "workload `{name}`: {n} {field}, the model holds at most {MAX_CONTAINERS}"
+                    ));
+                }
+            }
+            seconds(
+                format!("workload `{name}`: terminationGracePeriodSeconds"),
+                t.termination_grace_period_seconds,
+            )?;
+            for c in t.init_containers.iter().chain(&t.containers) {
+                images.insert(c.image.as_str());
+                let at = |f: &str| format!("workload `{name}` container `{}`: {f}", c.name);
+                seconds(at("app.bootSeconds"), c.app.boot_seconds)?;
+                seconds(at("app.postStartSeconds"), c.app.post_start_seconds)?;
+                for (kind, p) in [
+                    ("startupProbe", &c.startup_probe),
+                    ("readinessProbe", &c.readiness_probe),
+                    ("livenessProbe", &c.liveness_probe),
+                ] {
+                    if let Some(p) = p {
+                        seconds(
+                            at(&format!("{kind}.initialDelaySeconds")),
+                            p.initial_delay_seconds,
+                        )?;
+                        seconds(at(&format!("{kind}.periodSeconds")), p.period_seconds)?;
+                    }
+                }
+                if let Some(l) = &c.lifecycle {
+                    if let Some(ps) = &l.pre_stop {
+                        seconds(at("lifecycle.preStop.sleep.seconds"), ps.sleep.seconds)?;
+                    }
+                    if let Some(s) = l.post_start.as_ref().and_then(|p| p.sleep.as_ref()) {
+                        seconds(at("lifecycle.postStart.sleep.seconds"), s.seconds)?;
+                    }
+                }
+            }
+        }
+        if images.len() > MAX_IMAGES {
+            return Err(format!(
+                "the scenario's containers name {} distinct images; the model holds at most {MAX_IMAGES}",
+                images.len()
+            ));
+        }
+        for f in &self.faults {
+            if let Fault::DependencyOutage { seconds: s } = f {
+                seconds("faults: dependencyOutage.seconds".into(), *s)?;
+            }
+        }
+        Ok(())
+    }
+
     /// Checks what serde cannot: references between fields, and sizes the model can hold.
     pub fn validate(&self) -> Result<(), String> {
         if self.cluster.nodes.is_empty() || self.cluster.nodes.len() > 5 {
@@ -658,6 +765,7 @@ impl Scenario {
         if self.workloads.is_empty() {
             return Err("workloads must not be empty".into());
         }
+        self.validate_limits()?;
         let mut names = std::collections::BTreeSet::new();
         for w in &self.workloads {
             if !names.insert(w.name()) {

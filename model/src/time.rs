@@ -1,16 +1,131 @@
 //! Time: a discrete clock in whole seconds that jumps to the next deadline.
 //!
-//! Timers hold the seconds left. [`next_deadline`] is the smallest positive one; [`tick`]
-//! subtracts it from every timer, ages the back-off entries, and applies what happens inside
+//! Every timer of the state is listed once ([`Timer`], in `each_timer!`). [`next_deadline`]
+//! is the smallest positive time until one of them is due; [`tick`] advances them all by it
+//! (count-downs down, ages up to their caps) and then applies what happens inside
 //! the containers and the outside world at that instant (a program finishes booting, exits,
 //! runs out of memory; preStop ends and SIGTERM is sent; grace ends and SIGKILL is sent; the
 //! dependency comes back). Kubelet and controller reactions to those events are actions of
 //! their own, taken before time can move again.
 
-use crate::cluster::Cluster;
+use crate::context::Context;
+use crate::derived::{next_eviction_in, stuck_now};
+use crate::runtime::{exit_now, sigterm};
 use crate::spec::Workload;
 use crate::state::*;
-use crate::{kubelet, nodes};
+
+/// A timer of the state, as the clock sees it.
+pub enum Timer<T> {
+    /// Seconds left until something is due. `due`: it also sets the next deadline (some
+    /// count down without anything waiting on them).
+    Countdown { left: T, due: bool },
+    /// Seconds since something happened, saturating at `cap`; something is due when it
+    /// reaches `due_at`.
+    Age {
+        age: T,
+        cap: Secs,
+        due_at: Option<Secs>,
+    },
+}
+
+/// Every timer of the state, written once: [`next_deadline`] reads them (`each_timer!(m, s,
+/// f)`), [`tick`] advances them (`each_timer!(m, s, f, mut)`). `f` gets a [`Timer`] of `&Secs`
+/// or of `&mut Secs`.
+macro_rules! each_timer {
+    ($m:expr, $s:expr, $f:ident $(, $mut:ident)?) => {{
+        let m: &Context = $m;
+        let grace = m.scenario.cluster.node_monitor_grace_period_seconds;
+        for (_, r) in & $($mut)? $s.api.attach_retry {
+            $f(Timer::Countdown { left: & $($mut)? r.left, due: true });
+        }
+        for node in & $($mut)? $s.nodes {
+            for rt in & $($mut)? node.pods {
+                if let Some(t) = & $($mut)? rt.retry_left {
+                    $f(Timer::Countdown { left: t, due: true });
+                }
+                if let Some(r) = & $($mut)? rt.volume_retry {
+                    $f(Timer::Countdown { left: & $($mut)? r.left, due: true });
+                }
+                for c in (& $($mut)? rt.init).into_iter().chain(& $($mut)? rt.ctrs) {
+                    for bo in [& $($mut)? c.crash_bo, & $($mut)? c.pull_bo] {
+                        if let Some(b) = bo {
+                            $f(Timer::Age { age: & $($mut)? b.age, cap: AGE_CAP, due_at: None });
+                        }
+                    }
+                    if let Some(
+                        Waiting::CrashLoopBackOff { left }
+                        | Waiting::ErrImagePull { left }
+                        | Waiting::ImagePullBackOff { left }
+                        | Waiting::CreateContainerConfigError { left }
+                        | Waiting::CreateContainerError { left },
+                    ) = & $($mut)? c.waiting
+                    {
+                        $f(Timer::Countdown { left, due: true });
+                    }
+                    for w in (& $($mut)? c.probes).into_iter().flatten() {
+                        if let Some(t) = & $($mut)? w.next_in {
+                            $f(Timer::Countdown { left: t, due: true });
+                        }
+                    }
+                    if let Run::Running(p) = & $($mut)? c.run {
+                        if let Some(Hook { left: Some(t), .. }) = & $($mut)? p.post_start {
+                            $f(Timer::Countdown { left: t, due: true });
+                        }
+                        $f(Timer::Countdown { left: & $($mut)? p.boot_left, due: true });
+                        if let Some(t) = & $($mut)? p.exit_left {
+                            $f(Timer::Countdown { left: t, due: true });
+                        }
+                        if let Some(t) = & $($mut)? p.oom_left {
+                            $f(Timer::Countdown { left: t, due: true });
+                        }
+                        if let Some(st) = & $($mut)? p.stop {
+                            match & $($mut)? st.prestop_left {
+                                Some(t) => $f(Timer::Countdown { left: t, due: true }),
+                                None => $f(Timer::Countdown { left: & $($mut)? st.kill_left, due: true }),
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        for w in & $($mut)? $s.api.workloads {
+            if let Some(j) = & $($mut)? w.job {
+                let due = j.condition.is_none();
+                $f(Timer::Countdown { left: & $($mut)? j.backoff_left, due });
+            }
+        }
+        if let Some(t) = & $($mut)? $s.env.outage_left {
+            $f(Timer::Countdown { left: t, due: true });
+        }
+        for (n, p) in (& $($mut)? $s.proxies).into_iter().enumerate() {
+            if $s.nodes[n].partitioned {
+                // A partitioned kube-proxy hears of no change: its lag does not run.
+                continue;
+            }
+            if let Some(t) = & $($mut)? p.lag_left {
+                $f(Timer::Countdown { left: t, due: true });
+            }
+        }
+        for (n, node) in (& $($mut)? $s.nodes).into_iter().enumerate() {
+            let obj = & $($mut)? $s.api.nodes[n];
+            if node.partitioned {
+                // The node lifecycle controller: `now > probeTimestamp + grace`, in whole
+                // seconds.
+                let due_at = (m.node_health && !obj.unknown && !obj.deleted).then_some(grace + 1);
+                $f(Timer::Age { age: & $($mut)? node.lease_age, cap: grace + 1, due_at });
+            }
+            let due = m.node_health && node.memory_hog;
+            $f(Timer::Countdown { left: & $($mut)? node.eviction_wait, due });
+            if obj.unreachable_taint || obj.out_of_service {
+                // Taint eviction's deadlines follow from this age (see `next_deadline`).
+                $f(Timer::Age { age: & $($mut)? obj.taint_age, cap: m.taint_age_cap, due_at: None });
+            }
+            if let Some(t) = & $($mut)? obj.gc_left {
+                $f(Timer::Countdown { left: t, due: m.node_health });
+            }
+        }
+    }};
+}
 
 fn consider(min: &mut Option<Secs>, t: Secs) {
     if t > 0 {
@@ -19,61 +134,29 @@ fn consider(min: &mut Option<Secs>, t: Secs) {
 }
 
 /// The seconds until the next thing that is due, if anything is pending.
-pub fn next_deadline(m: &Cluster, s: &State) -> Option<Secs> {
-    let mut min = None;
-    for (_, r) in &s.api.attach_retry {
-        consider(&mut min, r.left);
-    }
-    for node in &s.nodes {
-        for rt in &node.pods {
-            if let Some(t) = rt.retry_left {
+pub fn next_deadline(m: &Context, s: &State) -> Option<Secs> {
+    let mut min: Option<Secs> = None;
+    let mut visit = |t: Timer<&Secs>| match t {
+        Timer::Countdown { left, due: true } => consider(&mut min, *left),
+        Timer::Countdown { due: false, .. } => {}
+        Timer::Age { age, due_at, .. } => {
+            if let Some(at) = due_at.filter(|at| *age < *at) {
+                consider(&mut min, at - *age);
+            }
+        }
+    };
+    each_timer!(m, s, visit);
+    // Taint eviction: when the next NoExecute toleration of a pod on a tainted node runs out,
+    // reckoned from the taint's age.
+    if m.node_health {
+        for n in 0..s.nodes.len() {
+            if let Some(t) = next_eviction_in(m, s, n as u8) {
                 consider(&mut min, t);
             }
-            if let Some(r) = rt.volume_retry {
-                consider(&mut min, r.left);
-            }
-            for c in rt.init.iter().chain(&rt.ctrs) {
-                if let Run::Running(p) = &c.run {
-                    if let Some(t) = p.post_start.and_then(|h| h.left) {
-                        consider(&mut min, t);
-                    }
-                    consider(&mut min, p.boot_left);
-                    if let Some(t) = p.exit_left {
-                        consider(&mut min, t);
-                    }
-                    if let Some(t) = p.oom_left {
-                        consider(&mut min, t);
-                    }
-                    if let Some(st) = p.stop {
-                        match st.prestop_left {
-                            Some(t) => consider(&mut min, t),
-                            None => consider(&mut min, st.kill_left),
-                        }
-                    }
-                }
-                for w in c.probes.iter().flatten() {
-                    if let Some(t) = w.next_in {
-                        consider(&mut min, t);
-                    }
-                }
-                if let Some(w) = c.waiting {
-                    consider(&mut min, w.left());
-                }
-            }
         }
     }
-    for (i, w) in s.api.workloads.iter().enumerate() {
-        if let (Some(j), Workload::Job { .. }) = (&w.job, &m.scenario.workloads[i]) {
-            if j.condition.is_none() {
-                consider(&mut min, j.backoff_left);
-            }
-        }
-    }
-    if let Some(t) = s.env.outage_left {
-        consider(&mut min, t);
-    }
-    // Observer: time goes on while a pod is stuck, even when nothing else is pending, so that
-    // "stuck for longer than a minute" can be judged.
+    // A history variable: time goes on while a pod is stuck, even when nothing else is
+    // pending, so that "stuck for longer than a minute" can be judged.
     if min.is_none() {
         for p in &s.api.pods {
             if p.ghost.stuck_for < STUCK_CAP && stuck_now(m, s, p) {
@@ -81,53 +164,17 @@ pub fn next_deadline(m: &Cluster, s: &State) -> Option<Secs> {
             }
         }
     }
-    for (n, p) in s.proxies.iter().enumerate() {
-        if s.nodes[n].partitioned {
-            continue;
-        }
-        if let Some(t) = p.lag_left {
-            consider(&mut min, t);
-        }
-    }
-    if m.node_health {
-        let grace = m.scenario.cluster.node_monitor_grace_period_seconds;
-        for (n, node) in s.nodes.iter().enumerate() {
-            let obj = &s.api.nodes[n];
-            // NLC: `now > probeTimestamp + grace` (F 99), in whole seconds.
-            if node.partitioned && !obj.unknown && !obj.deleted && node.lease_age <= grace {
-                consider(&mut min, grace + 1 - node.lease_age);
-            }
-            if let Some(t) = nodes::next_eviction_in(m, s, n as u8) {
-                consider(&mut min, t);
-            }
-            if let Some(t) = obj.gc_left {
-                consider(&mut min, t);
-            }
-            if node.memory_hog {
-                consider(&mut min, node.eviction_wait);
-            }
-        }
-    }
     min
 }
 
-fn dec(t: &mut Secs, d: Secs) {
-    *t = t.saturating_sub(d);
-}
-
-fn age(bo: &mut Option<Bo>, d: Secs) {
-    if let Some(b) = bo {
-        b.age = b.age.saturating_add(d).min(AGE_CAP);
-    }
-}
-
-/// Lets `d` seconds pass.
-pub fn tick(m: &Cluster, s: &mut State, d: Secs) -> Option<()> {
+/// Lets `d` seconds pass: every timer advances, then what is due at that instant happens
+/// inside the containers and outside the cluster.
+pub fn tick(m: &Context, s: &mut State, d: Secs) -> Option<()> {
     if d == 0 {
         return None;
     }
-    let mut failed_runs: Vec<u8> = Vec::new();
-    // Observer: how long each pod has been stuck (judged at the start of the interval).
+    // History variable: how long each pod has been stuck (judged at the start of the
+    // interval).
     let stuck: Vec<bool> = s.api.pods.iter().map(|p| stuck_now(m, s, p)).collect();
     for (p, stuck) in s.api.pods.iter_mut().zip(stuck) {
         p.ghost.stuck_for = if stuck {
@@ -136,63 +183,42 @@ pub fn tick(m: &Cluster, s: &mut State, d: Secs) -> Option<()> {
             0
         };
     }
-    for (_, r) in s.api.attach_retry.iter_mut() {
-        dec(&mut r.left, d);
-    }
+    let advance = |t: Timer<&mut Secs>| match t {
+        Timer::Countdown { left, .. } => *left = left.saturating_sub(d),
+        Timer::Age { age, cap, .. } => *age = age.saturating_add(d).min(cap),
+    };
+    each_timer!(m, s, advance, mut);
+    due_now(m, s);
+    Some(())
+}
+
+/// What happens at the instant time stops: programs exit or are OOM-killed, preStop hooks end
+/// and SIGTERM is sent, grace periods end and SIGKILL is sent, the dependency comes back.
+fn due_now(m: &Context, s: &mut State) {
+    let mut failed_runs: Vec<u8> = Vec::new();
     for node in &mut s.nodes {
         for rt in &mut node.pods {
-            if let Some(t) = rt.retry_left.as_mut() {
-                dec(t, d);
-            }
-            if let Some(r) = rt.volume_retry.as_mut() {
-                dec(&mut r.left, d);
-            }
             let w = rt.workload;
             let is_job = matches!(m.workload(w), Workload::Job { .. });
             for (init, i) in (0..rt.init.len())
                 .map(|i| (true, i))
                 .chain((0..rt.ctrs.len()).map(|i| (false, i)))
             {
-                let cs = container_for(m, w, init, i);
+                let cs = m.container(w, init, i);
                 let c = rt.ctr_mut(init, i);
-                age(&mut c.crash_bo, d);
-                age(&mut c.pull_bo, d);
-                if let Some(left) = c.waiting.as_mut().and_then(|w| w.left_mut()) {
-                    dec(left, d);
-                }
-                for wk in c.probes.iter_mut().flatten() {
-                    if let Some(t) = wk.next_in.as_mut() {
-                        dec(t, d);
-                    }
-                }
                 let Run::Running(p) = &mut c.run else {
                     continue;
                 };
-                if let Some(t) = p.post_start.as_mut().and_then(|h| h.left.as_mut()) {
-                    dec(t, d);
-                }
-                dec(&mut p.boot_left, d);
-                if let Some(t) = p.exit_left.as_mut() {
-                    dec(t, d);
-                }
-                if let Some(t) = p.oom_left.as_mut() {
-                    dec(t, d);
-                }
                 let mut sigterm_now = false;
                 let mut sigkill_now = false;
                 if let Some(st) = p.stop.as_mut() {
-                    match st.prestop_left.as_mut() {
-                        Some(t) => {
-                            dec(t, d);
-                            if *t == 0 {
-                                st.prestop_left = None;
-                                sigterm_now = true;
-                            }
+                    match st.prestop_left {
+                        Some(0) => {
+                            st.prestop_left = None;
+                            sigterm_now = true;
                         }
-                        None => {
-                            dec(&mut st.kill_left, d);
-                            sigkill_now = st.kill_left == 0;
-                        }
+                        Some(_) => {}
+                        None => sigkill_now = st.kill_left == 0,
                     }
                 }
                 let exits = p.exit_left == Some(0);
@@ -201,22 +227,22 @@ pub fn tick(m: &Cluster, s: &mut State, d: Secs) -> Option<()> {
                 // At one instant: the program's own exit first, then OOM, then signals.
                 if exits {
                     let code = cs.app.exit_code;
-                    kubelet::exit_now(c, code, false);
+                    exit_now(c, code, false);
                     if code != 0 && is_job {
                         failed_runs.push(w);
                     }
                 } else if oom {
-                    kubelet::exit_now(c, 137, true);
+                    exit_now(c, 137, true);
                     if is_job {
                         failed_runs.push(w);
                     }
                 } else if sigkill_now {
-                    kubelet::exit_now(c, 137, false);
+                    exit_now(c, 137, false);
                     if why == Some(StopWhy::Deletion) {
                         c.ghost.sigkilled_on_deletion = true;
                     }
                 } else if sigterm_now {
-                    kubelet::sigterm(c, cs);
+                    sigterm(c, cs);
                 }
             }
         }
@@ -226,64 +252,8 @@ pub fn tick(m: &Cluster, s: &mut State, d: Secs) -> Option<()> {
             j.failed_runs = j.failed_runs.saturating_add(1);
         }
     }
-    for w in s.api.workloads.iter_mut() {
-        if let Some(j) = w.job.as_mut() {
-            dec(&mut j.backoff_left, d);
-        }
-    }
-    if let Some(t) = s.env.outage_left.as_mut() {
-        dec(t, d);
-        if *t == 0 {
-            s.env.outage_left = None;
-            s.env.dependency_down = false;
-        }
-    }
-    for (n, p) in s.proxies.iter_mut().enumerate() {
-        if s.nodes[n].partitioned {
-            continue;
-        }
-        if let Some(t) = p.lag_left.as_mut() {
-            dec(t, d);
-        }
-    }
-    let grace = m.scenario.cluster.node_monitor_grace_period_seconds;
-    for (n, node) in s.nodes.iter_mut().enumerate() {
-        if node.partitioned {
-            node.lease_age = node.lease_age.saturating_add(d).min(grace + 1);
-        }
-        dec(&mut node.eviction_wait, d);
-        let obj = &mut s.api.nodes[n];
-        if obj.unreachable_taint || obj.out_of_service {
-            obj.taint_age = obj.taint_age.saturating_add(d).min(m.taint_age_cap);
-        }
-        if let Some(t) = obj.gc_left.as_mut() {
-            dec(t, d);
-        }
-    }
-    Some(())
-}
-
-/// A pod is stuck (seed 000's "stuck Pods"): on a node whose kubelet reaches the API
-/// server, it shows `ContainerCreating`, or it was deleted and nothing of it runs any more
-/// but its object is still there.
-pub fn stuck_now(m: &Cluster, s: &State, p: &Pod) -> bool {
-    let Some(n) = p.node else {
-        return false;
-    };
-    if s.nodes[n as usize].partitioned || p.mirror_of.is_some() {
-        return false;
-    }
-    if p.deletion.is_some() {
-        return s.rt(n, p.uid).is_none_or(|rt| !rt.any_running());
-    }
-    crate::render::print(m, p).status == "ContainerCreating"
-}
-
-fn container_for(m: &Cluster, w: u8, init: bool, i: usize) -> &crate::spec::Container {
-    let t = m.workload(w).template();
-    if init {
-        &t.init_containers[i]
-    } else {
-        &t.containers[i]
+    if s.env.outage_left == Some(0) {
+        s.env.outage_left = None;
+        s.env.dependency_down = false;
     }
 }

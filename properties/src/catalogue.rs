@@ -6,7 +6,7 @@ use podcheck_model::k8s::{ContainerState, Phase};
 use podcheck_model::spec::{Fault, Workload};
 use podcheck_model::state::*;
 use podcheck_model::Cluster;
-use podcheck_model::{controllers, events, render, time};
+use podcheck_model::{controllers, derived, events, kubectl as render};
 use serde::Serialize;
 
 /// `always` (safety: no reachable state breaks it) or `sometimes` (a witness: some reachable
@@ -765,7 +765,7 @@ fn replicas_short(m: &Cluster, s: &State) -> bool {
         s.api
             .pods
             .iter()
-            .filter(|p| p.workload as usize == w && controllers::is_active(p))
+            .filter(|p| p.workload as usize == w && derived::is_active(p))
             .count()
             < spec.replicas as usize
     })
@@ -779,7 +779,7 @@ fn replicas_all_ready(m: &Cluster, s: &State) -> bool {
         s.api
             .pods
             .iter()
-            .filter(|p| p.workload as usize == w && controllers::is_active(p) && p.status.ready)
+            .filter(|p| p.workload as usize == w && derived::is_active(p) && p.status.ready)
             .count()
             >= spec.replicas as usize
     })
@@ -913,8 +913,8 @@ fn status_error_failed_pod(m: &Cluster, s: &State) -> bool {
 fn stuck_pod_has_event(m: &Cluster, s: &State) -> bool {
     s.api.pods.iter().all(|p| {
         p.ghost.stuck_for < STUCK_CAP
-            || !time::stuck_now(m, s, p)
-            || events::has_step_failure_event(p)
+            || !derived::stuck_now(m, s, p)
+            || derived::has_step_failure_event(p)
     })
 }
 
@@ -956,10 +956,9 @@ fn stuck_container_creating(m: &Cluster, s: &State) -> bool {
 }
 
 fn stuck_terminating(m: &Cluster, s: &State) -> bool {
-    s.api
-        .pods
-        .iter()
-        .any(|p| p.deletion.is_some() && p.ghost.stuck_for >= STUCK_CAP && time::stuck_now(m, s, p))
+    s.api.pods.iter().any(|p| {
+        p.deletion.is_some() && p.ghost.stuck_for >= STUCK_CAP && derived::stuck_now(m, s, p)
+    })
 }
 
 fn status_create_container_config_error(m: &Cluster, s: &State) -> bool {

@@ -3,8 +3,8 @@
 use crate::RawPath;
 use petgraph::dot::{Config, Dot};
 use petgraph::graph::{DiGraph, NodeIndex};
-use podcheck_model::render;
-use podcheck_model::{Action, Cluster, State};
+use podcheck_model::kubectl as render;
+use podcheck_model::{Cluster, State};
 use stateright::Model;
 use std::collections::{HashMap, VecDeque};
 
@@ -28,19 +28,6 @@ fn label(m: &Cluster, s: &State) -> String {
     }
 }
 
-fn short(a: &Action) -> String {
-    match a {
-        Action::Tick(d) => format!("+{d}s"),
-        Action::Kubelet { step, .. } => format!("{step:?}"),
-        Action::Probe { kind, .. } => format!("{} probe", kind.name()),
-        other => format!("{other:?}")
-            .split([' ', '{', '('])
-            .next()
-            .unwrap_or("")
-            .to_string(),
-    }
-}
-
 /// The state graph with the path's states and edges in red. Refuses graphs over
 /// [`DOT_STATE_LIMIT`] states.
 pub fn render_dot(m: &Cluster, path: &RawPath) -> Result<String, String> {
@@ -57,7 +44,7 @@ pub fn render_dot(m: &Cluster, path: &RawPath) -> Result<String, String> {
         let from = index[&s];
         m.actions(&s, &mut actions);
         for a in actions.drain(..) {
-            let Some(n) = m.next_state(&s, a.clone()) else {
+            let Some(n) = m.next_state(&s, a) else {
                 continue;
             };
             let to = match index.get(&n) {
@@ -75,7 +62,7 @@ pub fn render_dot(m: &Cluster, path: &RawPath) -> Result<String, String> {
                     i
                 }
             };
-            let e = g.add_edge(from, to, short(&a));
+            let e = g.add_edge(from, to, crate::words::short(m, &a));
             let hit = path
                 .states
                 .windows(2)

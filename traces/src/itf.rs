@@ -3,8 +3,9 @@
 //! as `{"#bigint": "N"}`, maps as `{"#map": [[k, v], …]}`, sets as `{"#set": […]}`.
 
 use crate::RawPath;
+use podcheck_model::kubectl as render;
 use podcheck_model::state::*;
-use podcheck_model::{render, Action, Cluster};
+use podcheck_model::{Action, Cluster};
 use serde_json::{json, Map, Value};
 
 fn big(n: u64) -> Value {
@@ -131,7 +132,10 @@ pub fn render_itf(m: &Cluster, path: &RawPath, property: &str, loop_start: Optio
             if let Action::Tick(d) = a {
                 time += *d as u64;
             }
-            (m.describe(&path.states[i - 1], a), a.actor().name(m))
+            (
+                crate::words::describe(m, &path.states[i - 1], a),
+                crate::words::actor_name(m, a),
+            )
         };
         let mut v = state_value(m, &path.states[i], time, &action, &actor);
         v.insert("#meta".into(), json!({ "index": i }));

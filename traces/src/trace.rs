@@ -1,8 +1,9 @@
 //! The trace data type, built by replaying a path through the model.
 
 use crate::events::{events, Event};
-use crate::snapshot::{diff, facts};
-use podcheck_model::render::kubectl_get_pods;
+use crate::facts::{diff, facts};
+use crate::kubectl::{describe_warned, kubectl_get_pods};
+use crate::words;
 use podcheck_model::{Action, Cluster, State};
 use serde::{Deserialize, Serialize};
 use stateright::Path;
@@ -49,26 +50,6 @@ pub struct Trace {
     /// phase, STATUS and Events table.
     #[serde(default)]
     pub describe: Vec<String>,
-}
-
-/// `kubectl describe pod`, trimmed to status and events, for the pods with warnings.
-fn describe_warned(m: &Cluster, s: &State) -> Vec<String> {
-    let mut out = Vec::new();
-    for p in &s.api.pods {
-        let table = podcheck_model::events::warning_table(m, p);
-        if table.is_empty() {
-            continue;
-        }
-        let printed = podcheck_model::render::print(m, p);
-        out.push(format!(
-            "kubectl describe pod {}  (Status: {}; kubectl get pods: {})",
-            m.pod_name(p),
-            p.status.phase.as_str(),
-            printed.status
-        ));
-        out.extend(table);
-    }
-    out
 }
 
 /// A path as the model's states and the actions between them.
@@ -154,20 +135,8 @@ pub fn from_raw(
         if let Action::Tick(d) = a {
             time += *d as u64;
         }
-        let words = m.describe(before, a);
-        let actor = a.actor();
-        let actor_name = match actor {
-            podcheck_model::Actor::Environment => words
-                .split_once(": ")
-                .map(|(who, _)| who.to_string())
-                .unwrap_or_else(|| "environment".into()),
-            _ => actor.name(m),
-        };
-        let action = words
-            .split_once(": ")
-            .filter(|_| !matches!(a, Action::Tick(_)))
-            .map(|(_, what)| what.to_string())
-            .unwrap_or(words.clone());
+        let actor_name = words::actor_name(m, a);
+        let action = words::what(m, before, a);
         // The events come from the step itself, replayed: a stored state may carry another
         // path's journal (it is not part of the state's identity).
         let replayed = m.apply(before, a).ok_or("a step does not replay")?;

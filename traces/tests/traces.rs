@@ -13,6 +13,8 @@ use podcheck_properties::check::{self, CheckOptions, ScenarioResult};
 use podcheck_properties::Kind;
 use podcheck_traces::{dot, itf, mermaid, render_text, RawPath, Trace};
 use serde::Deserialize;
+
+mod common;
 use std::collections::{BTreeMap, BTreeSet};
 
 fn results() -> Vec<ScenarioResult> {
@@ -190,8 +192,68 @@ fn every_trace_renders_in_all_five_formats() {
         let expected_time = shown_steps.checked_sub(1).map_or(0, |i| t.steps[i].time);
         assert_eq!(last.time as u64, expected_time, "{at}");
         assert_eq!(parsed.states[0].value.action, "init");
-        assert!(!last.actor.is_empty() && !last.dependency.is_empty());
-        let _ = (&last.pods, &last.endpoints, &last.proxies, &last.runtime);
+        // The last ITF state is the one after the last shown step: its action is that step's
+        // `actor: action`, or the action alone for the clock (the ITF actor names the model's actor kind, e.g. `environment` for
+        // a client request, so it is checked against the action itself); the dependency is up
+        // or down.
+        if let Some(i) = shown_steps.checked_sub(1) {
+            let step = &t.steps[i];
+            assert!(
+                last.action == step.action
+                    || last.action == format!("{}: {}", step.actor, step.action),
+                "{at}: ITF action {:?}, step {:?} {:?}",
+                last.action,
+                step.actor,
+                step.action
+            );
+            assert_eq!(last.actor, raw.actions[i].actor().name(&m), "{at}");
+        }
+        assert!(["up", "down"].contains(&last.dependency.as_str()), "{at}");
+        // The last ITF state's pods are the last `kubectl get pods` table the trace shows
+        // (NAME, STATUS and NODE per row; STATUS is the same printPod result in both).
+        let table = t.steps[..shown_steps]
+            .iter()
+            .rev()
+            .find_map(|s| s.pods.as_deref())
+            .unwrap_or(&t.initial_pods);
+        let itf_pods: Vec<(String, String, String)> = last
+            .pods
+            .iter()
+            .map(|(name, p)| {
+                let node = if p.node.is_empty() { "<none>" } else { &p.node };
+                (name.clone(), p.status.clone(), node.to_string())
+            })
+            .collect();
+        assert_eq!(itf_pods, get_pods_rows(table), "{at}: ITF pods vs\n{table}");
+        // Every ITF proxy is a node's kube-proxy, every runtime entry is on a node, and every
+        // endpoint names a pod the trace has shown.
+        let node_names: BTreeSet<String> = m
+            .scenario
+            .cluster
+            .nodes
+            .iter()
+            .map(|n| n.name.clone())
+            .collect();
+        assert_eq!(
+            last.proxies.keys().cloned().collect::<BTreeSet<_>>(),
+            node_names,
+            "{at}"
+        );
+        for key in last.runtime.keys() {
+            let node = key.split('/').next().unwrap_or("");
+            assert!(node_names.contains(node), "{at}: runtime entry {key}");
+            assert_eq!(key.split('/').count(), 3, "{at}: runtime entry {key}");
+        }
+        let shown_pods: BTreeSet<String> = std::iter::once(t.initial_pods.as_str())
+            .chain(t.steps.iter().filter_map(|s| s.pods.as_deref()))
+            .flat_map(|table| get_pods_rows(table).into_iter().map(|r| r.0))
+            .collect();
+        for e in &last.endpoints {
+            assert!(
+                shown_pods.contains(&e.pod),
+                "{at}: endpoint of unknown pod {e:?}"
+            );
+        }
         // mermaid: strict structure
         let nodes: Vec<String> = m
             .scenario
@@ -201,16 +263,12 @@ fn every_trace_renders_in_all_five_formats() {
             .map(|n| n.name.clone())
             .collect();
         let mm = mermaid::render_mermaid(&t, &nodes);
-        mermaid::check_mermaid(&mm).unwrap_or_else(|e| panic!("{at}: {e}\n{mm}"));
+        common::check_mermaid(&mm).unwrap_or_else(|e| panic!("{at}: {e}\n{mm}"));
         // dot: a graph with the trace in red, or a clear refusal for a large scenario
         match dot::render_dot(&m, &raw) {
             Ok(d) => {
                 assert!(d.starts_with(&format!("digraph \"{scenario}\"")), "{at}");
-                let red_edges = d
-                    .lines()
-                    .filter(|l| l.contains("->") && l.contains("color=red"))
-                    .count();
-                assert!(red_edges >= t.steps.len().min(1), "{at}");
+                check_dot(&at, &d, &raw);
             }
             Err(e) => assert!(e.contains("too large for DOT"), "{at}: {e}"),
         }
@@ -278,4 +336,145 @@ fn renderings_are_the_same_every_time() {
         .map(|x| render_text(&x.6))
         .collect();
     assert_eq!(a, b);
+}
+
+/// (NAME, STATUS, NODE) of each row of a `kubectl get pods` table. RESTARTS may hold spaces
+/// ("3 (10s ago)"), so STATUS is the third cell and NODE the last.
+fn get_pods_rows(table: &str) -> Vec<(String, String, String)> {
+    if table.trim() == "No resources found." {
+        return Vec::new();
+    }
+    let mut lines = table.lines();
+    let header: Vec<&str> = lines.next().unwrap_or("").split_whitespace().collect();
+    assert_eq!(
+        header,
+        ["NAME", "READY", "STATUS", "RESTARTS", "NODE"],
+        "{table}"
+    );
+    let mut rows: Vec<(String, String, String)> = lines
+        .map(|l| {
+            let cells: Vec<&str> = l.split_whitespace().collect();
+            assert!(cells.len() >= 5, "a short row: {l}");
+            (
+                cells[0].to_string(),
+                cells[2].to_string(),
+                cells[cells.len() - 1].to_string(),
+            )
+        })
+        .collect();
+    rows.sort();
+    rows
+}
+
+/// The text of a DOT id, unquoted.
+fn id_text(id: &graphviz_rust::dot_structures::Id) -> String {
+    use graphviz_rust::dot_structures::Id;
+    match id {
+        Id::Html(s) | Id::Escaped(s) | Id::Plain(s) | Id::Anonymous(s) => {
+            s.trim_matches('"').to_string()
+        }
+    }
+}
+
+fn attr(attrs: &[graphviz_rust::dot_structures::Attribute], key: &str) -> Option<String> {
+    attrs
+        .iter()
+        .find(|a| id_text(&a.0) == key)
+        .map(|a| id_text(&a.1))
+}
+
+/// The DOT parses as a directed graph (with a real DOT parser); its red nodes are exactly the
+/// trace's distinct states and its red edges exactly the trace's distinct transitions; every
+/// red edge joins red nodes; the initial state (bold) reaches every red node along red
+/// edges, the last (violating or witnessing) state included.
+fn check_dot(at: &str, d: &str, raw: &RawPath) {
+    use graphviz_rust::dot_structures::{EdgeTy, Graph, Stmt, Vertex};
+    let g =
+        graphviz_rust::parse(d).unwrap_or_else(|e| panic!("{at}: DOT does not parse: {e}\n{d}"));
+    let Graph::DiGraph { stmts, .. } = g else {
+        panic!("{at}: not a digraph");
+    };
+    let mut nodes: BTreeMap<String, (bool, bool)> = BTreeMap::new(); // id → (red, bold)
+    let mut edges: Vec<(String, String, bool)> = Vec::new();
+    for st in &stmts {
+        match st {
+            Stmt::Node(n) => {
+                let red = attr(&n.attributes, "color").as_deref() == Some("red");
+                let bold = attr(&n.attributes, "style").as_deref() == Some("bold");
+                assert!(
+                    nodes.insert(id_text(&n.id.0), (red, bold)).is_none(),
+                    "{at}: node declared twice"
+                );
+            }
+            Stmt::Edge(e) => {
+                let EdgeTy::Pair(Vertex::N(a), Vertex::N(b)) = &e.ty else {
+                    panic!("{at}: an edge that is not a pair of nodes");
+                };
+                let red = attr(&e.attributes, "color").as_deref() == Some("red");
+                assert!(
+                    attr(&e.attributes, "label").is_some(),
+                    "{at}: an edge without a label"
+                );
+                edges.push((id_text(&a.0), id_text(&b.0), red));
+            }
+            _ => {}
+        }
+    }
+    assert!(nodes.len() <= dot::DOT_STATE_LIMIT, "{at}");
+    for (a, b, _) in &edges {
+        assert!(
+            nodes.contains_key(a) && nodes.contains_key(b),
+            "{at}: edge {a} -> {b} to an undeclared node"
+        );
+    }
+    let mut distinct_states = Vec::new();
+    for s in &raw.states {
+        if !distinct_states.contains(&s) {
+            distinct_states.push(s);
+        }
+    }
+    let mut distinct_steps = Vec::new();
+    for (w, a) in raw.states.windows(2).zip(&raw.actions) {
+        if !distinct_steps.contains(&(&w[0], a, &w[1])) {
+            distinct_steps.push((&w[0], a, &w[1]));
+        }
+    }
+    let red_nodes: BTreeSet<&String> = nodes.iter().filter(|(_, v)| v.0).map(|(k, _)| k).collect();
+    let bold: Vec<&String> = nodes.iter().filter(|(_, v)| v.1).map(|(k, _)| k).collect();
+    assert_eq!(
+        red_nodes.len(),
+        distinct_states.len(),
+        "{at}: red nodes vs the trace's states"
+    );
+    let red_edges: Vec<&(String, String, bool)> = edges.iter().filter(|e| e.2).collect();
+    assert_eq!(
+        red_edges.len(),
+        distinct_steps.len(),
+        "{at}: red edges vs the trace's steps"
+    );
+    assert_eq!(bold.len(), 1, "{at}: one initial state");
+    assert!(
+        red_nodes.contains(bold[0]),
+        "{at}: the initial state is on the trace"
+    );
+    let mut reached: BTreeSet<&String> = BTreeSet::from([bold[0]]);
+    loop {
+        let before = reached.len();
+        for (a, b, _) in &red_edges {
+            assert!(
+                red_nodes.contains(a) && red_nodes.contains(b),
+                "{at}: a red edge off the trace"
+            );
+            if reached.contains(a) {
+                reached.insert(b);
+            }
+        }
+        if reached.len() == before {
+            break;
+        }
+    }
+    assert_eq!(
+        reached, red_nodes,
+        "{at}: the red edges do not join the trace's states"
+    );
 }

@@ -315,3 +315,28 @@ pub fn taint_eviction_decision(
         }
     }
 }
+
+/// A pod's tolerations after the DefaultTolerationSeconds admission plugin: not-ready and
+/// unreachable NoExecute for 300 s unless the pod tolerates them already (F 14).
+pub fn with_default_tolerations(tolerations: &[Toleration]) -> Vec<Toleration> {
+    let mut t = tolerations.to_vec();
+    for key in [
+        "node.kubernetes.io/not-ready",
+        "node.kubernetes.io/unreachable",
+    ] {
+        let covered = t.iter().any(|x| {
+            (x.key == key || x.key.is_empty())
+                && matches!(x.effect, None | Some(TaintEffect::NoExecute))
+        });
+        if !covered {
+            t.push(Toleration {
+                key: key.into(),
+                operator: TolerationOperator::Exists,
+                value: String::new(),
+                effect: Some(TaintEffect::NoExecute),
+                toleration_seconds: Some(300),
+            });
+        }
+    }
+    t
+}

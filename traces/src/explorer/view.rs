@@ -1,8 +1,6 @@
 //! What Stateright's Explorer shows of the model (`podcheck explore`): each action in Kubernetes
 //! words, each state as text a person can read, and a picture of the cluster.
 //!
-//! - [`action_words`] names an action without a state (Stateright's `format_action` gets none):
-//!   pods are named by uid, nodes and workloads by their scenario names.
 //! - [`step_text`] is the `format_step` text: the action with pod names, the `kubectl get pods`
 //!   table, the workloads, each node with its conditions, taints, cpu and pods, the
 //!   EndpointSlice and what each kube-proxy routes to, the pending timers, the changes from the
@@ -15,211 +13,17 @@
 //!
 //! Everything here is a pure function of the model and the states it is given.
 
-use crate::cluster::{Action, Actor, Cluster};
-use crate::k8s::Resources;
-use crate::kubelet::{self, Step};
-use crate::nodes::{self, NlcStep};
-use crate::spec::Fault;
-use crate::state::*;
-use crate::{render, scheduler, time};
+use crate::words;
+use podcheck_model::controllers::Controller;
+use podcheck_model::derived::{next_eviction_in, pod_request, taints};
+use podcheck_model::k8s::Resources;
+use podcheck_model::kubectl as render;
+use podcheck_model::kubelet::under_memory_pressure;
+use podcheck_model::spec::Fault;
+use podcheck_model::state::*;
+use podcheck_model::{faults, proxy, scheduler, time, Action, Actor, Cluster};
 use stateright::Expectation;
 use std::collections::{BTreeMap, BTreeSet};
-
-// ---------------------------------------------------------------------------------------------
-// Actions, without a state.
-
-/// A pod named by its uid (the name needs the state).
-pub fn pod_ref(uid: u16) -> String {
-    format!("pod uid {uid}")
-}
-
-/// The name of container `ctr`, if every workload of the scenario agrees on it.
-fn container_name_any(m: &Cluster, init: bool, ctr: u8) -> String {
-    let names: BTreeSet<&str> = m
-        .scenario
-        .workloads
-        .iter()
-        .filter_map(|w| {
-            let t = w.template();
-            let list = if init {
-                &t.init_containers
-            } else {
-                &t.containers
-            };
-            list.get(ctr as usize).map(|c| c.name.as_str())
-        })
-        .collect();
-    match (names.len(), names.first()) {
-        (1, Some(n)) => (*n).to_string(),
-        _ => format!("container #{ctr}"),
-    }
-}
-
-fn step_words(m: &Cluster, uid: u16, step: Step) -> String {
-    let pod = pod_ref(uid);
-    let c = |init: bool, ctr: u8| container_name_any(m, init, ctr);
-    match step {
-        Step::Admit => format!("admit {pod}"),
-        Step::Reject => format!("reject {pod} (admission)"),
-        Step::MountVolumes => format!("mount volumes of {pod}"),
-        Step::CreateSandbox => format!("RunPodSandbox + CNI ADD (pod IP) for {pod}"),
-        Step::PullImage { init, ctr } => format!("pull image of {} in {pod}", c(init, ctr)),
-        Step::ImagePullBackOff { init, ctr } => {
-            format!("back-off pulling image of {} in {pod}", c(init, ctr))
-        }
-        Step::CrashLoopBackOff { init, ctr } => {
-            format!("back-off restarting {} in {pod}", c(init, ctr))
-        }
-        Step::Start { init, ctr } => format!(
-            "start {}container {} of {pod}",
-            if init { "init " } else { "" },
-            c(init, ctr)
-        ),
-        Step::KillPod => format!("kill (preStop, SIGTERM) containers of {pod}"),
-        Step::Cleanup => format!("tear down sandbox and network of {pod}"),
-        Step::KillOrphan => format!("kill (SIGTERM) containers of force-deleted {pod}"),
-        Step::Forget => format!("forget {pod}"),
-        Step::PostStartDone { ctr } => {
-            format!("postStart hook of {} returned in {pod}", c(false, ctr))
-        }
-        Step::CreateMirror => format!("create the mirror pod of static pod {pod}"),
-        Step::DeleteMirror => format!("delete the deleted mirror pod of static pod {pod}"),
-    }
-}
-
-/// The action in Kubernetes words, from the action alone (for Stateright's `format_action`).
-pub fn action_words(m: &Cluster, action: &Action) -> String {
-    let node = |n: u8| {
-        m.scenario
-            .cluster
-            .nodes
-            .get(n as usize)
-            .map(|s| s.name.clone())
-            .unwrap_or_else(|| format!("node #{n}"))
-    };
-    let workload = |w: u8| {
-        m.scenario
-            .workloads
-            .get(w as usize)
-            .map(|w| w.name().to_string())
-            .unwrap_or_else(|| format!("workload #{w}"))
-    };
-    match *action {
-        Action::Tick(d) => format!("time passes {d} s"),
-        Action::ReplicaSetSync { workload: w } => format!(
-            "replicaset-controller: create pods for Deployment {}",
-            workload(w)
-        ),
-        Action::JobSync { workload: w } => format!("job-controller: sync Job {}", workload(w)),
-        Action::StatefulSetSync { workload: w } => {
-            format!("statefulset-controller: sync StatefulSet {}", workload(w))
-        }
-        Action::NodeLifecycle { node: n, step } => match step {
-            NlcStep::MarkUnknown => format!(
-                "node-lifecycle-controller: {} Ready=Unknown, its pods Ready=False",
-                node(n)
-            ),
-            NlcStep::Taint => format!(
-                "node-lifecycle-controller: taint {} node.kubernetes.io/unreachable",
-                node(n)
-            ),
-            NlcStep::Untaint => format!(
-                "node-lifecycle-controller: remove the unreachable taints of {}",
-                node(n)
-            ),
-        },
-        Action::KubeletNodeStatus { node: n } => {
-            format!("kubelet@{}: post node status Ready=True", node(n))
-        }
-        Action::TaintEviction { uid } => {
-            format!("taint-eviction-controller: delete {}", pod_ref(uid))
-        }
-        Action::PodGc { uid } => format!(
-            "pod-garbage-collector: mark {} Failed and force-delete it",
-            pod_ref(uid)
-        ),
-        Action::Evict { node: n, uid } => {
-            format!(
-                "kubelet@{}: evict {} (memory pressure)",
-                node(n),
-                pod_ref(uid)
-            )
-        }
-        Action::Heal { index } => crate::faults::describe_heal(m, index),
-        Action::Schedule { uid, node: Some(n) } => {
-            format!("scheduler: bind {} to {}", pod_ref(uid), node(n))
-        }
-        Action::Schedule { uid, node: None } => {
-            format!("scheduler: {} Unschedulable", pod_ref(uid))
-        }
-        Action::Kubelet { node: n, uid, step } => {
-            format!("kubelet@{}: {}", node(n), step_words(m, uid, step))
-        }
-        Action::Probe {
-            node: n,
-            uid,
-            ctr,
-            kind,
-        } => format!(
-            "kubelet@{}: {} probe {}/{}",
-            node(n),
-            kind.name(),
-            pod_ref(uid),
-            container_name_any(m, false, ctr)
-        ),
-        Action::StatusUpdate { node: n, uid } => {
-            format!("kubelet@{}: status update {}", node(n), pod_ref(uid))
-        }
-        Action::RemoveObject { node: n, uid } => format!(
-            "kubelet@{}: delete finished pod object {}",
-            node(n),
-            pod_ref(uid)
-        ),
-        Action::EndpointSliceSync => "endpointslice-controller: update EndpointSlice".into(),
-        Action::ProxySync { node: n } => format!("kube-proxy@{}: apply EndpointSlice", node(n)),
-        Action::Request { via, uid } => format!(
-            "client: request via kube-proxy@{} to {}",
-            node(via),
-            pod_ref(uid)
-        ),
-        Action::AttachVolume { uid } => format!(
-            "attachdetach-controller: attach the volume of {} (fails)",
-            pod_ref(uid)
-        ),
-        Action::Fault { index, target } => {
-            let t = target.map(pod_ref).unwrap_or_default();
-            match m.scenario.faults.get(index as usize) {
-                Some(Fault::DeletePod { workload }) => {
-                    format!("kubectl: delete pod {t} (of {workload})")
-                }
-                Some(Fault::ForceDeletePod { workload, .. }) => {
-                    format!("kubectl: delete pod {t} (of {workload}) --grace-period=0 --force")
-                }
-                Some(Fault::DependencyOutage { seconds }) => {
-                    format!("environment: the dependency goes down for {seconds} s")
-                }
-                Some(Fault::Deadlock { workload }) => {
-                    format!("environment: the program in {t} (of {workload}) deadlocks")
-                }
-                Some(Fault::Partition { node, .. }) => {
-                    format!("network: {node} is cut off from the API server")
-                }
-                Some(Fault::ControlPlanePartition {}) => {
-                    "network: the API server is unreachable from every node".into()
-                }
-                Some(Fault::DeleteNode { node }) => format!("kubectl: delete node {node}"),
-                Some(Fault::OutOfServiceTaint { node }) => format!(
-                    "kubectl: taint node {node} node.kubernetes.io/out-of-service=nodeshutdown:NoExecute"
-                ),
-                Some(Fault::MemoryPressure { node }) => {
-                    format!("environment: the programs on {node} grow to their memory use")
-                }
-                Some(f @ Fault::StepFails { .. }) => crate::faults::condition_words(f),
-                None => format!("fault #{index}"),
-            }
-        }
-    }
-}
 
 // ---------------------------------------------------------------------------------------------
 // Readable facts of a state, for the text and for the changes between two states.
@@ -243,7 +47,12 @@ fn probe_result(r: ProbeResult) -> &'static str {
 use crate::facts::run_words;
 
 /// The spec of container `i` of the runtime pod.
-fn ctr_spec<'a>(m: &'a Cluster, rt: &PodRt, init: bool, i: usize) -> &'a crate::spec::Container {
+fn ctr_spec<'a>(
+    m: &'a Cluster,
+    rt: &PodRt,
+    init: bool,
+    i: usize,
+) -> &'a podcheck_model::spec::Container {
     let t = m.workload(rt.workload).template();
     if init {
         &t.init_containers[i]
@@ -288,7 +97,7 @@ fn node_ready(s: &State, n: u8) -> &'static str {
 
 /// The node's taints: the scenario's and the control plane's.
 fn node_taints(m: &Cluster, s: &State, n: u8) -> Vec<String> {
-    nodes::taints(m, s, n)
+    taints(m, s, n)
         .iter()
         .map(|t| {
             if t.value.is_empty() {
@@ -301,7 +110,7 @@ fn node_taints(m: &Cluster, s: &State, n: u8) -> Vec<String> {
 }
 
 /// A workload and its controller's status, in a few words.
-fn workload_words(w: &crate::spec::Workload, st: &WorkloadStatus) -> String {
+fn workload_words(w: &podcheck_model::spec::Workload, st: &WorkloadStatus) -> String {
     let mut v = format!("{} {}", w.kind(), w.name());
     if let Some(r) = w.replicas() {
         v.push_str(&format!(": replicas {r}"));
@@ -415,7 +224,7 @@ fn timers(m: &Cluster, s: &State) -> Vec<String> {
                     grace + 1 - rt.lease_age
                 ));
             }
-            if let Some(t) = nodes::next_eviction_in(m, s, n) {
+            if let Some(t) = next_eviction_in(m, s, n) {
                 out.push(format!("{name}: taint eviction of a pod in {t} s"));
             }
             if let Some(t) = obj.gc_left {
@@ -512,7 +321,7 @@ fn node_conditions(m: &Cluster, s: &State, n: u8) -> String {
     if rt.partitioned {
         out.push_str("; CUT OFF from the API server (partition), its containers keep running");
     }
-    if rt.memory_hog && nodes::under_memory_pressure(m, s, n) {
+    if rt.memory_hog && under_memory_pressure(m, s, n) {
         out.push_str("; MemoryPressure (memory.available < 100Mi)");
     }
     out
@@ -522,7 +331,7 @@ fn node_conditions(m: &Cluster, s: &State, n: u8) -> String {
 pub fn step_text(m: &Cluster, before: &State, action: &Action) -> Option<String> {
     let s = m.apply(before, action)?;
     let mut out: Vec<String> = Vec::new();
-    out.push(m.describe(before, action));
+    out.push(words::describe(m, before, action));
     if let Some(uid) = s.env.refused.filter(|_| before.env.refused.is_none()) {
         out.push(format!(
             "⚠ the request was refused: no container of {} is running",
@@ -546,7 +355,7 @@ pub fn step_text(m: &Cluster, before: &State, action: &Action) -> Option<String>
     }
     out.push(String::new());
     out.push("$ kubectl get pods".into());
-    out.push(render::kubectl_get_pods(m, &s));
+    out.push(crate::kubectl::kubectl_get_pods(m, &s));
     // `kubectl describe pod`'s Events of the pods that have warnings.
     for p in &s.api.pods {
         let table = crate::events::warning_table(m, p);
@@ -897,7 +706,7 @@ pub fn svg(
     let n_nodes = s.nodes.len().max(1);
     let actor = prev.map(|(_, a)| a.actor());
     let changed = prev.map(|(b, _)| changed_pods(b, s)).unwrap_or_default();
-    let last = prev.map(|(b, a)| (b, a, m.describe(b, a)));
+    let last = prev.map(|(b, a)| (b, a, words::describe(m, b, a)));
     let mut g = Svg { out: String::new() };
 
     // Header.
@@ -946,27 +755,25 @@ pub fn svg(
         (
             "controller-manager",
             vec![
-                Actor::ReplicaSetController,
-                Actor::JobController,
-                Actor::StatefulSetController,
-                Actor::NodeLifecycleController,
-                Actor::TaintEvictionController,
-                Actor::PodGcController,
+                Actor::Controller(Controller::ReplicaSet),
+                Actor::Controller(Controller::Job),
+                Actor::Controller(Controller::StatefulSet),
+                Actor::Controller(Controller::NodeLifecycle),
+                Actor::Controller(Controller::TaintEviction),
+                Actor::Controller(Controller::PodGc),
+                Actor::Controller(Controller::AttachDetach),
             ],
         ),
-        ("EndpointSlice", vec![Actor::EndpointSliceController]),
+        (
+            "EndpointSlice",
+            vec![Actor::Controller(Controller::EndpointSlice)],
+        ),
     ];
     let cw = (W - 2.0 * PAD - 16.0 - 4.0 * 8.0) / 5.0;
     let kubectl_acted = match prev {
-        Some((_, Action::Fault { index, .. })) => matches!(
-            m.scenario.faults.get(*index as usize),
-            Some(
-                Fault::DeletePod { .. }
-                    | Fault::ForceDeletePod { .. }
-                    | Fault::DeleteNode { .. }
-                    | Fault::OutOfServiceTaint { .. }
-            )
-        ),
+        Some((_, Action::Fault(faults::Action::Fault { index, .. }))) => {
+            words::fault_actor(m.scenario.faults.get(*index as usize)) == "kubectl"
+        }
         _ => false,
     };
     // Every step that writes an object goes through the API server.
@@ -1021,7 +828,7 @@ pub fn svg(
                         | Fault::MemoryPressure { .. }
                         | Fault::DependencyOutage { .. }
                         | Fault::Deadlock { .. } => continue,
-                        f @ Fault::StepFails { .. } => crate::faults::condition_words(f),
+                        f @ Fault::StepFails { .. } => words::condition_words(f),
                     };
                     lines.push((w, "#333"));
                 }
@@ -1258,7 +1065,7 @@ pub fn svg(
             &spec.name,
         );
         let mut cond = format!("Ready={ready}");
-        if s.nodes[ni].memory_hog && nodes::under_memory_pressure(m, s, n) {
+        if s.nodes[ni].memory_hog && under_memory_pressure(m, s, n) {
             cond.push_str("  MemoryPressure");
         }
         g.text(
@@ -1303,7 +1110,7 @@ pub fn svg(
         );
         for p in &s.api.pods {
             if p.node == Some(n) && !p.status.phase.is_terminal() {
-                let q = kubelet::pod_request(m.workload(p.workload).template()).cpu_milli as f64;
+                let q = pod_request(m.workload(p.workload).template()).cpu_milli as f64;
                 let x0 = bar_x + bar_w * (used / alloc).min(1.0);
                 let w0 = bar_w * (q / alloc).min((1.0 - used / alloc).max(0.0));
                 g.rect(
@@ -1387,7 +1194,7 @@ pub fn svg(
         let py = y + node_h - proxy_h - 8.0;
         let proxy = &s.proxies[ni];
         let proxy_active = matches!(actor, Some(Actor::KubeProxy(k)) if k == n)
-            || matches!(prev, Some((_, Action::Request { via, .. })) if *via == n);
+            || matches!(prev, Some((_, Action::Client(proxy::Request { via, .. }))) if *via == n);
         g.rect(
             (px, py, nw - 16.0, proxy_h),
             "#fff",
@@ -1444,7 +1251,7 @@ pub fn svg(
             let serving = s
                 .rt(node, uid)
                 .is_some_and(|rt| rt.ctrs.iter().any(|c| matches!(c.run, Run::Running(_))));
-            let this_request = matches!(prev, Some((_, Action::Request { via, uid: u })) if *via as usize == ni && *u == uid);
+            let this_request = matches!(prev, Some((_, Action::Client(proxy::Request { via, uid: u }))) if *via as usize == ni && *u == uid);
             let colour = if serving { GREEN } else { RED };
             let mut extra = format!(
                 r#"stroke-width="{}" marker-end="url(#arrow-{})""#,
@@ -1473,7 +1280,7 @@ pub fn svg(
     if has_clients {
         let cx = PAD;
         let cwid = 300.0;
-        let client_active = matches!(prev, Some((_, Action::Request { .. })));
+        let client_active = matches!(prev, Some((_, Action::Client(_))));
         g.rect(
             (cx, below, cwid, 40.0),
             "#fff",
@@ -1517,8 +1324,7 @@ pub fn svg(
             ),
         }
         for (ni, pa) in proxy_at.iter().enumerate() {
-            let active =
-                matches!(prev, Some((_, Action::Request { via, .. })) if *via as usize == ni);
+            let active = matches!(prev, Some((_, Action::Client(proxy::Request { via, .. }))) if *via as usize == ni);
             g.line(
                 cx + cwid / 2.0,
                 below,
@@ -1571,7 +1377,7 @@ pub fn svg(
 
     // kubectl get pods, one colour per row.
     let table_x = PAD + 530.0;
-    let table = render::kubectl_get_pods(m, s);
+    let table = crate::kubectl::kubectl_get_pods(m, s);
     g.text(
         table_x,
         below + 10.0,

@@ -1,11 +1,12 @@
-//! Readable views of a state: the `kubectl get pods` table, computed with printPod.
+//! What `kubectl get pods` computes for a pod: its view for the upstream printPod port, and the
+//! printed row (READY, STATUS, RESTARTS) the properties and renderings read.
 
-use crate::cluster::Cluster;
+use crate::context::Context;
 use crate::k8s::{self, Condition, ConditionStatus, PodView, PrintedPod};
 use crate::state::*;
 
 /// What printPod reads of a pod object.
-pub fn pod_view(m: &Cluster, pod: &Pod) -> PodView {
+pub fn pod_view(m: &Context, pod: &Pod) -> PodView {
     let (init_views, views) = &m.views[pod.workload as usize];
     let cond = |t: &str, b: bool| Condition {
         type_: t.to_string(),
@@ -41,7 +42,7 @@ pub fn pod_view(m: &Cluster, pod: &Pod) -> PodView {
 }
 
 /// kubectl's READY, STATUS and RESTARTS for a pod.
-pub fn print(m: &Cluster, pod: &Pod) -> PrintedPod {
+pub fn print(m: &Context, pod: &Pod) -> PrintedPod {
     let mut p = k8s::print_pod(&pod_view(m, pod));
     let capped = pod
         .status
@@ -53,44 +54,4 @@ pub fn print(m: &Cluster, pod: &Pod) -> PrintedPod {
         p.restarts = format!("{}+", p.restarts);
     }
     p
-}
-
-/// `kubectl get pods -o wide`, trimmed to NAME READY STATUS RESTARTS NODE.
-pub fn kubectl_get_pods(m: &Cluster, s: &State) -> String {
-    let mut rows = vec![[
-        "NAME".to_string(),
-        "READY".into(),
-        "STATUS".into(),
-        "RESTARTS".into(),
-        "NODE".into(),
-    ]];
-    for pod in &s.api.pods {
-        let p = print(m, pod);
-        rows.push([
-            m.pod_name(pod),
-            p.ready,
-            p.status,
-            p.restarts,
-            pod.node
-                .map(|n| m.node_name(n).to_string())
-                .unwrap_or_else(|| "<none>".into()),
-        ]);
-    }
-    if rows.len() == 1 {
-        return "No resources found.".into();
-    }
-    let widths: Vec<usize> = (0..5)
-        .map(|i| rows.iter().map(|r| r[i].chars().count()).max().unwrap_or(0))
-        .collect();
-    rows.iter()
-        .map(|r| {
-            r.iter()
-                .enumerate()
-                .map(|(i, c)| format!("{:w$}", c, w = widths[i] + 3))
-                .collect::<String>()
-                .trim_end()
-                .to_string()
-        })
-        .collect::<Vec<_>>()
-        .join("\n")
 }

@@ -3,10 +3,10 @@
 //!
 //! Timers are left out on purpose: they change at every tick and would bury the story.
 
-use crate::k8s::ContainerState;
-use crate::render;
-use crate::state::*;
-use crate::Cluster;
+use podcheck_model::k8s::ContainerState;
+use podcheck_model::kubectl as render;
+use podcheck_model::state::*;
+use podcheck_model::Context;
 use std::collections::BTreeMap;
 
 /// The three layers of a state: API objects, runtime truth, the data plane (and the world
@@ -66,7 +66,7 @@ pub fn run_words(c: &Ctr) -> String {
 }
 
 /// Flattens a state.
-pub fn facts(m: &Cluster, s: &State) -> Facts {
+pub fn facts(m: &Context, s: &State) -> Facts {
     let mut f = Facts::default();
     for pod in &s.api.pods {
         let name = format!("pod {}", m.pod_name(pod));

@@ -6,6 +6,8 @@
 //! revisits the same states and the state space stays finite. A trace recovers absolute time
 //! by adding up the `Tick` actions along its path.
 
+pub mod events;
+
 use crate::k8s::{ContainerStatus, EndpointConditions, Phase};
 
 /// Seconds.
@@ -20,7 +22,7 @@ pub const RESTART_COUNT_CAP: u32 = 10;
 pub const AGE_CAP: Secs = 601;
 
 /// The whole cluster.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
 pub struct State {
     pub api: Api,
     /// Runtime truth and kubelet memory, one per node.
@@ -29,11 +31,11 @@ pub struct State {
     pub proxies: Vec<Proxy>,
     pub env: Env,
     /// The events the last step recorded (not part of the state's identity).
-    pub journal: crate::events::Journal,
+    pub journal: events::Journal,
 }
 
 /// What the API server (etcd) stores.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
 pub struct Api {
     pub pods: Vec<Pod>,
     /// The Service's EndpointSlice, ordered by pod uid.
@@ -112,7 +114,7 @@ pub struct Pod {
     pub mirror_of: Option<u16>,
     /// The events recorded about this pod, as `kubectl describe pod` lists them: one entry per
     /// distinct event, ordered by kind, with its count.
-    pub events: Vec<crate::events::PodEvent>,
+    pub events: Vec<events::PodEvent>,
     pub ghost: PodGhost,
 }
 

@@ -1,16 +1,15 @@
-//! Conformance tests for `podcheck_model::k8s::convert_to_api_container_statuses`.
+//! Conformance of `podcheck_model::k8s::convert` (`convertToAPIContainerStatuses`,
+//! pkg/kubelet/kubelet_pods.go) with the cases of the upstream test
+//! `TestConvertToAPIContainerStatuses` in pkg/kubelet/kubelet_pods_test.go (at commit
+//! 001a80e975bb880d0fe60b304d30950fe661f278), each test naming its upstream case. Upstream runs
+//! the table with gates ContainerRestartRules, NodeDeclaredFeatures and
+//! RestartAllContainersOnContainerExits on; none of these cases sets `podRestarting` or reaches
+//! a gated branch, so the gate-off port must give the same result. Message strings are not
+//! compared: `ContainerStatus` / `Terminated` have no message field.
 //!
-//! Every row of /work/shared/k8s/VECTORS.md section V2 (upstream
-//! `TestConvertToAPIContainerStatuses`, pkg/kubelet/kubelet_pods_test.go, commit
-//! 001a80e975bb880d0fe60b304d30950fe661f278) is transcribed below: rows 1, 3 and 5, the ones
-//! VECTORS.md carries. Upstream ran the table with gates ContainerRestartRules,
-//! NodeDeclaredFeatures and RestartAllContainersOnContainerExits on; none of these three rows
-//! sets `podRestarting` or reaches a gated branch, so the gate-off port must give the same
-//! result. Message strings are not compared: `ContainerStatus` / `Terminated` have no message
-//! field.
-//!
-//! After the rows come checks derived from FACTS.md (cited as `F n`) and from the upstream
-//! source of `convertToAPIContainerStatuses` (cited as "source"); they are not upstream rows.
+//! After the upstream cases come checks derived from the source of
+//! `convertToAPIContainerStatuses` and its helpers; they are not upstream rows, and each names
+//! the rule it checks.
 
 use podcheck_model::k8s::*;
 
@@ -82,14 +81,16 @@ fn input<'a>(specs: &'a [ContainerSpecView]) -> ConvertInput<'a> {
 }
 
 // ---------------------------------------------------------------------------------------
-// VECTORS V2 rows.
+// pkg/kubelet/kubelet_pods_test.go TestConvertToAPIContainerStatuses
 // ---------------------------------------------------------------------------------------
 
-/// V2 row 1, "no current status, with previous statuses and deletion": DeletionTimestamp set,
+const UPSTREAM: &str = "pkg/kubelet/kubelet_pods_test.go TestConvertToAPIContainerStatuses";
+
+/// Upstream case "no current status, with previous statuses and deletion": DeletionTimestamp set,
 /// no runtime records, previous A=R, B=R → both Waiting{ContainerCreating} with
 /// LastTermination{ContainerStatusUnknown, 137}, RestartCount 0.
 #[test]
-fn v2_1_no_current_status_with_previous_statuses_and_deletion() {
+fn no_current_status_with_previous_statuses_and_deletion() {
     let sp = specs(&[A, B]);
     let previous = vec![running(A), running(B)];
     let got = convert_to_api_container_statuses(&ConvertInput {
@@ -103,14 +104,15 @@ fn v2_1_no_current_status_with_previous_statuses_and_deletion() {
         vec![
             st(A, waiting("ContainerCreating"), unknown.clone(), 0),
             st(B, waiting("ContainerCreating"), unknown, 0),
-        ]
+        ],
+        "{UPSTREAM} \"no current status, with previous statuses and deletion\""
     );
 }
 
-/// V2 row 3, "no current status, keeping previous restartCount": not deleted, no runtime
+/// Upstream case "no current status, keeping previous restartCount": not deleted, no runtime
 /// records, previous A=T-1 rc5, B=T-1 rc5 → unchanged.
 #[test]
-fn v2_3_no_current_status_keeping_previous_restart_count() {
+fn no_current_status_keeping_previous_restart_count() {
     let sp = specs(&[A, B]);
     let previous = vec![
         st(A, ContainerState::Terminated(term(-1, "")), None, 5),
@@ -120,15 +122,18 @@ fn v2_3_no_current_status_keeping_previous_restart_count() {
         previous: &previous,
         ..input(&sp)
     });
-    assert_eq!(got, previous);
+    assert_eq!(
+        got, previous,
+        "{UPSTREAM} \"no current status, keeping previous restartCount\""
+    );
 }
 
-/// V2 row 5, "Unable to get init container status from container runtime and pod has been
+/// Upstream case "Unable to get init container status from container runtime and pod has been
 /// initialized, treat it as exited normally": spec init-1 + containerA, no previous
 /// statuses, runtime has containerA Running; the init list is converted (isInit=true,
 /// hasInit=true) → init-1 = Terminated{Completed, 0}.
 #[test]
-fn v2_5_init_container_status_missing_after_initialization_is_completed() {
+fn init_container_status_missing_after_initialization_is_completed() {
     let init = specs(&["init-1"]);
     let regular = specs(&[A]);
     let runtime = vec![(
@@ -151,18 +156,20 @@ fn v2_5_init_container_status_missing_after_initialization_is_completed() {
             ContainerState::Terminated(term(0, "Completed")),
             None,
             0
-        )]
+        )],
+        "{UPSTREAM} \"Unable to get init container status from container runtime and pod has been initialized, treat it as exited normally\""
     );
 }
 
 // ---------------------------------------------------------------------------------------
-// Checks derived from FACTS.md (F 33–38) and from the upstream source.
+// Checks derived from the source of `convertToAPIContainerStatuses` (pkg/kubelet/kubelet_pods.go)
+// and its helpers in pkg/kubelet/container/helpers.go.
 // ---------------------------------------------------------------------------------------
 
-/// F 33: the default waiting reason is ContainerCreating, or PodInitializing when the pod has
+/// The default waiting reason is ContainerCreating, or PodInitializing when the pod has
 /// init containers; for regular, init and ephemeral lists alike.
 #[test]
-fn f33_default_waiting_reason() {
+fn default_waiting_reason() {
     let sp = specs(&[A]);
     let plain = convert_to_api_container_statuses(&input(&sp));
     assert_eq!(plain, vec![st(A, waiting("ContainerCreating"), None, 0)]);
@@ -180,9 +187,9 @@ fn f33_default_waiting_reason() {
     assert_eq!(init_list, vec![st(A, waiting("PodInitializing"), None, 0)]);
 }
 
-/// F 34: Running → Running; Created → Waiting{}; Exited → Terminated{ExitCode, Reason}.
+/// The runtime-state mapping: Running → Running; Created → Waiting{}; Exited → Terminated{ExitCode, Reason}.
 #[test]
-fn f34_runtime_state_mapping() {
+fn runtime_state_mapping() {
     let sp = specs(&[A]);
     let run = |rec: RuntimeRecord, rp: RestartPolicy| {
         let runtime = vec![(A.to_string(), vec![rec])];
@@ -221,10 +228,10 @@ fn f34_runtime_state_mapping() {
     );
 }
 
-/// F 34: Unknown when the previous status was Running → Terminated{ContainerStatusUnknown,
+/// Unknown when the previous status was Running → Terminated{ContainerStatusUnknown,
 /// 137} with RestartCount = old + 1; Unknown otherwise → Waiting{}.
 #[test]
-fn f34_unknown_state() {
+fn unknown_state() {
     let sp = specs(&[A]);
     let runtime = vec![(
         A.to_string(),
@@ -252,10 +259,10 @@ fn f34_unknown_state() {
     assert_eq!(got, vec![st(A, waiting(""), None, 0)]);
 }
 
-/// Source (`!ChangeContainerStatusOnKubeletRestart`, its default at this commit): a Running
+/// `!ChangeContainerStatusOnKubeletRestart`, its default at this commit): a Running
 /// record keeps the old `started`.
 #[test]
-fn source_running_keeps_old_started() {
+fn running_keeps_old_started() {
     let sp = specs(&[A]);
     let runtime = vec![(
         A.to_string(),
@@ -280,11 +287,11 @@ fn source_running_keeps_old_started() {
     );
 }
 
-/// F 35 without a deletion timestamp: the vanished container gets the ContainerStatusUnknown
+/// A container vanished from the runtime, without a deletion timestamp: it gets the ContainerStatusUnknown
 /// last termination and RestartCount + 1. With a last termination already set, nothing
 /// changes.
 #[test]
-fn f35_vanished_container_without_deletion() {
+fn vanished_container_without_deletion() {
     let sp = specs(&[A]);
     let previous = vec![st(A, ContainerState::Running, None, 2)];
     let got = convert_to_api_container_statuses(&ConvertInput {
@@ -316,10 +323,10 @@ fn f35_vanished_container_without_deletion() {
     );
 }
 
-/// F 36: the newest record fills State, the second LastTerminationState; older ones are
+/// The two newest runtime records per name: the newest fills State, the second LastTerminationState; older ones are
 /// ignored.
 #[test]
-fn f36_two_newest_records() {
+fn two_newest_records() {
     let sp = specs(&[A]);
     let runtime = vec![(
         A.to_string(),
@@ -342,11 +349,11 @@ fn f36_two_newest_records() {
     );
 }
 
-/// F 37: with ShouldContainerBeRestarted and a reason-cache entry the state becomes
+/// The reason cache: with ShouldContainerBeRestarted and a reason-cache entry the state becomes
 /// Waiting{reason} and Terminated moves to LastTerminationState; without an entry, or when
 /// the container will not be restarted, the Terminated state stays.
 #[test]
-fn f37_reason_cache() {
+fn reason_cache() {
     let sp = specs(&[A]);
     let runtime = vec![(A.to_string(), vec![exited(1, "Error")])];
     let cache = vec![(A.to_string(), "CrashLoopBackOff".to_string())];
@@ -369,15 +376,15 @@ fn f37_reason_cache() {
     assert_eq!(with(RestartPolicy::Always, false, &cache), crashloop);
     assert_eq!(with(RestartPolicy::OnFailure, false, &cache), crashloop);
     assert_eq!(with(RestartPolicy::Always, false, &[]), kept);
-    // ShouldContainerBeRestarted false: Never, or a pod being deleted (F 53).
+    // ShouldContainerBeRestarted false: Never, or a pod being deleted.
     assert_eq!(with(RestartPolicy::Never, false, &cache), kept);
     assert_eq!(with(RestartPolicy::Always, true, &cache), kept);
 }
 
-/// F 37: a container that never started (no runtime record) with an image-pull failure in
+/// The reason cache: a container that never started (no runtime record) with an image-pull failure in
 /// the reason cache is Waiting{ErrImagePull}.
 #[test]
-fn f37_reason_cache_without_runtime_record() {
+fn reason_cache_without_runtime_record() {
     let sp = specs(&[A]);
     let cache = vec![(A.to_string(), "ErrImagePull".to_string())];
     let got = convert_to_api_container_statuses(&ConvertInput {
@@ -387,10 +394,10 @@ fn f37_reason_cache_without_runtime_record() {
     assert_eq!(got, vec![st(A, waiting("ErrImagePull"), None, 0)]);
 }
 
-/// F 38: an init container that exited 0 is never reset to Waiting, even with a reason-cache
+/// An init container that exited 0 is never reset to Waiting, even with a reason-cache
 /// entry.
 #[test]
-fn f38_init_exited_zero_not_reset() {
+fn init_exited_zero_not_reset() {
     let init = specs(&["init-1"]);
     let runtime = vec![("init-1".to_string(), vec![exited(0, "Completed")])];
     let cache = vec![("init-1".to_string(), "CrashLoopBackOff".to_string())];
@@ -412,10 +419,10 @@ fn f38_init_exited_zero_not_reset() {
     );
 }
 
-/// F 38: the Completed inference needs a non-sidecar init container and a created regular
+/// The Completed inference for a vanished init container needs a non-sidecar init container and a created regular
 /// container; otherwise the default waiting state stays.
 #[test]
-fn f38_completed_inference_needs_regular_container_and_non_sidecar() {
+fn completed_inference_needs_regular_container_and_non_sidecar() {
     let sidecar = vec![ContainerSpecView {
         restart_policy: Some(RestartPolicy::Always),
         ..ContainerSpecView::new("sidecar-1")
@@ -441,10 +448,10 @@ fn f38_completed_inference_needs_regular_container_and_non_sidecar() {
     assert_eq!(got, vec![st("init-1", waiting("PodInitializing"), None, 0)]);
 }
 
-/// Source (`HasAnyRegularContainerCreated`): the newest record counts; Created, Running and
+/// `HasAnyRegularContainerCreated` (pkg/kubelet/container/helpers.go): the newest record counts; Created, Running and
 /// Exited do, Unknown does not.
 #[test]
-fn source_has_any_regular_container_created() {
+fn has_any_regular_container_created_cases() {
     let regular = specs(&[A]);
     let one = |s: RuntimeState| vec![(A.to_string(), vec![RuntimeRecord::new(s)])];
     assert!(!has_any_regular_container_created(&regular, &[]));
@@ -468,10 +475,10 @@ fn source_has_any_regular_container_created() {
     assert!(!has_any_regular_container_created(&regular, &init_only));
 }
 
-/// Source (`SortedContainerStatuses`, `SortStatusesOfInitContainers`): regular lists are
+/// `SortedContainerStatuses`, `SortStatusesOfInitContainers` (pkg/kubelet/kubelet_pods.go): regular lists are
 /// sorted by name, init lists follow the spec order.
 #[test]
-fn source_output_order() {
+fn output_order() {
     let sp = specs(&[B, A]);
     let got: Vec<String> = convert_to_api_container_statuses(&input(&sp))
         .into_iter()

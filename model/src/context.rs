@@ -1,0 +1,217 @@
+//! The per-scenario constants every component reads: the scenario itself and what is
+//! derived from it once (the distinct images, the container spec views for the upstream
+//! functions, the failing steps). It sits below the components, so that none of them needs
+//! the cluster's composition to know what it is running.
+
+use crate::k8s::{ContainerSpecView, Gates};
+use crate::spec::{Container, FailingStep, Fault, PodSpec, Scenario, Workload};
+use crate::state::*;
+
+/// What a scenario fixes for the whole exploration.
+#[derive(Clone, Debug)]
+pub struct Context {
+    pub scenario: Scenario,
+    /// Distinct images named by the scenario's containers (bit i of [`Node::images`]).
+    pub images: Vec<String>,
+    /// Per workload: init container and container spec views for the upstream functions.
+    pub views: Vec<(Vec<ContainerSpecView>, Vec<ContainerSpecView>)>,
+    pub gates: Gates,
+    /// The scenario has node faults: node health (leases, NLC, taints) is modelled.
+    pub node_health: bool,
+    /// Taint ages saturate here: one past the longest toleration that matters.
+    pub taint_age_cap: Secs,
+    /// Per workload: the kubelet steps that fail for its pods (`stepFails` faults).
+    pub failures: Vec<Vec<(FailingStep, StepFailure)>>,
+}
+
+/// A failing step of a workload's pods, resolved.
+#[derive(Clone, Debug)]
+pub struct StepFailure {
+    pub hangs: bool,
+    pub message: Option<String>,
+    /// For container steps: the container (init, index).
+    pub container: Option<(bool, usize)>,
+}
+
+impl Context {
+    /// Derives the constants of a scenario. The scenario must be valid
+    /// ([`Scenario::validate`]): every limit of the state is checked there.
+    pub fn new(scenario: Scenario) -> Self {
+        let mut images: Vec<String> = Vec::new();
+        let mut views = Vec::new();
+        for w in &scenario.workloads {
+            let t = w.template();
+            for c in t.init_containers.iter().chain(&t.containers) {
+                if !images.contains(&c.image) {
+                    images.push(c.image.clone());
+                }
+            }
+            let view = |c: &Container| ContainerSpecView::new(&c.name);
+            views.push((
+                t.init_containers.iter().map(view).collect(),
+                t.containers.iter().map(view).collect(),
+            ));
+        }
+        let node_health = scenario.faults.iter().any(|f| {
+            matches!(
+                f,
+                Fault::Partition { .. }
+                    | Fault::ControlPlanePartition {}
+                    | Fault::DeleteNode { .. }
+                    | Fault::OutOfServiceTaint { .. }
+                    | Fault::MemoryPressure { .. }
+            )
+        });
+        let taint_age_cap = scenario
+            .workloads
+            .iter()
+            .flat_map(|w| crate::k8s::with_default_tolerations(&w.template().tolerations))
+            .filter_map(|t| t.toleration_seconds)
+            .max()
+            .unwrap_or(0)
+            .clamp(0, 3600) as Secs
+            + 1;
+        let failures = scenario
+            .workloads
+            .iter()
+            .map(|w| {
+                let t = w.template();
+                scenario
+                    .faults
+                    .iter()
+                    .filter_map(|f| match f {
+                        Fault::StepFails {
+                            workload,
+                            step,
+                            hangs,
+                            message,
+                            container,
+                        } if workload == w.name() => {
+                            let by_name =
+                                |n: &String| t.containers.iter().position(|c| &c.name == n);
+                            let ctr = match step {
+                                FailingStep::CreateContainerConfig
+                                | FailingStep::CreateContainer => {
+                                    Some(container.as_ref().and_then(by_name).unwrap_or(0))
+                                }
+                                FailingStep::PostStartHook => {
+                                    container.as_ref().and_then(by_name).or_else(|| {
+                                        t.containers.iter().position(|c| {
+                                            c.lifecycle
+                                                .as_ref()
+                                                .is_some_and(|l| l.post_start.is_some())
+                                        })
+                                    })
+                                }
+                                _ => None,
+                            };
+                            Some((
+                                *step,
+                                StepFailure {
+                                    hangs: *hangs,
+                                    message: message.clone(),
+                                    container: ctr.map(|i| (false, i)),
+                                },
+                            ))
+                        }
+                        _ => None,
+                    })
+                    .collect()
+            })
+            .collect();
+        Context {
+            failures,
+            scenario,
+            images,
+            views,
+            gates: Gates::default(),
+            node_health,
+            taint_age_cap,
+        }
+    }
+
+    pub fn workload(&self, w: u8) -> &Workload {
+        &self.scenario.workloads[w as usize]
+    }
+
+    /// The pod template of workload `w`.
+    pub fn template(&self, w: u8) -> &PodSpec {
+        self.workload(w).template()
+    }
+
+    /// Container `i` of workload `w`'s template (`init`: of its init containers).
+    pub fn container(&self, w: u8, init: bool, i: usize) -> &Container {
+        let t = self.template(w);
+        if init {
+            &t.init_containers[i]
+        } else {
+            &t.containers[i]
+        }
+    }
+
+    pub fn pod_name(&self, pod: &Pod) -> String {
+        self.name_of(pod.workload, pod.suffix)
+    }
+
+    /// The failure of `step` for workload `w`'s pods, if the scenario has one.
+    pub fn step_failure(&self, w: u8, step: FailingStep) -> Option<&StepFailure> {
+        self.failures
+            .get(w as usize)?
+            .iter()
+            .find(|(s, _)| *s == step)
+            .map(|(_, f)| f)
+    }
+
+    /// The container a failing container step applies to.
+    pub fn failing_container(&self, w: u8, step: FailingStep) -> Option<(bool, usize)> {
+        self.step_failure(w, step)?.container
+    }
+
+    /// `<workload>-<suffix>`, the bare pod's own name, or a static pod's `<name>-<node>`.
+    pub fn name_of(&self, workload: u8, suffix: u8) -> String {
+        match self.workload(workload) {
+            Workload::Pod { metadata, .. } => metadata.name.clone(),
+            Workload::StaticPod { metadata, node, .. } => format!("{}-{node}", metadata.name),
+            w => format!("{}-{}", w.name(), suffix),
+        }
+    }
+
+    pub fn node_name(&self, n: u8) -> &str {
+        &self.scenario.cluster.nodes[n as usize].name
+    }
+
+    /// The bit of `image` in [`Node::images`]. Every image of the scenario has one: the
+    /// scenario's validation bounds their number by the width of that set.
+    pub fn image_index(&self, image: &str) -> usize {
+        self.images
+            .iter()
+            .position(|i| i == image)
+            .expect("every image of the scenario is indexed")
+    }
+
+    /// A runtime pod's containers with their specs: init containers first, in spec order.
+    pub fn containers<'a>(
+        &'a self,
+        rt: &'a PodRt,
+    ) -> impl Iterator<Item = (&'a Ctr, &'a Container)> {
+        let spec = self.template(rt.workload);
+        rt.init
+            .iter()
+            .zip(&spec.init_containers)
+            .chain(rt.ctrs.iter().zip(&spec.containers))
+    }
+
+    /// The name of the pod a runtime record belongs to (kept after its object is gone).
+    pub fn rt_name(&self, rt: &PodRt) -> String {
+        self.name_of(rt.workload, rt.suffix)
+    }
+
+    /// The pod's name, or `uid N` for one that no longer exists.
+    pub fn uid_name(&self, state: &State, uid: u16) -> String {
+        state
+            .pod(uid)
+            .map(|p| self.pod_name(p))
+            .or_else(|| state.rt_any(uid).map(|(_, rt)| self.rt_name(rt)))
+            .unwrap_or_else(|| format!("pod uid {uid}"))
+    }
+}

@@ -1,0 +1,234 @@
+//! The controllers of kube-controller-manager: ReplicaSet (a Deployment is its ReplicaSet),
+//! Job, StatefulSet, EndpointSlice, PodGC, attach/detach, node lifecycle and taint eviction.
+//! Each acts only on the API objects it watches; a controller's action is enabled when its
+//! sync would change something.
+
+use crate::apiserver;
+use crate::context::Context;
+use crate::derived::*;
+use crate::k8s::{self, Phase, Taint, TaintEffect};
+use crate::spec::{FailingStep, Workload};
+use crate::state::*;
+
+pub mod attachdetach;
+pub mod endpointslice;
+pub mod job;
+pub mod node_lifecycle;
+pub mod podgc;
+pub mod replicaset;
+pub mod statefulset;
+pub mod taint_eviction;
+
+pub use endpointslice::desired_endpoints;
+pub use podgc::terminated_gc_victim;
+
+/// A step of one of the controllers.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Action {
+    /// ReplicaSet controller: create the missing pods of a Deployment.
+    ReplicaSetSync { workload: u8 },
+    /// Job controller: count, decide, create or delete.
+    JobSync { workload: u8 },
+    /// StatefulSet controller: create the missing identities, delete finished ones.
+    StatefulSetSync { workload: u8 },
+    /// EndpointSlice controller: write the slice.
+    EndpointSliceSync,
+    /// Attach/detach controller: try to attach the pod's volume again (it fails: the
+    /// `attachVolume` step failure).
+    AttachVolume { uid: u16 },
+    /// Node lifecycle controller: one step of `monitorNodeHealth`.
+    NodeLifecycle {
+        node: u8,
+        step: node_lifecycle::Step,
+    },
+    /// Taint eviction deletes a pod whose toleration ran out.
+    TaintEviction { uid: u16 },
+    /// PodGC force-deletes a pod.
+    PodGc { uid: u16 },
+}
+
+/// Which controller takes a step.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Controller {
+    ReplicaSet,
+    Job,
+    StatefulSet,
+    EndpointSlice,
+    NodeLifecycle,
+    TaintEviction,
+    PodGc,
+    AttachDetach,
+}
+
+impl Action {
+    /// The controller that takes this step.
+    pub fn controller(&self) -> Controller {
+        match self {
+            Action::ReplicaSetSync { .. } => Controller::ReplicaSet,
+            Action::JobSync { .. } => Controller::Job,
+            Action::StatefulSetSync { .. } => Controller::StatefulSet,
+            Action::EndpointSliceSync => Controller::EndpointSlice,
+            Action::AttachVolume { .. } => Controller::AttachDetach,
+            Action::NodeLifecycle { .. } => Controller::NodeLifecycle,
+            Action::TaintEviction { .. } => Controller::TaintEviction,
+            Action::PodGc { .. } => Controller::PodGc,
+        }
+    }
+
+    /// The pod the step is about, if it is about one pod.
+    pub fn pod(&self) -> Option<u16> {
+        match *self {
+            Action::AttachVolume { uid }
+            | Action::TaintEviction { uid }
+            | Action::PodGc { uid } => Some(uid),
+            _ => None,
+        }
+    }
+}
+
+/// Applies a controller step; None if it is not enabled.
+pub fn apply(m: &Context, s: &mut State, a: Action) -> Option<()> {
+    match a {
+        Action::ReplicaSetSync { workload } => replicaset::sync(m, s, workload),
+        Action::JobSync { workload } => job::sync(m, s, workload),
+        Action::StatefulSetSync { workload } => statefulset::sync(m, s, workload),
+        Action::EndpointSliceSync => endpointslice::sync(m, s),
+        Action::AttachVolume { uid } => attachdetach::attach_volume(s, uid),
+        Action::NodeLifecycle { node, step } => node_lifecycle::apply(m, s, node, step),
+        Action::TaintEviction { uid } => taint_eviction::evict(m, s, uid),
+        Action::PodGc { uid } => podgc::collect(s, uid),
+    }
+}
+
+/// Enabled syncs of the workload controllers, the EndpointSlice controller and the
+/// attach/detach controller.
+pub fn actions<A: From<Action>>(m: &Context, s: &State, out: &mut Vec<A>) {
+    for (w, workload) in m.scenario.workloads.iter().enumerate() {
+        let w = w as u8;
+        match workload {
+            Workload::Deployment { spec, .. } => {
+                if active_pods(s, w) < spec.replicas as usize {
+                    out.push(Action::ReplicaSetSync { workload: w }.into());
+                }
+            }
+            Workload::Job { .. } => {
+                let action = Action::JobSync { workload: w };
+                if changes(m, s, action) {
+                    out.push(action.into());
+                }
+            }
+            Workload::StatefulSet { .. } => {
+                let action = Action::StatefulSetSync { workload: w };
+                if changes(m, s, action) {
+                    out.push(action.into());
+                }
+            }
+            Workload::Pod { .. } | Workload::StaticPod { .. } => {}
+        }
+    }
+    if desired_endpoints(m, s).is_some_and(|d| d != s.api.endpoints) {
+        out.push(Action::EndpointSliceSync.into());
+    }
+    // Attach/detach controller: a failing attach is retried after its back-off.
+    for p in &s.api.pods {
+        if p.node.is_none()
+            || p.status.phase.is_terminal()
+            || m.step_failure(p.workload, FailingStep::AttachVolume)
+                .is_none()
+        {
+            continue;
+        }
+        let waiting = s
+            .api
+            .attach_retry
+            .iter()
+            .any(|(u, r)| *u == p.uid && r.left > 0);
+        if !waiting {
+            out.push(Action::AttachVolume { uid: p.uid }.into());
+        }
+    }
+}
+
+/// PodGC's orphans of a deleted node, once its quarantine has passed.
+pub fn deleted_node_actions<A: From<Action>>(s: &State, node: u8, out: &mut Vec<A>) {
+    if s.api.nodes[node as usize].gc_left == Some(0) {
+        for p in s.api.pods.iter().filter(|p| p.node == Some(node)) {
+            out.push(Action::PodGc { uid: p.uid }.into());
+        }
+    }
+}
+
+/// The node lifecycle controller, taint eviction and PodGC's out-of-service collection for
+/// one node that still exists (`full`: every node is not Ready).
+pub fn node_actions<A: From<Action>>(
+    m: &Context,
+    s: &State,
+    node: u8,
+    full: bool,
+    out: &mut Vec<A>,
+) {
+    let grace = m.scenario.cluster.node_monitor_grace_period_seconds;
+    let obj = &s.api.nodes[node as usize];
+    let rt = &s.nodes[node as usize];
+    if !obj.unknown && rt.partitioned && rt.lease_age > grace {
+        out.push(
+            Action::NodeLifecycle {
+                node,
+                step: node_lifecycle::Step::MarkUnknown,
+            }
+            .into(),
+        );
+    }
+    if obj.unknown && !obj.unreachable_taint && !full {
+        out.push(
+            Action::NodeLifecycle {
+                node,
+                step: node_lifecycle::Step::Taint,
+            }
+            .into(),
+        );
+    }
+    if obj.unreachable_taint && (!obj.unknown || full) {
+        out.push(
+            Action::NodeLifecycle {
+                node,
+                step: node_lifecycle::Step::Untaint,
+            }
+            .into(),
+        );
+    }
+    // Taint eviction (F 102): pods whose tolerations of the NoExecute taints ran out.
+    let no_exec: Vec<Taint> = taints(m, s, node)
+        .into_iter()
+        .filter(|t| t.effect == TaintEffect::NoExecute)
+        .collect();
+    if !no_exec.is_empty() {
+        for p in s.api.pods.iter().filter(|p| p.node == Some(node)) {
+            if p.deletion.is_some() || p.status.phase.is_terminal() {
+                continue;
+            }
+            if evict_now(m, p, &no_exec, obj.taint_age) {
+                out.push(Action::TaintEviction { uid: p.uid }.into());
+            }
+        }
+    }
+    // PodGC: terminating pods on a not-Ready node with the out-of-service taint (F 103).
+    if obj.out_of_service && obj.unknown {
+        for p in s.api.pods.iter().filter(|p| p.node == Some(node)) {
+            if p.deletion.is_some() {
+                out.push(Action::PodGc { uid: p.uid }.into());
+            }
+        }
+    }
+}
+
+/// Whether a Job or StatefulSet sync would change anything.
+fn changes(m: &Context, s: &State, a: Action) -> bool {
+    let mut t = s.clone();
+    let r = match a {
+        Action::JobSync { workload } => job::sync(m, &mut t, workload),
+        Action::StatefulSetSync { workload } => statefulset::sync(m, &mut t, workload),
+        _ => None,
+    };
+    r.is_some() && t != *s
+}

@@ -1,0 +1,35 @@
+//! The pod garbage collector (PodGC).
+
+use super::*;
+
+/// PodGC `gcTerminated` (F 103): when more pods are terminated than the threshold, the
+/// oldest goes first (evicted ones before the others). The model runs it before anything
+/// else happens (see the cluster's `urgent_actions`).
+pub fn terminated_gc_victim(m: &Context, s: &State) -> Option<u16> {
+    let terminated: Vec<&Pod> = s
+        .api
+        .pods
+        .iter()
+        .filter(|p| p.status.phase.is_terminal())
+        .collect();
+    let threshold = m.scenario.cluster.terminated_pod_gc_threshold as usize;
+    if terminated.len() <= threshold {
+        return None;
+    }
+    terminated
+        .iter()
+        .find(|p| p.status.reason == "Evicted")
+        .or(terminated.first())
+        .map(|p| p.uid)
+}
+
+/// PodGC: phase Failed, DisruptionTarget, then a force delete (grace 0).
+pub fn collect(s: &mut State, uid: u16) -> Option<()> {
+    let p = s.pod_mut(uid)?;
+    if !p.status.phase.is_terminal() {
+        p.status.phase = Phase::Failed;
+        p.disruption_target = true;
+    }
+    s.api.pods.retain(|p| p.uid != uid);
+    Some(())
+}

@@ -1,0 +1,19 @@
+//! The taint-eviction controller.
+
+use super::*;
+
+/// TE deletes a pod: DisruptionTarget=True (DeletionByTaintManager), then a graceful delete.
+pub fn evict(m: &Context, s: &mut State, uid: u16) -> Option<()> {
+    if full_disruption(s) {
+        s.env.evicted_in_full_disruption = true;
+    }
+    s.pod_mut(uid)?.disruption_target = true;
+    crate::apiserver::record_event(
+        s,
+        None,
+        uid,
+        crate::events::EventKind::TaintManagerEviction,
+        true,
+    );
+    apiserver::delete_pod(m, s, uid, None)
+}

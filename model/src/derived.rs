@@ -1,0 +1,195 @@
+//! Facts derived from the state and the scenario that several components read — a pod's
+//! resource requests, a node's taints, a pod's tolerations, which pods are active, a pod's QoS
+//! class — computed in one place below the components, so that no component has to ask
+//! another.
+
+use crate::context::Context;
+use crate::k8s::{self, EvictionDecision, Resources, Taint, TaintEffect, Toleration};
+use crate::spec::PodSpec;
+use crate::state::*;
+
+/// The requests of a pod (F 106: sum of containers, max with each init container).
+pub fn pod_request(spec: &PodSpec) -> Resources {
+    let init: Vec<Resources> = spec
+        .init_containers
+        .iter()
+        .map(|c| c.resources.requests)
+        .collect();
+    let regular: Vec<Resources> = spec
+        .containers
+        .iter()
+        .map(|c| c.resources.requests)
+        .collect();
+    k8s::pod_request(&init, &regular)
+}
+
+/// The pod worker is inside SyncPod, blocked in startContainer: a postStart hook runs, or
+/// the container it failed for is being killed (`kuberuntime_container.go`; a hung exec
+/// hook has no timeout and blocks even the pod's deletion, kubernetes#116032).
+pub fn worker_blocked(rt: &PodRt) -> bool {
+    rt.init.iter().chain(&rt.ctrs).any(|c| match &c.run {
+        Run::Running(p) => {
+            p.post_start.is_some() || p.stop.is_some_and(|st| st.why == StopWhy::PostStartHook)
+        }
+        _ => false,
+    })
+}
+
+/// The unreachable taints and the out-of-service taint a node carries now.
+pub fn dynamic_taints(obj: &NodeObj) -> Vec<Taint> {
+    let mut t = Vec::new();
+    if obj.unreachable_taint {
+        for effect in [TaintEffect::NoSchedule, TaintEffect::NoExecute] {
+            t.push(Taint {
+                key: "node.kubernetes.io/unreachable".into(),
+                value: String::new(),
+                effect,
+            });
+        }
+    }
+    if obj.out_of_service {
+        t.push(Taint {
+            key: "node.kubernetes.io/out-of-service".into(),
+            value: "nodeshutdown".into(),
+            effect: TaintEffect::NoExecute,
+        });
+    }
+    t
+}
+
+/// All taints of a node: the scenario's and the control plane's.
+pub fn taints(m: &Context, s: &State, n: u8) -> Vec<Taint> {
+    let mut t = m.scenario.cluster.nodes[n as usize].taints.clone();
+    t.extend(dynamic_taints(&s.api.nodes[n as usize]));
+    t
+}
+
+/// The pod's tolerations after the DefaultTolerationSeconds admission plugin.
+pub fn tolerations(spec: &PodSpec) -> Vec<Toleration> {
+    k8s::with_default_tolerations(&spec.tolerations)
+}
+
+/// No node is Ready: every zone (here: the one zone) is in full disruption (F 101).
+pub fn full_disruption(s: &State) -> bool {
+    let live: Vec<&NodeObj> = s.api.nodes.iter().filter(|n| !n.deleted).collect();
+    !live.is_empty() && live.iter().all(|n| n.unknown)
+}
+
+/// TE's decision for a pod, on a node whose NoExecute taints are `taint_age` seconds old.
+pub fn evict_now(m: &Context, p: &Pod, no_exec: &[Taint], taint_age: Secs) -> bool {
+    let tol = tolerations(m.workload(p.workload).template());
+    match k8s::taint_eviction_decision(no_exec, &tol, -(taint_age as i64), 0) {
+        EvictionDecision::Now => true,
+        EvictionDecision::At(t) => t <= 0,
+        EvictionDecision::Cancel | EvictionDecision::Never => false,
+    }
+}
+
+/// Seconds until TE's next eviction on a tainted node, if one is scheduled.
+pub fn next_eviction_in(m: &Context, s: &State, n: u8) -> Option<Secs> {
+    let obj = &s.api.nodes[n as usize];
+    let no_exec: Vec<Taint> = taints(m, s, n)
+        .into_iter()
+        .filter(|t| t.effect == TaintEffect::NoExecute)
+        .collect();
+    if no_exec.is_empty() || obj.deleted {
+        return None;
+    }
+    s.api
+        .pods
+        .iter()
+        .filter(|p| p.node == Some(n) && p.deletion.is_none() && !p.status.phase.is_terminal())
+        .filter_map(|p| {
+            let tol = tolerations(m.workload(p.workload).template());
+            match k8s::taint_eviction_decision(&no_exec, &tol, -(obj.taint_age as i64), 0) {
+                EvictionDecision::At(t) if t > 0 => Some(t as Secs),
+                _ => None,
+            }
+        })
+        .min()
+}
+
+fn qos_of(spec: &PodSpec) -> QosClass {
+    let cs: Vec<_> = spec
+        .containers
+        .iter()
+        .chain(&spec.init_containers)
+        .collect();
+    let none = cs.iter().all(|c| {
+        let r = &c.resources;
+        r.requests.cpu_milli == 0
+            && r.requests.memory_mi == 0
+            && r.limits.cpu_milli == 0
+            && r.limits.memory_mi == 0
+    });
+    if none {
+        return QosClass::BestEffort;
+    }
+    let guaranteed = cs.iter().all(|c| {
+        let r = &c.resources;
+        r.limits.cpu_milli > 0
+            && r.limits.memory_mi > 0
+            && r.requests.cpu_milli == r.limits.cpu_milli
+            && r.requests.memory_mi == r.limits.memory_mi
+    });
+    if guaranteed {
+        QosClass::Guaranteed
+    } else {
+        QosClass::Burstable
+    }
+}
+
+/// The QoS class of a workload's pods.
+pub fn qos(m: &Context, w: u8) -> QosClass {
+    qos_of(m.workload(w).template())
+}
+
+/// `IsPodActive` (F 85): not Succeeded, not Failed, no deletionTimestamp.
+pub fn is_active(p: &Pod) -> bool {
+    !p.status.phase.is_terminal() && p.deletion.is_none()
+}
+
+/// The workload's active pods (F 85).
+pub fn active_pods(s: &State, w: u8) -> usize {
+    s.api
+        .pods
+        .iter()
+        .filter(|p| p.workload == w && is_active(p))
+        .count()
+}
+
+/// A pod is stuck (seed 000's "stuck Pods"): on a node whose kubelet reaches the API
+/// server, it shows `ContainerCreating`, or it was deleted and nothing of it runs any more
+/// but its object is still there.
+pub fn stuck_now(m: &Context, s: &State, p: &Pod) -> bool {
+    let Some(n) = p.node else {
+        return false;
+    };
+    if s.nodes[n as usize].partitioned || p.mirror_of.is_some() {
+        return false;
+    }
+    if p.deletion.is_some() {
+        return s.rt(n, p.uid).is_none_or(|rt| !rt.any_running());
+    }
+    crate::kubectl::print(m, p).status == "ContainerCreating"
+}
+
+/// The pod's events include a warning of a failing kubelet step (seed 000: "each failure mode
+/// has a diagnostic").
+pub fn has_step_failure_event(pod: &Pod) -> bool {
+    pod.events.iter().any(|e| {
+        matches!(
+            e.kind,
+            crate::events::EventKind::FailedCreatePodSandBox
+                | crate::events::EventKind::FailedAttachVolume
+                | crate::events::EventKind::FailedMount
+                | crate::events::EventKind::CreateFailed(_)
+                | crate::events::EventKind::FailedPostStartHook(_)
+                | crate::events::EventKind::FailedKillPod
+                | crate::events::EventKind::PullFailed(_)
+                | crate::events::EventKind::ImagePullBackOff(_)
+                | crate::events::EventKind::BackOff(_)
+                | crate::events::EventKind::Rejected
+        )
+    })
+}

@@ -1,0 +1,82 @@
+//! Kubelet admission (`canAdmitPod`, `generalFilter`): resources, node affinity, NoExecute taints.
+
+use super::*;
+
+/// Why kubelet admission rejects the pod, if it does (F 110): resources against what the
+/// admitted, unfinished pods on the node request; NoExecute taints.
+pub(super) fn admission_failure(
+    m: &Context,
+    s: &State,
+    n: u8,
+    pod: &Pod,
+) -> Option<(String, String)> {
+    let node = &m.scenario.cluster.nodes[n as usize];
+    let mut requested = node.used_by_other_pods;
+    for rt in &s.nodes[n as usize].pods {
+        // `filterOutInactivePods` (kubelet_pods.go): a pod whose worker has finished
+        // terminating it (`IsPodKnownTerminated`), or whose phase is terminal and whose
+        // termination was not requested, does not count.
+        if rt.killed {
+            continue;
+        }
+        if let Some(p) = s.kpod(n, rt.uid) {
+            if p.status.phase.is_terminal() && !rt.terminating {
+                continue;
+            }
+            let r = pod_request(spec_of(m, p));
+            requested.cpu_milli += r.cpu_milli;
+            requested.memory_mi += r.memory_mi;
+        }
+    }
+    let spec = spec_of(m, pod);
+    let request = pod_request(spec);
+    let insufficient = k8s::insufficient_resources(request, node.allocatable, requested);
+    if let Some(reason) = k8s::admission_failure_reason(&insufficient) {
+        // predicate.go `InsufficientResourceError.Error()`.
+        let (name, req, used, cap) = if reason == "OutOfmemory" {
+            (
+                "memory",
+                request.memory_mi,
+                requested.memory_mi,
+                node.allocatable.memory_mi,
+            )
+        } else {
+            (
+                "cpu",
+                request.cpu_milli,
+                requested.cpu_milli,
+                node.allocatable.cpu_milli,
+            )
+        };
+        return Some((
+            reason,
+            format!(
+                "Node didn't have enough resource: {name}, requested: {req}, used: {used}, capacity: {cap}"
+            ),
+        ));
+    }
+    // `generalFilter` runs the scheduler's node-affinity check too (F 109, 110): a pod bound
+    // by `nodeName` to a node whose labels do not match its nodeSelector is rejected.
+    if !k8s::node_selector_matches(&spec.node_selector, &node.labels) {
+        return Some((
+            "NodeAffinity".into(),
+            "Predicate NodeAffinity failed: node(s) didn't match Pod's node affinity/selector"
+                .into(),
+        ));
+    }
+    // `generalFilter`: the taint check is skipped for static pods.
+    let is_static = s.nodes[n as usize]
+        .static_pods
+        .iter()
+        .any(|p| p.uid == pod.uid);
+    if !is_static
+        && k8s::first_untolerated_taint(&node.taints, &spec.tolerations, &[TaintEffect::NoExecute])
+            .is_some()
+    {
+        return Some((
+            "TaintToleration".into(),
+            "Predicate TaintToleration failed: node(s) had untolerated taint".into(),
+        ));
+    }
+    None
+}

@@ -1,0 +1,84 @@
+//! The eviction manager: node-pressure eviction under memory pressure.
+
+use super::*;
+
+/// Memory a pod's running programs use on the node (MiB), once the node is hogged.
+pub(super) fn usage(m: &Context, rt: &PodRt) -> u64 {
+    let spec = m.workload(rt.workload).template();
+    rt.ctrs
+        .iter()
+        .zip(&spec.containers)
+        .filter(|(c, _)| matches!(c.run, Run::Running(_)))
+        .map(|(_, cs)| cs.app.memory_usage_mi)
+        .sum()
+}
+
+/// `memory.available < 100Mi` (the default hard threshold, F 20).
+pub fn under_memory_pressure(m: &Context, s: &State, n: u8) -> bool {
+    let alloc = m.scenario.cluster.nodes[n as usize].allocatable.memory_mi;
+    let used: u64 = s.nodes[n as usize].pods.iter().map(|rt| usage(m, rt)).sum();
+    alloc.saturating_sub(used) < 100
+}
+
+/// The pods the eviction manager would evict first (F 111: usage above request first, then
+/// lower priority, then larger usage − request); ties are all candidates.
+pub(super) fn eviction_candidates(m: &Context, s: &State, n: u8) -> Vec<u16> {
+    let mut ranked: Vec<((bool, i32, i64), u16)> = s.nodes[n as usize]
+        .pods
+        .iter()
+        // Critical pods are never evicted (F 112); static pods are critical
+        // (pkg/kubelet/types/pod_update.go `IsCriticalPod`).
+        .filter(|rt| !rt.evicted && !rt.terminating && !rt.static_pod && usage(m, rt) > 0)
+        .map(|rt| {
+            let spec = m.workload(rt.workload).template();
+            let req: u64 = spec
+                .containers
+                .iter()
+                .map(|c| c.resources.requests.memory_mi)
+                .sum();
+            let u = usage(m, rt);
+            // Sort key: exceeds requests first, then lower priority, then more above request.
+            ((u <= req, spec.priority, -(u as i64 - req as i64)), rt.uid)
+        })
+        .collect();
+    ranked.sort();
+    let Some(best) = ranked.first().map(|r| r.0) else {
+        return Vec::new();
+    };
+    ranked
+        .into_iter()
+        .filter(|r| r.0 == best)
+        .map(|r| r.1)
+        .collect()
+}
+
+/// The eviction manager evicts a pod: hard threshold, grace 1 s (F 20, 112), status Failed /
+/// Evicted, one pod per 10 s interval.
+pub fn evict(m: &Context, s: &mut State, node: u8, uid: u16) -> Option<()> {
+    let w = s.rt(node, uid)?.workload;
+    let my_qos = qos(m, w);
+    let lower_still_running = s.nodes[node as usize]
+        .pods
+        .iter()
+        .any(|rt| rt.uid != uid && !rt.evicted && rt.any_running() && qos(m, rt.workload) < my_qos);
+    if lower_still_running {
+        s.env.evicted_out_of_qos_order = true;
+    }
+    s.nodes[node as usize].eviction_wait = 10;
+    s.rt_mut(node, uid)?.evicted = true;
+    if let Some(p) = s.pod_mut(uid) {
+        p.disruption_target = true;
+    }
+    crate::apiserver::kubelet_event(s, node, uid, crate::events::EventKind::Evicted);
+    terminate(m, s, node, uid, 1)
+}
+
+/// Node-pressure eviction: one pod per interval, while the node is under memory pressure.
+pub fn actions<A: From<super::Action>>(m: &Context, s: &State, node: u8, out: &mut Vec<A>) {
+    let rt = &s.nodes[node as usize];
+    if rt.memory_hog && rt.eviction_wait == 0 && under_memory_pressure(m, s, node) {
+        for uid in eviction_candidates(m, s, node) {
+            out.push(super::Action::Evict { node, uid }.into());
+        }
+    }
+}

@@ -1,0 +1,272 @@
+//! The kubelet of each node: admission, the per-pod worker (SyncPod, SyncTerminatingPod,
+//! SyncTerminatedPod), the prober, the status manager, the eviction manager and the node
+//! status.
+//!
+//! The pod worker handles one pod serially, so a pod has at most one worker step enabled at a
+//! time; different pods, the prober goroutines and the status manager interleave freely.
+//! Which container to start, restart or leave alone comes from the upstream
+//! `computePodActions` ([`crate::k8s::compute_pod_actions`]); waiting reasons, back-off and
+//! status from the other upstream functions in [`crate::k8s`].
+
+use crate::context::Context;
+use crate::derived::*;
+use crate::k8s::{
+    self, BackoffEntry, ContainerSpecView, ContainerState, ContainerStatus, ConvertInput, Phase,
+    RuntimeContainerView, RuntimeRecord, RuntimeState, SandboxView, TaintEffect, Terminated,
+    CRASH_LOOP_BACKOFF, IMAGE_PULL_BACKOFF,
+};
+use crate::runtime::{begin_stop, exit_now};
+use crate::spec::{Container, FailingStep, PodSpec, Probe};
+use crate::state::*;
+
+pub mod admission;
+pub mod eviction_manager;
+pub mod node_status;
+pub mod pod_worker;
+pub mod prober;
+pub mod status_manager;
+pub mod termination;
+
+use admission::*;
+pub use eviction_manager::under_memory_pressure;
+use pod_worker::*;
+pub use pod_worker::{new_rt, Step};
+use prober::*;
+pub use status_manager::compute_status;
+use termination::*;
+pub use termination::{terminate, terminate_for};
+
+/// What a kubelet does, on its node.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Action {
+    /// Pod worker: the next step of SyncPod / SyncTerminatingPod / SyncTerminatedPod.
+    Sync { node: u8, uid: u16, step: Step },
+    /// Prober: one probe run.
+    Probe {
+        node: u8,
+        uid: u16,
+        ctr: u8,
+        kind: ProbeKind,
+    },
+    /// Status manager: write the pod status it computed to the API.
+    StatusUpdate { node: u8, uid: u16 },
+    /// Status manager: delete the finished pod's object (grace 0).
+    RemoveObject { node: u8, uid: u16 },
+    /// Node status: post Ready=True once the API server can be reached again.
+    NodeStatus { node: u8 },
+    /// Eviction manager: evict a pod under memory pressure.
+    Evict { node: u8, uid: u16 },
+}
+
+impl Action {
+    /// The node whose kubelet acts.
+    pub fn node(&self) -> u8 {
+        match *self {
+            Action::Sync { node, .. }
+            | Action::Probe { node, .. }
+            | Action::StatusUpdate { node, .. }
+            | Action::RemoveObject { node, .. }
+            | Action::NodeStatus { node }
+            | Action::Evict { node, .. } => node,
+        }
+    }
+
+    /// The pod the action is about (None for the node status).
+    pub fn pod(&self) -> Option<u16> {
+        match *self {
+            Action::Sync { uid, .. }
+            | Action::Probe { uid, .. }
+            | Action::StatusUpdate { uid, .. }
+            | Action::RemoveObject { uid, .. }
+            | Action::Evict { uid, .. } => Some(uid),
+            Action::NodeStatus { .. } => None,
+        }
+    }
+}
+
+/// Applies a kubelet action; None if it is not enabled.
+pub fn apply(m: &Context, s: &mut State, a: Action) -> Option<()> {
+    match a {
+        Action::Sync { node, uid, step } => pod_worker::step(m, s, node, uid, step),
+        Action::Probe {
+            node,
+            uid,
+            ctr,
+            kind,
+        } => prober::probe(m, s, node, uid, ctr as usize, kind),
+        Action::StatusUpdate { node, uid } => status_manager::status_update(m, s, node, uid),
+        Action::RemoveObject { node, uid } => status_manager::remove_object(m, s, node, uid),
+        Action::NodeStatus { node } => node_status::post(s, node),
+        Action::Evict { node, uid } => eviction_manager::evict(m, s, node, uid),
+    }
+}
+
+/// The node-level actions of node `node`'s kubelet: its node status once it reaches the API
+/// server again (`status_first`) and, after the controllers' node-level steps, eviction under
+/// memory pressure.
+pub fn node_status_actions<A: From<Action>>(s: &State, node: u8, out: &mut Vec<A>) {
+    if !s.nodes[node as usize].partitioned && s.api.nodes[node as usize].unknown {
+        out.push(Action::NodeStatus { node }.into());
+    }
+}
+
+fn spec_of<'a>(m: &'a Context, pod: &Pod) -> &'a PodSpec {
+    m.workload(pod.workload).template()
+}
+
+fn container_spec(spec: &PodSpec, init: bool, i: usize) -> &Container {
+    if init {
+        &spec.init_containers[i]
+    } else {
+        &spec.containers[i]
+    }
+}
+
+/// Enabled kubelet actions: pod-worker steps, due probes, status updates, object removal.
+pub fn actions<A: From<Action>>(m: &Context, s: &State, out: &mut Vec<A>) {
+    for (n, node) in s.nodes.iter().enumerate() {
+        let n = n as u8;
+        // Cut off from the API server, the kubelet sees no new pods, no deletions and no
+        // removals, and writes no status; its pod workers and probers go on locally.
+        let online = !node.partitioned;
+        // Pods bound here that have no runtime record yet.
+        for pod in s.api.pods.iter().filter(|_| online) {
+            if pod.node == Some(n)
+                && pod.mirror_of.is_none()
+                && !pod.status.phase.is_terminal()
+                && !node.pods.iter().any(|r| r.uid == pod.uid)
+            {
+                let step = if admission_failure(m, s, n, pod).is_some() {
+                    Step::Reject
+                } else {
+                    Step::Admit
+                };
+                out.push(
+                    Action::Sync {
+                        node: n,
+                        uid: pod.uid,
+                        step,
+                    }
+                    .into(),
+                );
+            }
+        }
+        for rt in &node.pods {
+            let Some(pod) = s.kpod(n, rt.uid) else {
+                // The object is gone. A partitioned kubelet does not know yet (and, in this
+                // model, holds its pod worker still until it does). A failing sandbox stop or
+                // unmount leaves the rest on the node for good (HandlePodCleanups retries it,
+                // silently but for FailedKillPod on a pod that no longer exists).
+                let hook_done = rt.ctrs.iter().position(|c| {
+                    matches!(&c.run, Run::Running(p) if p.post_start.is_some_and(|h| h.left == Some(0)))
+                });
+                let step = if let Some(i) = hook_done {
+                    Some(Step::PostStartDone { ctr: i as u8 })
+                } else if !online || worker_blocked(rt) {
+                    None
+                } else if !rt.terminating {
+                    Some(Step::KillOrphan)
+                } else if !rt.any_running() && !cleanup_fails(m, rt) {
+                    Some(Step::Forget)
+                } else if !rt.any_running()
+                    && !rt.killed
+                    && m.step_failure(rt.workload, FailingStep::KillPodSandbox)
+                        .is_none()
+                {
+                    // The sandbox can still be stopped; the unmount is what fails.
+                    Some(Step::Cleanup)
+                } else {
+                    None
+                };
+                if let Some(step) = step {
+                    out.push(
+                        Action::Sync {
+                            node: n,
+                            uid: rt.uid,
+                            step,
+                        }
+                        .into(),
+                    );
+                }
+                continue;
+            };
+            if let Some(step) = next_step(m, s, n, pod, rt, online) {
+                out.push(
+                    Action::Sync {
+                        node: n,
+                        uid: rt.uid,
+                        step,
+                    }
+                    .into(),
+                );
+            }
+            for (i, c) in rt.ctrs.iter().enumerate() {
+                for kind in ProbeKind::ALL {
+                    if let Some(w) = c.probes[kind as usize] {
+                        if w.next_in == Some(0) && matches!(c.run, Run::Running(_)) {
+                            out.push(
+                                Action::Probe {
+                                    node: n,
+                                    uid: rt.uid,
+                                    ctr: i as u8,
+                                    kind,
+                                }
+                                .into(),
+                            );
+                        }
+                    }
+                }
+            }
+            if !online {
+                continue;
+            }
+            if rt.static_pod {
+                match s.mirror(rt.uid) {
+                    None if !s.api.nodes[n as usize].deleted => out.push(
+                        Action::Sync {
+                            node: n,
+                            uid: rt.uid,
+                            step: Step::CreateMirror,
+                        }
+                        .into(),
+                    ),
+                    Some(mp) if mp.deletion.is_some() => out.push(
+                        Action::Sync {
+                            node: n,
+                            uid: rt.uid,
+                            step: Step::DeleteMirror,
+                        }
+                        .into(),
+                    ),
+                    _ => {}
+                }
+            }
+            // The pod worker is inside SyncPod (a postStart hook): the status computed at the
+            // start of that sync stands until it returns.
+            if worker_blocked(rt) {
+                continue;
+            }
+            let stale_mirror = rt.static_pod
+                && s.mirror(rt.uid)
+                    .is_some_and(|mp| mp.deletion.is_none() && mp.status != pod.status);
+            if stale_mirror || compute_status(m, s, pod, rt) != pod.status {
+                out.push(
+                    Action::StatusUpdate {
+                        node: n,
+                        uid: rt.uid,
+                    }
+                    .into(),
+                );
+            }
+            if pod.deletion.is_some() && pod.status.phase.is_terminal() && rt.cleaned {
+                out.push(
+                    Action::RemoveObject {
+                        node: n,
+                        uid: rt.uid,
+                    }
+                    .into(),
+                );
+            }
+        }
+    }
+}

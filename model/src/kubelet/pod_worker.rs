@@ -1,0 +1,549 @@
+//! The pod worker: SyncPod (volumes, sandbox, image pulls, back-off, container starts, postStart
+//! hooks), the static pods and their mirror pods.
+
+use super::*;
+
+/// One step of a pod worker.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Step {
+    /// Admission passed (F 110): the pod gets a runtime record on the node.
+    Admit,
+    /// Admission failed: the pod is Failed with the admission reason (F 110).
+    Reject,
+    /// Attach and mount the pod's volumes (kubelet SyncPod `WaitForAttachAndMount`; seed 002).
+    MountVolumes,
+    /// CRI RunPodSandbox and CNI ADD: sandbox and pod IP (seed 000).
+    CreateSandbox,
+    /// Pull the image of a container (F 60).
+    PullImage { init: bool, ctr: u8 },
+    /// The image pull is in back-off: `ImagePullBackOff` (F 60, 62).
+    ImagePullBackOff { init: bool, ctr: u8 },
+    /// The container is in crash back-off: `CrashLoopBackOff` (F 56).
+    CrashLoopBackOff { init: bool, ctr: u8 },
+    /// CRI CreateContainer + StartContainer.
+    Start { init: bool, ctr: u8 },
+    /// SyncTerminatingPod: preStop, SIGTERM, SIGKILL after grace for every running container
+    /// (F 64–67).
+    KillPod,
+    /// SyncTerminatedPod: tear down sandbox and network (seed 000: CNI DEL, unmount).
+    Cleanup,
+    /// The pod object is gone from the API (a force delete, F 71): `HandlePodRemoves` has the
+    /// pod worker kill what still runs, with the grace of the last version the kubelet saw
+    /// (`deletionGracePeriodSeconds` 0, floored to 1 s by `calculateEffectiveGracePeriod`,
+    /// F 64; then at least 2 s per container, F 65).
+    KillOrphan,
+    /// The pod object is gone and nothing of it runs: drop what is left on the node.
+    Forget,
+    /// The postStart hook of a container returned (success, or failure: the container is
+    /// killed, `kuberuntime_container.go` startContainer).
+    PostStartDone { ctr: u8 },
+    /// `tryReconcileMirrorPods`: create the mirror pod of a static pod.
+    CreateMirror,
+    /// `tryReconcileMirrorPods`: the mirror pod has a deletionTimestamp; delete it (grace 0,
+    /// UID precondition) so that it can be created again.
+    DeleteMirror,
+}
+
+/// Whether the pod's teardown fails for good: StopPodSandbox or the volume unmount.
+pub(super) fn cleanup_fails(m: &Context, rt: &PodRt) -> bool {
+    m.step_failure(rt.workload, FailingStep::KillPodSandbox)
+        .is_some()
+        || m.step_failure(rt.workload, FailingStep::UnmountVolume)
+            .is_some()
+}
+
+pub(super) fn runtime_view(c: &Ctr) -> Option<RuntimeContainerView> {
+    let state = match c.run {
+        Run::None => return None,
+        Run::Running(_) => RuntimeState::Running,
+        Run::Exited(e) => RuntimeState::Exited { exit_code: e.code },
+    };
+    Some(RuntimeContainerView {
+        state,
+        liveness_failed: false,
+        startup_failed: false,
+    })
+}
+
+/// The pod worker's next step for a pod it holds, if any.
+pub(super) fn next_step(
+    m: &Context,
+    s: &State,
+    node: u8,
+    pod: &Pod,
+    rt: &PodRt,
+    online: bool,
+) -> Option<Step> {
+    for (i, c) in rt.ctrs.iter().enumerate() {
+        if let Run::Running(p) = &c.run {
+            if p.post_start.is_some_and(|h| h.left == Some(0)) {
+                return Some(Step::PostStartDone { ctr: i as u8 });
+            }
+        }
+    }
+    if worker_blocked(rt) {
+        return None;
+    }
+    if online && pod.deletion.is_some() && !rt.terminating {
+        return Some(Step::KillPod);
+    }
+    let waiting_retry = rt.retry_left.is_some_and(|t| t > 0);
+    if rt.terminating {
+        if rt.any_running() || rt.cleaned {
+            return None;
+        }
+        if rt.killed {
+            // SyncTerminatedPod: a failing unmount is retried silently (kubelet.go returns the
+            // `WaitForUnmount` error without an event); nothing the model shows changes.
+            let unmount_fails = m
+                .step_failure(rt.workload, FailingStep::UnmountVolume)
+                .is_some();
+            return (!unmount_fails).then_some(Step::Cleanup);
+        }
+        return (!waiting_retry).then_some(Step::Cleanup);
+    }
+    let spec = spec_of(m, pod);
+    if !spec.volumes.is_empty() && !rt.volumes {
+        // The attach/detach controller never attaches: WaitForAttachAndMount times out
+        // silently (`wait.Interrupted`, kubelet.go SyncPod) and the pod worker tries again.
+        if m.step_failure(pod.workload, FailingStep::AttachVolume)
+            .is_some()
+        {
+            return None;
+        }
+        return match m.step_failure(pod.workload, FailingStep::MountVolume) {
+            Some(f) if f.hangs => None,
+            Some(_) if rt.volume_retry.is_some_and(|r| r.left > 0) => None,
+            _ => Some(Step::MountVolumes),
+        };
+    }
+    let (init_views, _) = &m.views[pod.workload as usize];
+    let sandbox = rt.sandbox.then_some(SandboxView {
+        ready: true,
+        has_ip: true,
+        attempt: 0,
+    });
+    let init_rt: Vec<_> = rt.init.iter().map(runtime_view).collect();
+    let ctr_rt: Vec<_> = rt.ctrs.iter().map(runtime_view).collect();
+    let acts = k8s::compute_pod_actions(
+        spec.restart_policy,
+        init_views,
+        rt.ctrs.len(),
+        sandbox,
+        &init_rt,
+        &ctr_rt,
+        pod.deletion.is_some(),
+    );
+    if acts.create_sandbox {
+        return (!waiting_retry).then_some(Step::CreateSandbox);
+    }
+    if acts.kill_pod {
+        return Some(Step::KillPod);
+    }
+    let starts = acts
+        .init_containers_to_start
+        .iter()
+        .map(|&i| (true, i))
+        .chain(acts.containers_to_start.iter().map(|&i| (false, i)));
+    for (init, i) in starts {
+        if let Some(step) = start_step(m, s, node, spec, rt, init, i) {
+            return Some(step);
+        }
+    }
+    None
+}
+
+/// Local frame for back-off arithmetic: now = 0, so the last update was `age` seconds ago.
+pub(super) fn entry(bo: Option<Bo>) -> Option<BackoffEntry> {
+    bo.map(|b| BackoffEntry {
+        backoff: b.backoff as u64,
+        last_update: -(b.age as i64),
+    })
+}
+
+/// EnsureImageExists, then doBackOff, then start (F 56, 60).
+pub(super) fn start_step(
+    m: &Context,
+    s: &State,
+    node: u8,
+    spec: &PodSpec,
+    rt: &PodRt,
+    init: bool,
+    i: usize,
+) -> Option<Step> {
+    let c = rt.ctr(init, i);
+    let cs = container_spec(spec, init, i);
+    let ctr = i as u8;
+    let image_bit = 1u32 << m.image_index(&cs.image);
+    if s.nodes[node as usize].images & image_bit == 0 {
+        return match c.waiting {
+            Some(w @ (Waiting::ErrImagePull { .. } | Waiting::ImagePullBackOff { .. }))
+                if w.left() > 0 =>
+            {
+                None
+            }
+            _ => {
+                if IMAGE_PULL_BACKOFF.is_in_backoff_since_update(entry(c.pull_bo), 0) {
+                    Some(Step::ImagePullBackOff { init, ctr })
+                } else {
+                    Some(Step::PullImage { init, ctr })
+                }
+            }
+        };
+    }
+    match c.waiting {
+        Some(
+            Waiting::CrashLoopBackOff { left }
+            | Waiting::CreateContainerConfigError { left }
+            | Waiting::CreateContainerError { left },
+        ) => {
+            if left > 0 {
+                None
+            } else {
+                Some(Step::Start { init, ctr })
+            }
+        }
+        _ => {
+            // The newest exited record: FinishedAt is now (the pod worker reacts at once).
+            if matches!(c.run, Run::Exited(_))
+                && CRASH_LOOP_BACKOFF.is_in_backoff_since(entry(c.crash_bo), 0, 0)
+            {
+                Some(Step::CrashLoopBackOff { init, ctr })
+            } else {
+                Some(Step::Start { init, ctr })
+            }
+        }
+    }
+}
+
+/// Applies a pod-worker step.
+pub fn step(m: &Context, s: &mut State, n: u8, uid: u16, step: Step) -> Option<()> {
+    use crate::apiserver::kubelet_event as record;
+    use crate::events::{EventKind as E, C};
+    match step {
+        Step::Admit => {
+            let pod = s.pod(uid)?;
+            let rt = new_rt(m, pod);
+            s.nodes[n as usize].pods.push(rt);
+        }
+        Step::Reject => {
+            let (reason, message) = admission_failure(m, s, n, s.pod(uid)?)?;
+            let pod = s.pod_mut(uid)?;
+            // kubelet.go `rejectPod`: the event, then phase Failed with the reason.
+            pod.status.phase = Phase::Failed;
+            pod.status.reason = reason;
+            pod.status.message = format!("Pod was rejected: {message}");
+            pod.ghost.first_terminal.get_or_insert(Phase::Failed);
+            record(s, n, uid, E::Rejected);
+        }
+        Step::MountVolumes => {
+            let w = s.rt(n, uid)?.workload;
+            if m.step_failure(w, FailingStep::MountVolume).is_some() {
+                // operation_generator.go: the reconciler records FailedMount on the pod and
+                // retries after the exponential back-off (0.5 s doubling, at most 2m2s).
+                let rt = s.rt_mut(n, uid)?;
+                let backoff = rt.volume_retry.map_or(1, |r| (r.backoff * 2).min(244));
+                rt.volume_retry = Some(Retry {
+                    left: backoff.div_ceil(2),
+                    backoff,
+                });
+                record(s, n, uid, E::FailedMount);
+            } else {
+                s.rt_mut(n, uid)?.volumes = true;
+            }
+        }
+        Step::CreateSandbox => {
+            let w = s.rt(n, uid)?.workload;
+            let fails = m.step_failure(w, FailingStep::RunPodSandbox).is_some()
+                || m.step_failure(w, FailingStep::CniAdd).is_some();
+            let rt = s.rt_mut(n, uid)?;
+            if fails {
+                // kuberuntime SyncPod: FailedCreatePodSandBox, and the pod worker requeues
+                // the pod after backOffPeriod (10 s; CNI ADD fails inside RunPodSandbox).
+                rt.retry_left = Some(10);
+                record(s, n, uid, E::FailedCreatePodSandBox);
+            } else {
+                rt.sandbox = true;
+                rt.retry_left = None;
+            }
+        }
+        Step::PullImage { init, ctr } => {
+            let pod = s.kpod(n, uid)?;
+            let cs = container_spec(spec_of(m, pod), init, ctr as usize);
+            let fails = cs.app.image_pull_fails;
+            let bit = 1u32 << m.image_index(&cs.image);
+            let c = s.rt_mut(n, uid)?.ctr_mut(init, ctr as usize);
+            let e = C { init, ctr };
+            if fails {
+                let next = IMAGE_PULL_BACKOFF.next(entry(c.pull_bo), 0, 0);
+                c.pull_bo = Some(Bo {
+                    backoff: next.backoff as Secs,
+                    age: 0,
+                });
+                // The pod worker retries the sync after backOffPeriod (F 8).
+                c.waiting = Some(Waiting::ErrImagePull { left: 10 });
+                record(s, n, uid, E::Pulling(e));
+                record(s, n, uid, E::PullFailed(e));
+                record(s, n, uid, E::ErrImagePull(e));
+            } else {
+                c.waiting = None;
+                s.nodes[n as usize].images |= bit;
+                record(s, n, uid, E::Pulling(e));
+                record(s, n, uid, E::Pulled(e));
+            }
+        }
+        Step::ImagePullBackOff { init, ctr } => {
+            let c = s.rt_mut(n, uid)?.ctr_mut(init, ctr as usize);
+            let bo = c.pull_bo?;
+            c.waiting = Some(Waiting::ImagePullBackOff {
+                left: bo.backoff.saturating_sub(bo.age),
+            });
+            record(s, n, uid, E::PullBackOff(C { init, ctr }));
+            record(s, n, uid, E::ImagePullBackOff(C { init, ctr }));
+        }
+        Step::CrashLoopBackOff { init, ctr } => {
+            let c = s.rt_mut(n, uid)?.ctr_mut(init, ctr as usize);
+            let bo = c.crash_bo?;
+            c.waiting = Some(Waiting::CrashLoopBackOff { left: bo.backoff });
+            record(s, n, uid, E::BackOff(C { init, ctr }));
+        }
+        Step::Start { init, ctr } => start(m, s, n, uid, init, ctr as usize)?,
+        Step::PostStartDone { ctr } => post_start_done(m, s, n, uid, ctr as usize)?,
+        Step::KillPod => {
+            let pod = s.kpod(n, uid)?;
+            let spec = spec_of(m, pod).clone();
+            // F 64: grace from the deletion, else the spec; never below 1 s.
+            let grace = pod
+                .deletion
+                .unwrap_or(spec.termination_grace_period_seconds)
+                .max(1);
+            let why = if pod.deletion.is_some() {
+                StopWhy::Deletion
+            } else {
+                StopWhy::PodFinished
+            };
+            // With nothing running, SyncTerminatedPod follows in the same pass.
+            let idle = !s.rt(n, uid)?.any_running();
+            let stopped = terminate_for(s.rt_mut(n, uid)?, &spec, grace, why);
+            for c in stopped {
+                record(s, n, uid, E::Killing(c, why));
+            }
+            if idle {
+                finish_termination(m, s, n, uid)?;
+            }
+        }
+        Step::Cleanup => finish_termination(m, s, n, uid)?,
+        Step::KillOrphan => {
+            let rt = s.rt_mut(n, uid)?;
+            let spec = m.workload(rt.workload).template().clone();
+            let idle = !rt.any_running();
+            terminate_for(rt, &spec, 1, StopWhy::Deletion);
+            if idle && !cleanup_fails(m, rt) {
+                rt.killed = true;
+                rt.cleaned = true;
+            }
+        }
+        Step::Forget => {
+            let node = &mut s.nodes[n as usize];
+            node.pods.retain(|r| r.uid != uid);
+        }
+        Step::CreateMirror => {
+            let sp = s.kpod(n, uid)?.clone();
+            let mirror = crate::apiserver::create_pod_named(m, s, sp.workload, sp.suffix);
+            let mp = s.pod_mut(mirror)?;
+            mp.node = Some(n);
+            mp.mirror_of = Some(uid);
+            mp.status = sp.status.clone();
+            mp.ghost.ever_started = sp.ghost.ever_started;
+            mp.ghost.first_terminal = sp.ghost.first_terminal;
+        }
+        Step::DeleteMirror => {
+            s.api.pods.retain(|p| p.mirror_of != Some(uid));
+            s.env.mirror_deleted = true;
+        }
+    }
+    Some(())
+}
+
+/// A new runtime record for an admitted pod.
+pub fn new_rt(m: &Context, pod: &Pod) -> PodRt {
+    let spec = spec_of(m, pod);
+    PodRt {
+        uid: pod.uid,
+        workload: pod.workload,
+        suffix: pod.suffix,
+        evicted: false,
+        volumes: false,
+        sandbox: false,
+        init: vec![Ctr::default(); spec.init_containers.len()],
+        ctrs: vec![Ctr::default(); spec.containers.len()],
+        terminating: false,
+        killed: false,
+        cleaned: false,
+        retry_left: None,
+        volume_retry: None,
+        static_pod: false,
+    }
+}
+
+/// How long a container's postStart hook runs: its sleep, or the exec command's time.
+pub(super) fn post_start_seconds(cs: &Container) -> Option<Secs> {
+    let ps = cs.lifecycle.as_ref()?.post_start.as_ref()?;
+    Some(match &ps.sleep {
+        Some(sl) => sl.seconds,
+        None => cs.app.post_start_seconds,
+    })
+}
+
+/// The postStart hook returned. On failure (`kuberuntime_container.go` startContainer):
+/// `FailedPostStartHook` "PostStartHook failed", then killContainer with the pod's grace
+/// (`Killing` "FailedPostStartHook"), and the reason cache holds `PostStartHookError`.
+pub(super) fn post_start_done(m: &Context, s: &mut State, n: u8, uid: u16, i: usize) -> Option<()> {
+    use crate::events::{EventKind as E, C};
+    let spec = m.workload(s.rt(n, uid)?.workload).template();
+    let grace = s
+        .kpod(n, uid)
+        .and_then(|p| p.deletion)
+        .unwrap_or(spec.termination_grace_period_seconds);
+    let cs = spec.containers[i].clone();
+    let c = &mut s.rt_mut(n, uid)?.ctrs[i];
+    let Run::Running(p) = &mut c.run else {
+        return None;
+    };
+    let hook = p.post_start.take()?;
+    if hook.fails {
+        c.waiting = Some(Waiting::PostStartHookError);
+        begin_stop(c, &cs, grace, StopWhy::PostStartHook);
+        let e = C {
+            init: false,
+            ctr: i as u8,
+        };
+        crate::apiserver::kubelet_event(s, n, uid, E::FailedPostStartHook(e));
+        crate::apiserver::kubelet_event(s, n, uid, E::Killing(e, StopWhy::PostStartHook));
+    } else {
+        // The container is reported Running from now on, and the probes begin.
+        let elapsed = post_start_seconds(&cs).unwrap_or(0);
+        for kind in ProbeKind::ALL {
+            if let (Some(w), Some(ps)) = (c.probes[kind as usize].as_mut(), probe_spec(&cs, kind)) {
+                w.next_in = Some(ps.initial_delay_seconds.saturating_sub(elapsed));
+            }
+        }
+    }
+    Some(())
+}
+
+/// Starts a container: a new instance, restartCount + 1 if one ran before, the crash
+/// back-off advanced (F 56), probe workers reset to their initial results (F 44).
+pub(super) fn start(
+    m: &Context,
+    s: &mut State,
+    n: u8,
+    uid: u16,
+    init: bool,
+    i: usize,
+) -> Option<()> {
+    use crate::events::{EventKind as E, C};
+    let pod = s.kpod(n, uid)?;
+    let w = pod.workload;
+    // The deletion as the kubelet knows it: a partitioned kubelet has not seen it.
+    let deleted = pod.deletion.is_some() && !s.nodes[n as usize].partitioned;
+    let cs = container_spec(spec_of(m, pod), init, i).clone();
+    let e = C { init, ctr: i as u8 };
+    // startContainer: generateContainerConfig, then CRI CreateContainer. Either error
+    // records `Failed` "Error: …", leaves the container waiting with that reason, and the
+    // pod worker syncs again after backOffPeriod (no crash back-off: nothing ran).
+    for (step, waiting) in [
+        (
+            FailingStep::CreateContainerConfig,
+            Waiting::CreateContainerConfigError { left: 10 },
+        ),
+        (
+            FailingStep::CreateContainer,
+            Waiting::CreateContainerError { left: 10 },
+        ),
+    ] {
+        if m.failing_container(w, step) == Some((init, i)) {
+            s.rt_mut(n, uid)?.ctr_mut(init, i).waiting = Some(waiting);
+            crate::apiserver::kubelet_event(s, n, uid, E::CreateFailed(e));
+            return Some(());
+        }
+    }
+    let hook = post_start_seconds(&cs).filter(|_| !init).map(|secs| {
+        let f = m
+            .step_failure(w, FailingStep::PostStartHook)
+            .filter(|_| m.failing_container(w, FailingStep::PostStartHook) == Some((init, i)));
+        Hook {
+            left: if f.is_some_and(|f| f.hangs) {
+                None
+            } else {
+                Some(secs)
+            },
+            fails: f.is_some_and(|f| !f.hangs),
+        }
+    });
+    let c = s.rt_mut(n, uid)?.ctr_mut(init, i);
+    if let Run::Exited(e) = c.run {
+        c.last = Some(e);
+        c.restart_count = (c.restart_count + 1).min(RESTART_COUNT_CAP);
+        let next = CRASH_LOOP_BACKOFF.next(entry(c.crash_bo), 0, 0);
+        c.crash_bo = Some(Bo {
+            backoff: next.backoff as Secs,
+            age: 0,
+        });
+    }
+    c.waiting = None;
+    if deleted {
+        c.ghost.started_after_deletion = true;
+    }
+    let app = &cs.app;
+    c.run = Run::Running(Proc {
+        boot_left: app.boot_seconds,
+        exit_left: app.exit_after_seconds,
+        oom_left: app.exceeds_memory_limit_after_seconds,
+        deadlocked: false,
+        stop: None,
+        post_start: hook,
+    });
+    for kind in ProbeKind::ALL {
+        let slot = &mut c.probes[kind as usize];
+        match probe_spec(&cs, kind) {
+            None => *slot = None,
+            Some(p) => {
+                // F 44: readiness starts Failure, liveness Success, startup Unknown.
+                let initial = match kind {
+                    ProbeKind::Startup => ProbeResult::Unknown,
+                    ProbeKind::Readiness => ProbeResult::Failure,
+                    ProbeKind::Liveness => ProbeResult::Success,
+                };
+                let (last, run) = slot
+                    .map(|w| (w.last, w.run))
+                    .unwrap_or((ProbeResult::Unknown, 0));
+                // F 49: no probe before initialDelaySeconds; none while the postStart hook
+                // runs (the status does not show the container yet).
+                *slot = Some(Worker {
+                    result: initial,
+                    last,
+                    run,
+                    on_hold: false,
+                    next_in: hook.is_none().then_some(p.initial_delay_seconds),
+                });
+            }
+        }
+    }
+    if c.run_exits_now() {
+        exit_now(c, app.exit_code, false);
+    }
+    s.kpod_mut(n, uid)?.ghost.ever_started = true;
+    crate::apiserver::kubelet_event(s, n, uid, E::Created(e));
+    crate::apiserver::kubelet_event(s, n, uid, E::Started(e));
+    if hook.is_some_and(|h| h.left == Some(0)) {
+        post_start_done(m, s, n, uid, i)?;
+    }
+    Some(())
+}
+
+impl Ctr {
+    fn run_exits_now(&self) -> bool {
+        matches!(&self.run, Run::Running(p) if p.exit_left == Some(0))
+    }
+}

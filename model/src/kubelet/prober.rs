@@ -1,0 +1,99 @@
+//! The prober: startup, readiness and liveness probe workers (`prober/worker.go` `doProbe`).
+
+use super::*;
+
+pub(super) fn probe_spec(c: &Container, kind: ProbeKind) -> Option<&Probe> {
+    match kind {
+        ProbeKind::Startup => c.startup_probe.as_ref(),
+        ProbeKind::Readiness => c.readiness_probe.as_ref(),
+        ProbeKind::Liveness => c.liveness_probe.as_ref(),
+    }
+}
+
+/// One probe run (PRW `doProbe`, F 44–52).
+pub fn probe(m: &Context, s: &mut State, n: u8, uid: u16, i: usize, kind: ProbeKind) -> Option<()> {
+    use crate::events::{EventKind as E, C};
+    let pod = s.kpod(n, uid)?;
+    let spec = spec_of(m, pod).clone();
+    let cs = &spec.containers[i];
+    let p = probe_spec(cs, kind)?.clone();
+    let dependency_down = s.env.dependency_down;
+    let rt = s.rt_mut(n, uid)?;
+    let c = &mut rt.ctrs[i];
+    let started = match (
+        cs.startup_probe.is_some(),
+        c.probes[ProbeKind::Startup as usize],
+    ) {
+        (false, _) => true,
+        (true, Some(w)) => w.result == ProbeResult::Success,
+        (true, None) => false,
+    };
+    let Run::Running(proc_) = &c.run else {
+        return None;
+    };
+    let answers = proc_.answers() && !(p.checks_dependency && dependency_down);
+    let healthy = proc_.healthy();
+    let w = c.probes[kind as usize].as_mut()?;
+    w.next_in = Some(p.period_seconds);
+    // F 50: startup gates the others; a started container skips the startup probe.
+    let skip = match kind {
+        ProbeKind::Startup => started,
+        _ => !started,
+    };
+    if skip || w.on_hold {
+        return Some(());
+    }
+    let outcome = if answers {
+        ProbeResult::Success
+    } else {
+        ProbeResult::Failure
+    };
+    // F 51: thresholds count runs of equal outcomes.
+    let threshold = match outcome {
+        ProbeResult::Success => p.success_threshold,
+        _ => p.failure_threshold,
+    };
+    if w.last == outcome {
+        w.run = (w.run + 1).min(threshold);
+    } else {
+        w.last = outcome;
+        w.run = 1;
+    }
+    let failed = outcome == ProbeResult::Failure;
+    if w.run < threshold {
+        if failed {
+            // prober.go: every failed probe records `Unhealthy`.
+            crate::apiserver::kubelet_event(s, n, uid, E::Unhealthy(i as u8, kind));
+        }
+        return Some(());
+    }
+    w.result = outcome;
+    let mut killed = None;
+    if outcome == ProbeResult::Failure && kind != ProbeKind::Readiness {
+        // F 51, 52: the worker goes on hold and the container is killed.
+        w.on_hold = true;
+        w.run = 0;
+        w.next_in = None;
+        let why = if kind == ProbeKind::Liveness {
+            StopWhy::LivenessProbe
+        } else {
+            StopWhy::StartupProbe
+        };
+        if healthy {
+            c.ghost.killed_while_healthy = true;
+        }
+        begin_stop(c, cs, spec.termination_grace_period_seconds.max(1), why);
+        killed = Some(why);
+    }
+    if failed {
+        crate::apiserver::kubelet_event(s, n, uid, E::Unhealthy(i as u8, kind));
+    }
+    if let Some(why) = killed {
+        let e = C {
+            init: false,
+            ctr: i as u8,
+        };
+        crate::apiserver::kubelet_event(s, n, uid, E::Killing(e, why));
+    }
+    Some(())
+}

@@ -1,0 +1,222 @@
+//! The status manager: the status the kubelet computes (`generateAPIPodStatus`), its write to
+//! the API server, and the deletion of a finished pod's object.
+
+use super::*;
+
+/// The runtime's records of one container, newest first (the current instance, then the
+/// one before it), as `GetPodStatus` returns them.
+pub(super) fn runtime_records(c: &Ctr) -> Vec<RuntimeRecord> {
+    let exited = |e: Exit, restart_count: u32| RuntimeRecord {
+        state: RuntimeState::Exited { exit_code: e.code },
+        reason: e.reason().to_string(),
+        restart_count,
+        finished_ago: None,
+    };
+    let mut out = Vec::new();
+    match c.run {
+        Run::None => return out,
+        Run::Running(_) => out.push(RuntimeRecord {
+            state: RuntimeState::Running,
+            reason: String::new(),
+            restart_count: c.restart_count,
+            finished_ago: None,
+        }),
+        Run::Exited(e) => out.push(exited(e, c.restart_count)),
+    }
+    if let Some(e) = c.last {
+        out.push(exited(e, c.restart_count.saturating_sub(1)));
+    }
+    out
+}
+
+/// The status the kubelet would write now (`generateAPIPodStatus`, F 21–41): container
+/// statuses from the upstream `convertToAPIContainerStatuses` port, `started` / `ready` from
+/// the prober (F 43), then phase and conditions.
+pub fn compute_status(m: &Context, _s: &State, pod: &Pod, rt: &PodRt) -> PodStatus {
+    let spec = spec_of(m, pod);
+    let (init_views, views) = &m.views[pod.workload as usize];
+    let records = |list: &[Ctr], specs: &[Container]| -> Vec<(String, Vec<RuntimeRecord>)> {
+        list.iter()
+            .zip(specs)
+            .map(|(c, cs)| (cs.name.clone(), runtime_records(c)))
+            .collect()
+    };
+    // The reason cache holds start failures; a pod being terminated starts nothing.
+    let cache = |list: &[Ctr], specs: &[Container]| -> Vec<(String, String)> {
+        if rt.terminating {
+            return Vec::new();
+        }
+        list.iter()
+            .zip(specs)
+            .filter_map(|(c, cs)| c.waiting.map(|w| (cs.name.clone(), w.reason().to_string())))
+            .collect()
+    };
+    let init_records = records(&rt.init, &spec.init_containers);
+    let ctr_records = records(&rt.ctrs, &spec.containers);
+    let convert = |specs: &[ContainerSpecView],
+                   previous: &[ContainerStatus],
+                   runtime: &[(String, Vec<RuntimeRecord>)],
+                   reason_cache: &[(String, String)],
+                   is_init: bool| {
+        k8s::convert_to_api_container_statuses(&ConvertInput {
+            specs,
+            previous,
+            runtime,
+            reason_cache,
+            is_init,
+            has_init_containers: !spec.init_containers.is_empty(),
+            deletion_timestamp: pod.deletion.is_some(),
+            restart_policy: spec.restart_policy,
+            any_regular_container_created: k8s::has_any_regular_container_created(
+                views,
+                &ctr_records,
+            ),
+        })
+    };
+    let mut init_statuses = convert(
+        init_views,
+        &pod.status.init_statuses,
+        &init_records,
+        &cache(&rt.init, &spec.init_containers),
+        true,
+    );
+    let mut statuses = convert(
+        views,
+        &pod.status.statuses,
+        &ctr_records,
+        &cache(&rt.ctrs, &spec.containers),
+        false,
+    );
+    for st in &mut init_statuses {
+        let Some(i) = spec.init_containers.iter().position(|c| c.name == st.name) else {
+            continue;
+        };
+        let c = &rt.init[i];
+        // Init containers are Ready once they exited 0 (F 43, older wording; F 41).
+        st.ready = matches!(c.run, Run::Exited(Exit { code: 0, .. }));
+        st.started = Some(matches!(c.run, Run::Running(_)));
+    }
+    for st in &mut statuses {
+        let Some(i) = spec.containers.iter().position(|c| c.name == st.name) else {
+            continue;
+        };
+        let (c, cs) = (&rt.ctrs[i], &spec.containers[i]);
+        let result =
+            |k: ProbeKind| c.probes[k as usize].map(|w| w.result) == Some(ProbeResult::Success);
+        let (started, ready) = k8s::container_started_and_ready(
+            matches!(c.run, Run::Running(_)),
+            cs.startup_probe.is_some(),
+            result(ProbeKind::Startup),
+            cs.readiness_probe.is_some(),
+            result(ProbeKind::Readiness),
+        );
+        st.started = started;
+        st.ready = ready;
+    }
+    // The model reports the terminal phase of a terminating pod once the pod worker has
+    // finished with it (after SyncTerminatedPod). Upstream may write it just before
+    // SyncTerminatedPod; that window is where S15's OutOfcpu race lives, which this model
+    // leaves out (see README).
+    let pod_is_terminal = rt.killed;
+    let has_initialized = k8s::has_any_regular_container_started(views, &statuses);
+    let mut phase = k8s::get_phase(
+        spec.restart_policy,
+        init_views,
+        views,
+        &init_statuses,
+        &statuses,
+        pod_is_terminal,
+        has_initialized,
+        false,
+        m.gates,
+    );
+    if rt.killed {
+        // status_manager TerminatePod: every container gets a terminated state, and a pod
+        // that is not yet terminal is marked Failed.
+        for st in init_statuses.iter_mut().chain(statuses.iter_mut()) {
+            if !matches!(st.state, ContainerState::Terminated(_)) {
+                st.state = ContainerState::Terminated(Terminated {
+                    exit_code: 137,
+                    reason: "ContainerStatusUnknown".into(),
+                    signal: 0,
+                    finished_ago: None,
+                });
+                st.ready = false;
+            }
+        }
+        if !phase.is_terminal() {
+            phase = Phase::Failed;
+        }
+    }
+    // F 28, 31: a terminal phase is never left.
+    if pod.status.phase.is_terminal() && phase != pod.status.phase {
+        phase = pod.status.phase;
+    }
+    let conditions = k8s::generate_conditions(init_views, views, &init_statuses, &statuses, phase);
+    let cond = |t: &str| {
+        conditions
+            .iter()
+            .any(|c| c.type_ == t && c.status == k8s::ConditionStatus::True)
+    };
+    PodStatus {
+        phase,
+        // F 29: the reason carries over; an evicted pod's is `Evicted` (F 112).
+        reason: if rt.evicted {
+            "Evicted".into()
+        } else {
+            pod.status.reason.clone()
+        },
+        message: pod.status.message.clone(),
+        pod_ip: pod.status.pod_ip || rt.sandbox,
+        initialized: cond("Initialized"),
+        containers_ready: cond("ContainersReady"),
+        ready: cond("Ready"),
+        init_statuses,
+        statuses,
+    }
+}
+
+/// The status manager writes the computed status.
+pub fn status_update(m: &Context, s: &mut State, n: u8, uid: u16) -> Option<()> {
+    let rt = s.rt(n, uid)?;
+    let pod = s.kpod(n, uid)?;
+    let status = compute_status(m, s, pod, rt);
+    let in_hook = status.statuses.iter().zip(&rt.ctrs).any(|(st, c)| {
+        matches!(st.state, ContainerState::Running)
+            && matches!(&c.run, Run::Running(p) if p.post_start.is_some())
+    });
+    if in_hook {
+        s.env.running_reported_in_hook = true;
+    }
+    let pod = s.kpod_mut(n, uid)?;
+    if status.phase.is_terminal() && pod.ghost.first_terminal.is_none() {
+        pod.ghost.first_terminal = Some(status.phase);
+    }
+    pod.status = status;
+    // A static pod's status goes to its mirror pod (status_manager.go: "only status in
+    // mirror pod is meaningful"); a mirror being deleted is left alone.
+    let (status, ghost) = (pod.status.clone(), pod.ghost.clone());
+    if let Some(mp) = s
+        .api
+        .pods
+        .iter_mut()
+        .find(|p| p.mirror_of == Some(uid) && p.deletion.is_none())
+    {
+        mp.status = status;
+        mp.ghost.ever_started = ghost.ever_started;
+        if mp.ghost.first_terminal.is_none() {
+            mp.ghost.first_terminal = ghost.first_terminal;
+        }
+    }
+    Some(())
+}
+
+/// `canBeDeleted` holds (F 70): the kubelet deletes the object with grace 0.
+pub fn remove_object(_m: &Context, s: &mut State, n: u8, uid: u16) -> Option<()> {
+    if s.nodes[n as usize].partitioned {
+        s.env.removed_while_unreachable = true;
+    }
+    s.api.pods.retain(|p| p.uid != uid);
+    s.nodes[n as usize].pods.retain(|r| r.uid != uid);
+    Some(())
+}

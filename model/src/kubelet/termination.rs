@@ -1,0 +1,83 @@
+//! SyncTerminatingPod and SyncTerminatedPod: stopping the containers with a grace period,
+//! then the sandbox and the volumes.
+
+use super::*;
+
+/// The end of SyncTerminatingPod and SyncTerminatedPod, once nothing runs: StopPodSandbox
+/// (CNI DEL), then the volume unmount. A failing sandbox stop records `FailedKillPod`
+/// ("error killing pod: …", kubelet.go SyncTerminatingPod) and is retried after
+/// backOffPeriod; the pod stays Terminating. A failing unmount comes after the terminal
+/// status is written and records nothing (kubelet.go SyncTerminatedPod `WaitForUnmount`).
+pub(super) fn finish_termination(m: &Context, s: &mut State, n: u8, uid: u16) -> Option<()> {
+    let rt = s.rt_mut(n, uid)?;
+    if !rt.killed {
+        if m.step_failure(rt.workload, FailingStep::KillPodSandbox)
+            .is_some()
+        {
+            rt.retry_left = Some(10);
+            crate::apiserver::kubelet_event(s, n, uid, crate::events::EventKind::FailedKillPod);
+            return Some(());
+        }
+        rt.killed = true;
+        rt.retry_left = None;
+    }
+    if m.step_failure(rt.workload, FailingStep::UnmountVolume)
+        .is_none()
+    {
+        rt.cleaned = true;
+    }
+    Some(())
+}
+
+/// The pod worker terminates a pod (SyncTerminatingPod, F 64–67): no more restarts, liveness
+/// and startup probes stop with Success (F 48), every running container is stopped with
+/// `grace`. Returns the containers it began to stop.
+pub fn terminate_for(
+    rt: &mut PodRt,
+    spec: &PodSpec,
+    grace: Secs,
+    why: StopWhy,
+) -> Vec<crate::events::C> {
+    rt.terminating = true;
+    let mut stopped = Vec::new();
+    for (init, i) in (0..rt.init.len())
+        .map(|i| (true, i))
+        .chain((0..rt.ctrs.len()).map(|i| (false, i)))
+    {
+        let cs = container_spec(spec, init, i);
+        let c = rt.ctr_mut(init, i);
+        c.waiting = None;
+        for kind in [ProbeKind::Startup, ProbeKind::Liveness] {
+            if let Some(w) = c.probes[kind as usize].as_mut() {
+                w.result = ProbeResult::Success;
+                w.next_in = None;
+            }
+        }
+        if matches!(c.run, Run::Running(_)) {
+            begin_stop(c, cs, grace, why);
+            stopped.push(crate::events::C { init, ctr: i as u8 });
+        }
+    }
+    stopped
+}
+
+/// The eviction manager's kill (F 112): grace 1 s for a hard threshold; the pod worker
+/// stops the containers (`Killing`) and tears the pod down.
+pub fn terminate(m: &Context, s: &mut State, n: u8, uid: u16, grace: Secs) -> Option<()> {
+    let rt = s.rt_mut(n, uid)?;
+    let spec = m.workload(rt.workload).template().clone();
+    let idle = !rt.any_running();
+    let stopped = terminate_for(rt, &spec, grace, StopWhy::Evicted);
+    for c in stopped {
+        crate::apiserver::kubelet_event(
+            s,
+            n,
+            uid,
+            crate::events::EventKind::Killing(c, StopWhy::Evicted),
+        );
+    }
+    if idle {
+        finish_termination(m, s, n, uid)?;
+    }
+    Some(())
+}

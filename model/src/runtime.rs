@@ -1,0 +1,49 @@
+//! The container runtime and the programs in the containers: what a process does once it
+//! runs — it exits, is OOM-killed, gets SIGTERM after its preStop hook and SIGKILL after the
+//! grace period. The kubelet asks the runtime to stop a container ([`begin_stop`]); the clock
+//! delivers what happens at each instant (the clock, `time.rs`).
+
+use crate::spec::{Container, OnSigterm};
+use crate::state::*;
+
+/// The process ends (on its own, OOM-killed, or by a signal).
+pub fn exit_now(c: &mut Ctr, code: i32, oom: bool) {
+    c.run = Run::Exited(Exit { code, oom });
+    for w in c.probes.iter_mut().flatten() {
+        w.next_in = None;
+        // F 47: a container that does not run reads as Failure.
+        w.result = ProbeResult::Failure;
+    }
+}
+
+/// killContainer (F 65, 66): preStop bounded by grace, then SIGTERM with what is left of the
+/// grace (at least 2 s, F 16), then SIGKILL.
+pub fn begin_stop(c: &mut Ctr, cs: &Container, grace: Secs, why: StopWhy) {
+    let Run::Running(p) = &mut c.run else {
+        return;
+    };
+    if p.stop.is_some() {
+        return;
+    }
+    let prestop = cs
+        .lifecycle
+        .as_ref()
+        .and_then(|l| l.pre_stop.as_ref())
+        .map(|ps| ps.sleep.seconds.min(grace));
+    let kill_left = grace.saturating_sub(prestop.unwrap_or(0)).max(2);
+    p.stop = Some(Stop {
+        prestop_left: prestop.filter(|&s| s > 0),
+        kill_left,
+        why,
+    });
+    if prestop.unwrap_or(0) == 0 {
+        sigterm(c, cs);
+    }
+}
+
+/// SIGTERM reaches the program.
+pub fn sigterm(c: &mut Ctr, cs: &Container) {
+    if let OnSigterm::Exit(code) = cs.app.on_sigterm {
+        exit_now(c, code, false);
+    }
+}

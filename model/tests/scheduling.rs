@@ -1,0 +1,424 @@
+//! Conformance of `podcheck_model::k8s::scheduling`: taint eviction (pkg/controller/tainteviction),
+//! taints and tolerations, resource fit and LeastAllocated scoring, nodeSelector, the
+//! scheduler's FitError message and the kubelet's admission reasons. Rows derived from source
+//! name the function they read; the LeastAllocated rows are cases of the upstream
+//! `TestLeastAllocatedScoringStrategy`. Property tests close the file.
+
+// Test tables are tuples by design; one row per line.
+#![allow(clippy::type_complexity)]
+
+use podcheck_model::k8s::*;
+use proptest::prelude::*;
+use std::collections::BTreeMap;
+
+fn taint(key: &str, effect: TaintEffect) -> Taint {
+    Taint {
+        key: key.to_string(),
+        value: String::new(),
+        effect,
+    }
+}
+
+fn tol_exists(key: &str, effect: Option<TaintEffect>, secs: Option<i64>) -> Toleration {
+    Toleration {
+        key: key.to_string(),
+        operator: TolerationOperator::Exists,
+        value: String::new(),
+        effect,
+        toleration_seconds: secs,
+    }
+}
+
+const UNREACHABLE: &str = "node.kubernetes.io/unreachable";
+const NOT_READY: &str = "node.kubernetes.io/not-ready";
+
+/// Taint eviction timing, derived from `getMinTolerationTime` and `processPodOnNode` in
+/// pkg/controller/tainteviction/taint_eviction.go (not an upstream test table).
+#[test]
+fn taint_eviction_timing() {
+    use EvictionDecision::{At, Cancel, Never as NeverEvict, Now};
+    use TaintEffect::NoExecute;
+    let t0 = 1_000;
+    let now = t0;
+    let unreachable = [taint(UNREACHABLE, NoExecute)];
+
+    // none → cancel.
+    assert_eq!(
+        taint_eviction_decision(
+            &[],
+            &[tol_exists(UNREACHABLE, Some(NoExecute), Some(300))],
+            t0,
+            now
+        ),
+        Cancel
+    );
+    // some untolerated → delete now.
+    assert_eq!(taint_eviction_decision(&unreachable, &[], t0, now), Now);
+    assert_eq!(
+        taint_eviction_decision(
+            &unreachable,
+            &[tol_exists(NOT_READY, Some(NoExecute), Some(300))],
+            t0,
+            now
+        ),
+        Now
+    );
+    // all tolerated, a matching tolerationSeconds ≤ 0 → now.
+    assert_eq!(
+        taint_eviction_decision(
+            &unreachable,
+            &[tol_exists(UNREACHABLE, Some(NoExecute), Some(0))],
+            t0,
+            now
+        ),
+        Now
+    );
+    assert_eq!(
+        taint_eviction_decision(
+            &unreachable,
+            &[tol_exists(UNREACHABLE, Some(NoExecute), Some(-5))],
+            t0,
+            now
+        ),
+        Now
+    );
+    // all tolerated, none with tolerationSeconds → never.
+    assert_eq!(
+        taint_eviction_decision(
+            &unreachable,
+            &[tol_exists(UNREACHABLE, Some(NoExecute), None)],
+            t0,
+            now
+        ),
+        NeverEvict
+    );
+    // {300} (the toleration the DefaultTolerationSeconds admission plugin adds) → taint-time + 300.
+    assert_eq!(
+        taint_eviction_decision(
+            &unreachable,
+            &[tol_exists(UNREACHABLE, Some(NoExecute), Some(300))],
+            t0,
+            now
+        ),
+        At(t0 + 300)
+    );
+    // ... later re-evaluation keeps the original start (scheduledEviction.CreatedAt).
+    assert_eq!(
+        taint_eviction_decision(
+            &unreachable,
+            &[tol_exists(UNREACHABLE, Some(NoExecute), Some(300))],
+            t0,
+            t0 + 100
+        ),
+        At(t0 + 300)
+    );
+    assert_eq!(
+        taint_eviction_decision(
+            &unreachable,
+            &[tol_exists(UNREACHABLE, Some(NoExecute), Some(300))],
+            t0,
+            t0 + 300
+        ),
+        Now
+    );
+    // {300, 60} → +60 (minimum over the tolerations used). `GetMatchingTolerations` uses, per
+    // taint, the first toleration that tolerates it, so this case needs two tolerated taints.
+    let two = [
+        taint(UNREACHABLE, NoExecute),
+        taint("example.com/maintenance", NoExecute),
+    ];
+    let tols = [
+        tol_exists(UNREACHABLE, Some(NoExecute), Some(300)),
+        tol_exists("example.com/maintenance", Some(NoExecute), Some(60)),
+    ];
+    assert_eq!(taint_eviction_decision(&two, &tols, t0, now), At(t0 + 60));
+    // Reading note: with ONE taint and two tolerations {300, 60} that both match it, only the
+    // first (300) is used.
+    let both = [
+        tol_exists(UNREACHABLE, Some(NoExecute), Some(300)),
+        tol_exists("", None, Some(60)),
+    ];
+    assert_eq!(
+        taint_eviction_decision(&unreachable, &both, t0, now),
+        At(t0 + 300)
+    );
+}
+
+// ---------------------------------------------------------------------------------------
+// Scheduling and kubelet admission: checks derived from the scheduler's and the kubelet's
+// source, each naming the function it reads, and one upstream test table
+// (`TestLeastAllocatedScoringStrategy`).
+// ---------------------------------------------------------------------------------------
+
+/// `ToleratesTaint` (staging/src/k8s.io/api/core/v1/toleration.go).
+#[test]
+fn tolerates_taint_rules() {
+    use TaintEffect::{NoExecute, NoSchedule};
+    let t = Taint {
+        key: "k".into(),
+        value: "v".into(),
+        effect: NoSchedule,
+    };
+    let eq = |key: &str, value: &str, effect| Toleration {
+        key: key.into(),
+        operator: TolerationOperator::Equal,
+        value: value.into(),
+        effect,
+        toleration_seconds: None,
+    };
+    assert!(tolerates_taint(&eq("k", "v", Some(NoSchedule)), &t));
+    assert!(
+        tolerates_taint(&eq("k", "v", None), &t),
+        "empty effect matches all"
+    );
+    assert!(
+        !tolerates_taint(&eq("k", "v", Some(NoExecute)), &t),
+        "effects differ"
+    );
+    assert!(!tolerates_taint(&eq("k", "w", None), &t), "values differ");
+    assert!(!tolerates_taint(&eq("j", "v", None), &t), "keys differ");
+    assert!(
+        tolerates_taint(&tol_exists("k", None, None), &t),
+        "Exists: any value"
+    );
+    assert!(
+        tolerates_taint(&tol_exists("", None, None), &t),
+        "empty key + Exists: everything"
+    );
+    assert!(!tolerates_taint(&tol_exists("", Some(NoExecute), None), &t));
+}
+
+/// The first untolerated taint among the filtered effects: the TaintToleration filter
+/// (pkg/scheduler/framework/plugins/tainttoleration, NoSchedule and NoExecute) and the
+/// kubelet's admission (pkg/kubelet/lifecycle/predicate.go, NoExecute only).
+#[test]
+fn first_untolerated_taint_filters_effects() {
+    use TaintEffect::{NoExecute, NoSchedule, PreferNoSchedule};
+    let taints = [
+        taint("a", PreferNoSchedule),
+        taint("b", NoSchedule),
+        taint("c", NoExecute),
+    ];
+    let sched = [NoSchedule, NoExecute];
+    assert_eq!(
+        first_untolerated_taint(&taints, &[], &sched).map(|t| t.key.as_str()),
+        Some("b")
+    );
+    let tol_b = [tol_exists("b", None, None)];
+    assert_eq!(
+        first_untolerated_taint(&taints, &tol_b, &sched).map(|t| t.key.as_str()),
+        Some("c")
+    );
+    // Kubelet admission checks only NoExecute.
+    assert_eq!(
+        first_untolerated_taint(&taints, &[], &[NoExecute]).map(|t| t.key.as_str()),
+        Some("c")
+    );
+    let all = [tol_exists("", None, None)];
+    assert_eq!(first_untolerated_taint(&taints, &all, &sched), None);
+}
+
+/// The pod request and `fitsRequest` (pkg/scheduler/framework/plugins/noderesources/fit.go).
+#[test]
+fn resource_fit_rules() {
+    let r = |cpu_milli, memory_mi| Resources {
+        cpu_milli,
+        memory_mi,
+    };
+    assert_eq!(
+        pod_request(&[r(2000, 64)], &[r(500, 128), r(500, 128)]),
+        r(2000, 256)
+    );
+    assert_eq!(pod_request(&[], &[]), r(0, 0));
+    let alloc = r(2000, 4096);
+    assert_eq!(
+        insufficient_resources(r(1000, 100), alloc, r(1000, 0)),
+        Vec::<&str>::new()
+    );
+    assert_eq!(
+        insufficient_resources(r(1001, 100), alloc, r(1000, 0)),
+        vec!["Insufficient cpu"]
+    );
+    assert_eq!(
+        insufficient_resources(r(3000, 5000), alloc, r(0, 0)),
+        vec!["Insufficient cpu", "Insufficient memory"]
+    );
+    assert_eq!(
+        insufficient_resources(r(0, 0), alloc, r(9999, 9999)),
+        Vec::<&str>::new(),
+        "zero request fits"
+    );
+    // Overcommitted node (requested > allocatable): any positive request is short.
+    assert_eq!(
+        insufficient_resources(r(1, 0), alloc, r(3000, 0)),
+        vec!["Insufficient cpu"]
+    );
+}
+
+/// pkg/scheduler/framework/plugins/noderesources/least_allocated_test.go
+/// TestLeastAllocatedScoringStrategy, rows with default resources (cpu, memory weight 1).
+/// Quantities are taken as given; the score is scale-free. Pods with no containers add no
+/// request (the non-zero defaults are per container).
+#[test]
+#[rustfmt::skip]
+fn test_least_allocated_scoring_strategy() {
+    let r = |cpu_milli, memory_mi| Resources { cpu_milli, memory_mi };
+    // (upstream name / node, pod request, node allocatable, node requested, score)
+    let rows: &[(&str, Resources, Resources, Resources, i64)] = &[
+        ("nothing scheduled, nothing requested", r(0, 0), r(4000, 10000), r(0, 0), 100),
+        ("nothing scheduled, resources requested, differently sized nodes / node1", r(3000, 5000), r(4000, 10000), r(0, 0), 37),
+        ("nothing scheduled, resources requested, differently sized nodes / node2", r(3000, 5000), r(6000, 10000), r(0, 0), 50),
+        ("no resources requested, pods scheduled", r(0, 0), r(4000, 10000), r(0, 0), 100),
+        ("no resources requested, pods scheduled with resources / node1", r(0, 0), r(10000, 20000), r(6000, 0), 70),
+        ("no resources requested, pods scheduled with resources / node2", r(0, 0), r(10000, 20000), r(6000, 5000), 57),
+        ("resources requested, pods scheduled with resources / node1", r(3000, 5000), r(10000, 20000), r(3000, 0), 57),
+        ("resources requested, pods scheduled with resources / node2", r(3000, 5000), r(10000, 20000), r(3000, 5000), 45),
+        ("resources requested, pods scheduled with resources, differently sized nodes / node1", r(3000, 5000), r(10000, 20000), r(3000, 0), 57),
+        ("resources requested, pods scheduled with resources, differently sized nodes / node2", r(3000, 5000), r(10000, 50000), r(3000, 5000), 60),
+        ("requested resources exceed node capacity / node1", r(3000, 0), r(4000, 10000), r(3000, 0), 50),
+        ("requested resources exceed node capacity / node2", r(3000, 0), r(4000, 10000), r(3000, 5000), 25),
+        ("zero node resources, pods scheduled with resources / node1", r(0, 0), r(0, 0), r(3000, 0), 0),
+        ("zero node resources, pods scheduled with resources / node2", r(0, 0), r(0, 0), r(3000, 5000), 0),
+    ];
+    for &(name, pod_req, alloc, req, score) in rows {
+        assert_eq!(
+            least_allocated_score(pod_req, alloc, req),
+            score,
+            "pkg/scheduler/framework/plugins/noderesources/least_allocated_test.go TestLeastAllocatedScoringStrategy {name:?}"
+        );
+    }
+}
+
+/// nodeSelector: every key=value must match (`labels.SelectorFromSet`, as
+/// staging/src/k8s.io/component-helpers/scheduling/corev1/nodeaffinity uses it).
+#[test]
+fn node_selector_rules() {
+    let m = |pairs: &[(&str, &str)]| -> BTreeMap<String, String> {
+        pairs
+            .iter()
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .collect()
+    };
+    let labels = m(&[("disk", "ssd"), ("zone", "a")]);
+    assert!(node_selector_matches(&m(&[]), &labels));
+    assert!(node_selector_matches(&m(&[("disk", "ssd")]), &labels));
+    assert!(node_selector_matches(
+        &m(&[("disk", "ssd"), ("zone", "a")]),
+        &labels
+    ));
+    assert!(!node_selector_matches(&m(&[("disk", "hdd")]), &labels));
+    assert!(!node_selector_matches(&m(&[("gpu", "true")]), &labels));
+}
+
+/// `FitError.Error()` format (pkg/scheduler/framework/types.go).
+#[test]
+fn unschedulable_message_format() {
+    let v = |xs: &[&str]| xs.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+    assert_eq!(
+        unschedulable_message(2, &[v(&["Insufficient cpu"]), v(&["Insufficient cpu"])]),
+        "0/2 nodes are available: 2 Insufficient cpu."
+    );
+    // Counted per reason across nodes, sorted as strings ("1 …" before "3 …").
+    let msg = unschedulable_message(
+        5,
+        &[
+            v(&["Insufficient memory"]),
+            v(&["Insufficient memory"]),
+            v(&["Insufficient memory"]),
+            v(&["node(s) had untolerated taint {dedicated: gpu}"]),
+            v(&["node(s) were unschedulable"]),
+        ],
+    );
+    assert_eq!(
+        msg,
+        "0/5 nodes are available: 1 node(s) had untolerated taint {dedicated: gpu}, 1 node(s) were unschedulable, 3 Insufficient memory."
+    );
+    // One node with two reasons.
+    assert_eq!(
+        unschedulable_message(1, &[v(&["Insufficient cpu", "Insufficient memory"])]),
+        "0/1 nodes are available: 1 Insufficient cpu, 1 Insufficient memory."
+    );
+    // `sort.Strings` compares bytes: "10 …" sorts before "2 …".
+    let mut many: Vec<Vec<String>> = (0..10).map(|_| v(&["Insufficient cpu"])).collect();
+    many.push(v(&["Insufficient memory"]));
+    many.push(v(&["Insufficient memory"]));
+    assert_eq!(
+        unschedulable_message(12, &many),
+        "0/12 nodes are available: 10 Insufficient cpu, 2 Insufficient memory."
+    );
+    assert_eq!(unschedulable_message(0, &[]), "0/0 nodes are available:");
+}
+
+/// `Admit` failure reasons (pkg/kubelet/lifecycle/predicate.go).
+#[test]
+fn admission_failure_reasons() {
+    assert_eq!(
+        admission_failure_reason(&["Insufficient cpu"]).as_deref(),
+        Some("OutOfcpu")
+    );
+    assert_eq!(
+        admission_failure_reason(&["Insufficient memory", "Insufficient cpu"]).as_deref(),
+        Some("OutOfmemory")
+    );
+    assert_eq!(
+        admission_failure_reason(&["Insufficient ephemeral-storage"]).as_deref(),
+        Some("OutOfephemeral-storage")
+    );
+    assert_eq!(
+        admission_failure_reason(&["Too many pods"]).as_deref(),
+        Some("OutOfpods")
+    );
+    assert_eq!(
+        admission_failure_reason(&["Insufficient example.com/gpu"]).as_deref(),
+        Some("OutOfexample.com/gpu")
+    );
+    assert_eq!(admission_failure_reason(&[]), None);
+}
+
+/// Kubernetes API field names (camelCase).
+#[test]
+fn scheduling_types_serialize_as_the_api() {
+    let t = Toleration {
+        key: UNREACHABLE.into(),
+        operator: TolerationOperator::Exists,
+        value: String::new(),
+        effect: Some(TaintEffect::NoExecute),
+        toleration_seconds: Some(300),
+    };
+    let y = serde_saphyr::to_string(&t).expect("serialize");
+    assert!(y.contains("tolerationSeconds: 300"), "{y}");
+    assert!(y.contains("operator: Exists"), "{y}");
+    assert!(y.contains("effect: NoExecute"), "{y}");
+    let back: Toleration = serde_saphyr::from_str(&y).expect("deserialize");
+    assert_eq!(back, t);
+    let partial: Toleration =
+        serde_saphyr::from_str("key: a\noperator: Exists\n").expect("defaults");
+    assert_eq!(partial, tol_exists("a", None, None));
+    let r = serde_saphyr::to_string(&Resources {
+        cpu_milli: 500,
+        memory_mi: 64,
+    })
+    .expect("serialize");
+    assert!(
+        r.contains("cpuMilli: 500") && r.contains("memoryMi: 64"),
+        "{r}"
+    );
+}
+
+proptest! {
+    /// LeastAllocated scores stay on the 0–MaxNodeScore scale.
+    #[test]
+    fn least_allocated_score_in_range(
+        p in (0u64..100_000, 0u64..100_000),
+        a in (0u64..100_000, 0u64..100_000),
+        r in (0u64..100_000, 0u64..100_000),
+    ) {
+        let s = least_allocated_score(
+            Resources { cpu_milli: p.0, memory_mi: p.1 },
+            Resources { cpu_milli: a.0, memory_mi: a.1 },
+            Resources { cpu_milli: r.0, memory_mi: r.1 },
+        );
+        prop_assert!((0..=MAX_NODE_SCORE).contains(&s));
+    }
+
+}

@@ -1,0 +1,115 @@
+//! Every trace's Mermaid diagram parses with mermaid's own parser (`mermaid.parse`, from the
+//! `mermaid` npm package, under node with jsdom; the script is `tests/mermaid/parse.mjs`).
+//!
+//! The parser lives in `$PODCHECK_MERMAID_DIR` (default `target/mermaid-parser`), where
+//! `.ci/run` installs it with `npm install --prefix`. Without node or that directory, the test
+//! prints one `skipped:` line and passes, unless `PODCHECK_REQUIRE_MERMAID=1` (set by `.ci/run`),
+//! which makes it fail. The Rust-side structural check (`common::check_mermaid`) runs in
+//! `traces.rs` either way.
+
+use podcheck_model::catalogue;
+use podcheck_properties::check::{self, CheckOptions};
+use podcheck_traces::{mermaid, RawPath};
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+fn parser_dir() -> Result<PathBuf, String> {
+    let dir = std::env::var_os("PODCHECK_MERMAID_DIR")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| {
+            Path::new(env!("CARGO_MANIFEST_DIR"))
+                .join("..")
+                .join("target")
+                .join("mermaid-parser")
+        });
+    if !dir.join("node_modules").join("mermaid").is_dir() {
+        return Err(format!("no mermaid package in {}", dir.display()));
+    }
+    if !dir.join("node_modules").join("jsdom").is_dir() {
+        return Err(format!("no jsdom package in {}", dir.display()));
+    }
+    match Command::new("node").arg("--version").output() {
+        Ok(o) if o.status.success() => Ok(dir),
+        _ => Err("node is not on the PATH".into()),
+    }
+}
+
+#[test]
+fn every_mermaid_trace_parses_with_mermaid() {
+    let dir = match parser_dir() {
+        Ok(d) => d,
+        Err(why) if std::env::var("PODCHECK_REQUIRE_MERMAID").as_deref() == Ok("1") => panic!(
+            "PODCHECK_REQUIRE_MERMAID=1 and mermaid's parser is not installed ({why}): npm \
+             install --prefix target/mermaid-parser mermaid@11.17.2 jsdom@29.1.1"
+        ),
+        Err(why) => {
+            // Straight to the process's stderr, past the harness's capture.
+            let _ = writeln!(
+                std::io::stderr(),
+                "every_mermaid_trace_parses_with_mermaid: skipped: mermaid's parser not found ({why}; set PODCHECK_REQUIRE_MERMAID=1 to make this a failure)"
+            );
+            return;
+        }
+    };
+    let out = Path::new(env!("CARGO_TARGET_TMPDIR")).join("mermaid-traces");
+    let _ = std::fs::remove_dir_all(&out);
+    std::fs::create_dir_all(&out).unwrap();
+    let mut files = Vec::new();
+    for s in catalogue::builtin() {
+        let r = check::check(&s, &CheckOptions::default()).unwrap();
+        let m = check::model(&r.scenario, &[], false);
+        let nodes: Vec<String> = m
+            .scenario
+            .cluster
+            .nodes
+            .iter()
+            .map(|n| n.name.clone())
+            .collect();
+        for p in &r.properties {
+            let (raw, loop_start) = match (&p.trace, &p.lasso) {
+                (Some(path), _) => (RawPath::from_stateright(path), None),
+                (None, Some(l)) => (
+                    RawPath {
+                        states: l.states.clone(),
+                        actions: l.actions.clone(),
+                    },
+                    l.loop_start,
+                ),
+                _ => continue,
+            };
+            let t = podcheck_traces::from_raw(
+                &m,
+                &raw,
+                p.def.name,
+                p.def.kind.as_str(),
+                p.verdict.as_str(),
+                loop_start,
+            )
+            .unwrap();
+            let file = out.join(format!("{}__{}.mmd", s.name, p.def.name));
+            std::fs::write(&file, mermaid::render_mermaid(&t, &nodes)).unwrap();
+            files.push(file);
+        }
+    }
+    assert!(!files.is_empty());
+    let script = include_str!("mermaid/parse.mjs");
+    let o = Command::new("node")
+        .current_dir(&dir)
+        .args(["--input-type=module", "-e", script])
+        .args(&files)
+        .output()
+        .expect("run node");
+    let stdout = String::from_utf8_lossy(&o.stdout);
+    assert!(
+        o.status.success(),
+        "mermaid.parse rejected a diagram:\n{stdout}\n{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    // One `ok sequence` line per diagram: every file was parsed, as a sequence diagram.
+    let ok = stdout
+        .lines()
+        .filter(|l| l.starts_with("ok sequence "))
+        .count();
+    assert_eq!(ok, files.len(), "{stdout}");
+}
