@@ -317,7 +317,7 @@ pub fn taint_eviction_decision(
 }
 
 /// A pod's tolerations after the DefaultTolerationSeconds admission plugin: not-ready and
-/// unreachable NoExecute for 300 s unless the pod tolerates them already (F 14).
+/// unreachable NoExecute for 300 s unless the pod tolerates them already.
 pub fn with_default_tolerations(tolerations: &[Toleration]) -> Vec<Toleration> {
     let mut t = tolerations.to_vec();
     for key in [
