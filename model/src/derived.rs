@@ -174,7 +174,7 @@ pub fn stuck_now(m: &Context, s: &State, p: &Pod) -> bool {
     if p.deletion.is_some() {
         return s.rt(n, p.uid).is_none_or(|rt| !rt.any_running());
     }
-    crate::kubectl::print(m, p).status == "ContainerCreating"
+    crate::kubectl::print(m, p).status == k8s::CONTAINER_CREATING
 }
 
 /// The pod's events include a warning of a failing kubelet step (each failing step has its

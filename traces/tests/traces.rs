@@ -193,9 +193,9 @@ fn every_trace_renders_in_all_five_formats() {
         assert_eq!(last.time as u64, expected_time, "{at}");
         assert_eq!(parsed.states[0].value.action, "init");
         // The last ITF state is the one after the last shown step: its action is that step's
-        // `actor: action`, or the action alone for the clock (the ITF actor names the model's actor kind, e.g. `environment` for
-        // a client request, so it is checked against the action itself); the dependency is up
-        // or down.
+        // `actor: action`, or the action alone for the clock, and its actor is the step's actor
+        // (ITF, JSON and text share one wording: a client is `client`, an operator `kubectl`);
+        // the dependency is up or down.
         if let Some(i) = shown_steps.checked_sub(1) {
             let step = &t.steps[i];
             assert!(
@@ -206,7 +206,12 @@ fn every_trace_renders_in_all_five_formats() {
                 step.actor,
                 step.action
             );
-            assert_eq!(last.actor, raw.actions[i].actor().name(&m), "{at}");
+            assert_eq!(last.actor, step.actor, "{at}");
+            assert_eq!(
+                last.actor,
+                podcheck_traces::words::actor_name(&m, &raw.actions[i]),
+                "{at}"
+            );
         }
         assert!(["up", "down"].contains(&last.dependency.as_str()), "{at}");
         // The last ITF state's pods are the last `kubectl get pods` table the trace shows
