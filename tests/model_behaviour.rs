@@ -144,7 +144,8 @@ fn sigterm_ignored_is_killed_after_the_full_grace_period() {
     assert!(kill.runtime.iter().any(|c| c.contains("exited 137")));
 }
 
-/// Seed 000: each failing step has its STATUS, its event and its phase. For every failure
+/// Each failing kubelet step has its STATUS, its event and its phase
+/// (docs/sources.md#kubelet-volumes-sandbox-and-containers). For every failure
 /// scenario some reachable state shows the pod with exactly that triple, the event being a
 /// Warning with the upstream reason.
 #[test]

@@ -229,9 +229,10 @@ fn a_bounded_run_is_incomplete_not_holds() {
     }
 }
 
-/// Stateright 0.31 overwrites a first discovery while other properties are pending. This pins
-/// that the trap is real on this model, which is why traces come from podcheck's own
-/// exploration (the first discovery in breadth-first order) and not from Stateright.
+/// Stateright 0.31 overwrites a first discovery while other properties are pending
+/// (docs/sources.md#stateright-031). This pins that the trap is real on this model, which is
+/// why traces come from podcheck's own exploration (the first discovery in breadth-first
+/// order) and not from Stateright.
 #[test]
 fn stateright_main_run_discoveries_can_be_longer_than_shortest() {
     use stateright::Checker;

@@ -1,6 +1,9 @@
 //! The API server: the object store, its create and delete semantics, and the events the
 //! components record through it. It sits below the components: each of them writes through
 //! it as a client of the real one does.
+//!
+//! Sources: `docs/sources.md#api-server-graceful-delete`,
+//! `docs/sources.md#api-server-force-delete`.
 
 use crate::context::Context;
 use crate::events::{EventKind, PodEvent, EVENT_COUNT_CAP};
@@ -76,10 +79,10 @@ pub fn create_pod_named(m: &Context, s: &mut State, workload: u8, suffix: u8) ->
     uid
 }
 
-/// A delete request (`CheckGracefulDelete`, F 63): the grace period is the request's, else the
+/// A delete request (`CheckGracefulDelete`): the grace period is the request's, else the
 /// pod's `terminationGracePeriodSeconds`; 0 for an unscheduled or terminal pod, which is then
 /// removed at once. Otherwise only `deletionTimestamp` is set, and the kubelet finishes the
-/// delete (F 70). A second delete can only shorten the grace (F 64).
+/// delete. A second delete can only shorten the grace.
 pub fn delete_pod(m: &Context, s: &mut State, uid: u16, grace: Option<Secs>) -> Option<()> {
     let pod = s.pod(uid)?;
     let spec = m.workload(pod.workload).template();

@@ -16,7 +16,8 @@ pub struct Context {
     /// Per workload: init container and container spec views for the upstream functions.
     pub views: Vec<(Vec<ContainerSpecView>, Vec<ContainerSpecView>)>,
     pub gates: Gates,
-    /// The scenario has node faults: node health (leases, NLC, taints) is modelled.
+    /// The scenario has node faults: node health (leases, the node lifecycle controller,
+    /// taints) is modelled.
     pub node_health: bool,
     /// Taint ages saturate here: one past the longest toleration that matters.
     pub taint_age_cap: Secs,

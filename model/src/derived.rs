@@ -8,7 +8,8 @@ use crate::k8s::{self, EvictionDecision, Resources, Taint, TaintEffect, Tolerati
 use crate::spec::PodSpec;
 use crate::state::*;
 
-/// The requests of a pod (F 106: sum of containers, max with each init container).
+/// The requests of a pod (`computePodResourceRequest`: sum of containers, max with each init
+/// container).
 pub fn pod_request(spec: &PodSpec) -> Resources {
     let init: Vec<Resources> = spec
         .init_containers
@@ -69,13 +70,14 @@ pub fn tolerations(spec: &PodSpec) -> Vec<Toleration> {
     k8s::with_default_tolerations(&spec.tolerations)
 }
 
-/// No node is Ready: every zone (here: the one zone) is in full disruption (F 101).
+/// No node is Ready: every zone (here: the one zone) is in full disruption.
 pub fn full_disruption(s: &State) -> bool {
     let live: Vec<&NodeObj> = s.api.nodes.iter().filter(|n| !n.deleted).collect();
     !live.is_empty() && live.iter().all(|n| n.unknown)
 }
 
-/// TE's decision for a pod, on a node whose NoExecute taints are `taint_age` seconds old.
+/// The taint-eviction controller's decision for a pod, on a node whose NoExecute taints are
+/// `taint_age` seconds old.
 pub fn evict_now(m: &Context, p: &Pod, no_exec: &[Taint], taint_age: Secs) -> bool {
     let tol = tolerations(m.workload(p.workload).template());
     match k8s::taint_eviction_decision(no_exec, &tol, -(taint_age as i64), 0) {
@@ -85,7 +87,8 @@ pub fn evict_now(m: &Context, p: &Pod, no_exec: &[Taint], taint_age: Secs) -> bo
     }
 }
 
-/// Seconds until TE's next eviction on a tainted node, if one is scheduled.
+/// Seconds until the taint-eviction controller's next eviction on a tainted node, if one is
+/// scheduled.
 pub fn next_eviction_in(m: &Context, s: &State, n: u8) -> Option<Secs> {
     let obj = &s.api.nodes[n as usize];
     let no_exec: Vec<Taint> = taints(m, s, n)
@@ -144,12 +147,12 @@ pub fn qos(m: &Context, w: u8) -> QosClass {
     qos_of(m.workload(w).template())
 }
 
-/// `IsPodActive` (F 85): not Succeeded, not Failed, no deletionTimestamp.
+/// `IsPodActive`: not Succeeded, not Failed, no deletionTimestamp.
 pub fn is_active(p: &Pod) -> bool {
     !p.status.phase.is_terminal() && p.deletion.is_none()
 }
 
-/// The workload's active pods (F 85).
+/// The workload's active pods.
 pub fn active_pods(s: &State, w: u8) -> usize {
     s.api
         .pods
@@ -158,7 +161,7 @@ pub fn active_pods(s: &State, w: u8) -> usize {
         .count()
 }
 
-/// A pod is stuck (seed 000's "stuck Pods"): on a node whose kubelet reaches the API
+/// A pod is stuck: on a node whose kubelet reaches the API
 /// server, it shows `ContainerCreating`, or it was deleted and nothing of it runs any more
 /// but its object is still there.
 pub fn stuck_now(m: &Context, s: &State, p: &Pod) -> bool {
@@ -174,8 +177,8 @@ pub fn stuck_now(m: &Context, s: &State, p: &Pod) -> bool {
     crate::kubectl::print(m, p).status == k8s::CONTAINER_CREATING
 }
 
-/// The pod's events include a warning of a failing kubelet step (seed 000: "each failure mode
-/// has a diagnostic").
+/// The pod's events include a warning of a failing kubelet step (each failing step has its
+/// diagnostic, docs/sources.md#kubelet-volumes-sandbox-and-containers).
 pub fn has_step_failure_event(pod: &Pod) -> bool {
     pod.events.iter().any(|e| {
         matches!(

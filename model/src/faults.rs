@@ -133,7 +133,7 @@ pub fn actions<A: From<Action>>(m: &Context, s: &State, out: &mut Vec<A>) {
                     );
                 }
             }
-            // The dependency fails while some pod is serving (Demo 6, S8).
+            // The dependency fails while some pod is serving.
             Fault::DependencyOutage { .. } => {
                 if s.api.pods.iter().any(|p| p.status.ready) {
                     out.push(
@@ -145,7 +145,7 @@ pub fn actions<A: From<Action>>(m: &Context, s: &State, out: &mut Vec<A>) {
                     );
                 }
             }
-            // A program that is up deadlocks (Demo 7).
+            // A program that is up deadlocks.
             Fault::Deadlock { workload } => {
                 let w = workload_index(m, workload);
                 for node in &s.nodes {

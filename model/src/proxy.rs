@@ -4,6 +4,9 @@
 //! the slice reaches a proxy after a delay of at most `proxyLagSeconds`: the proxy may apply it
 //! at any moment before, and must apply it at the deadline. Requests are answered by the
 //! runtime truth: a request routed to a pod whose container no longer runs is refused.
+//!
+//! Sources: `docs/sources.md#kube-proxy-routing-lags-the-endpointslice`,
+//! `docs/sources.md#kube-proxy-terminating-endpoints`.
 
 use crate::context::Context;
 use crate::state::*;

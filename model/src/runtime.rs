@@ -11,13 +11,13 @@ pub fn exit_now(c: &mut Ctr, code: i32, oom: bool) {
     c.run = Run::Exited(Exit { code, oom });
     for w in c.probes.iter_mut().flatten() {
         w.next_in = None;
-        // F 47: a container that does not run reads as Failure.
+        // A container that does not run reads as Failure.
         w.result = ProbeResult::Failure;
     }
 }
 
-/// killContainer (F 65, 66): preStop bounded by grace, then SIGTERM with what is left of the
-/// grace (at least 2 s, F 16), then SIGKILL.
+/// killContainer: preStop bounded by grace, then SIGTERM with what is left of the
+/// grace (at least 2 s), then SIGKILL.
 pub fn begin_stop(c: &mut Ctr, cs: &Container, grace: Secs, why: StopWhy) {
     let Run::Running(p) = &mut c.run else {
         return;

@@ -1,9 +1,12 @@
 //! kube-scheduler: one pod without a node at a time. Filter (NodeResourcesFit, TaintToleration,
-//! nodeSelector; F 106–109), score (LeastAllocated), bind. When no node fits, the pod gets
+//! nodeSelector), score (LeastAllocated), bind. When no node fits, the pod gets
 //! `PodScheduled=False` / Unschedulable with the upstream message, and it is tried again when
 //! the cluster has changed so that it would fit — the effect of the unschedulable queue being
-//! flushed on cluster events (seed 003, Demo 2). Among equally scored nodes the real scheduler
+//! flushed on cluster events. Among equally scored nodes the real scheduler
 //! picks at random; the model explores each.
+//!
+//! Sources: `docs/sources.md#scheduler-resource-fit-and-scoring`,
+//! `docs/sources.md#scheduler-taints-and-tolerations`, `docs/sources.md#scheduler-nodeselector`.
 
 use crate::context::Context;
 use crate::derived::{pod_request, taints, tolerations};

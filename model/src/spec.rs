@@ -16,7 +16,8 @@ pub struct Scenario {
     pub name: String,
     /// One sentence: what happens.
     pub description: String,
-    /// Where the scenario and its verdicts come from (seed demo, SCENARIOS.md entry).
+    /// Where the scenario and its verdicts come from: upstream code, docs or issues, and the
+    /// `docs/sources.md` entry.
     pub source: String,
     #[serde(default)]
     pub cluster: ClusterSpec,
@@ -37,18 +38,18 @@ pub struct Scenario {
 pub struct ClusterSpec {
     pub nodes: Vec<NodeSpec>,
     /// Upper bound on how long a kube-proxy lags behind the EndpointSlice (seconds). Not an
-    /// upstream constant: S6 (#43576) reports that `sleep 3` in preStop is "generally
+    /// upstream constant: kubernetes#43576 reports that `sleep 3` in preStop is "generally
     /// sufficient", so the default is 3.
     #[serde(default = "default_proxy_lag")]
     pub proxy_lag_seconds: u16,
-    /// `--node-monitor-grace-period`: 50 s from v1.32, 40 s before (F 12).
+    /// `--node-monitor-grace-period`: 50 s from v1.32, 40 s before.
     #[serde(default = "default_node_monitor_grace")]
     pub node_monitor_grace_period_seconds: u16,
     /// Where exploration starts (see [`Start`]).
     #[serde(default)]
     pub start: Start,
     /// kube-controller-manager `--terminated-pod-gc-threshold` (default 12500): PodGC deletes
-    /// the oldest terminated pods above it (F 103).
+    /// the oldest terminated pods above it.
     #[serde(default = "default_terminated_pod_gc_threshold")]
     pub terminated_pod_gc_threshold: u16,
 }
@@ -79,7 +80,8 @@ fn default_proxy_lag() -> u16 {
 }
 
 impl Default for ClusterSpec {
-    /// Seed 003: two nodes of 4 CPUs, each already partly used by other pods.
+    /// Two nodes of 4 CPUs, each already partly used by other pods (scenario inputs, not
+    /// Kubernetes defaults).
     fn default() -> Self {
         ClusterSpec {
             nodes: vec![
@@ -143,7 +145,7 @@ pub enum Workload {
         metadata: Metadata,
         spec: JobSpec,
     },
-    /// A StatefulSet: pods named `<name>-<ordinal>`, one object per identity (F 87–91).
+    /// A StatefulSet: pods named `<name>-<ordinal>`, one object per identity.
     StatefulSet {
         metadata: Metadata,
         spec: StatefulSetSpec,
@@ -155,7 +157,7 @@ pub enum Workload {
     },
     /// A static pod: a manifest in the kubelet's manifest directory on `node`. The kubelet
     /// runs it without the API server and posts a read-only mirror pod named
-    /// `<name>-<node>` (seed 000: "The mirror Pod").
+    /// `<name>-<node>` (`tryReconcileMirrorPods`).
     StaticPod {
         metadata: Metadata,
         node: String,
@@ -236,7 +238,7 @@ pub struct StatefulSetSpec {
     pub template: PodTemplate,
 }
 
-/// `podManagementPolicy` (F 90).
+/// `podManagementPolicy`.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum PodManagementPolicy {
     /// One pod at a time, in ordinal order, each Running and Ready before the next.
@@ -249,7 +251,7 @@ pub enum PodManagementPolicy {
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct JobSpec {
-    /// Default 6 (API reference; F 18).
+    /// Default 6 (API reference).
     #[serde(default = "six")]
     pub backoff_limit: u8,
     pub template: PodTemplate,
@@ -271,14 +273,14 @@ pub struct PodTemplate {
 pub struct PodSpec {
     #[serde(default)]
     pub restart_policy: RestartPolicy,
-    /// Default 30 s (F 15).
+    /// Default 30 s.
     #[serde(default = "thirty")]
     pub termination_grace_period_seconds: u16,
     #[serde(default)]
     pub node_selector: BTreeMap<String, String>,
     #[serde(default)]
     pub tolerations: Vec<Toleration>,
-    /// `priority` (from the PriorityClass), for node-pressure eviction ranking (F 111).
+    /// `priority` (from the PriorityClass), for node-pressure eviction ranking.
     #[serde(default)]
     pub priority: i32,
     #[serde(default)]
@@ -288,7 +290,7 @@ pub struct PodSpec {
     #[serde(default)]
     pub volumes: Vec<Volume>,
     /// `nodeName`: bound to this node at creation; the scheduler never sees the pod and only
-    /// kubelet admission checks that it fits (F 110).
+    /// kubelet admission checks that it fits.
     #[serde(default)]
     pub node_name: Option<String>,
 }
@@ -363,7 +365,7 @@ pub struct ResourceRequirements {
     pub limits: Resources,
 }
 
-/// A probe. Defaults from `setDefaults_Probe` (F 15).
+/// A probe. Defaults from `setDefaults_Probe`.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct Probe {
@@ -376,7 +378,7 @@ pub struct Probe {
     #[serde(default = "one")]
     pub success_threshold: u8,
     /// Not a Kubernetes field: whether the endpoint this probe hits also checks the external
-    /// dependency (S8: `/health` running `SELECT 1`).
+    /// dependency (for example a `/health` that runs `SELECT 1`).
     #[serde(default)]
     pub checks_dependency: bool,
 }
@@ -450,7 +452,7 @@ pub struct App {
     /// The image cannot be pulled (a typo in the tag, a registry without credentials).
     #[serde(default)]
     pub image_pull_fails: bool,
-    /// Memory the program uses once up (MiB), for node-pressure eviction (F 111).
+    /// Memory the program uses once up (MiB), for node-pressure eviction.
     #[serde(default)]
     pub memory_usage_mi: u64,
     /// Seconds the `exec` postStart hook's command runs.
@@ -464,7 +466,7 @@ pub struct App {
 pub enum OnSigterm {
     /// Handles it and exits at once with this code (0 = clean; 143 = 128 + 15).
     Exit(i32),
-    /// Ignores it, as a shell running as PID 1 does (S7): only SIGKILL stops it.
+    /// Ignores it, as a shell running as PID 1 does (kubernetes#127188): only SIGKILL stops it.
     Ignore,
 }
 
@@ -503,7 +505,7 @@ pub enum Fault {
     /// `kubectl delete pod` (graceful) of a Ready pod of this workload.
     DeletePod { workload: String },
     /// `kubectl delete pod --grace-period=0 --force` of a bound pod of this workload: the
-    /// object is removed at once, without the kubelet's confirmation (F 63, 71). With
+    /// object is removed at once, without the kubelet's confirmation. With
     /// `terminatingOnly`, only a pod already stuck `Terminating` (what an operator does).
     ForceDeletePod {
         workload: String,
@@ -518,25 +520,25 @@ pub enum Fault {
         heals: bool,
     },
     /// The API server becomes unreachable from every node at once (a control-plane network
-    /// fault, S4): every kubelet is cut off; containers keep running.
+    /// fault): every kubelet is cut off; containers keep running.
     ControlPlanePartition {},
     /// `kubectl delete node` of a node whose Ready condition is not True (PodGC then removes
-    /// its pods after 40 s, F 103).
+    /// its pods after 40 s).
     DeleteNode { node: String },
     /// `kubectl taint node … node.kubernetes.io/out-of-service=nodeshutdown:NoExecute` on a
-    /// node whose Ready condition is not True (F 103).
+    /// node whose Ready condition is not True.
     OutOfServiceTaint { node: String },
     /// The node runs low on memory: `memory.available` falls below the 100 Mi hard threshold
-    /// (F 20) whenever its pods use more than allocatable − 100 Mi.
+    /// whenever its pods use more than allocatable − 100 Mi.
     MemoryPressure { node: String },
     /// The external dependency goes down, and comes back after `seconds`.
     DependencyOutage { seconds: u16 },
     /// The app of this workload's container deadlocks: it stays up but answers nothing.
     Deadlock { workload: String },
     /// A step of the kubelet's per-pod state machine fails for this workload's pods, from
-    /// the start (seed 000: "each step has a failure mode"). Not an event at a moment: a
+    /// the start (every step of the pod sync can fail). Not an event at a moment: a
     /// condition of the node's infrastructure or of the pod's references. `hangs`: the call
-    /// never returns (only where seed 000 / the issue name a hang: volume mount, postStart,
+    /// never returns (only where a hang is known upstream: volume mount, postStart,
     /// volume unmount). `message`: the error the infrastructure returns, as events show it.
     StepFails {
         workload: String,
@@ -552,7 +554,7 @@ pub enum Fault {
     },
 }
 
-/// A kubelet step that can fail (seed 000's state machine).
+/// A kubelet step that can fail (docs/sources.md#kubelet-volumes-sandbox-and-containers).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub enum FailingStep {

@@ -2,7 +2,7 @@
 //! with lasso counterexamples.
 //!
 //! Stateright's `eventually` looks only at terminal states, misses every violation that lies on
-//! a cycle (and some at DAG joins), and knows no fairness (see the FIXMEs in its `bfs.rs`).
+//! a cycle (and some at DAG joins), and knows no fairness (docs/sources.md#stateright-031).
 //! This module does what TLC and SPIN do instead:
 //!
 //! 1. [`crate::explore::explore`] explores any Stateright [`Model`] breadth-first into a

@@ -1,4 +1,6 @@
 //! The attach/detach controller.
+//!
+//! Sources: `docs/sources.md#kubelet-volumes-sandbox-and-containers`.
 
 use super::*;
 

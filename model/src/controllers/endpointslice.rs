@@ -1,8 +1,10 @@
 //! The EndpointSlice controller.
+//!
+//! Sources: `docs/sources.md#endpointslice-conditions`.
 
 use super::*;
 
-/// EndpointSlice controller (F 82, 83): every pod of the selected workloads that should be in
+/// EndpointSlice controller: every pod of the selected workloads that should be in
 /// endpoints, with ready / serving / terminating.
 pub fn sync(m: &Context, s: &mut State) -> Option<()> {
     s.api.endpoints = desired_endpoints(m, s)?;

@@ -1,10 +1,12 @@
 //! The Job controller.
+//!
+//! Sources: `docs/sources.md#job-backofflimit`, `docs/sources.md#job-pod-failure-back-off`.
 
 use super::*;
 
-/// Job controller (F 93–97): count finished pods, fail the Job past its backoffLimit (and
+/// Job controller: count finished pods, fail the Job past its backoffLimit (and
 /// delete its active pods), complete it on a success, otherwise keep one pod running, after
-/// the pod-failure back-off (F 18).
+/// the pod-failure back-off.
 pub fn sync(m: &Context, s: &mut State, w: u8) -> Option<()> {
     let Workload::Job { spec, .. } = m.workload(w) else {
         return None;
@@ -63,7 +65,7 @@ pub fn sync(m: &Context, s: &mut State, w: u8) -> Option<()> {
         .map(|p| p.uid)
         .collect();
     match job.condition {
-        // F 95: a failing Job deletes its active pods.
+        // A failing Job deletes its active pods (`syncJob`).
         Some(JobCondition::BackoffLimitExceeded) => {
             for uid in active {
                 apiserver::delete_pod(m, s, uid, None);

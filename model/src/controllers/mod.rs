@@ -197,7 +197,7 @@ pub fn node_actions<A: From<Action>>(
             .into(),
         );
     }
-    // Taint eviction (F 102): pods whose tolerations of the NoExecute taints ran out.
+    // Taint eviction: pods whose tolerations of the NoExecute taints ran out.
     let no_exec: Vec<Taint> = taints(m, s, node)
         .into_iter()
         .filter(|t| t.effect == TaintEffect::NoExecute)
@@ -212,7 +212,7 @@ pub fn node_actions<A: From<Action>>(
             }
         }
     }
-    // PodGC: terminating pods on a not-Ready node with the out-of-service taint (F 103).
+    // PodGC: terminating pods on a not-Ready node with the out-of-service taint.
     if obj.out_of_service && obj.unknown {
         for p in s.api.pods.iter().filter(|p| p.node == Some(node)) {
             if p.deletion.is_some() {

@@ -1,21 +1,25 @@
 //! The node lifecycle controller (`monitorNodeHealth`).
+//!
+//! Sources: `docs/sources.md#node-lifecycle-unknown-after-the-grace-period`,
+//! `docs/sources.md#node-lifecycle-pods-not-ready-and-unreachable-taints`,
+//! `docs/sources.md#node-lifecycle-full-disruption`.
 
 use super::*;
 
 /// A step of the node lifecycle controller's `monitorNodeHealth`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Step {
-    /// Ready → Unknown ("Kubelet stopped posting node status.", F 99), `MarkPodsNotReady`
-    /// (F 100), and the zone's disruption handling in the same pass (F 101).
+    /// Ready → Unknown ("Kubelet stopped posting node status."), `MarkPodsNotReady`,
+    /// and the zone's disruption handling in the same pass.
     MarkUnknown,
-    /// Add `node.kubernetes.io/unreachable` NoSchedule and NoExecute (F 100).
+    /// Add `node.kubernetes.io/unreachable` NoSchedule and NoExecute.
     Taint,
     /// Remove them: the node is Ready again, or every node is down (master disruption
-    /// mode, F 101).
+    /// mode).
     Untaint,
 }
 
-/// Applies an NLC step.
+/// Applies a node lifecycle controller step.
 pub fn apply(m: &Context, s: &mut State, node: u8, step: Step) -> Option<()> {
     let _ = m;
     match step {

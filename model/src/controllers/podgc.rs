@@ -1,8 +1,10 @@
 //! The pod garbage collector (PodGC).
+//!
+//! Sources: `docs/sources.md#podgc`.
 
 use super::*;
 
-/// PodGC `gcTerminated` (F 103): when more pods are terminated than the threshold, the
+/// PodGC `gcTerminated`: when more pods are terminated than the threshold, the
 /// oldest goes first (evicted ones before the others). The model runs it before anything
 /// else happens (see the cluster's `urgent_actions`).
 pub fn terminated_gc_victim(m: &Context, s: &State) -> Option<u16> {

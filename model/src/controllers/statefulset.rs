@@ -1,13 +1,15 @@
 //! The StatefulSet controller.
+//!
+//! Sources: `docs/sources.md#statefulset-one-pod-per-identity`.
 
 use super::*;
 
-/// StatefulSet controller (`processReplica`, F 87–91): one object per identity
+/// StatefulSet controller (`processReplica`): one object per identity
 /// `<name>-<ordinal>`. A missing ordinal is created; a finished pod (Succeeded or Failed) is
 /// deleted, to be recreated once its object is gone; while an object with that name exists
-/// — Terminating on a partitioned node included — nothing else is created for it (F 89).
+/// — Terminating on a partitioned node included — nothing else is created for it.
 /// OrderedReady works one ordinal at a time and waits for each to be Running and Ready;
-/// Parallel creates every missing ordinal at once (F 90).
+/// Parallel creates every missing ordinal at once.
 pub fn sync(m: &Context, s: &mut State, w: u8) -> Option<()> {
     let Workload::StatefulSet { spec, .. } = m.workload(w) else {
         return None;

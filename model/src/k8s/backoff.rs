@@ -2,17 +2,20 @@
 //! as pure values on absolute seconds, one entry per key.
 //!
 //! `None` stands for "no entry for this key" (never set, `Reset`, `DeleteEntry` or removed by
-//! `GC`). Jitter is 0 (`NewBackOff` calls `NewBackOffWithJitter(initial, max, 0.0)`, F 6).
+//! `GC`). Jitter is 0 (`NewBackOff` calls `NewBackOffWithJitter(initial, max, 0.0)`).
 //!
-//! Facts: F 1–2, F 5–7, F 56–57, F 60, F 62. Conformance rows: VECTORS V5, V6.
+//! Sources: `docs/sources.md#client-go-exponential-back-off`,
+//! `docs/sources.md#kubelet-crash-back-off`, `docs/sources.md#kubelet-image-pull-back-off`.
+//! Conformance rows: upstream `backoff_test.go` and the derived
+//! crash back-off schedule (`docs/sources.md#conformance-tables`).
 
 /// The reset rule: `Backoff.HasExpiredFunc`, or the default `hasExpired`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Expiry {
-    /// Default `hasExpired`: `eventTime - lastUpdate > 2*maxDuration` (F 5, F 7).
+    /// Default `hasExpired`: `eventTime - lastUpdate > 2*maxDuration` (`backoff.go` `hasExpired`).
     TwiceMax,
     /// A custom `HasExpiredFunc`: `eventTime - lastUpdate > N` seconds. The kubelet's crash
-    /// back-off uses 600 (F 5).
+    /// back-off uses 600 (`NewMainKubelet` in `pkg/kubelet/kubelet.go`).
     After(u64),
 }
 
@@ -36,7 +39,7 @@ pub struct BackoffEntry {
 }
 
 /// The kubelet's `crashLoopBackOff`: `NewBackOff(10s, 300s)` with
-/// `HasExpiredFunc = eventTime - lastUpdate > 600s` (F 1, F 2, F 5; default gates).
+/// `HasExpiredFunc = eventTime - lastUpdate > 600s` (`pkg/kubelet/kubelet.go`; default gates).
 pub const CRASH_LOOP_BACKOFF: BackoffPolicy = BackoffPolicy {
     initial: 10,
     max: 300,
@@ -44,7 +47,7 @@ pub const CRASH_LOOP_BACKOFF: BackoffPolicy = BackoffPolicy {
 };
 
 /// The kubelet's image-pull back-off: `NewBackOff(imageBackOffPeriod=10s,
-/// MaxImageBackOff=300s)` with the default reset rule, 2 × 300 s (F 7).
+/// MaxImageBackOff=300s)` with the default reset rule, 2 × 300 s (`pkg/kubelet/kubelet.go`).
 pub const IMAGE_PULL_BACKOFF: BackoffPolicy = BackoffPolicy {
     initial: 10,
     max: 300,
@@ -79,7 +82,7 @@ impl BackoffPolicy {
 
     /// `IsInBackOffSince(id, eventTime)` at clock `now`: an entry exists, it has not expired
     /// relative to `eventTime`, and `now - eventTime < backoff`. This is `doBackOff`'s test
-    /// with `eventTime = FinishedAt` of the newest exited container (F 56).
+    /// with `eventTime = FinishedAt` of the newest exited container.
     pub fn is_in_backoff_since(
         &self,
         entry: Option<BackoffEntry>,
@@ -94,7 +97,7 @@ impl BackoffPolicy {
     }
 
     /// `IsInBackOffSinceUpdate(id, now)`: an entry exists, it has not expired relative to
-    /// `now`, and `now - lastUpdate < backoff`. The image manager's check (F 60).
+    /// `now`, and `now - lastUpdate < backoff`. The image manager's check (`EnsureImageExists`).
     pub fn is_in_backoff_since_update(&self, entry: Option<BackoffEntry>, now: i64) -> bool {
         match entry {
             None => false,
@@ -115,7 +118,7 @@ impl BackoffPolicy {
 }
 
 /// The CrashLoopBackOff schedule for `n` rapid exits: for exit `k`, the wait before the
-/// restart and the back-off entry right after it (VECTORS V6; F 56–57).
+/// restart and the back-off entry right after it (`docs/sources.md#kubelet-crash-back-off`).
 ///
 /// Driven through [`BackoffPolicy`] with [`CRASH_LOOP_BACKOFF`], exactly as `doBackOff`
 /// does: the container exits at `FinishedAt = t`; the kubelet restarts it at the first whole
@@ -142,7 +145,7 @@ pub fn crash_loop_schedule(n: usize) -> Vec<(u64, u64)> {
     out
 }
 
-/// The "wait before restart" column of VECTORS V6 for `n` rapid exits: 0, 10, 20, 40, 80,
+/// The wait before each restart for `n` rapid exits: 0, 10, 20, 40, 80,
 /// 160, 300, 300, … seconds. See [`crash_loop_schedule`].
 pub fn crash_loop_delays(n: usize) -> Vec<u64> {
     crash_loop_schedule(n).into_iter().map(|(w, _)| w).collect()

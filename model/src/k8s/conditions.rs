@@ -3,8 +3,9 @@
 //! (pkg/kubelet/status/generate.go), and of the probe manager's `UpdatePodStatus`
 //! Started/Ready rule (pkg/kubelet/prober/prober_manager.go).
 //!
-//! Facts: F 32, F 39–41, F 43. Readiness gates are not modelled (the pod has none), so Ready
-//! is ContainersReady with type "Ready" (F 40).
+//! Sources: `docs/sources.md#kubelet-pod-conditions`, `docs/sources.md#kubelet-probe-results`.
+//! Readiness gates are not modelled (the pod has none), so Ready is ContainersReady with type "Ready"
+//! (`GeneratePodReadyCondition`).
 
 use super::phase::has_any_regular_container_started;
 use super::types::{Condition, ConditionStatus, ContainerSpecView, ContainerStatus, Phase};
@@ -42,7 +43,7 @@ fn find<'a>(
         .find(|s| s.name == name)
 }
 
-/// `GenerateContainersReadyCondition` (F 39).
+/// `GenerateContainersReadyCondition` (`pkg/kubelet/status/generate.go`).
 fn containers_ready(
     init_specs: &[ContainerSpecView],
     specs: &[ContainerSpecView],
@@ -108,7 +109,7 @@ fn is_init_container_initialized(spec: &ContainerSpecView, s: &ContainerStatus) 
     }
 }
 
-/// `GeneratePodInitializedCondition` (F 41), without the `RestartAllContainersOnContainerExits`
+/// `GeneratePodInitializedCondition`, without the `RestartAllContainersOnContainerExits`
 /// carry-over of an old Initialized=True condition (gate not modelled).
 fn initialized(
     init_specs: &[ContainerSpecView],
@@ -158,13 +159,13 @@ fn initialized(
     cond(CONDITION_INITIALIZED, ConditionStatus::True, "")
 }
 
-/// The kubelet-owned conditions in the order `generateAPIPodStatus` appends them (F 32):
+/// The kubelet-owned conditions in the order `generateAPIPodStatus` appends them:
 /// `[Initialized, Ready, ContainersReady]`. PodReadyToStartContainers (gate) and PodScheduled
 /// (always True) are not returned.
 ///
 /// `phase` is the phase already computed by [`super::get_phase`] (after the terminal-phase
-/// merge of F 28). With no readiness gates, Ready copies ContainersReady's status and reason
-/// (`GeneratePodReadyCondition`, F 40).
+/// merge, `docs/sources.md#kubelet-status-merge`). With no readiness gates, Ready copies
+/// ContainersReady's status and reason (`GeneratePodReadyCondition`).
 pub fn generate_conditions(
     init_specs: &[ContainerSpecView],
     specs: &[ContainerSpecView],
@@ -178,7 +179,8 @@ pub fn generate_conditions(
     vec![init, ready, cr]
 }
 
-/// Started/Ready of one container as set by the probe manager's `UpdatePodStatus` (F 43).
+/// Started/Ready of one container as set by the probe manager's `UpdatePodStatus`
+/// (`pkg/kubelet/prober/prober_manager.go`).
 ///
 /// * Started: `false` if not running; else if a startup probe exists, `true` only once its
 ///   result is Success (a probe with no result yet has a worker, so `!exists` is false too);

@@ -3,16 +3,17 @@
 //! the runtime's container records plus the previous API statuses into the API
 //! `containerStatuses` / `initContainerStatuses` / `ephemeralContainerStatuses` lists.
 //!
-//! Facts: F 33–38. Conformance rows: VECTORS V2 (TestConvertToAPIContainerStatuses).
+//! Source: `docs/sources.md#kubelet-container-statuses`. Conformance rows: upstream
+//! `TestConvertToAPIContainerStatuses`.
 //!
 //! The port follows the upstream function step by step:
 //! 1. every container starts from the default waiting state; a previous `Terminated` status is
-//!    reused whole, otherwise RestartCount and LastTerminationState are carried over (F 33, F 36);
+//!    reused whole, otherwise RestartCount and LastTerminationState are carried over;
 //! 2. a container that was Running before and has no runtime record left gets a
-//!    `ContainerStatusUnknown` last termination (F 35);
-//! 3. the two newest runtime records per name fill State and LastTerminationState (F 34, F 36);
+//!    `ContainerStatusUnknown` last termination;
+//! 3. the two newest runtime records per name fill State and LastTerminationState;
 //! 4. containers the kubelet will restart get `Waiting{reason}` from the reason cache, and init
-//!    containers that exited 0 are left alone (F 37, F 38);
+//!    containers that exited 0 are left alone;
 //! 5. the list is ordered: init containers in spec order (`SortStatusesOfInitContainers`),
 //!    others by name (`SortedContainerStatuses`).
 //!
@@ -36,22 +37,22 @@
 use super::restart::{should_container_be_restarted, RuntimeState};
 use super::types::{ContainerSpecView, ContainerState, ContainerStatus, RestartPolicy, Terminated};
 
-/// `ContainerCreating`: the default waiting reason when the pod has no init containers (F 33).
+/// `ContainerCreating`: the default waiting reason when the pod has no init containers.
 pub const CONTAINER_CREATING: &str = "ContainerCreating";
-/// `PodInitializing`: the default waiting reason when the pod has init containers (F 33).
+/// `PodInitializing`: the default waiting reason when the pod has init containers.
 pub const POD_INITIALIZING: &str = "PodInitializing";
-/// `kubecontainer.ContainerReasonStatusUnknown` (F 34, F 35).
+/// `kubecontainer.ContainerReasonStatusUnknown`.
 pub const CONTAINER_STATUS_UNKNOWN: &str = "ContainerStatusUnknown";
-/// Reason given to an init container whose record is gone after initialization (F 38).
+/// Reason given to an init container whose record is gone after initialization.
 pub const REASON_COMPLETED: &str = "Completed";
-/// Message of the Unknown-after-Running termination (F 34). Not stored: no message field.
+/// Message of the Unknown-after-Running termination. Not stored: no message field.
 pub const MESSAGE_NOT_LOCATED_TERMINATED: &str =
     "The container could not be located when the pod was terminated";
-/// Message of the vanished-container last termination (F 35; two spaces, as upstream).
+/// Message of the vanished-container last termination (two spaces, as upstream).
 /// Not stored: no message field.
 pub const MESSAGE_NOT_LOCATED_DELETED: &str =
     "The container could not be located when the pod was deleted.  The container used to be Running";
-/// Message of the assumed-completed init container (F 38). Not stored: no message field.
+/// Message of the assumed-completed init container. Not stored: no message field.
 pub const MESSAGE_INIT_TREATED_AS_EXITED: &str = "Unable to get init container status from container runtime and pod has been initialized, treat it as exited normally";
 
 /// Exit code the kubelet writes when it could not locate a container that used to run.
@@ -64,7 +65,7 @@ pub struct RuntimeRecord {
     pub state: RuntimeState,
     /// `Reason` (for Exited records: e.g. `Completed`, `Error`, `OOMKilled`); copied as given.
     pub reason: String,
-    /// `RestartCount` (the runtime's restart-count label, F 58).
+    /// `RestartCount` (the runtime's restart-count label, best effort: `GetPodStatus`).
     pub restart_count: u32,
     /// `FinishedAt`, as seconds before "now", for Exited records; copied into
     /// [`Terminated::finished_ago`].
@@ -107,8 +108,8 @@ pub struct ConvertInput<'a> {
     pub deletion_timestamp: bool,
     /// `pod.Spec.RestartPolicy`, for `ShouldContainerBeRestarted`.
     pub restart_policy: RestartPolicy,
-    /// `kuberuntime.HasAnyRegularContainerCreated(pod, podStatus)`; only read when `is_init`
-    /// (F 38). See [`has_any_regular_container_created`].
+    /// `kuberuntime.HasAnyRegularContainerCreated(pod, podStatus)`; only read when `is_init`.
+    /// See [`has_any_regular_container_created`].
     pub any_regular_container_created: bool,
 }
 
@@ -165,8 +166,7 @@ fn terminated(exit_code: i32, reason: &str) -> Terminated {
     }
 }
 
-/// The `convertContainerStatus` closure, gate `RestartAllContainersOnContainerExits` off
-/// (F 34).
+/// The `convertContainerStatus` closure, gate `RestartAllContainersOnContainerExits` off.
 fn convert_container_status(
     name: &str,
     cs: &RuntimeRecord,
@@ -214,7 +214,7 @@ fn convert_container_status(
     status
 }
 
-/// The kubelet's `convertToAPIContainerStatuses` (F 33–38), with gate
+/// The kubelet's `convertToAPIContainerStatuses`, with gate
 /// `RestartAllContainersOnContainerExits` off (see the module notes).
 ///
 /// Returns one status per entry of `input.specs`: in spec order if `input.is_init`, else
@@ -228,7 +228,7 @@ pub fn convert_to_api_container_statuses(input: &ConvertInput) -> Vec<ContainerS
         CONTAINER_CREATING
     };
 
-    // Step 1 (F 33, F 36): default waiting state; a previous Terminated status is reused
+    // Step 1: default waiting state; a previous Terminated status is reused
     // as-is, otherwise RestartCount and LastTerminationState carry over.
     let mut statuses: Vec<ContainerStatus> = specs
         .iter()
@@ -244,7 +244,7 @@ pub fn convert_to_api_container_statuses(input: &ConvertInput) -> Vec<ContainerS
         })
         .collect();
 
-    // Step 2 (F 35): a container with no runtime record that was Running before.
+    // Step 2: a container with no runtime record that was Running before.
     for (c, status) in specs.iter().zip(statuses.iter_mut()) {
         if newest_record(input.runtime, &c.name).is_some() {
             continue;
@@ -270,7 +270,7 @@ pub fn convert_to_api_container_statuses(input: &ConvertInput) -> Vec<ContainerS
         }
     }
 
-    // Step 3 (F 34, F 36): the newest record fills State, the second LastTerminationState.
+    // Step 3: the newest record fills State, the second LastTerminationState.
     for (c, status) in specs.iter().zip(statuses.iter_mut()) {
         let old = old_status(input.previous, &c.name);
         for (seen, cs) in records(input.runtime, &c.name).take(2).enumerate() {
@@ -287,7 +287,7 @@ pub fn convert_to_api_container_statuses(input: &ConvertInput) -> Vec<ContainerS
         }
     }
 
-    // Step 4 (F 37, F 38): containers that failed to start are Waiting.
+    // Step 4: containers that failed to start are Waiting.
     for (c, status) in specs.iter().zip(statuses.iter_mut()) {
         let newest = newest_record(input.runtime, &c.name);
         if input.is_init {

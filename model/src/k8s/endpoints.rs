@@ -2,7 +2,8 @@
 //! (staging/src/k8s.io/endpointslice/util/controller_utils.go) and of the condition part of
 //! `podToEndpoint` (staging/src/k8s.io/endpointslice/utils.go).
 //!
-//! Facts: F 82–84. Conformance rows: VECTORS V7.1.
+//! Source: `docs/sources.md#endpointslice-conditions`. Conformance rows: the derived
+//! EndpointSlice truth table (`docs/sources.md#conformance-tables`).
 
 use super::types::Phase;
 
@@ -14,7 +15,7 @@ pub struct EndpointConditions {
     pub terminating: bool,
 }
 
-/// `ShouldPodBeInEndpoints(pod, includeTerminating)` (F 82): terminal pods (Succeeded or
+/// `ShouldPodBeInEndpoints(pod, includeTerminating)`: terminal pods (Succeeded or
 /// Failed) and pods without an IP are excluded; terminating pods only when
 /// `include_terminating` is false. The EndpointSlice reconciler passes `true`.
 pub fn should_pod_be_in_endpoints(
@@ -35,7 +36,7 @@ pub fn should_pod_be_in_endpoints(
     true
 }
 
-/// `podToEndpoint` conditions (F 83): `serving = IsPodReady(pod)`,
+/// `podToEndpoint` conditions: `serving = IsPodReady(pod)`,
 /// `terminating = DeletionTimestamp != nil`,
 /// `ready = service.Spec.PublishNotReadyAddresses || (serving && !terminating)`.
 pub fn pod_to_endpoint_conditions(

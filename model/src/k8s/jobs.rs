@@ -3,24 +3,26 @@
 //! pkg/controller/job/backoff_utils.go (`getRemainingTimeForFailuresCount`) and
 //! pkg/controller/job/pod_failure_policy.go (`matchPodFailurePolicy`).
 //!
-//! Facts: F 18, F 93–98. Conformance rows: VECTORS V7.4.
+//! Sources: `docs/sources.md#job-backofflimit`, `docs/sources.md#job-pod-failure-back-off`,
+//! `docs/sources.md#job-pod-failure-policy`. Conformance rows: the derived Job failure-limit
+//! table (`docs/sources.md#conformance-tables`).
 
 use super::types::{
     Condition, ConditionStatus, ContainerState, ContainerStatus, ExitCodesOperator, Phase,
     RestartPolicy,
 };
 
-/// `DefaultJobPodFailureBackOff` (F 18), seconds.
+/// `DefaultJobPodFailureBackOff`, seconds.
 pub const DEFAULT_JOB_POD_FAILURE_BACKOFF: u64 = 10;
-/// `MaxJobPodFailureBackOff` (F 18), seconds.
+/// `MaxJobPodFailureBackOff`, seconds.
 pub const MAX_JOB_POD_FAILURE_BACKOFF: u64 = 600;
 
-/// `exceedsBackoffLimit := failed > *job.Spec.BackoffLimit` (F 93): strict `>`.
+/// `exceedsBackoffLimit := failed > *job.Spec.BackoffLimit`: strict `>`.
 pub fn exceeds_backoff_limit(failed: u32, backoff_limit: u32) -> bool {
     failed > backoff_limit
 }
 
-/// `pastBackoffLimitOnFailure(job, pods)` (F 94): only for template RestartPolicy OnFailure;
+/// `pastBackoffLimitOnFailure(job, pods)`: only for template RestartPolicy OnFailure;
 /// `restart_count_sum_running_or_pending` is the sum of init and regular RestartCount over
 /// pods in phase Running or Pending. backoffLimit 0 → `sum > 0`, else `sum >= backoffLimit`.
 pub fn past_backoff_limit_on_failure(
@@ -37,7 +39,7 @@ pub fn past_backoff_limit_on_failure(
     restart_count_sum_running_or_pending >= backoff_limit
 }
 
-/// `isPodFailed(p, job)` (F 97): phase Failed → true; with podReplacementPolicy Failed
+/// `isPodFailed(p, job)`: phase Failed → true; with podReplacementPolicy Failed
 /// (`onlyReplaceFailedPods`) → false; otherwise a deleted pod that is not Succeeded counts
 /// as failed ("Count deleted Pods as failures to account for orphan Pods").
 pub fn is_pod_failed(
@@ -77,7 +79,7 @@ pub fn job_pod_failure_backoff(failures: u32) -> u64 {
 /// `batch.PodFailurePolicyAction`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum PodFailurePolicyAction {
-    /// The Job fails (FailureTarget, reason PodFailurePolicy, F 95); the pod is counted.
+    /// The Job fails (FailureTarget, reason PodFailurePolicy); the pod is counted.
     FailJob,
     /// Only with gate `JobBackoffLimitPerIndex`: the pod's index fails; the pod is counted.
     FailIndex,
@@ -195,7 +197,7 @@ fn matching_condition<'a>(
     })
 }
 
-/// `matchPodFailurePolicy(podFailurePolicy, failedPod)` (F 98).
+/// `matchPodFailurePolicy(podFailurePolicy, failedPod)`.
 ///
 /// * No policy → counted, no action.
 /// * Rules are tried in order; the first rule whose requirement matches and whose action
@@ -213,7 +215,7 @@ fn matching_condition<'a>(
 ///     nothing and the loop goes on to the next rule, so the rule acts as unmatched.
 /// * No rule matched → counted, no action.
 ///
-/// The Job template must use RestartPolicy Never when a podFailurePolicy is set (F 98);
+/// The Job template must use RestartPolicy Never when a podFailurePolicy is set;
 /// that is API validation and not checked here.
 pub fn match_pod_failure_policy(
     policy: Option<&PodFailurePolicy>,

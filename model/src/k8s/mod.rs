@@ -1,6 +1,7 @@
 //! Pure "upstream Kubernetes logic": functions ported from kubernetes/kubernetes and checked
-//! against rows of its own unit tests (`VECTORS.md`) and the facts in `FACTS.md` (cited as
-//! `F n`). The model calls these functions; it does not re-derive the rules.
+//! against rows of its own unit tests. Each function names the upstream file and function it
+//! ports; `docs/sources.md` describes the behaviour. The model calls these functions; it does
+//! not re-derive the rules.
 
 pub mod backoff;
 pub mod conditions;

@@ -1,7 +1,9 @@
 //! Pod phase: a port of the kubelet's `getPhase` (pkg/kubelet/kubelet_pods.go, commit
 //! 001a80e975bb880d0fe60b304d30950fe661f278) and of its `podHasInitialized` input.
 //!
-//! Facts: F 21–27. Conformance rows: VECTORS V1.1–V1.11.
+//! Sources: `docs/sources.md#kubelet-pod-phase`,
+//! `docs/sources.md#kubelet-terminal-phase-of-a-deleted-pod`. Conformance rows: upstream
+//! `TestPodPhaseWith…` in `kubelet_pods_test.go`.
 
 use super::types::{
     ContainerRestartRule, ContainerRestartRuleAction, ContainerSpecView, ContainerState,
@@ -12,7 +14,7 @@ use super::types::{
 ///
 /// `generateAPIPodStatus` passes `append(ContainerStatuses, InitContainerStatuses...)`, so a
 /// name is looked up in the regular statuses first, then in the init statuses, and the first
-/// match wins (F 21).
+/// match wins.
 fn find_status<'a>(
     statuses: &'a [ContainerStatus],
     init_statuses: &'a [ContainerStatus],
@@ -51,12 +53,13 @@ fn find_matching_container_restart_rule(
 /// the gate is off) the container-level policy decides. If it is not set, the pod's
 /// `restartPolicy` decides. Policies: Always → true, OnFailure → exit ≠ 0, Never → false.
 ///
-/// Only read under gate `ContainerRestartRules` (F 25, F 26 step 4).
+/// Only read under gate `ContainerRestartRules` (the stopped-container branch of `getPhase`).
 ///
 /// Reading note: the `RestartAllContainers` arm is not in the only copy of util.go with
 /// restart rules that could be read (it predates KEP-5532: there a matched rule other than
 /// `Restart` falls through to the container-level policy). The arm is required by upstream
-/// `TestPodPhaseWithRestartAllContainers` at the KP commit (VECTORS V1.11 rows 1 and 11: a
+/// `TestPodPhaseWithRestartAllContainers` at the commit above (its cases "regular container
+/// triggers RestartAllContainers" and "init container triggered RestartAllContainers": a
 /// container with restartPolicy Never whose exit 42 matches a `RestartAllContainers` rule,
 /// with no `RestartingAllContainers` reason, must count as restartable), and a third-party
 /// TypeScript port of util.go has it ("case RestartAllContainers: return true", commented
@@ -108,7 +111,7 @@ fn restartable(
             && terminated.reason == RESTARTING_ALL_CONTAINERS)
 }
 
-/// The kubelet's `getPhase` (F 22–27).
+/// The kubelet's `getPhase`.
 ///
 /// * `init_specs` / `specs`: `pod.Spec.InitContainers` / `pod.Spec.Containers`.
 /// * `init_statuses` / `statuses`: the API container statuses; looked up by container name
@@ -117,17 +120,16 @@ fn restartable(
 /// * `pod_has_initialized`: `HasAnyActiveRegularContainerStarted` (see
 ///   [`has_any_regular_container_started`]).
 /// * `is_static`: `kubetypes.IsStaticPod(pod)`; static pods never get a terminal phase from
-///   `podIsTerminal` (TODO #116484 upstream, F 27).
+///   `podIsTerminal` (TODO #116484 upstream).
 /// * `gates.container_restart_rules`: gate `ContainerRestartRules` (container-level
-///   `restartPolicy` and `restartPolicyRules` are honoured by `ContainerShouldRestart`,
-///   F 25, F 26).
+///   `restartPolicy` and `restartPolicyRules` are honoured by `ContainerShouldRestart`).
 /// * `gates.restart_all_containers_on_container_exits`: gate
 ///   `RestartAllContainersOnContainerExits`. Wherever upstream computes "restartable" for a
 ///   failed init container or a stopped regular container, it becomes
 ///   `ContainerShouldRestart(...) || terminated.Reason == RestartingAllContainers`, where
 ///   `terminated` is `State.Terminated` or, for a Waiting container,
 ///   `LastTerminationState.Terminated`. Sidecars are unaffected (their terminated states are
-///   ignored, F 23). Conformance rows: VECTORS V1.11.
+///   ignored). Conformance rows: upstream `TestPodPhaseWithRestartAllContainers`.
 #[allow(clippy::too_many_arguments)]
 pub fn get_phase(
     restart_policy: RestartPolicy,
@@ -148,7 +150,7 @@ pub fn get_phase(
     let mut failed_initialization = 0u32;
     let mut failed_initialization_not_restartable = 0u32;
 
-    // Regular (non-restartable) init containers, F 22.
+    // Regular (non-restartable) init containers.
     for c in init_specs.iter().filter(|c| !c.is_sidecar()) {
         let Some(cs) = find_status(statuses, init_statuses, &c.name) else {
             pending_regular_init += 1;
@@ -188,7 +190,7 @@ pub fn get_phase(
     let mut stopped_not_restartable = 0u32;
     let mut succeeded = 0u32;
 
-    // Sidecars (restartable init containers), F 23.
+    // Sidecars (restartable init containers).
     for c in init_specs.iter().filter(|c| c.is_sidecar()) {
         let Some(cs) = find_status(statuses, init_statuses, &c.name) else {
             unknown += 1;
@@ -216,7 +218,7 @@ pub fn get_phase(
         }
     }
 
-    // Regular containers, F 24.
+    // Regular containers.
     for c in specs {
         let Some(cs) = find_status(statuses, init_statuses, &c.name) else {
             unknown += 1;
@@ -235,7 +237,7 @@ pub fn get_phase(
             }
             ContainerState::Waiting { .. } => match &cs.last_state {
                 Some(last) => {
-                    // `succeeded` is NOT incremented here, even for a last exit of 0 (F 24).
+                    // `succeeded` is NOT incremented here, even for a last exit of 0.
                     stopped += 1;
                     if rules && !can_restart(c, last) {
                         stopped_not_restartable += 1;
@@ -247,7 +249,7 @@ pub fn get_phase(
         }
     }
 
-    // F 25.
+    // A failed init container that will not be restarted fails the pod.
     if rules {
         if failed_initialization_not_restartable > 0 {
             return Phase::Failed;
@@ -256,7 +258,7 @@ pub fn get_phase(
         return Phase::Failed;
     }
 
-    // F 26.
+    // The decision order.
     if pending_regular_init > 0 || (pending_restartable_init > 0 && !pod_has_initialized) {
         return Phase::Pending;
     }
@@ -267,7 +269,7 @@ pub fn get_phase(
         return Phase::Running;
     }
     if running == 0 && stopped > 0 && unknown == 0 {
-        // F 27: a terminal pod's containers will not be restarted whatever the policy.
+        // Since 1.27 (PR #115331): a terminal pod's containers will not be restarted whatever the policy.
         if pod_is_terminal && !is_static {
             return if stopped == succeeded {
                 Phase::Succeeded
@@ -304,9 +306,9 @@ pub fn get_phase(
 ///
 /// This is the API-status form. Upstream `generateAPIPodStatus` now feeds `getPhase` with
 /// `HasAnyActiveRegularContainerStarted(spec, runtimePodStatus)` (any runtime record of a
-/// regular container in the *current* sandbox, F 21); the API form is marked deprecated there
+/// regular container in the *current* sandbox); the API form is marked deprecated there
 /// because it is wrong after a sandbox re-creation. `GeneratePodInitializedCondition` still
-/// uses this API form (F 41).
+/// uses this API form.
 pub fn has_any_regular_container_started(
     specs: &[ContainerSpecView],
     statuses: &[ContainerStatus],

@@ -2,7 +2,9 @@
 //! (pkg/printers/internalversion/printers.go) and of apimachinery's `duration.HumanDuration`
 //! (staging/src/k8s.io/apimachinery/pkg/util/duration/duration.go).
 //!
-//! Facts: F 72–79. Conformance rows: VECTORS V3 (with the V3.3 row-condition column).
+//! Source: `docs/sources.md#kubectl-status-column`. Conformance rows: upstream `TestPrintPod`,
+//! `TestPrintPodWithRestartableInitContainer` and `TestPrintPodConditions` (with its
+//! row-condition column).
 
 use super::types::{
     ConditionStatus, ContainerState, PodView, PrintedPod, TableRowCondition, Terminated,
@@ -100,13 +102,12 @@ fn has_condition_true(pod: &PodView, type_: &str) -> bool {
         .any(|c| c.type_ == type_ && c.status == ConditionStatus::True)
 }
 
-/// `printPod`: READY, STATUS and RESTARTS cells (F 72–79).
+/// `printPod`: READY, STATUS and RESTARTS cells.
 ///
-/// Follows upstream step by step: base reason (phase or `status.reason`, then SchedulingGated,
-/// F 73); the init-status loop that stops at the first unfinished init container (F 74); the
-/// regular-status loop from last to first when not initializing or Initialized=True (F 75);
-/// "Completed" with a ready running container → Running/NotReady (F 76); deletion → Unknown
-/// (NodeLost) or Terminating for non-terminal phases (F 77); RESTARTS "N (X ago)" (F 78).
+/// Follows upstream step by step: base reason (phase or `status.reason`, then SchedulingGated); the init-status loop that stops at the first unfinished init container; the
+/// regular-status loop from last to first when not initializing or Initialized=True;
+/// "Completed" with a ready running container → Running/NotReady; deletion → Unknown
+/// (NodeLost) or Terminating for non-terminal phases; RESTARTS "N (X ago)".
 /// The row condition is set from the phase alone ([`pod_row_condition`]), as upstream sets
 /// `row.Conditions` right after the base reason.
 pub fn print_pod(pod: &PodView) -> PrintedPod {

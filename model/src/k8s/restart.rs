@@ -3,7 +3,10 @@
 //! `computeInitContainerActions` (pkg/kubelet/kuberuntime/kuberuntime_manager.go, commit
 //! 000f26050b9be6fb3d79fae95e06b47fc96128cd, and kuberuntime_container.go).
 //!
-//! Facts: F 52–55, F 59. Conformance rows: VECTORS V4.1, V4.2, V7.2.
+//! Sources: `docs/sources.md#kubelet-restart-decision`, `docs/sources.md#kubelet-pod-actions`,
+//! `docs/sources.md#kubelet-probe-failure-kills-the-container`. Conformance rows: upstream
+//! `TestComputePodActions`, `TestComputePodActionsWithInitContainers`, and the derived
+//! `ShouldContainerBeRestarted` table.
 
 use super::types::{ContainerSpecView, RestartPolicy};
 
@@ -16,7 +19,7 @@ pub enum RuntimeState {
     Unknown,
 }
 
-/// `ShouldContainerBeRestarted(container, pod, podStatus)` (F 53, V7.2).
+/// `ShouldContainerBeRestarted(container, pod, podStatus)`.
 ///
 /// `runtime` is the state of the newest runtime record of the container (`None` = never
 /// created, or all records garbage-collected).
@@ -106,7 +109,7 @@ fn is_init_container_failed(state: RuntimeState) -> bool {
         || matches!(state, RuntimeState::Exited { exit_code } if exit_code != 0)
 }
 
-/// `computeInitContainerActions` (F 55, "Init progress is checked next"): returns whether the
+/// `computeInitContainerActions` ("Init progress is checked next"): returns whether the
 /// pod has been initialized; fills `InitContainersToStart`, `ContainersToKill` and `KillPod`.
 ///
 /// Sidecars: the startup-probe "not run yet → wait" and liveness "not run yet → wait" branches
@@ -210,7 +213,7 @@ fn compute_init_container_actions(
     pod_has_initialized
 }
 
-/// `computePodActions` (F 54, F 55, F 59).
+/// `computePodActions`.
 ///
 /// * `init_specs`: `pod.Spec.InitContainers` (sidecars are init containers with
 ///   `restart_policy == Some(Always)`).
@@ -241,7 +244,7 @@ pub fn compute_pod_actions(
     };
     let regular = |i: usize| rt.get(i).copied().flatten();
 
-    // F 54: the sandbox must be (re-)created; everything is killed and recreated.
+    // The sandbox path: the sandbox must be (re-)created; everything is killed and recreated.
     if create_pod_sandbox {
         let any_runtime_record = init_rt.iter().chain(rt.iter()).any(Option::is_some);
         if !should_restart_on_failure(restart_policy) && attempt != 0 && any_runtime_record {
@@ -283,7 +286,7 @@ pub fn compute_pod_actions(
         return changes;
     }
 
-    // F 55: init progress.
+    // The normal path: init progress.
     let has_initialized =
         compute_init_container_actions(restart_policy, init_specs, init_rt, rt, &mut changes);
     if changes.kill_pod || !has_initialized {
@@ -296,7 +299,7 @@ pub fn compute_pod_actions(
         let status = regular(idx);
         match status {
             Some(s) if s.state == RuntimeState::Running => {
-                // Running: kill on liveness or startup failure (F 52); restart unless Never.
+                // Running: kill on liveness or startup failure; restart unless Never.
                 if s.liveness_failed || s.startup_failed {
                     if should_restart_on_failure(restart_policy) {
                         changes.containers_to_start.push(idx);

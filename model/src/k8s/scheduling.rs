@@ -8,7 +8,10 @@
 //! reason mapping (pkg/kubelet/lifecycle/predicate.go); `getMinTolerationTime` and
 //! `processPodOnNode` (pkg/controller/tainteviction/taint_eviction.go).
 //!
-//! Facts: F 100, F 102, F 106–110. Conformance rows: VECTORS V7.3.
+//! Sources: `docs/sources.md#scheduler-resource-fit-and-scoring`,
+//! `docs/sources.md#scheduler-taints-and-tolerations`, `docs/sources.md#scheduler-nodeselector`,
+//! `docs/sources.md#kubelet-admission`, `docs/sources.md#taint-eviction`. Conformance rows: the
+//! derived taint-eviction timing table.
 
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, HashMap};
@@ -62,7 +65,7 @@ pub struct Toleration {
     pub toleration_seconds: Option<i64>,
 }
 
-/// `Toleration.ToleratesTaint` (F 108): an empty effect matches all effects, else effects must
+/// `Toleration.ToleratesTaint`: an empty effect matches all effects, else effects must
 /// be equal; an empty key matches all keys; Equal compares values, Exists matches any value.
 pub fn tolerates_taint(t: &Toleration, taint: &Taint) -> bool {
     if let Some(e) = t.effect {
@@ -82,7 +85,7 @@ pub fn tolerates_taint(t: &Toleration, taint: &Taint) -> bool {
 /// `v1helper.FindMatchingUntoleratedTaint(taints, tolerations, inclusionFilter)`, with the
 /// filter "effect is one of `effects`": the first such taint, in node order, that no
 /// toleration tolerates. The scheduler's TaintToleration filter uses
-/// `[NoSchedule, NoExecute]` (F 107); kubelet admission uses `[NoExecute]` (F 110).
+/// `[NoSchedule, NoExecute]`; kubelet admission uses `[NoExecute]`.
 pub fn first_untolerated_taint<'a>(
     taints: &'a [Taint],
     tolerations: &[Toleration],
@@ -94,7 +97,7 @@ pub fn first_untolerated_taint<'a>(
         .find(|t| !tolerations.iter().any(|tol| tolerates_taint(tol, t)))
 }
 
-/// `computePodResourceRequest` (F 106, the form without sidecars, pod-level resources or
+/// `computePodResourceRequest` (the form without sidecars, pod-level resources or
 /// overhead): the sum over regular containers, then per resource the max with each init
 /// container's request.
 pub fn pod_request(init: &[Resources], regular: &[Resources]) -> Resources {
@@ -110,7 +113,7 @@ pub fn pod_request(init: &[Resources], regular: &[Resources]) -> Resources {
     r
 }
 
-/// `fitsRequest` for cpu and memory (F 106): an all-zero request fits; otherwise, per
+/// `fitsRequest` for cpu and memory: an all-zero request fits; otherwise, per
 /// resource in the order cpu, memory, `request > 0 && request > allocatable - requested`
 /// gives "Insufficient cpu" / "Insufficient memory". `requested` is the node's
 /// `Requested` (sum of the requests of the pods already on it). The pod-count check
@@ -177,7 +180,7 @@ pub fn least_allocated_score(
     (cpu + mem) / 2
 }
 
-/// `labels.SelectorFromSet(pod.Spec.NodeSelector).Matches(node.Labels)` (F 109): every
+/// `labels.SelectorFromSet(pod.Spec.NodeSelector).Matches(node.Labels)`: every
 /// key=value of the selector must be present; an empty selector matches every node.
 /// (Required node affinity, ANDed upstream, is not modelled.)
 pub fn node_selector_matches(
@@ -218,7 +221,7 @@ pub fn unschedulable_message(total_nodes: usize, reasons: &[Vec<String>]) -> Str
     msg
 }
 
-/// The kubelet admission reason for the first failure reason (F 110, `Admit` in
+/// The kubelet admission reason for the first failure reason (`Admit` in
 /// pkg/kubelet/lifecycle/predicate.go): an `InsufficientResourceError` for resource `<name>`
 /// gives `"OutOf<name>"` (`OutOfcpu`, `OutOfmemory`, `OutOfephemeral-storage`, `OutOfpods`).
 /// Accepts the scheduler-style reasons `"Insufficient <name>"` and `"Too many pods"` (the
@@ -237,7 +240,7 @@ pub fn admission_failure_reason(insufficient: &[&str]) -> Option<String> {
 /// What the taint-eviction controller does with one pod on a node.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum EvictionDecision {
-    /// Cancel any scheduled deletion (no NoExecute taint left, F 102).
+    /// Cancel any scheduled deletion (no NoExecute taint left).
     Cancel,
     /// Delete now.
     Now,
@@ -265,7 +268,7 @@ fn min_toleration_time(used: &[&Toleration]) -> Option<i64> {
     min
 }
 
-/// `processPodOnNode` for the node's NoExecute taints (F 102, V7.3).
+/// `processPodOnNode` for the node's NoExecute taints.
 ///
 /// * no taints → [`EvictionDecision::Cancel`] (`handleNodeUpdate` short-circuit);
 /// * a taint no toleration tolerates → [`EvictionDecision::Now`];
@@ -314,7 +317,7 @@ pub fn taint_eviction_decision(
 }
 
 /// A pod's tolerations after the DefaultTolerationSeconds admission plugin: not-ready and
-/// unreachable NoExecute for 300 s unless the pod tolerates them already (F 14).
+/// unreachable NoExecute for 300 s unless the pod tolerates them already.
 pub fn with_default_tolerations(tolerations: &[Toleration]) -> Vec<Toleration> {
     let mut t = tolerations.to_vec();
     for key in [

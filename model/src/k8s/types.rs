@@ -2,7 +2,7 @@
 //!
 //! These are trimmed copies of the `core/v1` types: only the fields that the pod-lifecycle
 //! functions look at. The model stores pod status in exactly these types, so the functions
-//! tested against `VECTORS.md` are the ones the model runs.
+//! tested against the upstream unit-test rows are the ones the model runs.
 
 use serde::{Deserialize, Serialize};
 use std::fmt;
@@ -12,7 +12,7 @@ use std::fmt;
     Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize,
 )]
 pub enum RestartPolicy {
-    /// `Always` — the default (`setDefaults_PodSpec`, F 15).
+    /// `Always` — the default (`setDefaults_PodSpec`).
     #[default]
     Always,
     OnFailure,
@@ -150,7 +150,7 @@ pub struct ContainerSpecView {
     pub restart_policy: Option<RestartPolicy>,
     /// Container-level `restartPolicyRules`, tried in order. Upstream reads them only when
     /// `restart_policy` is set (`podutil.ContainerShouldRestart`), and only [`get_phase`]
-    /// reads them here, under gate `ContainerRestartRules` (F 25, F 26). Empty by default,
+    /// reads them here, under gate `ContainerRestartRules`. Empty by default,
     /// which is what [`ContainerSpecView::new`] gives.
     ///
     /// [`get_phase`]: super::phase::get_phase
@@ -180,7 +180,7 @@ pub struct Gates {
     /// rule makes `ContainerShouldRestart` true, and a terminated state with reason
     /// `RestartingAllContainers` counts as restartable in `getPhase`. Upstream declares it
     /// dependent on `ContainerRestartRules`; in `getPhase` it is only read inside that gate's
-    /// branches (F 25, F 26). Off by default.
+    /// branches. Off by default.
     #[serde(default, skip_serializing_if = "is_false")]
     pub restart_all_containers_on_container_exits: bool,
 }

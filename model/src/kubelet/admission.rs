@@ -1,8 +1,10 @@
 //! Kubelet admission (`canAdmitPod`, `generalFilter`): resources, node affinity, NoExecute taints.
+//!
+//! Sources: `docs/sources.md#kubelet-admission`.
 
 use super::*;
 
-/// Why kubelet admission rejects the pod, if it does (F 110): resources against what the
+/// Why kubelet admission rejects the pod, if it does: resources against what the
 /// admitted, unfinished pods on the node request; NoExecute taints.
 pub(super) fn admission_failure(
     m: &Context,
@@ -55,7 +57,7 @@ pub(super) fn admission_failure(
             ),
         ));
     }
-    // `generalFilter` runs the scheduler's node-affinity check too (F 109, 110): a pod bound
+    // `generalFilter` runs the scheduler's node-affinity check too: a pod bound
     // by `nodeName` to a node whose labels do not match its nodeSelector is rejected.
     if !k8s::node_selector_matches(&spec.node_selector, &node.labels) {
         return Some((

@@ -1,4 +1,6 @@
 //! The eviction manager: node-pressure eviction under memory pressure.
+//!
+//! Sources: `docs/sources.md#kubelet-node-pressure-eviction`.
 
 use super::*;
 
@@ -13,20 +15,21 @@ pub(super) fn usage(m: &Context, rt: &PodRt) -> u64 {
         .sum()
 }
 
-/// `memory.available < 100Mi` (the default hard threshold, F 20).
+/// `memory.available < 100Mi` (the default hard threshold).
 pub fn under_memory_pressure(m: &Context, s: &State, n: u8) -> bool {
     let alloc = m.scenario.cluster.nodes[n as usize].allocatable.memory_mi;
     let used: u64 = s.nodes[n as usize].pods.iter().map(|rt| usage(m, rt)).sum();
     alloc.saturating_sub(used) < 100
 }
 
-/// The pods the eviction manager would evict first (F 111: usage above request first, then
-/// lower priority, then larger usage − request); ties are all candidates.
+/// The pods the eviction manager would evict first (usage above request first, then
+/// lower priority, then larger usage − request: `pkg/kubelet/eviction/helpers.go`); ties are
+/// all candidates.
 pub(super) fn eviction_candidates(m: &Context, s: &State, n: u8) -> Vec<u16> {
     let mut ranked: Vec<((bool, i32, i64), u16)> = s.nodes[n as usize]
         .pods
         .iter()
-        // Critical pods are never evicted (F 112); static pods are critical
+        // Critical pods are never evicted; static pods are critical
         // (pkg/kubelet/types/pod_update.go `IsCriticalPod`).
         .filter(|rt| !rt.evicted && !rt.terminating && !rt.static_pod && usage(m, rt) > 0)
         .map(|rt| {
@@ -52,7 +55,7 @@ pub(super) fn eviction_candidates(m: &Context, s: &State, n: u8) -> Vec<u16> {
         .collect()
 }
 
-/// The eviction manager evicts a pod: hard threshold, grace 1 s (F 20, 112), status Failed /
+/// The eviction manager evicts a pod: hard threshold, grace 1 s, status Failed /
 /// Evicted, one pod per 10 s interval.
 pub fn evict(m: &Context, s: &mut State, node: u8, uid: u16) -> Option<()> {
     s.rt(node, uid)?;

@@ -7,6 +7,9 @@
 //! Which container to start, restart or leave alone comes from the upstream
 //! `computePodActions` ([`crate::k8s::compute_pod_actions`]); waiting reasons, back-off and
 //! status from the other upstream functions in [`crate::k8s`].
+//!
+//! Sources: the kubelet entries of `docs/sources.md`, from
+//! `docs/sources.md#kubelet-pod-phase` to `docs/sources.md#kubelet-node-lease-and-status`.
 
 use crate::context::Context;
 use crate::derived::*;

@@ -1,4 +1,6 @@
 //! The kubelet's node status: it posts Ready=True once it reaches the API server again.
+//!
+//! Sources: `docs/sources.md#kubelet-node-lease-and-status`.
 
 use super::*;
 

@@ -1,36 +1,40 @@
 //! The pod worker: SyncPod (volumes, sandbox, image pulls, back-off, container starts, postStart
 //! hooks), the static pods and their mirror pods.
+//!
+//! Sources: `docs/sources.md#kubelet-pod-actions`,
+//! `docs/sources.md#kubelet-volumes-sandbox-and-containers`,
+//! `docs/sources.md#kubelet-crash-back-off`, `docs/sources.md#kubelet-image-pull-back-off`,
+//! `docs/sources.md#kubelet-poststart-hook`, `docs/sources.md#kubelet-static-and-mirror-pods`.
 
 use super::*;
 
 /// One step of a pod worker.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Step {
-    /// Admission passed (F 110): the pod gets a runtime record on the node.
+    /// Admission passed: the pod gets a runtime record on the node.
     Admit,
-    /// Admission failed: the pod is Failed with the admission reason (F 110).
+    /// Admission failed: the pod is Failed with the admission reason.
     Reject,
-    /// Attach and mount the pod's volumes (kubelet SyncPod `WaitForAttachAndMount`; seed 002).
+    /// Attach and mount the pod's volumes (kubelet SyncPod `WaitForAttachAndMount`).
     MountVolumes,
-    /// CRI RunPodSandbox and CNI ADD: sandbox and pod IP (seed 000).
+    /// CRI RunPodSandbox and CNI ADD: sandbox and pod IP (`kuberuntime_manager.go` SyncPod).
     CreateSandbox,
-    /// Pull the image of a container (F 60).
+    /// Pull the image of a container.
     PullImage { init: bool, ctr: u8 },
-    /// The image pull is in back-off: `ImagePullBackOff` (F 60, 62).
+    /// The image pull is in back-off: `ImagePullBackOff`.
     ImagePullBackOff { init: bool, ctr: u8 },
-    /// The container is in crash back-off: `CrashLoopBackOff` (F 56).
+    /// The container is in crash back-off: `CrashLoopBackOff`.
     CrashLoopBackOff { init: bool, ctr: u8 },
     /// CRI CreateContainer + StartContainer.
     Start { init: bool, ctr: u8 },
-    /// SyncTerminatingPod: preStop, SIGTERM, SIGKILL after grace for every running container
-    /// (F 64–67).
+    /// SyncTerminatingPod: preStop, SIGTERM, SIGKILL after grace for every running container.
     KillPod,
-    /// SyncTerminatedPod: tear down sandbox and network (seed 000: CNI DEL, unmount).
+    /// SyncTerminatedPod: tear down sandbox and network (CNI DEL, unmount).
     Cleanup,
-    /// The pod object is gone from the API (a force delete, F 71): `HandlePodRemoves` has the
+    /// The pod object is gone from the API (a force delete): `HandlePodRemoves` has the
     /// pod worker kill what still runs, with the grace of the last version the kubelet saw
-    /// (`deletionGracePeriodSeconds` 0, floored to 1 s by `calculateEffectiveGracePeriod`,
-    /// F 64; then at least 2 s per container, F 65).
+    /// (`deletionGracePeriodSeconds` 0, floored to 1 s by `calculateEffectiveGracePeriod`;
+    /// then at least 2 s per container, `killContainer`).
     KillOrphan,
     /// The pod object is gone and nothing of it runs: drop what is left on the node.
     Forget,
@@ -161,7 +165,7 @@ pub(super) fn entry(bo: Option<Bo>) -> Option<BackoffEntry> {
     })
 }
 
-/// EnsureImageExists, then doBackOff, then start (F 56, 60).
+/// EnsureImageExists, then doBackOff, then start.
 pub(super) fn start_step(
     m: &Context,
     s: &State,
@@ -279,7 +283,7 @@ pub fn step(m: &Context, s: &mut State, n: u8, uid: u16, step: Step) -> Option<(
                     backoff: next.backoff as Secs,
                     age: 0,
                 });
-                // The pod worker retries the sync after backOffPeriod (F 8).
+                // The pod worker retries the sync after backOffPeriod.
                 c.waiting = Some(Waiting::ErrImagePull { left: 10 });
                 record(s, n, uid, E::Pulling(e));
                 record(s, n, uid, E::PullFailed(e));
@@ -311,7 +315,8 @@ pub fn step(m: &Context, s: &mut State, n: u8, uid: u16, step: Step) -> Option<(
         Step::KillPod => {
             let pod = s.kpod(n, uid)?;
             let spec = spec_of(m, pod).clone();
-            // F 64: grace from the deletion, else the spec; never below 1 s.
+            // `calculateEffectiveGracePeriod`: grace from the deletion, else the spec; never
+            // below 1 s.
             let grace = pod
                 .deletion
                 .unwrap_or(spec.termination_grace_period_seconds)
@@ -431,7 +436,7 @@ pub(super) fn post_start_done(m: &Context, s: &mut State, n: u8, uid: u16, i: us
 }
 
 /// Starts a container: a new instance, restartCount + 1 if one ran before, the crash
-/// back-off advanced (F 56), probe workers reset to their initial results (F 44).
+/// back-off advanced, probe workers reset to their initial results.
 pub(super) fn start(
     m: &Context,
     s: &mut State,
@@ -502,7 +507,7 @@ pub(super) fn start(
         match probe_spec(&cs, kind) {
             None => *slot = None,
             Some(p) => {
-                // F 44: readiness starts Failure, liveness Success, startup Unknown.
+                // A new worker: readiness starts Failure, liveness Success, startup Unknown.
                 let initial = match kind {
                     ProbeKind::Startup => ProbeResult::Unknown,
                     ProbeKind::Readiness => ProbeResult::Failure,
@@ -511,7 +516,7 @@ pub(super) fn start(
                 let (last, run) = slot
                     .map(|w| (w.last, w.run))
                     .unwrap_or((ProbeResult::Unknown, 0));
-                // F 49: no probe before initialDelaySeconds; none while the postStart hook
+                // No probe before initialDelaySeconds; none while the postStart hook
                 // runs (the status does not show the container yet).
                 *slot = Some(Worker {
                     result: initial,

@@ -1,4 +1,7 @@
 //! The prober: startup, readiness and liveness probe workers (`prober/worker.go` `doProbe`).
+//!
+//! Sources: `docs/sources.md#kubelet-probe-worker`, `docs/sources.md#kubelet-probe-results`,
+//! `docs/sources.md#kubelet-probe-failure-kills-the-container`.
 
 use super::*;
 
@@ -10,7 +13,7 @@ pub(super) fn probe_spec(c: &Container, kind: ProbeKind) -> Option<&Probe> {
     }
 }
 
-/// One probe run (PRW `doProbe`, F 44–52).
+/// One probe run (`doProbe` in `pkg/kubelet/prober/worker.go`).
 pub fn probe(m: &Context, s: &mut State, n: u8, uid: u16, i: usize, kind: ProbeKind) -> Option<()> {
     use crate::events::{EventKind as E, C};
     let pod = s.kpod(n, uid)?;
@@ -34,7 +37,7 @@ pub fn probe(m: &Context, s: &mut State, n: u8, uid: u16, i: usize, kind: ProbeK
     let answers = proc_.answers() && !(p.checks_dependency && dependency_down);
     let w = c.probes[kind as usize].as_mut()?;
     w.next_in = Some(p.period_seconds);
-    // F 50: startup gates the others; a started container skips the startup probe.
+    // Startup gates the others; a started container skips the startup probe.
     let skip = match kind {
         ProbeKind::Startup => started,
         _ => !started,
@@ -47,7 +50,7 @@ pub fn probe(m: &Context, s: &mut State, n: u8, uid: u16, i: usize, kind: ProbeK
     } else {
         ProbeResult::Failure
     };
-    // F 51: thresholds count runs of equal outcomes.
+    // Thresholds count runs of equal outcomes.
     let threshold = match outcome {
         ProbeResult::Success => p.success_threshold,
         _ => p.failure_threshold,
@@ -69,7 +72,7 @@ pub fn probe(m: &Context, s: &mut State, n: u8, uid: u16, i: usize, kind: ProbeK
     w.result = outcome;
     let mut killed = None;
     if outcome == ProbeResult::Failure && kind != ProbeKind::Readiness {
-        // F 51, 52: the worker goes on hold and the container is killed.
+        // The worker goes on hold and the container is killed (`computePodActions`).
         w.on_hold = true;
         w.run = 0;
         w.next_in = None;

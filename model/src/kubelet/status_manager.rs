@@ -1,5 +1,8 @@
 //! The status manager: the status the kubelet computes (`generateAPIPodStatus`), its write to
 //! the API server, and the deletion of a finished pod's object.
+//!
+//! Sources: `docs/sources.md#kubelet-status-merge`, `docs/sources.md#kubelet-object-removal`,
+//! `docs/sources.md#kubelet-pod-conditions`.
 
 use super::*;
 
@@ -29,9 +32,9 @@ pub(super) fn runtime_records(c: &Ctr) -> Vec<RuntimeRecord> {
     out
 }
 
-/// The status the kubelet would write now (`generateAPIPodStatus`, F 21–41): container
+/// The status the kubelet would write now (`generateAPIPodStatus`): container
 /// statuses from the upstream `convertToAPIContainerStatuses` port, `started` / `ready` from
-/// the prober (F 43), then phase and conditions.
+/// the prober, then phase and conditions.
 pub fn compute_status(m: &Context, _s: &State, pod: &Pod, rt: &PodRt) -> PodStatus {
     let spec = spec_of(m, pod);
     let (init_views, views) = &m.views[pod.workload as usize];
@@ -92,7 +95,7 @@ pub fn compute_status(m: &Context, _s: &State, pod: &Pod, rt: &PodRt) -> PodStat
             continue;
         };
         let c = &rt.init[i];
-        // Init containers are Ready once they exited 0 (F 43, older wording; F 41).
+        // Init containers are Ready once they exited 0 (older wording).
         st.ready = matches!(c.run, Run::Exited(Exit { code: 0, .. }));
         st.started = Some(matches!(c.run, Run::Running(_)));
     }
@@ -115,8 +118,8 @@ pub fn compute_status(m: &Context, _s: &State, pod: &Pod, rt: &PodRt) -> PodStat
     }
     // The model reports the terminal phase of a terminating pod once the pod worker has
     // finished with it (after SyncTerminatedPod). Upstream may write it just before
-    // SyncTerminatedPod; that window is where S15's OutOfcpu race lives, which this model
-    // leaves out (see README).
+    // SyncTerminatedPod; that window is where the OutOfcpu race of kubernetes#106884 lives,
+    // which this model leaves out (see README).
     let pod_is_terminal = rt.killed;
     let has_initialized = k8s::has_any_regular_container_started(views, &statuses);
     let mut phase = k8s::get_phase(
@@ -148,7 +151,7 @@ pub fn compute_status(m: &Context, _s: &State, pod: &Pod, rt: &PodRt) -> PodStat
             phase = Phase::Failed;
         }
     }
-    // F 28, 31: a terminal phase is never left.
+    // `generateAPIPodStatus`: a terminal phase is never left.
     if pod.status.phase.is_terminal() && phase != pod.status.phase {
         phase = pod.status.phase;
     }
@@ -160,7 +163,7 @@ pub fn compute_status(m: &Context, _s: &State, pod: &Pod, rt: &PodRt) -> PodStat
     };
     PodStatus {
         phase,
-        // F 29: the reason carries over; an evicted pod's is `Evicted` (F 112).
+        // The reason carries over; an evicted pod's is `Evicted`.
         reason: if rt.evicted {
             "Evicted".into()
         } else {
@@ -198,7 +201,7 @@ pub fn status_update(m: &Context, s: &mut State, n: u8, uid: u16) -> Option<()> 
     Some(())
 }
 
-/// `canBeDeleted` holds (F 70): the kubelet deletes the object with grace 0.
+/// `canBeDeleted` holds: the kubelet deletes the object with grace 0.
 pub fn remove_object(_m: &Context, s: &mut State, n: u8, uid: u16) -> Option<()> {
     s.api.pods.retain(|p| p.uid != uid);
     s.nodes[n as usize].pods.retain(|r| r.uid != uid);

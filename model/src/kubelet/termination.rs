@@ -1,5 +1,8 @@
 //! SyncTerminatingPod and SyncTerminatedPod: stopping the containers with a grace period,
 //! then the sandbox and the volumes.
+//!
+//! Sources: `docs/sources.md#kubelet-termination-and-grace-period`,
+//! `docs/sources.md#kubelet-force-deleted-pods-are-killed-with-1-s`.
 
 use super::*;
 
@@ -29,8 +32,8 @@ pub(super) fn finish_termination(m: &Context, s: &mut State, n: u8, uid: u16) ->
     Some(())
 }
 
-/// The pod worker terminates a pod (SyncTerminatingPod, F 64–67): no more restarts, liveness
-/// and startup probes stop with Success (F 48), every running container is stopped with
+/// The pod worker terminates a pod (SyncTerminatingPod): no more restarts, liveness
+/// and startup probes stop with Success, every running container is stopped with
 /// `grace`. Returns the containers it began to stop.
 pub fn terminate_for(
     rt: &mut PodRt,
@@ -61,7 +64,7 @@ pub fn terminate_for(
     stopped
 }
 
-/// The eviction manager's kill (F 112): grace 1 s for a hard threshold; the pod worker
+/// The eviction manager's kill: grace 1 s for a hard threshold; the pod worker
 /// stops the containers (`Killing`) and tears the pod down.
 pub fn terminate(m: &Context, s: &mut State, n: u8, uid: u16, grace: Secs) -> Option<()> {
     let rt = s.rt_mut(n, uid)?;

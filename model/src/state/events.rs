@@ -39,11 +39,11 @@ pub enum EventKind {
     },
     /// scheduler: `FailedScheduling`.
     FailedScheduling,
-    /// kubelet `rejectPod` (F 110): reason and message of the admission failure.
+    /// kubelet `rejectPod`: reason and message of the admission failure.
     Rejected,
-    /// taint-eviction controller (F 102).
+    /// taint-eviction controller.
     TaintManagerEviction,
-    /// kubelet eviction manager (F 112).
+    /// kubelet eviction manager.
     Evicted,
     /// kuberuntime SyncPod: `FailedCreatePodSandBox`.
     FailedCreatePodSandBox,

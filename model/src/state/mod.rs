@@ -35,7 +35,7 @@ pub type Secs = u16;
 /// an unbounded counter would make the state space infinite. RESTARTS then reads "10+".
 pub const RESTART_COUNT_CAP: u32 = 10;
 
-/// The ages kept for back-off expiry only matter up to the largest expiry rule (600 s, F 5, 7),
+/// The ages kept for back-off expiry only matter up to the largest expiry rule (600 s),
 /// so they saturate just above it; this loses nothing.
 pub const AGE_CAP: Secs = 601;
 
@@ -70,18 +70,18 @@ pub struct Api {
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Default)]
 pub struct NodeObj {
     /// The Ready condition is Unknown: the node lifecycle controller has not heard from the
-    /// kubelet for longer than the grace period (F 99).
+    /// kubelet for longer than the grace period.
     pub unknown: bool,
-    /// `node.kubernetes.io/unreachable` with effects NoSchedule and NoExecute (F 100).
+    /// `node.kubernetes.io/unreachable` with effects NoSchedule and NoExecute.
     pub unreachable_taint: bool,
     /// Seconds since the NoExecute taints were added (saturating), for taint eviction.
     pub taint_age: Secs,
-    /// `node.kubernetes.io/out-of-service:NoExecute`, added by an operator (F 103).
+    /// `node.kubernetes.io/out-of-service:NoExecute`, added by an operator.
     pub out_of_service: bool,
     /// The Node object was deleted.
     pub deleted: bool,
     /// Seconds left of PodGC's quarantine before it removes the pods of a deleted node
-    /// (40 s, F 19, 103).
+    /// (40 s).
     pub gc_left: Option<Secs>,
 }
 
@@ -97,7 +97,7 @@ pub struct JobStatus {
     pub failed: u8,
     pub succeeded: u8,
     pub condition: Option<JobCondition>,
-    /// Seconds left of the pod-failure back-off before the next pod may be created (F 18).
+    /// Seconds left of the pod-failure back-off before the next pod may be created.
     pub backoff_left: Secs,
     /// History variable: container runs of this Job's pods that ended in failure.
     pub failed_runs: u8,
@@ -106,7 +106,7 @@ pub struct JobStatus {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum JobCondition {
     Complete,
-    /// `Failed`, reason `BackoffLimitExceeded` (F 95).
+    /// `Failed`, reason `BackoffLimitExceeded`.
     BackoffLimitExceeded,
 }
 
@@ -125,8 +125,8 @@ pub struct Pod {
     pub status: PodStatus,
     /// Counted by the Job controller (its `uncountedTerminatedPods` bookkeeping).
     pub job_counted: bool,
-    /// Condition DisruptionTarget=True (taint eviction, PodGC, kubelet eviction; F 102, 103,
-    /// 112).
+    /// Condition DisruptionTarget=True (taint eviction, PodGC, kubelet eviction;
+    /// KEP-3329).
     pub disruption_target: bool,
     /// A mirror pod: the API's read-only copy of the static pod with this (kubelet-side) uid.
     pub mirror_of: Option<u16>,
@@ -184,12 +184,12 @@ pub struct Node {
     /// Cut off from the API server: no lease, no status, no watch. Containers keep running.
     pub partitioned: bool,
     /// Seconds since the kubelet last renewed its Lease (only grows while partitioned; a
-    /// connected kubelet renews every 10 s, F 10, which never comes near the grace period).
+    /// connected kubelet renews every 10 s, which never comes near the grace period).
     pub lease_age: Secs,
     /// The programs on the node use their `memoryUsageMi` (the memory-pressure fault).
     pub memory_hog: bool,
-    /// Seconds until the eviction manager may evict again (one pod per 10 s interval, F 9,
-    /// 112).
+    /// Seconds until the eviction manager may evict again (one pod per 10 s interval,
+    /// `pkg/kubelet/eviction`).
     pub eviction_wait: Secs,
     /// The kubelet's own copies of its static pods (file source plus status manager): the
     /// pod objects it works from, which exist without the API server.
@@ -204,7 +204,7 @@ pub struct PodRt {
     pub workload: u8,
     /// The pod's name suffix (a StatefulSet ordinal), kept with the runtime record.
     pub suffix: u8,
-    /// Evicted by the kubelet's eviction manager (status reason `Evicted`, F 112).
+    /// Evicted by the kubelet's eviction manager (status reason `Evicted`).
     pub evicted: bool,
     /// The pod's volumes are attached and mounted (`WaitForAttachAndMount` in kubelet
     /// SyncPod, before the runtime's SyncPod creates the sandbox).
@@ -246,9 +246,9 @@ pub struct Ctr {
     pub restart_count: u32,
     /// Termination of the instance before the current one (`lastState`).
     pub last: Option<Exit>,
-    /// Crash back-off entry (F 5, 6, 56): current delay and seconds since its last update.
+    /// Crash back-off entry: current delay and seconds since its last update.
     pub crash_bo: Option<Bo>,
-    /// Image-pull back-off entry (F 7, 60).
+    /// Image-pull back-off entry.
     pub pull_bo: Option<Bo>,
     /// The kubelet's reason cache: why the container is waiting, and for how long.
     pub waiting: Option<Waiting>,
@@ -268,7 +268,7 @@ pub struct Bo {
 pub enum Waiting {
     /// `CrashLoopBackOff`: restart when `left` runs out.
     CrashLoopBackOff { left: Secs },
-    /// `ErrImagePull`: the pod worker syncs again after `backOffPeriod` (10 s, F 8).
+    /// `ErrImagePull`: the pod worker syncs again after `backOffPeriod` (10 s).
     ErrImagePull { left: Secs },
     /// `ImagePullBackOff`: pull again when `left` runs out.
     ImagePullBackOff { left: Secs },
@@ -378,7 +378,7 @@ impl Proc {
     }
 }
 
-/// A kill in progress (F 65, 66): preStop, then SIGTERM, then SIGKILL when grace runs out.
+/// A kill in progress: preStop, then SIGTERM, then SIGKILL when grace runs out.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Stop {
     /// Seconds of preStop left (SIGTERM not yet sent).
@@ -392,9 +392,9 @@ pub struct Stop {
 pub enum StopWhy {
     Deletion,
     /// The pod worker terminates a pod that will not restart (e.g. an init container failed
-    /// under restartPolicy Never, F 54).
+    /// under restartPolicy Never).
     PodFinished,
-    /// The kubelet's eviction manager (F 112).
+    /// The kubelet's eviction manager.
     Evicted,
     LivenessProbe,
     StartupProbe,
@@ -402,7 +402,8 @@ pub enum StopWhy {
     PostStartHook,
 }
 
-/// A probe worker (PRW `worker`): the results-manager value and the threshold counter.
+/// A probe worker (`worker` in `pkg/kubelet/prober/worker.go`): the results-manager value and
+/// the threshold counter.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Worker {
     /// The stored result the rest of the kubelet reads.

@@ -5,7 +5,7 @@
 //!   table, the workloads, each node with its conditions, taints, cpu and pods, the
 //!   EndpointSlice and what each kube-proxy routes to, the pending timers, the changes from the
 //!   state before, and whether each property holds in this state.
-//! - [`svg`] is the `as_svg` picture, in the spirit of seed 003's page: the control plane on
+//! - [`svg`] is the `as_svg` picture: the control plane on
 //!   top, the nodes with their cpu requests and pods as coloured boxes (one colour per pod,
 //!   also used for its table row), each kube-proxy and the pods it sends requests to, the
 //!   client, and the `kubectl get pods` table. The actor of the last step and the pods it
