@@ -403,11 +403,7 @@ fn run_check(
     })
 }
 
-fn run_bench(
-    names: Vec<String>,
-    threads: u16,
-    file: Option<String>,
-) -> Result<ExitCode, BadInput> {
+fn run_bench(names: Vec<String>, threads: u16, file: Option<String>) -> Result<ExitCode, BadInput> {
     let origin = file
         .clone()
         .unwrap_or_else(|| "the built-in catalogue".into());
@@ -547,7 +543,7 @@ fn run_trace(
         TraceFormat::Itf => say!(
             "{}",
             serde_json::to_string_pretty(&podcheck_traces::itf::render_itf(&model, &raw, &trace))
-            .map_err(|e| BadInput(e.to_string()))?
+                .map_err(|e| BadInput(e.to_string()))?
         ),
         TraceFormat::Mermaid => say!(
             "{}",
@@ -633,8 +629,7 @@ fn run_explore(scenario: Scenario, addr: &str) -> Result<ExitCode, BadInput> {
             expected: check::expectation(&scenario, d).0,
         })
         .collect();
-    let served =
-        podcheck_traces::explorer::ExplorerModel::new(model.clone()).with_listed(listed);
+    let served = podcheck_traces::explorer::ExplorerModel::new(model.clone()).with_listed(listed);
     let report = served.report();
     let server = std::thread::spawn(move || {
         let _ = served.checker().serve(sock);

@@ -158,8 +158,14 @@ fn traces_replay_and_are_shortest() {
         let m = check::model(&r.scenario, &[], false);
         for p in &r.properties {
             let Some(path) = &p.trace else { continue };
-            let trace = podcheck_traces::from_path(&m, path, p.def.name, podcheck_traces::Kind::Always, podcheck_model::Verdict::Violated)
-                .unwrap_or_else(|e| panic!("{name}/{}: {e}", p.def.name));
+            let trace = podcheck_traces::from_path(
+                &m,
+                path,
+                p.def.name,
+                podcheck_traces::Kind::Always,
+                podcheck_model::Verdict::Violated,
+            )
+            .unwrap_or_else(|e| panic!("{name}/{}: {e}", p.def.name));
             let shortest = independent_shortest(&m, &p.def)
                 .unwrap_or_else(|| panic!("{name}/{}: no discovery found", p.def.name));
             assert_eq!(
@@ -286,7 +292,14 @@ fn statefulset_force_delete_tells_the_s1_story() {
         .find(|p| p.def.name == "statefulset_at_most_one")
         .unwrap();
     let m = check::model(&s, &[], false);
-    let t = podcheck_traces::from_path(&m, p.trace.as_ref().unwrap(), "", podcheck_traces::Kind::Always, podcheck_model::Verdict::Violated).unwrap();
+    let t = podcheck_traces::from_path(
+        &m,
+        p.trace.as_ref().unwrap(),
+        "",
+        podcheck_traces::Kind::Always,
+        podcheck_model::Verdict::Violated,
+    )
+    .unwrap();
     let text = podcheck_traces::render_text(&t);
     let story = [
         "node-1 is cut off from the API server",
@@ -349,7 +362,8 @@ fn deleted_leads_to_gone_depends_on_the_partition_healing() {
                 podcheck_traces::Kind::LeadsTo,
                 podcheck_model::Verdict::Violated,
                 l.loop_start,
-            ).unwrap();
+            )
+            .unwrap();
         }
         (p.verdict, p.lasso.is_some())
     };

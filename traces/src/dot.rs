@@ -31,7 +31,11 @@ fn label(m: &Cluster, s: &State) -> String {
         .map(|p| {
             let pr = render::print(m, p);
             let node = p.node.map(|n| m.node_name(n).to_string());
-            let deleting = if p.deletion.is_some() { " (deleted)" } else { "" };
+            let deleting = if p.deletion.is_some() {
+                " (deleted)"
+            } else {
+                ""
+            };
             match node {
                 Some(n) => format!(
                     "{} {} {} on {n}{deleting}",
@@ -49,9 +53,19 @@ fn label(m: &Cluster, s: &State) -> String {
     for (n, obj) in s.api.nodes.iter().enumerate() {
         let name = m.node_name(n as u8);
         if obj.deleted {
-            lines.push(format!("node {name} deleted"));
+            lines.push(format!("{name} deleted"));
         } else if obj.unknown {
-            lines.push(format!("node {name} Ready=Unknown"));
+            lines.push(format!("{name} Ready=Unknown"));
+        }
+        if s.nodes[n].partitioned {
+            lines.push(format!("{name} cut off from the API server"));
+        }
+        let keys: Vec<String> = podcheck_model::derived::taints(m, s, n as u8)
+            .iter()
+            .map(|t| format!("{}:{:?}", t.key, t.effect))
+            .collect();
+        if !keys.is_empty() {
+            lines.push(format!("{name} taints: {}", keys.join(", ")));
         }
     }
     for (n, node) in s.nodes.iter().enumerate() {

@@ -4,9 +4,9 @@
 //! `{"#bigint": "N"}`, maps as `{"#map": [[k, v], …]}`, sets as `{"#set": […]}`.
 
 use crate::{Kind, RawPath, Trace};
-use podcheck_model::Verdict;
 use podcheck_model::kubectl as render;
 use podcheck_model::state::*;
+use podcheck_model::Verdict;
 use podcheck_model::{Action, Cluster};
 use serde_json::{json, Map, Value};
 

@@ -192,7 +192,12 @@ fn every_trace_renders_in_all_five_formats() {
         assert_eq!(parsed.vars, itf::VARS, "{at}");
         assert_eq!(
             parsed.meta.var_types.keys().collect::<BTreeSet<_>>(),
-            itf::VARS.iter().map(|v| v.to_string()).collect::<BTreeSet<_>>().iter().collect(),
+            itf::VARS
+                .iter()
+                .map(|v| v.to_string())
+                .collect::<BTreeSet<_>>()
+                .iter()
+                .collect(),
             "{at}: a type for every variable"
         );
         let expected_loop = match loop_start {
@@ -219,7 +224,10 @@ fn every_trace_renders_in_all_five_formats() {
             }
             // The last state is the cycle's first state again: the same values, reached by
             // the step that closes the cycle.
-            let (first, last) = (&parsed.states[l].value, &parsed.states.last().unwrap().value);
+            let (first, last) = (
+                &parsed.states[l].value,
+                &parsed.states.last().unwrap().value,
+            );
             assert_eq!(first.pods, last.pods, "{at}");
             assert_eq!(first.endpoints, last.endpoints, "{at}");
             assert_eq!(first.runtime, last.runtime, "{at}");
@@ -383,7 +391,8 @@ fn a_trace_that_does_not_replay_is_an_error() {
         podcheck_traces::Kind::Always,
         Verdict::Violated,
         None
-    ).is_err());
+    )
+    .is_err());
     let mut raw = RawPath::from_stateright(&path);
     raw.states.pop();
     assert!(podcheck_traces::replay(&m, &raw).is_err());

@@ -14,7 +14,6 @@
 //! Everything here is a pure function of the model and the states it is given.
 
 use crate::{words, Kind};
-use podcheck_model::Verdict;
 use podcheck_model::controllers::Controller;
 use podcheck_model::derived::{next_eviction_in, pod_request, taints};
 use podcheck_model::k8s::Resources;
@@ -22,6 +21,7 @@ use podcheck_model::kubectl as render;
 use podcheck_model::kubelet::under_memory_pressure;
 use podcheck_model::spec::Fault;
 use podcheck_model::state::*;
+use podcheck_model::Verdict;
 use podcheck_model::{proxy, scheduler, time, Action, Actor, Cluster};
 use stateright::Expectation;
 use std::collections::{BTreeMap, BTreeSet};
@@ -732,7 +732,10 @@ pub fn svg(
         let words = if s.api.pods.is_empty() {
             "initial state: no pods yet".to_string()
         } else {
-            format!("initial state: {} pod objects", s.api.pods.len())
+            match s.api.pods.len() {
+                1 => "initial state: 1 pod object".to_string(),
+                n => format!("initial state: {n} pod objects"),
+            }
         };
         g.text(PAD, 42.0, 13.0, GREY, "", &words);
     }
@@ -1485,7 +1488,10 @@ pub fn scenario_svg(
     g.text(PAD, y, 12.0, GREY, "", &checked);
     y += 20.0;
     let cols = [PAD, PAD + 90.0, PAD + 500.0, PAD + 640.0];
-    for (x, head) in cols.iter().zip(["kind", "property", "expected", "podcheck check"]) {
+    for (x, head) in cols
+        .iter()
+        .zip(["kind", "property", "expected", "podcheck check"])
+    {
         g.text(*x, y, 12.0, "#222", r#"font-weight="bold""#, head);
     }
     for p in listed {
@@ -1494,7 +1500,9 @@ pub fn scenario_svg(
         let (verdict, colour) = match found {
             Some((_, v, steps)) => {
                 let what = match (p.kind, v, steps) {
-                    (Kind::Sometimes, Verdict::Holds, Some(n)) => format!("holds (witness, {n} steps)"),
+                    (Kind::Sometimes, Verdict::Holds, Some(n)) => {
+                        format!("holds (witness, {n} steps)")
+                    }
                     (_, Verdict::Violated, Some(n)) => format!("violated ({n} steps)"),
                     _ => v.as_str().to_string(),
                 };
@@ -1503,8 +1511,22 @@ pub fn scenario_svg(
             }
             None => ("checking…".to_string(), GREY),
         };
-        g.text(cols[0], y, 12.0, "#333", r#"font-family="monospace""#, p.kind.as_str());
-        g.text(cols[1], y, 12.0, "#333", r#"font-family="monospace""#, &clip(&p.name, 58));
+        g.text(
+            cols[0],
+            y,
+            12.0,
+            "#333",
+            r#"font-family="monospace""#,
+            p.kind.as_str(),
+        );
+        g.text(
+            cols[1],
+            y,
+            12.0,
+            "#333",
+            r#"font-family="monospace""#,
+            &clip(&p.name, 58),
+        );
         g.text(cols[2], y, 12.0, "#333", "", p.expected.as_str());
         g.text(cols[3], y, 12.0, colour, "", &verdict);
     }
