@@ -134,7 +134,7 @@ pub fn render_dot(m: &Cluster, path: &RawPath, t: &Trace) -> Result<String, Stri
         let from = index[&s];
         m.actions(&s, &mut actions);
         for a in actions.drain(..) {
-            let words = (a.clone(), words::describe(m, &s, &a));
+            let words = (a, words::describe(m, &s, &a));
             let Some(n) = m.next_state(&s, a) else {
                 continue;
             };
@@ -175,7 +175,7 @@ fn neighbourhood(m: &Cluster, path: &RawPath, t: &Trace) -> String {
         let from = index[s];
         m.actions(s, &mut actions);
         for a in actions.drain(..) {
-            let words = (a.clone(), words::describe(m, s, &a));
+            let words = (a, words::describe(m, s, &a));
             if let Some(n) = m.next_state(s, a) {
                 let to = match index.get(&n) {
                     Some(&i) => i,
