@@ -98,7 +98,10 @@ fn snapshots_of_every_expected_violation_and_witness() {
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("snapshots");
     for entry in std::fs::read_dir(&dir).unwrap() {
         let file = entry.unwrap().file_name().into_string().unwrap();
-        if file.ends_with(".snap") && !file.ends_with("__json.snap") {
+        let other_rendering = ["__json.snap", "__mermaid.snap", "__itf.snap", "__dot.snap"]
+            .iter()
+            .any(|suffix| file.ends_with(suffix));
+        if file.ends_with(".snap") && !other_rendering {
             assert!(covered.contains(&file), "stale snapshot {file}: remove it");
         }
     }
@@ -126,6 +129,45 @@ fn json_snapshots_of_a_few() {
             omit_expression => true,
         }, {
             insta::assert_json_snapshot!(format!("{scenario}__{property}__json"), t);
+        });
+    }
+}
+
+/// The Mermaid, ITF and DOT renderings of a few traces, stored so that a change to a
+/// rendering is reviewed as a diff: a lasso, a leads-to run that stops, and a counterexample.
+#[test]
+fn mermaid_itf_dot_snapshots_of_a_few() {
+    let rs: Vec<ScenarioResult> = ["statefulset-force-delete", "stuck-sandbox", "crash-loop"]
+        .iter()
+        .map(|n| check::check(&catalogue::find(n).unwrap(), &CheckOptions::default()).unwrap())
+        .collect();
+    let traces = all_traces(&rs);
+    for (scenario, property) in [
+        ("statefulset-force-delete", "deleted_leads_to_gone"),
+        ("stuck-sandbox", "scheduled_leads_to_running"),
+        ("crash-loop", "status_crash_loop_while_running"),
+    ] {
+        let (.., m, raw, t) = traces
+            .iter()
+            .find(|x| x.0 == scenario && x.1 == property)
+            .unwrap_or_else(|| panic!("{scenario}/{property} has no trace"));
+        insta::with_settings!({
+            snapshot_path => "../snapshots",
+            prepend_module_to_snapshot => false,
+            omit_expression => true,
+        }, {
+            insta::assert_snapshot!(
+                format!("{scenario}__{property}__mermaid"),
+                mermaid::render_mermaid(m, raw, t)
+            );
+            insta::assert_json_snapshot!(
+                format!("{scenario}__{property}__itf"),
+                itf::render_itf(m, raw, t)
+            );
+            insta::assert_snapshot!(
+                format!("{scenario}__{property}__dot"),
+                dot::render_dot(m, raw, t).unwrap()
+            );
         });
     }
 }
