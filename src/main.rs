@@ -84,6 +84,8 @@ enum Command {
         /// Read scenarios from this YAML file instead of the built-in catalogue.
         #[arg(long, value_name = "FILE")]
         catalogue: Option<String>,
+        #[command(flatten)]
+        size: Size,
     },
     /// Measure every scenario (or the named ones), each in a process of its own: unique
     /// states, seconds, states per second, peak memory.
@@ -91,6 +93,9 @@ enum Command {
         scenarios: Vec<String>,
         #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=64))]
         threads: u16,
+        /// Read scenarios from this YAML file instead of the built-in catalogue.
+        #[arg(long, value_name = "FILE")]
+        catalogue: Option<String>,
     },
 }
 
@@ -322,8 +327,8 @@ fn print_traces(r: &ScenarioResult) {
                 &model,
                 &raw,
                 p.def.name,
-                p.def.kind.as_str(),
-                p.verdict.as_str(),
+                podcheck_traces::Kind::from(&p.def.kind),
+                p.verdict,
                 loop_start,
             ) {
                 Ok(t) => say!("{}", podcheck_traces::render_text(&t)),
@@ -400,8 +405,11 @@ fn run_check(
     })
 }
 
-fn run_bench(names: Vec<String>, threads: u16) -> Result<ExitCode, BadInput> {
-    let scenarios = pick(catalogue::builtin(), &names, "the built-in catalogue")?;
+fn run_bench(names: Vec<String>, threads: u16, file: Option<String>) -> Result<ExitCode, BadInput> {
+    let origin = file
+        .clone()
+        .unwrap_or_else(|| "the built-in catalogue".into());
+    let scenarios = pick(load(&file)?, &names, &origin)?;
     let exe = std::env::current_exe().map_err(|e| BadInput(e.to_string()))?;
     say!(
         "| scenario | unique states | check (s) | states/s | with traces (s) | peak memory (MiB) |\n|---|---:|---:|---:|---:|---:|"
@@ -410,6 +418,7 @@ fn run_bench(names: Vec<String>, threads: u16) -> Result<ExitCode, BadInput> {
         let out = std::process::Command::new(&exe)
             .args(["check", &s.name, "--format", "json", "--threads"])
             .arg(threads.to_string())
+            .args(file.iter().flat_map(|f| ["--catalogue", f.as_str()]))
             .output()
             .map_err(|e| BadInput(format!("cannot run {}: {e}", exe.display())))?;
         let v: serde_json::Value = serde_json::from_slice(&out.stdout)
@@ -518,8 +527,8 @@ fn run_trace(
         &model,
         &raw,
         p.def.name,
-        p.def.kind.as_str(),
-        p.verdict.as_str(),
+        podcheck_traces::Kind::from(&p.def.kind),
+        p.verdict,
         loop_start,
     )
     .map_err(|e| BadInput(format!("internal error: the trace does not replay: {e}")))?;
@@ -539,27 +548,17 @@ fn run_trace(
         ),
         TraceFormat::Itf => say!(
             "{}",
-            serde_json::to_string_pretty(&podcheck_traces::itf::render_itf(
-                &model, &raw, p.def.name, loop_start
-            ))
-            .map_err(|e| BadInput(e.to_string()))?
+            serde_json::to_string_pretty(&podcheck_traces::itf::render_itf(&model, &raw, &trace))
+                .map_err(|e| BadInput(e.to_string()))?
         ),
-        TraceFormat::Mermaid => {
-            let nodes: Vec<String> = scenario
-                .cluster
-                .nodes
-                .iter()
-                .map(|n| n.name.clone())
-                .collect();
-            say!(
-                "{}",
-                podcheck_traces::mermaid::render_mermaid(&trace, &nodes)
-            );
-        }
+        TraceFormat::Mermaid => say!(
+            "{}",
+            podcheck_traces::mermaid::render_mermaid(&model, &raw, &trace)
+        ),
         TraceFormat::Dot => {
             let dot = match &r.graph {
-                Some(g) => podcheck_traces::dot::render_dot_graph(&model, g, &raw),
-                None => podcheck_traces::dot::render_dot(&model, &raw),
+                Some(g) => podcheck_traces::dot::render_dot_graph(&model, g, &raw, &trace),
+                None => podcheck_traces::dot::render_dot(&model, &raw, &trace),
             }
             .map_err(BadInput)?;
             say!("{dot}");
@@ -568,8 +567,10 @@ fn run_trace(
     Ok(ExitCode::SUCCESS)
 }
 
-/// The one socket address `addr` names, and a check that it can be bound now (Stateright's
-/// `serve` would panic on a busy port, and does not say which port it bound).
+/// The one socket address `addr` names, bound once to check that it can be bound now
+/// (Stateright's `serve` would panic on a busy port) and to learn the port really bound (for
+/// port 0, the one the system picked; Stateright does not say which port it bound). The
+/// Explorer is then served on that address.
 fn explore_addr(addr: &str) -> Result<std::net::SocketAddr, BadInput> {
     use std::net::ToSocketAddrs;
     let sock = addr
@@ -577,7 +578,7 @@ fn explore_addr(addr: &str) -> Result<std::net::SocketAddr, BadInput> {
         .map_err(|e| BadInput(format!("--addr {addr}: not a HOST:PORT address ({e})")))?
         .next()
         .ok_or_else(|| BadInput(format!("--addr {addr}: names no address")))?;
-    std::net::TcpListener::bind(sock).map_err(|e| {
+    let listener = std::net::TcpListener::bind(sock).map_err(|e| {
         let hint = match e.kind() {
             std::io::ErrorKind::AddrInUse => {
                 " Another program uses the port: choose another one with --addr 127.0.0.1:PORT."
@@ -588,7 +589,9 @@ fn explore_addr(addr: &str) -> Result<std::net::SocketAddr, BadInput> {
         };
         BadInput(format!("cannot listen on {sock}: {e}.{hint}"))
     })?;
-    Ok(sock)
+    listener
+        .local_addr()
+        .map_err(|e| BadInput(format!("cannot listen on {sock}: {e}")))
 }
 
 /// `podcheck explore`: check the scenario for its counterexample paths, print their Explorer
@@ -624,7 +627,16 @@ fn run_explore(scenario: Scenario, addr: &str) -> Result<ExitCode, BadInput> {
         .collect();
     let model = check::model(&scenario, &state_props, false);
     // Serve at once; `serve` never returns. The counterexample URLs follow once found.
-    let served = podcheck_traces::explorer::ExplorerModel::new(model.clone());
+    let listed = selected
+        .iter()
+        .map(|d| podcheck_traces::explorer::Listed {
+            name: d.name.to_string(),
+            kind: podcheck_traces::Kind::from(&d.kind),
+            expected: check::expectation(&scenario, d).0,
+        })
+        .collect();
+    let served = podcheck_traces::explorer::ExplorerModel::new(model.clone()).with_listed(listed);
+    let report = served.report();
     let server = std::thread::spawn(move || {
         let _ = served.checker().serve(sock);
     });
@@ -637,7 +649,10 @@ fn run_explore(scenario: Scenario, addr: &str) -> Result<ExitCode, BadInput> {
         }
         std::thread::sleep(std::time::Duration::from_millis(10));
     }
-    say!("Explorer for {}: {url} (Ctrl-C to stop)", scenario.name);
+    say!(
+        "Explorer for {}: {url}#/steps/0 (the initial state, with the scenario and its properties; Ctrl-C to stop)",
+        scenario.name
+    );
     eprintln!("checking {} for counterexample paths…", scenario.name);
     let r = check_one(&scenario, false)?;
     say!(
@@ -646,6 +661,15 @@ fn run_explore(scenario: Scenario, addr: &str) -> Result<ExitCode, BadInput> {
         r.unique_states,
         if r.complete { "complete" } else { "incomplete" }
     );
+    let _ = report.set(podcheck_traces::explorer::Report {
+        unique_states: r.unique_states,
+        complete: r.complete,
+        verdicts: r
+            .properties
+            .iter()
+            .map(|p| (p.def.name.to_string(), p.verdict, p.trace_steps()))
+            .collect(),
+    });
     let mut any = false;
     for (witness, verdict, title) in [
         (false, Verdict::Violated, "counterexample"),
@@ -672,6 +696,36 @@ fn run_explore(scenario: Scenario, addr: &str) -> Result<ExitCode, BadInput> {
                 );
             }
         }
+    }
+    // A leads-to counterexample: its path as action indices, found among the actions
+    // enabled in each state (how Stateright encodes a path).
+    for p in &r.properties {
+        let Some(l) = &p.lasso else { continue };
+        let states = l.states(&model).map_err(BadInput)?;
+        let mut indices = vec![0usize];
+        for (s, a) in states.iter().zip(&l.actions) {
+            let mut enabled = Vec::new();
+            model.actions(s, &mut enabled);
+            match enabled.iter().position(|e| e == a) {
+                Some(i) => indices.push(i),
+                None => break,
+            }
+        }
+        if indices.len() != l.actions.len() + 1 {
+            continue;
+        }
+        any = true;
+        let path: Vec<String> = indices.iter().map(|i| i.to_string()).collect();
+        let shape = match l.loop_start {
+            Some(c) => format!("a lasso: the cycle starts at step {}", c + 1),
+            None => "a run that stops: no fair component has anything left to do".to_string(),
+        };
+        say!(
+            "counterexample of {} ({} steps, {shape}): {url}#/steps/{}",
+            p.def.name,
+            l.actions.len(),
+            path.join("/")
+        );
     }
     if !any {
         say!("no property is violated and no witness was asked for: start at {url}");
@@ -727,17 +781,23 @@ fn main() -> ExitCode {
                 .and_then(|picked| resize(picked, size, &origin))
                 .and_then(|mut picked| run_trace(picked.remove(0), property, format, &origin))
         }
-        Command::Bench { scenarios, threads } => run_bench(scenarios, threads),
+        Command::Bench {
+            scenarios,
+            threads,
+            catalogue: file,
+        } => run_bench(scenarios, threads, file),
         Command::Explore {
             scenario,
             addr,
             catalogue: file,
+            size,
         } => {
             let origin = file
                 .clone()
                 .unwrap_or_else(|| "the built-in catalogue".into());
             load(&file)
                 .and_then(|all| pick(all, std::slice::from_ref(&scenario), &origin))
+                .and_then(|picked| resize(picked, size, &origin))
                 .and_then(|mut picked| run_explore(picked.remove(0), &addr))
         }
     };

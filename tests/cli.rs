@@ -835,7 +835,7 @@ fn trace_formats_json_itf_mermaid() {
 }
 
 #[test]
-fn trace_dot_renders_small_graphs_and_refuses_large_ones() {
+fn trace_dot_renders_small_graphs_and_the_neighbourhood_of_large_ones() {
     let o = run_expect(
         &[
             "trace",
@@ -850,10 +850,36 @@ fn trace_dot_renders_small_graphs_and_refuses_large_ones() {
     let out = stdout(&o);
     assert!(out.starts_with("digraph \"crash-loop\""), "{out}");
     assert!(out.contains("color=red"));
-    assert_bad_input(
-        &["trace", "termination-race", "--format", "dot"],
-        &["termination-race", "too large for DOT"],
+    assert!(
+        out.contains("witness of status_crash_loop_while_running"),
+        "{out}"
     );
+    // Above the limit: the trace's states and their immediate successors, said so.
+    let o = run_expect(&["trace", "termination-race", "--format", "dot"], 0);
+    let out = stdout(&o);
+    assert!(out.starts_with("digraph \"termination-race\""), "{out}");
+    assert!(out.contains("drawn are the trace's states and their immediate successors"));
+    assert!(out.contains("no_request_to_stopped_container violated here"));
+}
+
+#[test]
+fn bench_reads_a_catalogue_file() {
+    let dir = std::env::temp_dir().join(format!("podcheck-bench-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("one.yaml");
+    let builtin = include_str!("../model/scenarios/catalogue.yaml");
+    std::fs::write(&file, builtin).unwrap();
+    let o = run_expect(
+        &["bench", "healthy", "--catalogue", file.to_str().unwrap()],
+        0,
+    );
+    let out = stdout(&o);
+    assert!(out.contains("| healthy | "), "{out}");
+    assert_bad_input(
+        &["bench", "healthy", "--catalogue", "/no/such/file.yaml"],
+        &["cannot read /no/such/file.yaml"],
+    );
+    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]

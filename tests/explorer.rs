@@ -744,3 +744,59 @@ fn explorer_agrees_with_check() {
         }
     }
 }
+
+/// `--addr 127.0.0.1:0` serves on the port the system picks, and the printed URL names it;
+/// `--nodes` resizes the scenario; the initial state's picture starts with the scenario panel
+/// (every property with its kind and the verdict `podcheck check` gives, the leads-to one
+/// included), and the leads-to counterexample gets a URL that names it.
+#[test]
+fn explore_on_port_0_prints_the_bound_port_and_the_scenario_panel() {
+    let scenario = "statefulset-force-delete";
+    let mut child = Command::new(env!("CARGO_BIN_EXE_podcheck"))
+        .args(["explore", scenario, "--addr", "127.0.0.1:0", "--nodes", "3"])
+        .current_dir(env!("CARGO_TARGET_TMPDIR"))
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("start podcheck explore");
+    let stdout = collect(child.stdout.take().unwrap());
+    let stderr = collect(child.stderr.take().unwrap());
+    let mut e = Explorer {
+        child,
+        port: 0,
+        stdout,
+        stderr,
+    };
+    let first = e.wait_line("Explorer for ");
+    let url = &first[first.find("http://").expect("a URL")..];
+    let port: u16 = url["http://127.0.0.1:".len()..]
+        .split('/')
+        .next()
+        .and_then(|p| p.parse().ok())
+        .unwrap_or_else(|| panic!("no port in {first}"));
+    assert_ne!(port, 0, "{first}");
+    assert!(url.contains("/#/steps/0 "), "{first}");
+    e.port = port;
+    let lasso = e.wait_line("counterexample of deleted_leads_to_gone ");
+    assert!(
+        lasso.contains(&format!("http://127.0.0.1:{port}/#/steps/0")),
+        "{lasso}"
+    );
+    let init = e.get_json("/.states");
+    let svg = str_of(&init[0], "svg");
+    for want in [
+        &format!("scenario {scenario}") as &str,
+        "podcheck check: ",
+        "leads_to",
+        "deleted_leads_to_gone",
+        "statefulset_at_most_one",
+        "violated (",
+        "node-3",
+    ] {
+        assert!(
+            svg.contains(want),
+            "`{want}` not in the initial picture:\n{svg}"
+        );
+    }
+}

@@ -128,8 +128,15 @@ fn sigterm_ignored_is_killed_after_the_full_grace_period() {
         .iter()
         .find(|p| p.def.name == "graceful_stop_within_grace")
         .unwrap();
-    let trace =
-        podcheck_traces::from_run(&m, p.trace.as_ref().unwrap(), p.def.name, "", "", None).unwrap();
+    let trace = podcheck_traces::from_run(
+        &m,
+        p.trace.as_ref().unwrap(),
+        p.def.name,
+        podcheck_traces::Kind::Always,
+        podcheck_model::Verdict::Violated,
+        None,
+    )
+    .unwrap();
     let delete = trace
         .steps
         .iter()

@@ -167,8 +167,15 @@ fn traces_replay_and_are_shortest() {
         let m = check::model(&r.scenario, &[], false);
         for p in &r.properties {
             let Some(run) = &p.trace else { continue };
-            let trace = podcheck_traces::from_run(&m, run, p.def.name, "", "", None)
-                .unwrap_or_else(|e| panic!("{name}/{}: {e}", p.def.name));
+            let trace = podcheck_traces::from_run(
+                &m,
+                run,
+                p.def.name,
+                podcheck_traces::Kind::Always,
+                podcheck_model::Verdict::Violated,
+                None,
+            )
+            .unwrap_or_else(|e| panic!("{name}/{}: {e}", p.def.name));
             let shortest = independent_shortest(&m, &p.def)
                 .unwrap_or_else(|| panic!("{name}/{}: no discovery found", p.def.name));
             assert_eq!(
@@ -292,7 +299,15 @@ fn statefulset_force_delete_tells_the_s1_story() {
         .find(|p| p.def.name == "statefulset_at_most_one")
         .unwrap();
     let m = check::model(&s, &[], false);
-    let t = podcheck_traces::from_run(&m, p.trace.as_ref().unwrap(), "", "", "", None).unwrap();
+    let t = podcheck_traces::from_run(
+        &m,
+        p.trace.as_ref().unwrap(),
+        "",
+        podcheck_traces::Kind::Always,
+        podcheck_model::Verdict::Violated,
+        None,
+    )
+    .unwrap();
     let text = podcheck_traces::render_text(&t);
     let story = [
         "node-1 is cut off from the API server",
@@ -345,8 +360,15 @@ fn deleted_leads_to_gone_depends_on_the_partition_healing() {
             .clone();
         if let Some(l) = &p.lasso {
             let m = check::model(&s, &[], false);
-            podcheck_traces::from_run(&m, &l.run(), "", "leads_to", "violated", l.loop_start)
-                .unwrap();
+            podcheck_traces::from_run(
+                &m,
+                &l.run(),
+                "",
+                podcheck_traces::Kind::LeadsTo,
+                podcheck_model::Verdict::Violated,
+                l.loop_start,
+            )
+            .unwrap();
         }
         (p.verdict, p.lasso.is_some())
     };

@@ -1,111 +1,277 @@
-//! The explored state graph of a small scenario in Graphviz DOT, with a trace highlighted.
+//! The state graph of a scenario in Graphviz DOT, with a trace highlighted.
+//!
+//! Each state is a box with a summary a person can read: each pod as `kubectl get pods` shows
+//! it (name, READY, STATUS, node), each node that is not Ready, and each pod that still runs on
+//! a node after its object is gone. Each edge is the action in Kubernetes words
+//! ([`words::describe`]). The trace's states and steps are red, its initial state is bold and
+//! its last state (the one that breaks the property, or the witness) is filled and doubled,
+//! with the verdict in its label.
+//!
+//! A scenario of up to [`DOT_STATE_LIMIT`] states is drawn whole. A larger one is drawn as the
+//! trace's states and their immediate successors: the neighbourhood of the trace.
 
-use crate::RawPath;
-use petgraph::dot::{Config, Dot};
+use crate::{words, Kind, RawPath, Trace};
 use petgraph::graph::{DiGraph, NodeIndex};
+use petgraph::visit::EdgeRef;
 use podcheck_model::kubectl as render;
-use podcheck_model::{Cluster, State};
+use podcheck_model::{Action, Cluster, State, Verdict};
 use podcheck_properties::check::{fair_actor, ClusterGraph};
-use podcheck_properties::explore::{explore, EdgeId, ExploreOptions, StateId};
-use std::collections::HashSet;
+use podcheck_properties::explore::{explore, ExploreOptions, StateId};
+use stateright::Model;
+use std::collections::HashMap;
 
-/// The largest state graph rendered (above it, DOT is unreadable and large).
+/// The largest state graph drawn whole (above it, DOT is unreadable and large): a larger one
+/// is drawn as the trace and its immediate successors.
 pub const DOT_STATE_LIMIT: usize = 2_000;
 
+/// A summary of a state, one fact a line.
 fn label(m: &Cluster, s: &State) -> String {
-    let pods: Vec<String> = s
+    let mut lines: Vec<String> = s
         .api
         .pods
         .iter()
         .map(|p| {
             let pr = render::print(m, p);
-            format!("{} {} {}", m.pod_name(p), pr.ready, pr.status)
+            let node = p.node.map(|n| m.node_name(n).to_string());
+            let deleting = if p.deletion.is_some() {
+                " (deleted)"
+            } else {
+                ""
+            };
+            match node {
+                Some(n) => format!(
+                    "{} {} {} on {n}{deleting}",
+                    m.pod_name(p),
+                    pr.ready,
+                    pr.status
+                ),
+                None => format!("{} {} {}{deleting}", m.pod_name(p), pr.ready, pr.status),
+            }
         })
         .collect();
-    if pods.is_empty() {
-        "no pods".into()
-    } else {
-        pods.join("\n")
+    if lines.is_empty() {
+        lines.push("no pods".into());
+    }
+    for (n, obj) in s.api.nodes.iter().enumerate() {
+        let name = m.node_name(n as u8);
+        if obj.deleted {
+            lines.push(format!("{name} deleted"));
+        } else if obj.unknown {
+            lines.push(format!("{name} Ready=Unknown"));
+        }
+        if s.nodes[n].partitioned {
+            lines.push(format!("{name} cut off from the API server"));
+        }
+        let keys: Vec<String> = podcheck_model::derived::taints(m, s, n as u8)
+            .iter()
+            .map(|t| format!("{}:{:?}", t.key, t.effect))
+            .collect();
+        if !keys.is_empty() {
+            lines.push(format!("{name} taints: {}", keys.join(", ")));
+        }
+    }
+    for (n, node) in s.nodes.iter().enumerate() {
+        for rt in &node.pods {
+            let gone = s.pod(rt.uid).is_none();
+            let runs = rt
+                .ctrs
+                .iter()
+                .chain(&rt.init)
+                .any(|c| matches!(c.run, podcheck_model::state::Run::Running(_)));
+            if gone && runs {
+                lines.push(format!(
+                    "{} still runs on {} (object gone)",
+                    m.rt_name(rt),
+                    m.node_name(n as u8)
+                ));
+            }
+        }
+    }
+    lines.join("\n")
+}
+
+/// Text in a DOT double-quoted string.
+fn quote(s: &str) -> String {
+    let mut out = String::from("\"");
+    for c in s.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\r' => {}
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
+}
+
+/// What the last state stands for, in words.
+fn verdict_words(t: &Trace) -> String {
+    match (t.kind, t.verdict) {
+        (Kind::Sometimes, Verdict::Holds) => format!("witness of {}", t.property),
+        (Kind::LeadsTo, Verdict::Violated) => {
+            format!("{} violated: the promised state never comes", t.property)
+        }
+        (_, Verdict::Violated) => format!("{} violated here", t.property),
+        _ => format!("last state of the trace of {}", t.property),
     }
 }
 
-/// The state graph with the path's states and edges in red. Explores the scenario (at most
-/// [`DOT_STATE_LIMIT`] states) and refuses a larger graph; with a graph at hand, use
-/// [`render_dot_graph`].
-pub fn render_dot(m: &Cluster, path: &RawPath) -> Result<String, String> {
+type Graph = DiGraph<String, (Action, String)>;
+
+/// The state graph with the trace's states and edges in red (`t` is the trace built from
+/// `path`). Explores the scenario with the one exploration ([`explore`]), at most
+/// [`DOT_STATE_LIMIT`] states; a larger scenario is drawn as the trace's neighbourhood. With a
+/// graph at hand, use [`render_dot_graph`].
+pub fn render_dot(m: &Cluster, path: &RawPath, t: &Trace) -> Result<String, String> {
     let opts = ExploreOptions {
         max_states: Some(DOT_STATE_LIMIT),
         progress: None,
     };
     let (graph, _) = explore(m, fair_actor, &[], &opts);
-    render_dot_graph(m, &graph, path)
+    render_dot_graph(m, &graph, path, t)
 }
 
-/// The explored state graph with the path's states and edges in red. Refuses graphs over
-/// [`DOT_STATE_LIMIT`] states (and incomplete ones).
+/// The explored state graph with the trace in red; above [`DOT_STATE_LIMIT`] states (or for
+/// a graph cut short by a bound), the trace's neighbourhood.
 pub fn render_dot_graph(
     m: &Cluster,
     graph: &ClusterGraph,
     path: &RawPath,
+    t: &Trace,
 ) -> Result<String, String> {
     if !graph.is_complete() || graph.state_count() > DOT_STATE_LIMIT {
-        return Err(format!(
-            "scenario `{}` has more than {DOT_STATE_LIMIT} states: its state graph is too large for DOT; use --format text, json or itf",
-            m.scenario.name
-        ));
+        return Ok(neighbourhood(m, path, t));
     }
     let states = graph.rebuild_states(m)?;
-    let mut g: DiGraph<String, String> = DiGraph::new();
+    let mut g: Graph = DiGraph::new();
+    let mut index: HashMap<State, NodeIndex> = HashMap::new();
     for s in &states {
-        g.add_node(label(m, s));
+        let i = g.add_node(label(m, s));
+        index.insert(s.clone(), i);
     }
-    let ids: Vec<Option<StateId>> = path.states.iter().map(|s| graph.node(s)).collect();
-    let mut on_path_edges: HashSet<EdgeId> = HashSet::new();
-    for (i, a) in path.actions.iter().enumerate() {
-        if let (Some(u), Some(v), Some(aid)) = (ids[i], ids[i + 1], graph.action_id(a)) {
-            if let Some(e) = graph.find_edge(u, v, aid) {
-                on_path_edges.insert(e);
-            }
-        }
-    }
-    let mut on_path = Vec::new();
     for u in 0..graph.state_count() as StateId {
-        for (e, v, aid) in graph.out_edges(u) {
-            let pe = g.add_edge(
+        for (_, v, aid) in graph.out_edges(u) {
+            let a = *graph.action(aid);
+            let words = (a, words::describe(m, &states[u as usize], &a));
+            g.add_edge(
                 NodeIndex::new(u as usize),
                 NodeIndex::new(v as usize),
-                crate::words::short(m, graph.action(aid)),
+                words,
             );
-            if on_path_edges.contains(&e) {
-                on_path.push(pe);
+        }
+    }
+    Ok(emit(m, &g, &index, path, t, None))
+}
+
+/// The trace's states and their immediate successors.
+fn neighbourhood(m: &Cluster, path: &RawPath, t: &Trace) -> String {
+    let mut g: Graph = DiGraph::new();
+    let mut index: HashMap<State, NodeIndex> = HashMap::new();
+    let mut actions = Vec::new();
+    for s in &path.states {
+        if !index.contains_key(s) {
+            index.insert(s.clone(), g.add_node(label(m, s)));
+        }
+    }
+    let mut done = Vec::new();
+    for s in &path.states {
+        if done.contains(&s) {
+            continue;
+        }
+        done.push(s);
+        let from = index[s];
+        m.actions(s, &mut actions);
+        for a in actions.drain(..) {
+            let words = (a, words::describe(m, s, &a));
+            if let Some(n) = m.next_state(s, a) {
+                let to = match index.get(&n) {
+                    Some(&i) => i,
+                    None => {
+                        let i = g.add_node(label(m, &n));
+                        index.insert(n, i);
+                        i
+                    }
+                };
+                g.add_edge(from, to, words);
             }
         }
     }
-    let path_nodes: Vec<NodeIndex> = ids
-        .iter()
-        .flatten()
-        .map(|v| NodeIndex::new(*v as usize))
-        .collect();
-    let edge_attr = |_: &DiGraph<String, String>, e: petgraph::graph::EdgeReference<'_, String>| {
-        use petgraph::visit::EdgeRef;
-        if on_path.contains(&e.id()) {
-            "color=red, penwidth=2.5, fontcolor=red".to_string()
-        } else {
-            "color=gray60, fontcolor=gray40".to_string()
-        }
-    };
-    let node_attr = |_: &DiGraph<String, String>, (i, _): (NodeIndex, &String)| {
-        if path_nodes.first() == Some(&i) {
-            "shape=box, style=bold, color=red".to_string()
-        } else if path_nodes.contains(&i) {
-            "shape=box, color=red".to_string()
-        } else {
-            "shape=box, color=gray60".to_string()
-        }
-    };
-    let dot = Dot::with_attr_getters(&g, &[Config::GraphContentOnly], &edge_attr, &node_attr);
-    Ok(format!(
-        "digraph \"{}\" {{\n    fontname=\"Helvetica\";\n    node [fontname=\"Helvetica\", fontsize=10];\n    edge [fontname=\"Helvetica\", fontsize=9];\n{dot}}}\n",
+    let note = format!(
+        "{} has more than {DOT_STATE_LIMIT} states: drawn are the trace's states and their immediate successors",
         m.scenario.name
-    ))
+    );
+    emit(m, &g, &index, path, t, Some(&note))
+}
+
+/// Writes the graph: the trace's nodes and edges in red, its first state bold, its last
+/// state filled and doubled with the verdict.
+fn emit(
+    m: &Cluster,
+    g: &Graph,
+    index: &HashMap<State, NodeIndex>,
+    path: &RawPath,
+    t: &Trace,
+    note: Option<&str>,
+) -> String {
+    let path_nodes: Vec<NodeIndex> = path
+        .states
+        .iter()
+        .filter_map(|s| index.get(s).copied())
+        .collect();
+    let on_path = |from: NodeIndex, to: NodeIndex, action: &Action| {
+        path.states.windows(2).zip(&path.actions).any(|(w, a)| {
+            a == action && index.get(&w[0]) == Some(&from) && index.get(&w[1]) == Some(&to)
+        })
+    };
+    let first = path_nodes.first().copied();
+    let last = path_nodes.last().copied();
+    let title = format!(
+        "{} / {} ({}, {}){}",
+        t.scenario,
+        t.property,
+        t.kind.as_str(),
+        t.verdict.as_str(),
+        note.map(|n| format!("\n{n}")).unwrap_or_default()
+    );
+    let mut out = format!(
+        "digraph {} {{\n    label={};\n    labelloc=t;\n    fontname=\"Helvetica\";\n    node [fontname=\"Helvetica\", fontsize=10, shape=box];\n    edge [fontname=\"Helvetica\", fontsize=9];\n",
+        quote(&m.scenario.name),
+        quote(&title)
+    );
+    for i in g.node_indices() {
+        let mut text = g[i].clone();
+        let attrs = if Some(i) == last && Some(i) != first {
+            text = format!("{}\n{text}", verdict_words(t));
+            "color=red, style=filled, fillcolor=mistyrose, peripheries=2"
+        } else if Some(i) == first {
+            "style=bold, color=red"
+        } else if path_nodes.contains(&i) {
+            "color=red"
+        } else {
+            "color=gray60"
+        };
+        out.push_str(&format!(
+            "    {} [label={}, {attrs}];\n",
+            i.index(),
+            quote(&text)
+        ));
+    }
+    for e in g.edge_references() {
+        let (action, words) = e.weight();
+        let attrs = if on_path(e.source(), e.target(), action) {
+            "color=red, penwidth=2.5, fontcolor=red"
+        } else {
+            "color=gray60, fontcolor=gray40"
+        };
+        out.push_str(&format!(
+            "    {} -> {} [label={}, {attrs}];\n",
+            e.source().index(),
+            e.target().index(),
+            quote(words)
+        ));
+    }
+    out.push_str("}\n");
+    out
 }

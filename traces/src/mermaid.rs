@@ -1,27 +1,64 @@
-//! A Mermaid `sequenceDiagram` of a trace: participants kubectl, the API server, the
-//! scheduler, the controllers, each kubelet, each kube-proxy, the client and the environment.
+//! A Mermaid `sequenceDiagram` of a trace.
+//!
+//! Every actor of the trace is a participant of its own, named as [`words::actor_name`] names
+//! it: kubectl, the network, the API server, the scheduler, each controller, each kubelet, each
+//! kube-proxy, the client, the clock and the environment (only those that act, and the API
+//! server, are drawn). Every step is one message, numbered with the trace's own step index
+//! (`[N]`, as in the text timeline), from its actor:
+//!
+//! - to the API server when it writes an object (kubectl, the scheduler, the controllers, a
+//!   kubelet's status updates, node status, evictions, rejections and mirror pods);
+//! - from the API server to a kube-proxy that applies the EndpointSlice (a watch);
+//! - from the client to the kube-proxy it sends through, with the refusal as the answer;
+//! - to itself otherwise (a kubelet's work on its node, the clock, the network, the
+//!   environment).
+//!
+//! The cycle of a lasso is a `loop` block; a leads-to run that stops ends with a note.
+//! Who acts and where the message goes are read from the step's action, never from its text.
 
-use crate::Trace;
+use crate::words::{self, Who};
+use crate::{Kind, RawPath, Trace};
+use podcheck_model::controllers::Controller;
+use podcheck_model::kubelet::{self, Step};
+use podcheck_model::{proxy, Action, Actor, Cluster};
 
-/// A participant: (id, label).
-fn participants(nodes: &[String]) -> Vec<(String, String)> {
-    let mut p = vec![
-        ("kubectl".to_string(), "kubectl".to_string()),
-        ("api".into(), "API server".into()),
-        ("scheduler".into(), "scheduler".into()),
-        ("rs".into(), "replicaset-controller".into()),
-        ("job".into(), "job-controller".into()),
-        ("eps".into(), "endpointslice-controller".into()),
-    ];
-    for (i, n) in nodes.iter().enumerate() {
-        p.push((format!("kubelet{i}"), format!("kubelet@{n}")));
+/// A participant: (sort key, id, label).
+type Participant = ((u8, u8), String, String);
+
+fn controller_id(c: Controller) -> &'static str {
+    match c {
+        Controller::ReplicaSet => "replicaset",
+        Controller::Job => "job",
+        Controller::StatefulSet => "statefulset",
+        Controller::EndpointSlice => "endpointslice",
+        Controller::NodeLifecycle => "nodelifecycle",
+        Controller::TaintEviction => "tainteviction",
+        Controller::PodGc => "podgc",
+        Controller::AttachDetach => "attachdetach",
     }
-    for (i, n) in nodes.iter().enumerate() {
-        p.push((format!("proxy{i}"), format!("kube-proxy@{n}")));
-    }
-    p.push(("client".into(), "client".into()));
-    p.push(("env".into(), "environment".into()));
-    p
+}
+
+/// The participant of who acts.
+fn participant(m: &Cluster, w: Who) -> Participant {
+    let label = words::who_name(m, w);
+    let (key, id) = match w {
+        Who::Kubectl => ((0, 0), "kubectl".to_string()),
+        Who::Actor(a) => match a {
+            Actor::Network => ((1, 0), "network".into()),
+            Actor::Scheduler => ((3, 0), "scheduler".into()),
+            Actor::Controller(c) => ((4, c as u8), controller_id(c).into()),
+            Actor::Kubelet(n) => ((5, n), format!("kubelet{n}")),
+            Actor::KubeProxy(n) => ((6, n), format!("proxy{n}")),
+            Actor::Client => ((7, 0), "client".into()),
+            Actor::Clock => ((8, 0), "clock".into()),
+            Actor::Environment => ((9, 0), "environment".into()),
+        },
+    };
+    (key, id, label)
+}
+
+fn api() -> Participant {
+    ((2, 0), "api".into(), "API server".into())
 }
 
 /// Text Mermaid accepts in a message: no `;` (a statement separator), no `#` (entity codes),
@@ -32,73 +69,89 @@ fn clean(s: &str) -> String {
         .replace(['\n', '\r'], " ")
 }
 
-/// Renders a trace; `nodes` are the node names of the scenario, in order.
-pub fn render_mermaid(t: &Trace, nodes: &[String]) -> String {
-    let ps = participants(nodes);
-    let id_of = |label: &str| -> Option<String> {
-        ps.iter()
-            .find(|(_, l)| l == label)
-            .map(|(id, _)| id.clone())
-    };
+/// Whether a kubelet's step writes to the API server.
+fn kubelet_writes_api(k: &kubelet::Action) -> bool {
+    match k {
+        kubelet::Action::StatusUpdate { .. }
+        | kubelet::Action::RemoveObject { .. }
+        | kubelet::Action::NodeStatus { .. }
+        | kubelet::Action::Evict { .. } => true,
+        kubelet::Action::Sync { step, .. } => {
+            matches!(step, Step::Reject | Step::CreateMirror | Step::DeleteMirror)
+        }
+        kubelet::Action::Probe { .. } => false,
+    }
+}
+
+/// Renders a trace; `path` is the path it was built from.
+pub fn render_mermaid(m: &Cluster, path: &RawPath, t: &Trace) -> String {
+    let mut ps: Vec<Participant> = vec![api()];
+    for a in &path.actions {
+        ps.push(participant(m, words::who(m, a)));
+        if let Action::Client(proxy::Request { via, .. }) = a {
+            ps.push(participant(m, Who::Actor(Actor::KubeProxy(*via))));
+        }
+    }
+    ps.sort();
+    ps.dedup();
     let mut out = String::from("sequenceDiagram\n");
-    for (id, label) in &ps {
+    for (_, id, label) in &ps {
         if id == label {
             out.push_str(&format!("    participant {id}\n"));
         } else {
             out.push_str(&format!("    participant {id} as {label}\n"));
         }
     }
-    let first = &ps[0].0;
-    let last = &ps[ps.len() - 1].0;
-    for s in &t.steps {
+    let first = &ps[0].1;
+    let last = &ps[ps.len() - 1].1;
+    let span = if first == last {
+        first.clone()
+    } else {
+        format!("{first},{last}")
+    };
+    out.push_str(&format!(
+        "    Note over {span}: {}\n",
+        clean(&format!(
+            "{} / {} ({}, {}), t=0s: initial state",
+            t.scenario,
+            t.property,
+            t.kind.as_str(),
+            t.verdict.as_str()
+        ))
+    ));
+    for (i, (s, a)) in t.steps.iter().zip(&path.actions).enumerate() {
         if t.loop_start == Some(s.index) {
-            out.push_str(&format!(
-                "    Note over {first},{last}: the cycle starts here and repeats forever\n"
-            ));
+            out.push_str("    loop the cycle repeats forever\n");
         }
-        let text = clean(&format!("[{}] {}", s.index, s.action));
-        if s.actor == "clock" {
-            out.push_str(&format!(
-                "    Note over {first},{last}: {} (t={}s)\n",
-                clean(&s.action),
-                s.time
-            ));
-            continue;
-        }
-        let from = id_of(&s.actor).unwrap_or_else(|| "env".into());
-        let line = if from == "kubectl"
-            || from == "scheduler"
-            || ["rs", "job", "eps"].contains(&from.as_str())
-        {
-            format!("    {from}->>api: {text}\n")
-        } else if from.starts_with("proxy") {
-            format!("    api-->>{from}: {text}\n")
-        } else if s.actor == "client" {
-            let via = s
-                .action
-                .split("kube-proxy@")
-                .nth(1)
-                .and_then(|rest| rest.split(' ').next())
-                .and_then(|node| id_of(&format!("kube-proxy@{node}")))
-                .unwrap_or_else(|| "env".into());
-            let mut l = format!("    client->>{via}: {text}\n");
-            if s.data_plane.iter().any(|d| d.contains("refused")) {
-                l.push_str(&format!("    {via}-->>client: connection refused\n"));
+        let (_, from, _) = participant(m, words::who(m, a));
+        let text = clean(&format!("[{}] t={}s {}", s.index, s.time, s.action));
+        let line = match a {
+            Action::KubeProxy(_) => format!("    api-->>{from}: {text}\n"),
+            Action::Client(proxy::Request { via, .. }) => {
+                let (_, to, _) = participant(m, Who::Actor(Actor::KubeProxy(*via)));
+                let mut l = format!("    {from}->>{to}: {text}\n");
+                if crate::facts::refused_request(&path.states[i], a).is_some() {
+                    l.push_str(&format!("    {to}-->>{from}: connection refused\n"));
+                }
+                l
             }
-            l
-        } else if from.starts_with("kubelet") {
-            let writes_api = s.action.starts_with("status update")
-                || s.action.starts_with("delete finished pod object")
-                || s.action.starts_with("reject");
-            if writes_api {
-                format!("    {from}->>api: {text}\n")
-            } else {
+            Action::Kubelet(k) if !kubelet_writes_api(k) => {
                 format!("    {from}->>{from}: {text}\n")
             }
-        } else {
-            format!("    Note over env: {text}\n")
+            Action::Kubelet(_) | Action::Scheduler(_) | Action::Controller(_) => {
+                format!("    {from}->>api: {text}\n")
+            }
+            _ if words::who(m, a) == Who::Kubectl => format!("    {from}->>api: {text}\n"),
+            _ => format!("    {from}->>{from}: {text}\n"),
         };
         out.push_str(&line);
+    }
+    if t.loop_start.is_some() {
+        out.push_str("    end\n");
+    } else if t.kind == Kind::LeadsTo {
+        out.push_str(&format!(
+            "    Note over {span}: the run stays here: no component that must act has anything to do\n"
+        ));
     }
     out
 }

@@ -2,7 +2,8 @@
 //! (API objects, runtime truth, data plane), the events, and the `kubectl get pods` table
 //! where it changed — what `kubectl get pods -w` and `kubectl describe` would have shown.
 
-use crate::Trace;
+use crate::{Kind, Trace};
+use podcheck_model::Verdict;
 
 fn indent(out: &mut String, label: &str, lines: &[String]) {
     for (i, l) in lines.iter().enumerate() {
@@ -13,18 +14,18 @@ fn indent(out: &mut String, label: &str, lines: &[String]) {
 
 /// Renders a trace as a timeline.
 pub fn render_text(t: &Trace) -> String {
-    let what = match (t.kind.as_str(), t.verdict.as_str()) {
-        ("always" | "step", "violated") => "counterexample",
-        ("sometimes", "holds") => "witness",
-        ("leads_to", "violated") => "counterexample (lasso)",
+    let what = match (t.kind, t.verdict) {
+        (Kind::Always | Kind::Step, Verdict::Violated) => "counterexample",
+        (Kind::Sometimes, Verdict::Holds) => "witness",
+        (Kind::LeadsTo, Verdict::Violated) => "counterexample (lasso)",
         _ => "trace",
     };
     let mut out = format!(
         "{} / {} ({}, {}): {what} in {} steps\n",
         t.scenario,
         t.property,
-        t.kind,
-        t.verdict,
+        t.kind.as_str(),
+        t.verdict.as_str(),
         t.steps.len()
     );
     out.push_str("\n[ 0] t=0s  initial state\n");
@@ -72,7 +73,7 @@ pub fn render_text(t: &Trace) -> String {
         out.push_str(&format!(
             "\n──── back to step {l}: the cycle repeats forever ────\n"
         ));
-    } else if t.kind == "leads_to" {
+    } else if t.kind == Kind::LeadsTo {
         out.push_str(
             "\n──── the run stays here: no component that must act has anything to do, and the\n     promised state never comes ────\n",
         );

@@ -4,7 +4,7 @@ use crate::events::{events, Event};
 use crate::facts::{diff, facts};
 use crate::kubectl::{describe_warned, kubectl_get_pods};
 use crate::words;
-use podcheck_model::{Action, Cluster, State};
+use podcheck_model::{Action, Cluster, State, Verdict};
 use podcheck_properties::Run;
 use serde::{Deserialize, Serialize};
 use stateright::Path;
@@ -16,7 +16,9 @@ pub struct Step {
     pub index: usize,
     /// Seconds since the start, after this step.
     pub time: u64,
-    /// Who acts: `kubelet@node-1`, `scheduler`, `clock`, `kubectl`, `environment`, …
+    /// Who acts: `kubelet@node-1`, `scheduler`, `clock`, `kubectl`, `environment`, … Written
+    /// only by [`words::actor_name`]; renderings that need to know who acts read the step's
+    /// action, never this text.
     pub actor: String,
     /// What it does, in Kubernetes words.
     pub action: String,
@@ -33,14 +35,52 @@ pub struct Step {
     pub pods: Option<String>,
 }
 
+/// The kind of property a trace is about. It serializes as the catalogue writes it:
+/// `always`, `sometimes`, `leads_to`, `step`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Kind {
+    /// Safety: no reachable state breaks it; a trace is a counterexample.
+    Always,
+    /// A witness: some reachable state has it.
+    Sometimes,
+    /// `P ~> Q` under weak fairness; a trace is a lasso, or a run that stops where no fair
+    /// component has anything to do.
+    LeadsTo,
+    /// A property of one transition (state, action, next state).
+    Step,
+}
+
+impl Kind {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Kind::Always => "always",
+            Kind::Sometimes => "sometimes",
+            Kind::LeadsTo => "leads_to",
+            Kind::Step => "step",
+        }
+    }
+}
+
+impl From<&podcheck_properties::Kind> for Kind {
+    /// The kind of a catalogue property, as a trace records it.
+    fn from(k: &podcheck_properties::Kind) -> Kind {
+        match k {
+            podcheck_properties::Kind::Always(_) => Kind::Always,
+            podcheck_properties::Kind::Sometimes(_) => Kind::Sometimes,
+            podcheck_properties::Kind::LeadsTo { .. } => Kind::LeadsTo,
+            podcheck_properties::Kind::Step(_) => Kind::Step,
+        }
+    }
+}
+
 /// A counterexample or witness.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Trace {
     pub scenario: String,
     pub property: String,
-    /// `always`, `sometimes` or `leads_to`.
-    pub kind: String,
-    pub verdict: String,
+    pub kind: Kind,
+    pub verdict: Verdict,
     /// `kubectl get pods` in the initial state.
     pub initial_pods: String,
     pub steps: Vec<Step>,
@@ -124,8 +164,8 @@ pub fn from_raw(
     m: &Cluster,
     path: &RawPath,
     property: &str,
-    kind: &str,
-    verdict: &str,
+    kind: Kind,
+    verdict: Verdict,
     loop_start: Option<usize>,
 ) -> Result<Trace, String> {
     replay(m, path)?;
@@ -169,8 +209,8 @@ pub fn from_raw(
     Ok(Trace {
         scenario: m.scenario.name.clone(),
         property: property.to_string(),
-        kind: kind.to_string(),
-        verdict: verdict.to_string(),
+        kind,
+        verdict,
         initial_pods: kubectl_get_pods(m, &path.states[0]),
         steps,
         loop_start: loop_start.map(|l| l + 1),
@@ -183,8 +223,8 @@ pub fn from_path(
     m: &Cluster,
     path: &Path<State, Action>,
     property: &str,
-    kind: &str,
-    verdict: &str,
+    kind: Kind,
+    verdict: Verdict,
 ) -> Result<Trace, String> {
     from_raw(
         m,
@@ -201,8 +241,8 @@ pub fn from_run(
     m: &Cluster,
     run: &Run<Action>,
     property: &str,
-    kind: &str,
-    verdict: &str,
+    kind: Kind,
+    verdict: Verdict,
     loop_start: Option<usize>,
 ) -> Result<Trace, String> {
     from_raw(

@@ -7,16 +7,42 @@ use podcheck_model::spec::Fault;
 use podcheck_model::state::*;
 use podcheck_model::{faults, proxy, scheduler, Action, Actor, Context};
 
-/// Who acts, as a reader calls it: `kubelet@node-1`, `scheduler`, `kubectl`, `network`,
-/// `client`, `clock`, … The fair/unfair split of [`Actor`] is finer here: an unfair fault is
-/// named by who really does it (an operator's `kubectl`, the network, or the environment).
-pub fn actor_name(m: &Context, a: &Action) -> String {
+/// Who acts, typed: the model's [`Actor`], except that an unfair fault is split by who
+/// really does it (an operator's `kubectl`, the network, or the environment).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Who {
+    /// An operator, with `kubectl`.
+    Kubectl,
+    /// A component, the network, a client or the environment.
+    Actor(Actor),
+}
+
+/// Who takes the action.
+pub fn who(m: &Context, a: &Action) -> Who {
     match a {
         Action::Fault(faults::Action::Fault { index, .. }) => {
-            fault_actor(m.scenario.faults.get(*index as usize)).into()
+            match fault_by(m.scenario.faults.get(*index as usize)) {
+                FaultBy::Kubectl => Who::Kubectl,
+                FaultBy::Network => Who::Actor(Actor::Network),
+                FaultBy::Environment => Who::Actor(Actor::Environment),
+            }
         }
-        _ => actor(m, a.actor()),
+        _ => Who::Actor(a.actor()),
     }
+}
+
+/// The name of who acts.
+pub fn who_name(m: &Context, w: Who) -> String {
+    match w {
+        Who::Kubectl => "kubectl".into(),
+        Who::Actor(a) => actor(m, a),
+    }
+}
+
+/// Who acts, as a reader calls it: `kubelet@node-1`, `scheduler`, `kubectl`, `network`,
+/// `client`, `clock`, … (the name of [`who`]). Every rendering names actors with this.
+pub fn actor_name(m: &Context, a: &Action) -> String {
+    who_name(m, who(m, a))
 }
 
 /// The name of an actor.
@@ -47,17 +73,34 @@ pub fn controller(c: Controller) -> &'static str {
     }
 }
 
+/// Who carries out a fault.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FaultBy {
+    Kubectl,
+    Network,
+    Environment,
+}
+
 /// Who carries out a fault of the scenario.
-pub fn fault_actor(f: Option<&Fault>) -> &'static str {
+pub fn fault_by(f: Option<&Fault>) -> FaultBy {
     match f {
         Some(
             Fault::DeletePod { .. }
             | Fault::ForceDeletePod { .. }
             | Fault::DeleteNode { .. }
             | Fault::OutOfServiceTaint { .. },
-        ) => "kubectl",
-        Some(Fault::Partition { .. } | Fault::ControlPlanePartition {}) => "network",
-        _ => "environment",
+        ) => FaultBy::Kubectl,
+        Some(Fault::Partition { .. } | Fault::ControlPlanePartition {}) => FaultBy::Network,
+        _ => FaultBy::Environment,
+    }
+}
+
+/// The name of who carries out a fault of the scenario.
+pub fn fault_actor(f: Option<&Fault>) -> &'static str {
+    match fault_by(f) {
+        FaultBy::Kubectl => "kubectl",
+        FaultBy::Network => "network",
+        FaultBy::Environment => "environment",
     }
 }
 

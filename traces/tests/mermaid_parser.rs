@@ -11,6 +11,8 @@ use podcheck_model::catalogue;
 use podcheck_properties::check::{self, CheckOptions};
 use podcheck_traces::{mermaid, RawPath};
 use std::io::Write;
+
+mod common;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -59,13 +61,6 @@ fn every_mermaid_trace_parses_with_mermaid() {
     for s in catalogue::builtin() {
         let r = check::check(&s, &CheckOptions::default()).unwrap();
         let m = check::model(&r.scenario, &[], false);
-        let nodes: Vec<String> = m
-            .scenario
-            .cluster
-            .nodes
-            .iter()
-            .map(|n| n.name.clone())
-            .collect();
         for p in &r.properties {
             let Some((actions, loop_start)) = p.actions() else {
                 continue;
@@ -75,13 +70,15 @@ fn every_mermaid_trace_parses_with_mermaid() {
                 &m,
                 &raw,
                 p.def.name,
-                p.def.kind.as_str(),
-                p.verdict.as_str(),
+                common::trace_kind(&p.def.kind),
+                p.verdict,
                 loop_start,
             )
             .unwrap();
             let file = out.join(format!("{}__{}.mmd", s.name, p.def.name));
-            std::fs::write(&file, mermaid::render_mermaid(&t, &nodes)).unwrap();
+            let diagram = mermaid::render_mermaid(&m, &raw, &t);
+            common::check_mermaid(&diagram).unwrap_or_else(|e| panic!("{}: {e}", s.name));
+            std::fs::write(&file, diagram).unwrap();
             files.push(file);
         }
     }

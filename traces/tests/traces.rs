@@ -41,8 +41,8 @@ fn all_traces(
                 &m,
                 &raw,
                 p.def.name,
-                p.def.kind.as_str(),
-                p.verdict.as_str(),
+                common::trace_kind(&p.def.kind),
+                p.verdict,
                 loop_start,
             )
             .unwrap_or_else(|e| panic!("{}/{}: {e}", r.scenario.name, p.def.name));
@@ -92,7 +92,10 @@ fn snapshots_of_every_expected_violation_and_witness() {
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("snapshots");
     for entry in std::fs::read_dir(&dir).unwrap() {
         let file = entry.unwrap().file_name().into_string().unwrap();
-        if file.ends_with(".snap") && !file.ends_with("__json.snap") {
+        let other_rendering = ["__json.snap", "__mermaid.snap", "__itf.snap", "__dot.snap"]
+            .iter()
+            .any(|suffix| file.ends_with(suffix));
+        if file.ends_with(".snap") && !other_rendering {
             assert!(covered.contains(&file), "stale snapshot {file}: remove it");
         }
     }
@@ -124,6 +127,45 @@ fn json_snapshots_of_a_few() {
     }
 }
 
+/// The Mermaid, ITF and DOT renderings of a few traces, stored so that a change to a
+/// rendering is reviewed as a diff: a lasso, a leads-to run that stops, and a counterexample.
+#[test]
+fn mermaid_itf_dot_snapshots_of_a_few() {
+    let rs: Vec<ScenarioResult> = ["statefulset-force-delete", "stuck-sandbox", "crash-loop"]
+        .iter()
+        .map(|n| check::check(&catalogue::find(n).unwrap(), &CheckOptions::default()).unwrap())
+        .collect();
+    let traces = all_traces(&rs);
+    for (scenario, property) in [
+        ("statefulset-force-delete", "deleted_leads_to_gone"),
+        ("stuck-sandbox", "scheduled_leads_to_running"),
+        ("crash-loop", "status_crash_loop_while_running"),
+    ] {
+        let (.., m, raw, t) = traces
+            .iter()
+            .find(|x| x.0 == scenario && x.1 == property)
+            .unwrap_or_else(|| panic!("{scenario}/{property} has no trace"));
+        insta::with_settings!({
+            snapshot_path => "../snapshots",
+            prepend_module_to_snapshot => false,
+            omit_expression => true,
+        }, {
+            insta::assert_snapshot!(
+                format!("{scenario}__{property}__mermaid"),
+                mermaid::render_mermaid(m, raw, t)
+            );
+            insta::assert_json_snapshot!(
+                format!("{scenario}__{property}__itf"),
+                itf::render_itf(m, raw, t)
+            );
+            insta::assert_snapshot!(
+                format!("{scenario}__{property}__dot"),
+                dot::render_dot(m, raw, t).unwrap()
+            );
+        });
+    }
+}
+
 #[derive(Debug, Deserialize, PartialEq, Eq, PartialOrd, Ord)]
 struct ItfPod {
     phase: String,
@@ -146,6 +188,7 @@ struct ItfEndpoint {
 #[derive(Debug, Deserialize)]
 struct ItfState {
     time: i64,
+    elapsed: i64,
     action: String,
     actor: String,
     pods: BTreeMap<String, ItfPod>,
@@ -170,43 +213,99 @@ fn every_trace_renders_in_all_five_formats() {
         let json = serde_json::to_string_pretty(&t).unwrap();
         let back: Trace = serde_json::from_str(&json).unwrap();
         assert_eq!(back, t, "{at}");
-        // itf: read back with the `itf` crate, one state per state of the path
+        // itf: read back with the `itf` crate, one state per state of the path (and one more,
+        // repeating itself, for a leads-to run that stops), every variable typed.
         let loop_start = t.loop_start.map(|l| l - 1);
-        let doc = itf::render_itf(&m, &raw, &property, loop_start);
+        let doc = itf::render_itf(&m, &raw, &t);
         let parsed = ::itf::trace_from_str::<ItfState>(&doc.to_string())
             .unwrap_or_else(|e| panic!("{at}: ITF does not read back: {e}"));
-        let expected_states = raw.states.len() - usize::from(loop_start.is_some());
-        assert_eq!(parsed.states.len(), expected_states, "{at}");
+        let stops = loop_start.is_none() && t.kind == podcheck_traces::Kind::LeadsTo;
+        assert_eq!(
+            parsed.states.len(),
+            raw.states.len() + usize::from(stops),
+            "{at}"
+        );
         assert_eq!(parsed.vars, itf::VARS, "{at}");
-        assert_eq!(parsed.loop_index, loop_start.map(|l| l as u64), "{at}");
-        let last = &parsed.states.last().unwrap().value;
-        // A lasso's ITF leaves out the state that closes the cycle: its last state is the
-        // one before the last step.
-        let shown_steps = t.steps.len() - usize::from(loop_start.is_some());
-        let expected_time = shown_steps.checked_sub(1).map_or(0, |i| t.steps[i].time);
-        assert_eq!(last.time as u64, expected_time, "{at}");
+        assert_eq!(
+            parsed.meta.var_types.keys().collect::<BTreeSet<_>>(),
+            itf::VARS
+                .iter()
+                .map(|v| v.to_string())
+                .collect::<BTreeSet<_>>()
+                .iter()
+                .collect(),
+            "{at}: a type for every variable"
+        );
+        let expected_loop = match loop_start {
+            Some(l) => Some(l as u64 + 1),
+            None if stops => Some(raw.states.len() as u64),
+            None => None,
+        };
+        assert_eq!(parsed.loop_index, expected_loop, "{at}");
+        // Time never goes backwards, and the elapsed seconds add up to the trace's time; in
+        // the repeating part of a lasso, time stays where the cycle is entered.
+        for w in parsed.states.windows(2) {
+            assert!(w[0].value.time <= w[1].value.time, "{at}: time goes back");
+        }
+        let total: i64 = parsed.states.iter().map(|s| s.value.elapsed).sum();
+        assert_eq!(
+            total as u64,
+            t.steps.last().map_or(0, |s| s.time),
+            "{at}: elapsed"
+        );
+        if let Some(l) = loop_start {
+            let entered = parsed.states[l].value.time;
+            for s in &parsed.states[l..] {
+                assert_eq!(s.value.time, entered, "{at}: time in the cycle");
+            }
+            // The last state is the cycle's first state again: the same values, reached by
+            // the step that closes the cycle.
+            let (first, last) = (
+                &parsed.states[l].value,
+                &parsed.states.last().unwrap().value,
+            );
+            assert_eq!(first.pods, last.pods, "{at}");
+            assert_eq!(first.endpoints, last.endpoints, "{at}");
+            assert_eq!(first.runtime, last.runtime, "{at}");
+        } else {
+            let last = &parsed.states.last().unwrap().value;
+            assert_eq!(
+                last.time as u64,
+                t.steps.last().map_or(0, |s| s.time),
+                "{at}"
+            );
+        }
+        if stops {
+            let n = parsed.states.len();
+            let (before, stutter) = (&parsed.states[n - 2].value, &parsed.states[n - 1].value);
+            assert_eq!(stutter.action, itf::STUTTER, "{at}");
+            assert_eq!(stutter.elapsed, 0, "{at}");
+            assert_eq!(before.pods, stutter.pods, "{at}");
+            assert_eq!(before.runtime, stutter.runtime, "{at}");
+        }
         assert_eq!(parsed.states[0].value.action, "init");
-        // The last ITF state is the one after the last shown step: its action is that step's
-        // `actor: action`, or the action alone for the clock, and its actor is the step's actor
-        // (ITF, JSON and text share one wording: a client is `client`, an operator `kubectl`);
-        // the dependency is up or down.
-        if let Some(i) = shown_steps.checked_sub(1) {
-            let step = &t.steps[i];
+        // Every ITF state after the first is reached by a step of the trace: its action is
+        // that step's `actor: action`, or the action alone for the clock, and its actor is the
+        // step's actor (ITF, JSON and text share one wording: a client is `client`, an
+        // operator `kubectl`); the closing step of a lasso is kept.
+        for (i, step) in t.steps.iter().enumerate() {
+            let v = &parsed.states[i + 1].value;
             assert!(
-                last.action == step.action
-                    || last.action == format!("{}: {}", step.actor, step.action),
+                v.action == step.action || v.action == format!("{}: {}", step.actor, step.action),
                 "{at}: ITF action {:?}, step {:?} {:?}",
-                last.action,
+                v.action,
                 step.actor,
                 step.action
             );
-            assert_eq!(last.actor, step.actor, "{at}");
+            assert_eq!(v.actor, step.actor, "{at}");
             assert_eq!(
-                last.actor,
+                v.actor,
                 podcheck_traces::words::actor_name(&m, &raw.actions[i]),
                 "{at}"
             );
         }
+        let last = &parsed.states.last().unwrap().value;
+        let shown_steps = t.steps.len();
         assert!(["up", "down"].contains(&last.dependency.as_str()), "{at}");
         // The last ITF state's pods are the last `kubectl get pods` table the trace shows
         // (NAME, STATUS and NODE per row; STATUS is the same printPod result in both).
@@ -253,24 +352,27 @@ fn every_trace_renders_in_all_five_formats() {
                 "{at}: endpoint of unknown pod {e:?}"
             );
         }
-        // mermaid: strict structure
-        let nodes: Vec<String> = m
-            .scenario
-            .cluster
-            .nodes
-            .iter()
-            .map(|n| n.name.clone())
-            .collect();
-        let mm = mermaid::render_mermaid(&t, &nodes);
+        // mermaid: strict structure; one message per step, numbered as the trace numbers it,
+        // in order
+        let mm = mermaid::render_mermaid(&m, &raw, &t);
         common::check_mermaid(&mm).unwrap_or_else(|e| panic!("{at}: {e}\n{mm}"));
-        // dot: a graph with the trace in red, or a clear refusal for a large scenario
-        match dot::render_dot(&m, &raw) {
-            Ok(d) => {
-                assert!(d.starts_with(&format!("digraph \"{scenario}\"")), "{at}");
-                check_dot(&at, &d, &raw);
-            }
-            Err(e) => assert!(e.contains("too large for DOT"), "{at}: {e}"),
-        }
+        let numbers: Vec<usize> = mm
+            .lines()
+            .filter(|l| !l.trim_start().starts_with("Note") && l.contains(": ["))
+            .map(|l| {
+                let n = &l[l.find(": [").unwrap() + 3..];
+                n[..n.find(']').unwrap()].parse().unwrap()
+            })
+            .collect();
+        assert_eq!(
+            numbers,
+            (1..=t.steps.len()).collect::<Vec<_>>(),
+            "{at}: Mermaid's numbering\n{mm}"
+        );
+        // dot: a graph with the trace in red (the whole graph, or the trace's neighbourhood)
+        let d = dot::render_dot(&m, &raw, &t).unwrap_or_else(|e| panic!("{at}: {e}"));
+        assert!(d.starts_with(&format!("digraph \"{scenario}\"")), "{at}");
+        check_dot(&at, &d, &raw, &property);
     }
 }
 
@@ -288,8 +390,8 @@ fn the_termination_race_tells_the_story_in_order() {
         &m,
         p.trace.as_ref().unwrap(),
         p.def.name,
-        "always",
-        "violated",
+        podcheck_traces::Kind::Step,
+        Verdict::Violated,
         None,
     )
     .unwrap();
@@ -320,7 +422,15 @@ fn a_trace_that_does_not_replay_is_an_error() {
     let mut raw = RawPath::from_run(&m, &run).unwrap();
     assert!(podcheck_traces::replay(&m, &raw).is_ok());
     raw.actions.swap(0, 1);
-    assert!(podcheck_traces::from_raw(&m, &raw, "x", "always", "violated", None).is_err());
+    assert!(podcheck_traces::from_raw(
+        &m,
+        &raw,
+        "x",
+        podcheck_traces::Kind::Always,
+        Verdict::Violated,
+        None
+    )
+    .is_err());
     let mut raw = RawPath::from_run(&m, &run).unwrap();
     raw.states.pop();
     assert!(podcheck_traces::replay(&m, &raw).is_err());
@@ -391,8 +501,9 @@ fn attr(attrs: &[graphviz_rust::dot_structures::Attribute], key: &str) -> Option
 /// The DOT parses as a directed graph (with a real DOT parser); its red nodes are exactly the
 /// trace's distinct states and its red edges exactly the trace's distinct transitions; every
 /// red edge joins red nodes; the initial state (bold) reaches every red node along red
-/// edges, the last (violating or witnessing) state included.
-fn check_dot(at: &str, d: &str, raw: &RawPath) {
+/// edges, the last (violating or witnessing) state included, which alone is doubled and
+/// names the property. Labels are words, not Rust's debug strings.
+fn check_dot(at: &str, d: &str, raw: &RawPath, property: &str) {
     use graphviz_rust::dot_structures::{EdgeTy, Graph, Stmt, Vertex};
     let g =
         graphviz_rust::parse(d).unwrap_or_else(|e| panic!("{at}: DOT does not parse: {e}\n{d}"));
@@ -400,12 +511,22 @@ fn check_dot(at: &str, d: &str, raw: &RawPath) {
         panic!("{at}: not a digraph");
     };
     let mut nodes: BTreeMap<String, (bool, bool)> = BTreeMap::new(); // id → (red, bold)
+    let mut marked: Vec<(String, String)> = Vec::new(); // (id, label) of doubled nodes
     let mut edges: Vec<(String, String, bool)> = Vec::new();
     for st in &stmts {
         match st {
             Stmt::Node(n) => {
                 let red = attr(&n.attributes, "color").as_deref() == Some("red");
                 let bold = attr(&n.attributes, "style").as_deref() == Some("bold");
+                let label = attr(&n.attributes, "label").unwrap_or_default();
+                assert!(
+                    !label.contains("Some(") && !label.contains("\\\""),
+                    "{at}: a debug string as a label: {label}"
+                );
+                if attr(&n.attributes, "peripheries").as_deref() == Some("2") {
+                    assert!(red, "{at}: the marked state is on the trace");
+                    marked.push((id_text(&n.id.0), label));
+                }
                 assert!(
                     nodes.insert(id_text(&n.id.0), (red, bold)).is_none(),
                     "{at}: node declared twice"
@@ -481,5 +602,11 @@ fn check_dot(at: &str, d: &str, raw: &RawPath) {
     assert_eq!(
         reached, red_nodes,
         "{at}: the red edges do not join the trace's states"
+    );
+    assert_eq!(marked.len(), 1, "{at}: one marked last state");
+    assert!(
+        marked[0].1.contains(property),
+        "{at}: the last state names {property}: {}",
+        marked[0].1
     );
 }

@@ -5,12 +5,19 @@
 //! one), and its states are shown as text and as a picture ([`view`]). Only state properties
 //! are handed to Stateright — `always` and `sometimes` — because that is all its checker
 //! judges; properties of other kinds are shown with the verdicts `podcheck check` gives them.
+//!
+//! Stateright's own page cannot say which scenario it shows, nor list a leads-to or a step
+//! property, and it shows the initial state as raw data. So the picture of the initial state
+//! starts with a panel of the scenario: its name and description, and every property it
+//! checks with its kind, its expected verdict and the verdict `podcheck check` gives (filled
+//! in through [`ExplorerModel::report`] once the check has run).
 
 pub mod view;
 
-use crate::words;
-use podcheck_model::{Action, Cluster, PropertyFn, State};
+use crate::{words, Kind};
+use podcheck_model::{Action, Cluster, PropertyFn, State, Verdict};
 use stateright::{Model, Property};
+use std::sync::{Arc, OnceLock};
 
 /// An action with its words.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -19,17 +26,54 @@ pub struct Named {
     pub words: String,
 }
 
+/// A property the scenario checks, as the scenario panel lists it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Listed {
+    pub name: String,
+    pub kind: Kind,
+    /// The verdict real Kubernetes gives.
+    pub expected: Verdict,
+}
+
+/// What `podcheck check` found, for the scenario panel.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Report {
+    pub unique_states: usize,
+    pub complete: bool,
+    /// (property, verdict, steps of its trace) for every listed property.
+    pub verdicts: Vec<(String, Verdict, Option<usize>)>,
+}
+
 /// The model with the Explorer's view of it.
 #[derive(Clone, Debug)]
 pub struct ExplorerModel {
     pub cluster: Cluster,
+    /// Every property the scenario checks, of every kind (the scenario panel lists them).
+    pub listed: Vec<Listed>,
+    /// The check's verdicts, once known.
+    pub report: Arc<OnceLock<Report>>,
 }
 
 impl ExplorerModel {
     /// Wraps a model; its properties are what the Explorer lists (they must all be state
     /// properties: `always` or `sometimes`).
     pub fn new(cluster: Cluster) -> Self {
-        ExplorerModel { cluster }
+        ExplorerModel {
+            cluster,
+            listed: Vec::new(),
+            report: Arc::new(OnceLock::new()),
+        }
+    }
+
+    /// The same, with every property the scenario checks for the scenario panel.
+    pub fn with_listed(mut self, listed: Vec<Listed>) -> Self {
+        self.listed = listed;
+        self
+    }
+
+    /// Where the check's verdicts go once known (shared with every clone of the model).
+    pub fn report(&self) -> Arc<OnceLock<Report>> {
+        Arc::clone(&self.report)
     }
 
     /// The properties the Explorer lists.
@@ -73,7 +117,13 @@ impl Model for ExplorerModel {
             .into_iter()
             .map(|(s, a)| (s, a.map(|a| a.action)))
             .collect();
-        view::path_svg(&self.cluster, &steps)
+        let picture = view::path_svg(&self.cluster, &steps)?;
+        if steps.len() == 1 {
+            let panel = view::scenario_svg(&self.cluster, &self.listed, self.report.get());
+            Some(format!("{panel}{picture}"))
+        } else {
+            Some(picture)
+        }
     }
 
     fn properties(&self) -> Vec<Property<Self>> {

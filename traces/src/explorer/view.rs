@@ -13,7 +13,7 @@
 //!
 //! Everything here is a pure function of the model and the states it is given.
 
-use crate::words;
+use crate::{words, Kind};
 use podcheck_model::controllers::Controller;
 use podcheck_model::derived::{next_eviction_in, pod_request, taints};
 use podcheck_model::k8s::Resources;
@@ -21,7 +21,8 @@ use podcheck_model::kubectl as render;
 use podcheck_model::kubelet::under_memory_pressure;
 use podcheck_model::spec::Fault;
 use podcheck_model::state::*;
-use podcheck_model::{faults, proxy, scheduler, time, Action, Actor, Cluster};
+use podcheck_model::Verdict;
+use podcheck_model::{proxy, scheduler, time, Action, Actor, Cluster};
 use stateright::Expectation;
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -728,7 +729,15 @@ pub fn svg(
             &clip(&format!("last step: {words}"), 115),
         );
     } else {
-        g.text(PAD, 42.0, 13.0, GREY, "", "initial state: no pods yet");
+        let words = if s.api.pods.is_empty() {
+            "initial state: no pods yet".to_string()
+        } else {
+            match s.api.pods.len() {
+                1 => "initial state: 1 pod object".to_string(),
+                n => format!("initial state: {n} pod objects"),
+            }
+        };
+        g.text(PAD, 42.0, 13.0, GREY, "", &words);
     }
 
     // The control plane.
@@ -770,12 +779,7 @@ pub fn svg(
         ),
     ];
     let cw = (W - 2.0 * PAD - 16.0 - 4.0 * 8.0) / 5.0;
-    let kubectl_acted = match prev {
-        Some((_, Action::Fault(faults::Action::Fault { index, .. }))) => {
-            words::fault_actor(m.scenario.faults.get(*index as usize)) == "kubectl"
-        }
-        _ => false,
-    };
+    let kubectl_acted = prev.is_some_and(|(_, a)| words::who(m, a) == words::Who::Kubectl);
     // Every step that writes an object goes through the API server.
     let api_changed = prev.is_some_and(|(b, _)| {
         let [before, ..] = facts(m, b);
@@ -1446,4 +1450,98 @@ pub fn path_svg(m: &Cluster, steps: &[(State, Option<Action>)]) -> Option<String
         .checked_sub(2)
         .and_then(|i| steps[i].1.as_ref().map(|a| (&steps[i].0, a)));
     Some(svg(m, prev, last, time, steps.len() - 1))
+}
+
+/// The scenario panel above the picture of the initial state: the scenario's name and
+/// description, and every property it checks with its kind, the verdict real Kubernetes gives,
+/// and the verdict `podcheck check` gives (`checking…` until it is known).
+pub fn scenario_svg(
+    m: &Cluster,
+    listed: &[super::Listed],
+    report: Option<&super::Report>,
+) -> String {
+    const W: f64 = 900.0;
+    const PAD: f64 = 12.0;
+    let mut g = Svg { out: String::new() };
+    let mut y = 22.0;
+    g.text(
+        PAD,
+        y,
+        15.0,
+        "#222",
+        r#"font-weight="bold""#,
+        &format!("scenario {}", m.scenario.name),
+    );
+    for line in wrap(&m.scenario.description, 120) {
+        y += 16.0;
+        g.text(PAD, y, 12.0, "#333", "", &line);
+    }
+    y += 18.0;
+    let checked = match report {
+        Some(r) => format!(
+            "podcheck check: {} unique states, {}",
+            r.unique_states,
+            if r.complete { "complete" } else { "incomplete" }
+        ),
+        None => "podcheck check: checking… (reload the page for the verdicts)".to_string(),
+    };
+    g.text(PAD, y, 12.0, GREY, "", &checked);
+    y += 20.0;
+    let cols = [PAD, PAD + 90.0, PAD + 500.0, PAD + 640.0];
+    for (x, head) in cols
+        .iter()
+        .zip(["kind", "property", "expected", "podcheck check"])
+    {
+        g.text(*x, y, 12.0, "#222", r#"font-weight="bold""#, head);
+    }
+    for p in listed {
+        y += 15.0;
+        let found = report.and_then(|r| r.verdicts.iter().find(|(n, ..)| *n == p.name));
+        let (verdict, colour) = match found {
+            Some((_, v, steps)) => {
+                let what = match (p.kind, v, steps) {
+                    (Kind::Sometimes, Verdict::Holds, Some(n)) => {
+                        format!("holds (witness, {n} steps)")
+                    }
+                    (_, Verdict::Violated, Some(n)) => format!("violated ({n} steps)"),
+                    _ => v.as_str().to_string(),
+                };
+                let colour = if *v == p.expected { GREEN } else { RED };
+                (what, colour)
+            }
+            None => ("checking…".to_string(), GREY),
+        };
+        g.text(
+            cols[0],
+            y,
+            12.0,
+            "#333",
+            r#"font-family="monospace""#,
+            p.kind.as_str(),
+        );
+        g.text(
+            cols[1],
+            y,
+            12.0,
+            "#333",
+            r#"font-family="monospace""#,
+            &clip(&p.name, 58),
+        );
+        g.text(cols[2], y, 12.0, "#333", "", p.expected.as_str());
+        g.text(cols[3], y, 12.0, colour, "", &verdict);
+    }
+    let height = y + PAD;
+    format!(
+        concat!(
+            r#"<svg xmlns="http://www.w3.org/2000/svg" width="100%" viewBox="0 0 {w} {h:.0}" "#,
+            r#"style="max-width: {w}px; display: block" "#,
+            r#"font-family="Helvetica, Arial, sans-serif">"#,
+            "\n",
+            r##"<rect x="0" y="0" width="{w}" height="{h:.0}" fill="#fffbea"/>"##,
+            "\n{body}</svg>\n"
+        ),
+        w = W,
+        h = height,
+        body = g.out
+    )
 }

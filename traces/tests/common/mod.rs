@@ -2,8 +2,9 @@
 
 /// A strict structural check of the output of `render_mermaid`: the header, declared
 /// participants with plain ids, and only the statement forms it emits, each using declared
-/// participants. Returns the first offending line.
+/// participants; `loop` blocks are closed. Returns the first offending line.
 pub fn check_mermaid(text: &str) -> Result<(), String> {
+    let mut open_loops = 0usize;
     let mut lines = text.lines();
     if lines.next() != Some("sequenceDiagram") {
         return Err("the first line must be `sequenceDiagram`".into());
@@ -27,6 +28,19 @@ pub fn check_mermaid(text: &str) -> Result<(), String> {
             }
             Ok(())
         };
+        if let Some(label) = l.strip_prefix("loop ") {
+            if label.trim().is_empty() {
+                return Err(format!("a loop without a label: {line}"));
+            }
+            open_loops += 1;
+            continue;
+        }
+        if l == "end" {
+            open_loops = open_loops
+                .checked_sub(1)
+                .ok_or_else(|| format!("`end` without a loop: {line}"))?;
+            continue;
+        }
         if let Some(rest) = l.strip_prefix("Note over ") {
             let (who, msg) = rest
                 .split_once(": ")
@@ -53,5 +67,13 @@ pub fn check_mermaid(text: &str) -> Result<(), String> {
         }
         check_msg(msg)?;
     }
+    if open_loops > 0 {
+        return Err("a loop is not closed".into());
+    }
     Ok(())
+}
+
+/// The kind of a property, as a trace records it.
+pub fn trace_kind(k: &podcheck_properties::Kind) -> podcheck_traces::Kind {
+    podcheck_traces::Kind::from(k)
 }
