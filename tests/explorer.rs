@@ -133,6 +133,21 @@ impl Explorer {
         }
     }
 
+    /// Asks the Explorer's own checker to explore everything, and waits for its final status.
+    fn run_to_completion(&self) -> Value {
+        let (code, _) = self.request("POST", "/.runtocompletion").unwrap();
+        assert_eq!(code, 200);
+        let deadline = Instant::now() + Duration::from_secs(600);
+        loop {
+            let st = self.get_json("/.status");
+            if st["done"] == true {
+                break st;
+            }
+            assert!(Instant::now() < deadline, "not done: {st}");
+            std::thread::sleep(Duration::from_millis(250));
+        }
+    }
+
     /// The first line of stdout that starts with `prefix`, waiting for it (the Explorer serves
     /// before the check that finds the counterexample paths has finished).
     fn wait_line(&mut self, prefix: &str) -> String {
@@ -324,17 +339,7 @@ fn explorer_http_api() {
 
     // Run to completion: the Explorer's own checker explores the whole state space and
     // finds the counterexample too.
-    let (code, _) = e.request("POST", "/.runtocompletion").unwrap();
-    assert_eq!(code, 200);
-    let deadline = Instant::now() + Duration::from_secs(600);
-    let status = loop {
-        let st = e.get_json("/.status");
-        if st["done"] == true {
-            break st;
-        }
-        assert!(Instant::now() < deadline, "not done: {st}");
-        std::thread::sleep(Duration::from_millis(250));
-    };
+    let status = e.run_to_completion();
     let checked: u64 = e
         .wait_line(&format!("{SCENARIO}: "))
         .split_whitespace()
@@ -696,17 +701,7 @@ fn explorer_agrees_with_check() {
     );
 
     let e = Explorer::start_for(scenario);
-    let (code, _) = e.request("POST", "/.runtocompletion").unwrap();
-    assert_eq!(code, 200);
-    let deadline = Instant::now() + Duration::from_secs(600);
-    let status = loop {
-        let st = e.get_json("/.status");
-        if st["done"] == true {
-            break st;
-        }
-        assert!(Instant::now() < deadline, "not done: {st}");
-        std::thread::sleep(Duration::from_millis(250));
-    };
+    let status = e.run_to_completion();
     let listed = status["properties"].as_array().expect("properties");
     assert!(!listed.is_empty(), "{status}");
     for p in listed {
