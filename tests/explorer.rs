@@ -77,9 +77,11 @@ impl Explorer {
         panic!("podcheck explore found no free port three times in a row");
     }
 
-    fn try_start(scenario: &str, port: u16) -> Option<Explorer> {
+    /// Spawns `podcheck explore ARGS` (expected to serve on `port`), collecting its output.
+    fn spawn(args: &[&str], port: u16) -> Explorer {
         let mut child = Command::new(env!("CARGO_BIN_EXE_podcheck"))
-            .args(["explore", scenario, "--addr", &format!("127.0.0.1:{port}")])
+            .arg("explore")
+            .args(args)
             // Not the repository: a `ui/` folder in the working directory would replace the
             // Explorer's page.
             .current_dir(env!("CARGO_TARGET_TMPDIR"))
@@ -90,12 +92,17 @@ impl Explorer {
             .expect("start podcheck explore");
         let stdout = collect(child.stdout.take().unwrap());
         let stderr = collect(child.stderr.take().unwrap());
-        let mut e = Explorer {
+        Explorer {
             child,
             port,
             stdout,
             stderr,
-        };
+        }
+    }
+
+    fn try_start(scenario: &str, port: u16) -> Option<Explorer> {
+        let addr = format!("127.0.0.1:{port}");
+        let mut e = Explorer::spawn(&[scenario, "--addr", &addr], port);
         let deadline = Instant::now() + Duration::from_secs(600);
         loop {
             if let Ok(Some(status)) = e.child.try_wait() {
@@ -747,22 +754,7 @@ fn explorer_agrees_with_check() {
 #[test]
 fn explore_on_port_0_prints_the_bound_port_and_the_scenario_panel() {
     let scenario = "statefulset-force-delete";
-    let mut child = Command::new(env!("CARGO_BIN_EXE_podcheck"))
-        .args(["explore", scenario, "--addr", "127.0.0.1:0", "--nodes", "3"])
-        .current_dir(env!("CARGO_TARGET_TMPDIR"))
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("start podcheck explore");
-    let stdout = collect(child.stdout.take().unwrap());
-    let stderr = collect(child.stderr.take().unwrap());
-    let mut e = Explorer {
-        child,
-        port: 0,
-        stdout,
-        stderr,
-    };
+    let mut e = Explorer::spawn(&[scenario, "--addr", "127.0.0.1:0", "--nodes", "3"], 0);
     let first = e.wait_line("Explorer for ");
     let url = &first[first.find("http://").expect("a URL")..];
     let port: u16 = url["http://127.0.0.1:".len()..]
