@@ -75,7 +75,8 @@ pub fn create_pod_named(m: &Context, s: &mut State, workload: u8, suffix: u8) ->
         mirror_of: None,
         events: Vec::new(),
         ghost: PodGhost::default(),
-    });
+    }
+    .into());
     uid
 }
 

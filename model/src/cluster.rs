@@ -241,6 +241,7 @@ impl Cluster {
                     .filter(|i| self.images.contains(i))
                     .fold(0u32, |acc, i| acc | (1 << self.image_index(i))),
             })
+            .map(Shared::new)
             .collect();
         let workloads = self
             .scenario
@@ -262,7 +263,7 @@ impl Cluster {
                 attach_retry: Vec::new(),
             },
             nodes,
-            proxies: vec![Proxy::default(); self.scenario.cluster.nodes.len()],
+            proxies: vec![Proxy::default().into(); self.scenario.cluster.nodes.len()],
             env: Env::default(),
             journal: Default::default(),
         };
@@ -285,12 +286,12 @@ impl Cluster {
                     .unwrap_or(0);
                 let uid = apiserver::create_pod_named(&self.ctx, &mut s, i as u8, n as u8);
                 if let Some(pos) = s.api.pods.iter().position(|p| p.uid == uid) {
-                    let mut pod = s.api.pods.remove(pos);
+                    let mut pod = s.api.pods.remove(pos).into_inner();
                     pod.node = Some(n as u8);
                     let mut rt = kubelet::new_rt(&self.ctx, &pod);
                     rt.static_pod = true;
-                    s.nodes[n].static_pods.push(pod);
-                    s.nodes[n].pods.push(rt);
+                    s.nodes[n].static_pods.push(pod.into());
+                    s.nodes[n].pods.push(rt.into());
                 }
             }
         }

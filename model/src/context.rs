@@ -23,6 +23,56 @@ pub struct Context {
     pub taint_age_cap: Secs,
     /// Per workload: the kubelet steps that fail for its pods (`stepFails` faults).
     pub failures: Vec<Vec<(FailingStep, StepFailure)>>,
+    /// The status the kubelet computes for a pod, by the content of the pod object and its
+    /// runtime record (see [`StatusMemo`]).
+    pub status_memo: StatusMemo,
+}
+
+/// The kubelet's computed status of a pod is a function of the pod object and its runtime
+/// record alone, and many states share the same pair. This keeps it, by the two parts'
+/// content hashes, with whether it differs from the status the object has (whether a status
+/// update is due): the search asks in every state, and computes it once per distinct pair.
+/// The hashes are 64-bit content hashes, as the states' own fingerprints are.
+#[derive(Default)]
+pub struct StatusMemo(std::sync::Mutex<std::collections::HashMap<(u64, u64), MemoEntry>>);
+
+/// A kept status: the computed one, and whether the object's differs from it.
+#[derive(Clone)]
+pub struct MemoEntry {
+    pub status: std::sync::Arc<PodStatus>,
+    pub differs: bool,
+}
+
+/// More pairs than this, and the memo starts over (it is only a cache).
+const STATUS_MEMO_CAP: usize = 1 << 20;
+
+impl StatusMemo {
+    /// The entry for the pair with these content hashes, computed with `compute` if new.
+    pub fn get(&self, key: (u64, u64), compute: impl FnOnce() -> MemoEntry) -> MemoEntry {
+        let mut map = self.0.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(e) = map.get(&key) {
+            return e.clone();
+        }
+        let e = compute();
+        if map.len() >= STATUS_MEMO_CAP {
+            map.clear();
+        }
+        map.insert(key, e.clone());
+        e
+    }
+}
+
+impl Clone for StatusMemo {
+    /// A copy of the model starts with an empty memo.
+    fn clone(&self) -> Self {
+        StatusMemo::default()
+    }
+}
+
+impl std::fmt::Debug for StatusMemo {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("StatusMemo")
+    }
 }
 
 /// A failing step of a workload's pods, resolved.
@@ -122,6 +172,7 @@ impl Context {
             .collect();
         Context {
             failures,
+            status_memo: StatusMemo::default(),
             scenario,
             images,
             views,

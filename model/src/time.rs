@@ -40,6 +40,7 @@ macro_rules! each_timer {
         }
         for node in & $($mut)? $s.nodes {
             for rt in & $($mut)? node.pods {
+                let rt = & $($mut)? **rt;
                 if let Some(t) = & $($mut)? rt.retry_left {
                     $f(Timer::Countdown { left: t, due: true });
                 }

@@ -668,7 +668,7 @@ fn rt_pods(s: &State) -> impl Iterator<Item = (usize, &PodRt)> {
     s.nodes
         .iter()
         .enumerate()
-        .flat_map(|(n, node)| node.pods.iter().map(move |p| (n, p)))
+        .flat_map(|(n, node)| node.pods.iter().map(move |p| (n, &**p)))
 }
 
 fn statefulset_at_most_one(m: &Cluster, s: &State) -> bool {

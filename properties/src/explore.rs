@@ -133,8 +133,9 @@ const NONE: u32 = u32::MAX;
 /// unfair environment).
 pub struct Graph<A, K> {
     fps: Vec<u64>,
-    /// fingerprint → state number (the table stores numbers; the key is `fps[number]`).
-    index: hashbrown::HashTable<StateId>,
+    /// fingerprint → state number (the table stores both, so that a lookup touches one
+    /// place in memory).
+    index: hashbrown::HashTable<(u64, StateId)>,
     /// Per state: the breadth-first parent (`NONE` for an initial state) and its action.
     parent: Vec<StateId>,
     parent_action: Vec<ActionId>,
@@ -220,7 +221,8 @@ where
             }
         }
     };
-    let mut action_ids: HashMap<M::Action, ActionId> = HashMap::new();
+    let mut action_ids: HashMap<M::Action, ActionId, ahash::RandomState> =
+        HashMap::with_hasher(ahash::RandomState::with_seeds(1, 2, 3, 4));
     let mut actor_ids: Vec<Option<K>> = Vec::new();
     let mut queue: VecDeque<M::State> = VecDeque::new();
 
@@ -349,7 +351,7 @@ where
         *k = rank[*k as usize];
     }
     g.actors = order.iter().map(|i| actor_ids[*i]).collect();
-    g.index.shrink_to_fit(|i| g.fps[*i as usize]);
+    g.index.shrink_to_fit(|(f, _)| *f);
     g.fps.shrink_to_fit();
     g.parent.shrink_to_fit();
     g.parent_action.shrink_to_fit();
@@ -360,9 +362,7 @@ where
 
 impl<A, K> Graph<A, K> {
     fn lookup(&self, fp: u64) -> Option<StateId> {
-        self.index
-            .find(fp, |i| self.fps[*i as usize] == fp)
-            .copied()
+        self.index.find(fp, |(f, _)| *f == fp).map(|(_, i)| *i)
     }
 
     fn add(&mut self, fp: u64, parent: StateId, action: ActionId) -> StateId {
@@ -370,8 +370,7 @@ impl<A, K> Graph<A, K> {
         self.fps.push(fp);
         self.parent.push(parent);
         self.parent_action.push(action);
-        let fps = &self.fps;
-        self.index.insert_unique(fp, id, |i| fps[*i as usize]);
+        self.index.insert_unique(fp, (fp, id), |(f, _)| *f);
         id
     }
 
@@ -399,7 +398,7 @@ impl<A, K> Graph<A, K> {
     /// Bytes held by the graph's own tables (not the states' frontier during the search).
     pub fn heap_bytes(&self) -> usize {
         self.fps.capacity() * 8
-            + self.index.capacity() * (4 + 1)
+            + self.index.capacity() * (16 + 1)
             + self.parent.capacity() * 4
             + self.parent_action.capacity() * 4
             + self.edge_start.capacity() * 4

@@ -13,6 +13,7 @@ pub fn terminated_gc_victim(m: &Context, s: &State) -> Option<u16> {
         .pods
         .iter()
         .filter(|p| p.status.phase.is_terminal())
+        .map(|p| &**p)
         .collect();
     let threshold = m.scenario.cluster.terminated_pod_gc_threshold as usize;
     if terminated.len() <= threshold {

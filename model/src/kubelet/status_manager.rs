@@ -179,13 +179,27 @@ pub fn compute_status(m: &Context, _s: &State, pod: &Pod, rt: &PodRt) -> PodStat
     }
 }
 
+/// The status the kubelet computes now for the pod on node `n` ([`compute_status`]), and
+/// whether the object's status differs from it; kept by content in the context's memo.
+pub fn computed_status(m: &Context, s: &State, n: u8, uid: u16) -> Option<MemoEntry> {
+    let (pod, rt) = s.shared_pair(n, uid)?;
+    Some(
+        m.status_memo
+            .get((pod.content_hash(), rt.content_hash()), || {
+                let status = compute_status(m, s, pod, rt);
+                MemoEntry {
+                    differs: status != pod.status,
+                    status: std::sync::Arc::new(status),
+                }
+            }),
+    )
+}
+
 /// The status manager writes the computed status.
 pub fn status_update(m: &Context, s: &mut State, n: u8, uid: u16) -> Option<()> {
-    let rt = s.rt(n, uid)?;
-    let pod = s.kpod(n, uid)?;
-    let status = compute_status(m, s, pod, rt);
+    let status = computed_status(m, s, n, uid)?.status;
     let pod = s.kpod_mut(n, uid)?;
-    pod.status = status;
+    pod.status = (*status).clone();
     // A static pod's status goes to its mirror pod (status_manager.go: "only status in
     // mirror pod is meaningful"); a mirror being deleted is left alone.
     let (status, ghost) = (pod.status.clone(), pod.ghost.clone());
