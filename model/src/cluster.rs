@@ -242,7 +242,8 @@ impl Cluster {
                     .fold(0u32, |acc, i| acc | (1 << self.image_index(i))),
             })
             .map(Shared::new)
-            .collect();
+            .collect::<Vec<_>>()
+            .into();
         let workloads = self
             .scenario
             .workloads
@@ -261,9 +262,10 @@ impl Cluster {
                 workloads,
                 nodes: vec![NodeObj::default(); self.scenario.cluster.nodes.len()],
                 attach_retry: Vec::new(),
-            },
+            }
+            .into(),
             nodes,
-            proxies: vec![Proxy::default().into(); self.scenario.cluster.nodes.len()],
+            proxies: vec![Proxy::default(); self.scenario.cluster.nodes.len()].into(),
             env: Env::default(),
             journal: Default::default(),
         };

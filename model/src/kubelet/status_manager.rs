@@ -203,14 +203,12 @@ pub fn status_update(m: &Context, s: &mut State, n: u8, uid: u16) -> Option<()> 
     // A static pod's status goes to its mirror pod (status_manager.go: "only status in
     // mirror pod is meaningful"); a mirror being deleted is left alone.
     let (status, ghost) = (pod.status.clone(), pod.ghost.clone());
-    if let Some(mp) = s
-        .api
-        .pods
-        .iter_mut()
-        .find(|p| p.mirror_of == Some(uid) && p.deletion.is_none())
-    {
-        mp.status = status;
-        mp.ghost.ever_started = ghost.ever_started;
+    let mirror = |p: &Pod| p.mirror_of == Some(uid) && p.deletion.is_none();
+    if s.api.pods.iter().any(|p| mirror(p)) {
+        if let Some(mp) = s.api.pods.iter_mut().find(|p| mirror(p)) {
+            mp.status = status;
+            mp.ghost.ever_started = ghost.ever_started;
+        }
     }
     Some(())
 }

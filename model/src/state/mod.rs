@@ -45,11 +45,11 @@ pub const AGE_CAP: Secs = 601;
 /// The whole cluster.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
 pub struct State {
-    pub api: Api,
+    pub api: Shared<Api>,
     /// Runtime truth and kubelet memory, one per node.
-    pub nodes: Vec<Shared<Node>>,
+    pub nodes: Shared<Vec<Shared<Node>>>,
     /// kube-proxy, one per node.
-    pub proxies: Vec<Shared<Proxy>>,
+    pub proxies: Shared<Vec<Proxy>>,
     pub env: Env,
     /// The events the last step recorded (not part of the state's identity).
     pub journal: events::Journal,
