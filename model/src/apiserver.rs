@@ -69,7 +69,8 @@ pub fn create_pod_named(m: &Context, s: &mut State, workload: u8, suffix: u8) ->
         status: PodStatus {
             phase: Phase::Pending,
             ..PodStatus::default()
-        },
+        }
+        .into(),
         job_counted: false,
         disruption_target: false,
         mirror_of: None,

@@ -13,7 +13,7 @@
 //! ([`crate::runtime`]) → the components (each its own module; none imports another) → this
 //! composition. Wording and pictures live outside the model, in the renderings.
 
-use crate::context::Context;
+use crate::context::{Context, Memo};
 use crate::derived::full_disruption;
 use crate::spec::{Scenario, Start, Workload};
 use crate::state::*;
@@ -44,6 +44,9 @@ pub struct Cluster {
     pub properties: Vec<PropertyFn>,
     /// The state exploration starts from.
     pub start: State,
+    /// The controllers' enabled actions ([`controllers::actions`]) read the API objects
+    /// alone: kept by the API's content hash.
+    controller_memo: Memo<u64, Vec<controllers::Action>>,
 }
 
 impl std::ops::Deref for Cluster {
@@ -160,6 +163,7 @@ impl Cluster {
             ctx,
             properties,
             start: State::default(),
+            controller_memo: Memo::default(),
         };
         m.start = m.empty_state();
         if m.scenario.cluster.start == Start::Settled {
@@ -312,7 +316,13 @@ impl Cluster {
             out.push(controllers::Action::PodGc { uid }.into());
             return;
         }
-        controllers::actions(ctx, state, out);
+        let api = state.api.content_hash();
+        let controller_actions = self.controller_memo.get(api, || {
+            let mut acts = Vec::new();
+            controllers::actions(ctx, state, &mut acts);
+            acts
+        });
+        out.extend(controller_actions.into_iter().map(Action::Controller));
         if ctx.node_health {
             let full = full_disruption(state);
             for (n, obj) in state.api.nodes.iter().enumerate() {

@@ -28,51 +28,62 @@ pub struct Context {
     pub status_memo: StatusMemo,
 }
 
+/// A cache of a pure function of parts of the state, by their content hashes (64-bit, as the
+/// states' own fingerprints are). The search asks the same questions of many states that
+/// share the parts they are about; each distinct question is answered once.
+pub struct Memo<K, V>(std::sync::Mutex<std::collections::HashMap<K, V, ahash::RandomState>>);
+
+/// More entries than this, and a memo starts over (it is only a cache).
+const MEMO_CAP: usize = 1 << 20;
+
+impl<K: std::hash::Hash + Eq, V: Clone> Memo<K, V> {
+    /// The value for `key`, computed with `compute` if new.
+    pub fn get(&self, key: K, compute: impl FnOnce() -> V) -> V {
+        let mut map = self.0.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(v) = map.get(&key) {
+            return v.clone();
+        }
+        let v = compute();
+        if map.len() >= MEMO_CAP {
+            map.clear();
+        }
+        map.insert(key, v.clone());
+        v
+    }
+}
+
+impl<K, V> Default for Memo<K, V> {
+    fn default() -> Self {
+        let hasher = ahash::RandomState::with_seeds(1, 2, 3, 4);
+        Memo(std::sync::Mutex::new(std::collections::HashMap::with_hasher(
+            hasher,
+        )))
+    }
+}
+
+impl<K, V> Clone for Memo<K, V> {
+    /// A copy of the model starts with an empty memo.
+    fn clone(&self) -> Self {
+        Memo::default()
+    }
+}
+
+impl<K, V> std::fmt::Debug for Memo<K, V> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Memo")
+    }
+}
+
 /// The kubelet's computed status of a pod is a function of the pod object and its runtime
-/// record alone, and many states share the same pair. This keeps it, by the two parts'
-/// content hashes, with whether it differs from the status the object has (whether a status
-/// update is due): the search asks in every state, and computes it once per distinct pair.
-/// The hashes are 64-bit content hashes, as the states' own fingerprints are.
-#[derive(Default)]
-pub struct StatusMemo(std::sync::Mutex<std::collections::HashMap<(u64, u64), MemoEntry>>);
+/// record alone: kept by the two parts' content hashes, with whether the object's status
+/// differs from it (whether a status update is due).
+pub type StatusMemo = Memo<(u64, u64), MemoEntry>;
 
 /// A kept status: the computed one, and whether the object's differs from it.
 #[derive(Clone)]
 pub struct MemoEntry {
-    pub status: std::sync::Arc<PodStatus>,
+    pub status: Shared<PodStatus>,
     pub differs: bool,
-}
-
-/// More pairs than this, and the memo starts over (it is only a cache).
-const STATUS_MEMO_CAP: usize = 1 << 20;
-
-impl StatusMemo {
-    /// The entry for the pair with these content hashes, computed with `compute` if new.
-    pub fn get(&self, key: (u64, u64), compute: impl FnOnce() -> MemoEntry) -> MemoEntry {
-        let mut map = self.0.lock().unwrap_or_else(|e| e.into_inner());
-        if let Some(e) = map.get(&key) {
-            return e.clone();
-        }
-        let e = compute();
-        if map.len() >= STATUS_MEMO_CAP {
-            map.clear();
-        }
-        map.insert(key, e.clone());
-        e
-    }
-}
-
-impl Clone for StatusMemo {
-    /// A copy of the model starts with an empty memo.
-    fn clone(&self) -> Self {
-        StatusMemo::default()
-    }
-}
-
-impl std::fmt::Debug for StatusMemo {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str("StatusMemo")
-    }
 }
 
 /// A failing step of a workload's pods, resolved.

@@ -37,7 +37,13 @@ pub fn desired_routes(s: &State) -> Vec<(u16, u8)> {
 /// The watch: after every step, a proxy whose routes differ from the slice gets a pending
 /// update with the full lag; one with nothing to apply has none.
 pub fn observe(m: &Context, s: &mut State) {
-    let want = desired_routes(s);
+    let want = || {
+        s.api
+            .endpoints
+            .iter()
+            .filter(|e| e.conditions.ready)
+            .map(|e| (e.uid, e.node))
+    };
     let lag = m.scenario.cluster.proxy_lag_seconds;
     for n in 0..s.proxies.len() {
         if s.nodes[n].partitioned {
@@ -45,7 +51,7 @@ pub fn observe(m: &Context, s: &mut State) {
             continue;
         }
         let p = &s.proxies[n];
-        let lag_left = if p.routes == want {
+        let lag_left = if p.routes.iter().copied().eq(want()) {
             None
         } else {
             Some(p.lag_left.unwrap_or(lag))

@@ -188,8 +188,8 @@ pub fn computed_status(m: &Context, s: &State, n: u8, uid: u16) -> Option<MemoEn
             .get((pod.content_hash(), rt.content_hash()), || {
                 let status = compute_status(m, s, pod, rt);
                 MemoEntry {
-                    differs: status != pod.status,
-                    status: std::sync::Arc::new(status),
+                    differs: status != *pod.status,
+                    status: Shared::new(status),
                 }
             }),
     )
@@ -199,7 +199,7 @@ pub fn computed_status(m: &Context, s: &State, n: u8, uid: u16) -> Option<MemoEn
 pub fn status_update(m: &Context, s: &mut State, n: u8, uid: u16) -> Option<()> {
     let status = computed_status(m, s, n, uid)?.status;
     let pod = s.kpod_mut(n, uid)?;
-    pod.status = (*status).clone();
+    pod.status = status;
     // A static pod's status goes to its mirror pod (status_manager.go: "only status in
     // mirror pod is meaningful"); a mirror being deleted is left alone.
     let (status, ghost) = (pod.status.clone(), pod.ghost.clone());

@@ -125,7 +125,9 @@ pub struct Pod {
     pub deletion: Option<Secs>,
     /// `PodScheduled=False`, reason Unschedulable, with the scheduler's message.
     pub unschedulable: Option<String>,
-    pub status: PodStatus,
+    /// Shared: many pods' objects (and a static pod's mirror) carry the status the kubelet
+    /// computed once.
+    pub status: Shared<PodStatus>,
     /// Counted by the Job controller (its `uncountedTerminatedPods` bookkeeping).
     pub job_counted: bool,
     /// Condition DisruptionTarget=True (taint eviction, PodGC, kubelet eviction;
