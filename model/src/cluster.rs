@@ -316,13 +316,11 @@ impl Cluster {
             out.push(controllers::Action::PodGc { uid }.into());
             return;
         }
-        let api = state.api.content_hash();
-        let controller_actions = self.controller_memo.get(api, || {
-            let mut acts = Vec::new();
-            controllers::actions(ctx, state, &mut acts);
-            acts
-        });
-        out.extend(controller_actions.into_iter().map(Action::Controller));
+        out.extend(
+            self.controller_actions(state)
+                .into_iter()
+                .map(Action::Controller),
+        );
         if ctx.node_health {
             let full = full_disruption(state);
             for (n, obj) in state.api.nodes.iter().enumerate() {
@@ -339,6 +337,24 @@ impl Cluster {
         scheduler::actions(ctx, state, out);
         kubelet::actions(ctx, state, out);
         proxy::urgent_actions(state, out);
+    }
+
+    /// The controllers' enabled actions ([`controllers::actions`]), kept by the API's
+    /// content hash: they read the API objects alone.
+    pub fn controller_actions(&self, state: &State) -> Vec<controllers::Action> {
+        self.controller_memo.get(state.api.content_hash(), || {
+            let mut acts = Vec::new();
+            controllers::actions(&self.ctx, state, &mut acts);
+            acts
+        })
+    }
+
+    /// The EndpointSlice controller has nothing to write: the slice is what the pods say it
+    /// should be (or there is no Service).
+    pub fn endpoints_synced(&self, state: &State) -> bool {
+        !self
+            .controller_actions(state)
+            .contains(&controllers::Action::EndpointSliceSync)
     }
 
     /// Applies an action; None if it is not enabled (never for actions from `actions`).
