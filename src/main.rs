@@ -39,8 +39,8 @@ enum Command {
         /// Output format.
         #[arg(long, value_enum, default_value_t = Format::Table)]
         format: Format,
-        /// Threads of Stateright's checker in the cross-check (`--cross-check`). The main
-        /// exploration is single-threaded: verdicts, counts and traces do not depend on it.
+        /// Threads that explore (and that run Stateright's checker with `--cross-check`).
+        /// Verdicts, counts and traces are the same for any number.
         #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=64))]
         threads: u16,
         /// Stop before more than this many distinct states have been found. A run that

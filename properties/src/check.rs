@@ -35,8 +35,8 @@ pub type ClusterGraph = Graph<Action, Actor>;
 /// How to run a check.
 #[derive(Clone, Debug)]
 pub struct CheckOptions {
-    /// Threads of the Stateright cross-check (with `cross_check`). The main exploration is
-    /// single-threaded: verdicts, counts and traces never depend on this.
+    /// Threads of the exploration (and of the Stateright cross-check, with `cross_check`).
+    /// Verdicts, counts and traces never depend on this.
     pub threads: usize,
     /// Stop before the graph holds more than this many distinct states (then verdicts may
     /// be `incomplete`).
@@ -298,6 +298,7 @@ pub fn check_with(
     let explore_opts = ExploreOptions {
         max_states: opts.max_states,
         progress: opts.progress.then(|| scenario.name.clone()),
+        threads: opts.threads,
     };
     let (graph, findings) = explore(&m, fair_actor, &probes, &explore_opts);
     drop(probes);

@@ -66,7 +66,7 @@ where
     ) -> Self {
         let opts = ExploreOptions {
             max_states: bound,
-            progress: None,
+            ..ExploreOptions::default()
         };
         let (graph, _) = explore(model, &actor, &[], &opts);
         Explored {
