@@ -55,9 +55,9 @@ impl<K: std::hash::Hash + Eq, V: Clone> Memo<K, V> {
 impl<K, V> Default for Memo<K, V> {
     fn default() -> Self {
         let hasher = ahash::RandomState::with_seeds(1, 2, 3, 4);
-        Memo(std::sync::Mutex::new(std::collections::HashMap::with_hasher(
-            hasher,
-        )))
+        Memo(std::sync::Mutex::new(
+            std::collections::HashMap::with_hasher(hasher),
+        ))
     }
 }
 

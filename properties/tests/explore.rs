@@ -55,7 +55,9 @@ fn first_findings_are_shortest_and_deterministic() {
     let m = Grid { n: 4 };
     let probes = || {
         vec![
-            Probe::FirstState(Box::new(|s: &(u8, u8)| *s == (2, 2)) as Box<dyn Fn(&_) -> bool + Sync>),
+            Probe::FirstState(
+                Box::new(|s: &(u8, u8)| *s == (2, 2)) as Box<dyn Fn(&_) -> bool + Sync>
+            ),
             Probe::FirstState(Box::new(|s: &(u8, u8)| s.0 == 9)),
             Probe::EveryState(Box::new(|s: &(u8, u8)| s.0 == s.1)),
             // A step that jumps: the first is from (0, 0).
@@ -425,17 +427,34 @@ fn any_number_of_threads_gives_the_same_graph_and_findings() {
         assert!(one.0.len() > 10, "{name}: too small to show anything");
         for threads in [2, 3] {
             let other = run(threads);
-            assert_eq!(one.1, other.1, "{name} {bound:?}: completeness, {threads} threads");
-            assert_eq!(one.2, other.2, "{name} {bound:?}: generated, {threads} threads");
-            assert_eq!(one.3, other.3, "{name} {bound:?}: findings, {threads} threads");
-            assert!(one.0 == other.0, "{name} {bound:?}: graph differs at {threads} threads");
+            assert_eq!(
+                one.1, other.1,
+                "{name} {bound:?}: completeness, {threads} threads"
+            );
+            assert_eq!(
+                one.2, other.2,
+                "{name} {bound:?}: generated, {threads} threads"
+            );
+            assert_eq!(
+                one.3, other.3,
+                "{name} {bound:?}: findings, {threads} threads"
+            );
+            assert!(
+                one.0 == other.0,
+                "{name} {bound:?}: graph differs at {threads} threads"
+            );
         }
     }
 }
 
 #[test]
 fn check_with_threads_gives_the_same_verdicts_and_traces() {
-    for name in ["termination-race", "deployment-partition", "job-never", "deadlock"] {
+    for name in [
+        "termination-race",
+        "deployment-partition",
+        "job-never",
+        "deadlock",
+    ] {
         let scenario = catalogue::find(name).unwrap();
         let run = |threads| {
             let opts = CheckOptions {

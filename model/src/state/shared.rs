@@ -12,7 +12,7 @@
 //! the state can leave a stale hash behind. The hash is computed again, from the content and
 //! with fixed keys, the next time the part is hashed: equal parts hash alike on every run.
 
-use std::hash::{BuildHasher, Hash, Hasher};
+use std::hash::{Hash, Hasher};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 
@@ -27,10 +27,10 @@ pub struct Shared<T> {
 /// The hash of a part's content: fixed keys, so the same on every run and every thread.
 fn content_hash<T: Hash>(value: &T) -> u64 {
     const KEYS: (u64, u64) = (0x243f_6a88_85a3_08d3, 0x1319_8a2e_0370_7344);
-    let mut h = ahash::RandomState::with_seeds(KEYS.0, KEYS.1, 0, 0).build_hasher();
-    value.hash(&mut h);
     // 0 marks "not known".
-    h.finish().max(1)
+    ahash::RandomState::with_seeds(KEYS.0, KEYS.1, 0, 0)
+        .hash_one(value)
+        .max(1)
 }
 
 impl<T> Shared<T> {

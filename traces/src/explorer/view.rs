@@ -375,7 +375,13 @@ pub fn step_text(m: &Cluster, before: &State, action: &Action) -> Option<String>
     for (i, w) in m.scenario.workloads.iter().enumerate() {
         out.push(format!("  {}", workload_words(w, &s.api.workloads[i])));
     }
-    let unbound: Vec<&Pod> = s.api.pods.iter().filter(|p| p.node.is_none()).map(|p| &**p).collect();
+    let unbound: Vec<&Pod> = s
+        .api
+        .pods
+        .iter()
+        .filter(|p| p.node.is_none())
+        .map(|p| &**p)
+        .collect();
     if !unbound.is_empty() {
         out.push(String::new());
         out.push("Not scheduled".into());
@@ -851,7 +857,13 @@ pub fn svg(
                 }
             }
             2 => {
-                let queue: Vec<&Pod> = s.api.pods.iter().filter(|p| p.node.is_none()).map(|p| &**p).collect();
+                let queue: Vec<&Pod> = s
+                    .api
+                    .pods
+                    .iter()
+                    .filter(|p| p.node.is_none())
+                    .map(|p| &**p)
+                    .collect();
                 if queue.is_empty() {
                     lines.push(("no pod waits for a node".into(), GREY));
                 }
