@@ -56,6 +56,10 @@ enum Command {
         /// Print the shortest counterexample or witness of every discovered property.
         #[arg(long)]
         traces: bool,
+        /// Explore every state, also those that differ from one already found only by which
+        /// of two interchangeable nodes holds what (see "Symmetry" in README).
+        #[arg(long)]
+        no_reduction: bool,
         /// Read scenarios from this YAML file instead of the built-in catalogue.
         #[arg(long, value_name = "FILE")]
         catalogue: Option<String>,
@@ -229,6 +233,9 @@ struct JsonScenario<'a> {
     threads: u16,
     nodes: usize,
     replicas: std::collections::BTreeMap<&'a str, u8>,
+    /// Classes of interchangeable nodes the exploration reduced by (its states are one per
+    /// class of states that differ only by which of them holds what); empty if none.
+    symmetry: &'a [Vec<String>],
     properties: Vec<JsonProperty<'a>>,
 }
 
@@ -258,6 +265,7 @@ fn json_scenario(r: &ScenarioResult, threads: u16) -> JsonScenario<'_> {
             .iter()
             .filter_map(|w| w.replicas().map(|n| (w.name(), n)))
             .collect(),
+        symmetry: &r.symmetry,
         properties: r
             .properties
             .iter()
@@ -274,8 +282,14 @@ fn json_scenario(r: &ScenarioResult, threads: u16) -> JsonScenario<'_> {
 }
 
 fn print_table(r: &ScenarioResult) {
+    let reduced = if r.symmetry.is_empty() {
+        String::new()
+    } else {
+        let classes: Vec<String> = r.symmetry.iter().map(|c| c.join(" = ")).collect();
+        format!(" up to interchangeable nodes {}", classes.join(", "))
+    };
     say!(
-        "{}  ({} unique states, {:.2} s, {})",
+        "{}  ({} unique states{reduced}, {:.2} s, {})",
         r.scenario.name,
         r.unique_states,
         r.seconds,
@@ -350,6 +364,7 @@ fn run_check(
     max_states: Option<u64>,
     traces: bool,
     cross_check: bool,
+    reduction: bool,
 ) -> Result<ExitCode, BadInput> {
     let opts = CheckOptions {
         threads: threads as usize,
@@ -357,6 +372,7 @@ fn run_check(
         progress: true,
         cross_check,
         keep_graph: false,
+        reduction,
     };
     let mut results = Vec::new();
     for s in &scenarios {
@@ -758,6 +774,7 @@ fn main() -> ExitCode {
             max_states,
             traces,
             cross_check,
+            no_reduction,
             catalogue: file,
             size,
         } => {
@@ -768,7 +785,15 @@ fn main() -> ExitCode {
                 .and_then(|all| pick(all, &scenarios, &origin))
                 .and_then(|picked| resize(picked, size, &origin))
                 .and_then(|picked| {
-                    run_check(picked, format, threads, max_states, traces, cross_check)
+                    run_check(
+                        picked,
+                        format,
+                        threads,
+                        max_states,
+                        traces,
+                        cross_check,
+                        !no_reduction,
+                    )
                 })
         }
         Command::Trace {

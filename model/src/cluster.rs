@@ -17,6 +17,7 @@ use crate::context::{Context, Memo};
 use crate::derived::full_disruption;
 use crate::spec::{Scenario, Start, Workload};
 use crate::state::*;
+use crate::symmetry::Symmetry;
 use crate::{apiserver, controllers, faults, kubelet, proxy, scheduler, time};
 use stateright::{Expectation, Model, Property};
 
@@ -47,6 +48,8 @@ pub struct Cluster {
     /// The controllers' enabled actions ([`controllers::actions`]) read the API objects
     /// alone: kept by the API's content hash.
     controller_memo: Memo<u64, Vec<controllers::Action>>,
+    /// The scenario's interchangeable nodes.
+    pub symmetry: Symmetry,
 }
 
 impl std::ops::Deref for Cluster {
@@ -164,7 +167,9 @@ impl Cluster {
             properties,
             start: State::default(),
             controller_memo: Memo::default(),
+            symmetry: Symmetry::default(),
         };
+        m.symmetry = Symmetry::of(&m.scenario);
         m.start = m.empty_state();
         if m.scenario.cluster.start == Start::Settled {
             m.start = m.settle(m.start.clone());

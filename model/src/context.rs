@@ -34,7 +34,7 @@ pub struct Context {
 pub struct Memo<K, V>(std::sync::Mutex<std::collections::HashMap<K, V, ahash::RandomState>>);
 
 /// More entries than this, and a memo starts over (it is only a cache).
-const MEMO_CAP: usize = 1 << 20;
+const MEMO_CAP: usize = 1 << 18;
 
 impl<K: std::hash::Hash + Eq, V: Clone> Memo<K, V> {
     /// The value for `key`, computed with `compute` if new.

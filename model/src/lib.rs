@@ -16,7 +16,8 @@
 //!    container runtime and the programs), [`kubectl`] (what `kubectl get pods` computes);
 //! 4. the components, none of which imports another: [`kubelet`], [`controllers`],
 //!    [`scheduler`], [`proxy`] (kube-proxy and clients), [`faults`], [`time`] (the clock);
-//! 5. [`cluster`]: their composition into one Stateright model.
+//! 5. [`cluster`]: their composition into one Stateright model; [`symmetry`]: which nodes
+//!    are interchangeable, and a representative of a state up to swapping them.
 //!
 //! Nothing here renders: wording, traces and pictures live in `podcheck-traces`.
 
@@ -35,6 +36,7 @@ pub mod runtime;
 pub mod scheduler;
 pub mod spec;
 pub mod state;
+pub mod symmetry;
 pub mod time;
 
 pub use cluster::{Action, Actor, Cluster, PropertyFn};

@@ -44,6 +44,7 @@ fn allowed() -> BTreeMap<&'static str, BTreeSet<&'static str>> {
     let mut everything: Vec<&str> = m.keys().copied().collect();
     everything.retain(|k| *k != "catalogue");
     m.insert("cluster", everything);
+    m.insert("symmetry", vec!["spec", "state"]);
     m.insert("lib", vec![]);
     m.into_iter()
         .map(|(k, v)| (k, v.into_iter().collect()))

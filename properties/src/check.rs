@@ -18,7 +18,7 @@
 //! `always` and `sometimes` verdicts.
 
 use crate::catalogue::{self, Kind, PropertyDef};
-use crate::explore::{explore, ExploreOptions, Finding, Graph, Probe, Run};
+use crate::explore::{explore_quotient, realize, ExploreOptions, Finding, Graph, Probe, Run};
 use crate::liveness::{leads_to_with, Ends, LassoEnd, LeadsTo};
 use podcheck_model::spec::{Scenario, Verdict};
 use podcheck_model::{Action, Actor, Cluster, PropertyFn, State};
@@ -48,6 +48,12 @@ pub struct CheckOptions {
     pub cross_check: bool,
     /// Keep the explored graph in the result ([`ScenarioResult::graph`]), e.g. for DOT.
     pub keep_graph: bool,
+    /// Explore one state per class of states that differ only by which of the scenario's
+    /// interchangeable nodes holds what ([`podcheck_model::symmetry`]), where that is exact:
+    /// not with `leads_to` properties (fairness is per node), nor with `cross_check` (which
+    /// compares state counts with Stateright's unreduced run) or `keep_graph` (whose graph
+    /// is drawn state by state).
+    pub reduction: bool,
 }
 
 impl Default for CheckOptions {
@@ -58,6 +64,7 @@ impl Default for CheckOptions {
             progress: false,
             cross_check: false,
             keep_graph: false,
+            reduction: true,
         }
     }
 }
@@ -143,6 +150,10 @@ pub struct ScenarioResult {
     pub properties: Vec<PropertyResult>,
     /// The explored graph, with [`CheckOptions::keep_graph`].
     pub graph: Option<Arc<ClusterGraph>>,
+    /// The classes of interchangeable nodes (by name) the exploration reduced by: its states
+    /// are one per class of states that differ only by which of these nodes holds what.
+    /// Empty when it explored every state.
+    pub symmetry: Vec<Vec<String>>,
 }
 
 impl ScenarioResult {
@@ -300,8 +311,67 @@ pub fn check_with(
         progress: opts.progress.then(|| scenario.name.clone()),
         threads: opts.threads,
     };
-    let (graph, findings) = explore(&m, fair_actor, &probes, &explore_opts);
+    let reduce = opts.reduction
+        && !opts.cross_check
+        && !opts.keep_graph
+        && !m.symmetry.is_trivial()
+        && !defs.iter().any(|d| matches!(d.kind, Kind::LeadsTo { .. }));
+    let representative = |s: &State| m.symmetry.representative(s);
+    let (graph, findings) = explore_quotient(
+        &m,
+        fair_actor,
+        &probes,
+        &explore_opts,
+        reduce.then_some(&representative as &(dyn Fn(&State) -> State + Sync)),
+    );
     drop(probes);
+    let same_class = |a: &State, b: &State| m.symmetry.same_class(a, b);
+    // The run to a state of the graph (and on by one more action, for a step property),
+    // replayed through the model: the path itself, or its real run in the quotient.
+    let trace = |v: crate::explore::StateId,
+                 last: Option<(
+        crate::explore::ActionId,
+        &dyn Fn(&State, &Action, &State) -> bool,
+    )>,
+                 name: &str|
+     -> Result<(Run<Action>, Vec<State>), String> {
+        let (nodes, mut actions) = graph.path_to(v);
+        if reduce {
+            if let Some((a, _)) = last {
+                actions.push(a);
+            }
+            return realize(
+                &m,
+                &graph,
+                &representative,
+                &same_class,
+                &nodes,
+                &actions,
+                last.map(|(_, l)| l),
+            )
+            .map_err(|e| format!("{name}: the trace does not replay: {e}"));
+        }
+        let states = graph
+            .replay(&m, &nodes, &actions)
+            .map_err(|e| format!("{name}: the trace does not replay: {e}"))?;
+        let mut run = graph.run_to(v);
+        let mut states = states;
+        if let Some((a, _)) = last {
+            let action = *graph.action(a);
+            let before = states.last().expect("a run has a state");
+            // The last step, checked by hand: enabled.
+            let mut enabled = Vec::new();
+            stateright::Model::actions(&m, before, &mut enabled);
+            let next = enabled
+                .contains(&action)
+                .then(|| m.apply(before, &action))
+                .flatten()
+                .ok_or_else(|| format!("{name}: the last step does not replay"))?;
+            run.actions.push(action);
+            states.push(next);
+        }
+        Ok((run, states))
+    };
     let check_seconds = start.elapsed().as_secs_f64();
     let complete = graph.is_complete();
     let undecided = if complete {
@@ -325,8 +395,7 @@ pub fn check_with(
             (Kind::Always(c), Finding::State(found)) => {
                 result.verdict = match found {
                     Some(v) => {
-                        let run = graph.run_to(*v);
-                        let states = replay_run(&m, &graph, *v, d.name)?;
+                        let (run, states) = trace(*v, None, d.name)?;
                         if c(&m, states.last().expect("a run has a state")) {
                             return Err(format!(
                                 "{}: the counterexample does not break it on replay",
@@ -342,8 +411,7 @@ pub fn check_with(
             (Kind::Sometimes(c), Finding::State(found)) => {
                 result.verdict = match found {
                     Some(v) => {
-                        let run = graph.run_to(*v);
-                        let states = replay_run(&m, &graph, *v, d.name)?;
+                        let (run, states) = trace(*v, None, d.name)?;
                         if !c(&m, states.last().expect("a run has a state")) {
                             return Err(format!(
                                 "{}: the witness does not have it on replay",
@@ -359,25 +427,18 @@ pub fn check_with(
             (Kind::Step(c), Finding::Step(found)) => {
                 result.verdict = match found {
                     Some((u, a)) => {
-                        let mut run = graph.run_to(*u);
-                        let action = *graph.action(*a);
-                        let states = replay_run(&m, &graph, *u, d.name)?;
-                        let before = states.last().expect("a run has a state");
-                        // The last step, checked by hand: enabled, and it breaks it.
-                        let mut enabled = Vec::new();
-                        stateright::Model::actions(&m, before, &mut enabled);
-                        let next = enabled
-                            .contains(&action)
-                            .then(|| m.apply(before, &action))
-                            .flatten()
-                            .ok_or_else(|| format!("{}: the last step does not replay", d.name))?;
-                        if c(&m, before, &action, &next) {
+                        let breaks = |s: &State, a: &Action, n: &State| !c(&m, s, a, n);
+                        let (run, states) = trace(*u, Some((*a, &breaks)), d.name)?;
+                        let [.., before, next] = &states[..] else {
+                            return Err(format!("{}: the trace has no last step", d.name));
+                        };
+                        let action = run.actions.last().expect("a step trace has a step");
+                        if c(&m, before, action, next) {
                             return Err(format!(
                                 "{}: the last step does not break it on replay",
                                 d.name
                             ));
                         }
-                        run.actions.push(action);
                         result.trace = Some(run);
                         Verdict::Violated
                     }
@@ -431,19 +492,18 @@ pub fn check_with(
         check_seconds,
         properties,
         graph: opts.keep_graph.then(|| Arc::new(graph)),
+        symmetry: if reduce {
+            m.symmetry
+                .classes()
+                .iter()
+                .map(|c| {
+                    c.iter()
+                        .map(|n| scenario.cluster.nodes[*n as usize].name.clone())
+                        .collect()
+                })
+                .collect()
+        } else {
+            Vec::new()
+        },
     })
-}
-
-/// Replays the breadth-first path to `v` through the model: every step enabled, every state
-/// the recorded one.
-fn replay_run(
-    m: &Cluster,
-    graph: &ClusterGraph,
-    v: crate::explore::StateId,
-    name: &str,
-) -> Result<Vec<State>, String> {
-    let (nodes, actions) = graph.path_to(v);
-    graph
-        .replay(m, &nodes, &actions)
-        .map_err(|e| format!("{name}: the trace does not replay: {e}"))
 }

@@ -198,6 +198,34 @@ where
     M::Action: Hash + Eq + Clone + Send + Sync,
     K: Ord + Copy,
 {
+    explore_quotient(model, actor, probes, opts, None)
+}
+
+/// A map from each state to a representative of its class, for [`explore_quotient`].
+pub type Representative<'a, S> = &'a (dyn Fn(&S) -> S + Sync);
+
+/// [`explore`] of the quotient by `representative`: every state found (an initial one or a
+/// successor) is replaced by its representative before it is numbered, so the graph has one
+/// state per class. Step predicates see the real transition (from a representative, by one
+/// of its actions, to the successor before it is replaced). A path of this graph is a run of
+/// the model only up to the representatives: [`realize`] turns it into a real one.
+pub fn explore_quotient<M, K>(
+    model: &M,
+    actor: impl Fn(&M::Action) -> Option<K>,
+    probes: &[Probe<'_, M::State, M::Action>],
+    opts: &ExploreOptions,
+    representative: Option<Representative<'_, M::State>>,
+) -> (Graph<M::Action, K>, Vec<Finding>)
+where
+    M: Model + Sync,
+    M::State: Hash + Send + Sync,
+    M::Action: Hash + Eq + Clone + Send + Sync,
+    K: Ord + Copy,
+{
+    let canon = |s: M::State| match representative {
+        Some(r) => r(&s),
+        None => s,
+    };
     let limit = opts.max_states.unwrap_or(usize::MAX).min(NONE as usize - 1);
     let mut g = Graph {
         fps: Vec::new(),
@@ -240,6 +268,7 @@ where
         if !model.within_boundary(&s) {
             continue;
         }
+        let s = canon(s);
         g.generated += 1;
         let fp = fingerprint(&s);
         if g.lookup(fp).is_some() {
@@ -270,6 +299,7 @@ where
             model,
             probes,
             opts,
+            representative,
             limit,
             &mut g,
             &mut findings,
@@ -333,6 +363,7 @@ where
                     }
                 }
             }
+            let next = canon(next);
             let fp = fingerprint(&next);
             let v = match g.lookup(fp) {
                 Some(v) => v,
@@ -434,6 +465,7 @@ fn explore_chunks<M, K, F>(
     model: &M,
     probes: &[Probe<'_, M::State, M::Action>],
     opts: &ExploreOptions,
+    representative: Option<Representative<'_, M::State>>,
     limit: usize,
     g: &mut Graph<M::Action, K>,
     findings: &mut [Finding],
@@ -508,6 +540,10 @@ fn explore_chunks<M, K, F>(
                                 })
                                 .map(|i| *i as u16)
                                 .collect();
+                            let next = match representative {
+                                Some(r) => r(&next),
+                                None => next,
+                            };
                             Some(Succ {
                                 fp: fingerprint(&next),
                                 action: a,
@@ -1019,4 +1055,84 @@ where
         states.push(next);
     }
     Ok(states)
+}
+
+/// A path of a quotient graph ([`explore_quotient`]) made a real run: from the model's
+/// initial state, each step takes the first enabled action (in the model's order) whose
+/// successor is in the class of the quotient's successor (`same_class`), and, on the last
+/// step, for which `last` holds. The quotient's successor along the path is rebuilt from
+/// the representatives (each checked against the graph's fingerprint). `actions` may have
+/// one more action than `nodes` has steps: a last transition that leaves the path's final
+/// state (a step property's). Returns the real run and its states.
+#[allow(clippy::type_complexity)]
+pub fn realize<M, K>(
+    model: &M,
+    graph: &Graph<M::Action, K>,
+    representative: Representative<'_, M::State>,
+    same_class: &dyn Fn(&M::State, &M::State) -> bool,
+    nodes: &[StateId],
+    actions: &[ActionId],
+    last: Option<&dyn Fn(&M::State, &M::Action, &M::State) -> bool>,
+) -> Result<(Run<M::Action>, Vec<M::State>), String>
+where
+    M: Model,
+    M::State: Hash,
+    M::Action: Clone + PartialEq + std::fmt::Debug,
+{
+    if nodes.is_empty() || actions.len() + 1 < nodes.len() || actions.len() > nodes.len() {
+        return Err("a path of the graph has a state more than it has actions".into());
+    }
+    let init = graph
+        .init_index(nodes[0])
+        .ok_or("the path does not start in an initial state")?;
+    let first = model
+        .init_states()
+        .into_iter()
+        .nth(init)
+        .ok_or("the model has no such initial state")?;
+    let mut quotient = representative(&first);
+    if fingerprint(&quotient) != graph.fingerprint(nodes[0]) {
+        return Err("the initial state is not the recorded one".into());
+    }
+    let mut states = vec![first];
+    let mut real_actions = Vec::new();
+    let mut enabled = Vec::new();
+    for (i, aid) in actions.iter().enumerate() {
+        let a = graph.action(*aid).clone();
+        let target = model
+            .next_state(&quotient, a.clone())
+            .ok_or_else(|| format!("step {}: `{a:?}` does not apply", i + 1))?;
+        let is_last = i + 1 == actions.len();
+        let r = states.last().expect("a run has a state");
+        enabled.clear();
+        model.actions(r, &mut enabled);
+        let step = enabled.iter().find_map(|b| {
+            let next = model.next_state(r, b.clone())?;
+            (model.within_boundary(&next)
+                && same_class(&next, &target)
+                && (!is_last || last.is_none_or(|l| l(r, b, &next))))
+            .then(|| (b.clone(), next))
+        });
+        let (b, next) = step.ok_or_else(|| {
+            format!(
+                "step {}: no action leads where `{a:?}` leads in the quotient",
+                i + 1
+            )
+        })?;
+        quotient = representative(&target);
+        if let Some(n) = nodes.get(i + 1) {
+            if fingerprint(&quotient) != graph.fingerprint(*n) {
+                return Err(format!("step {}: not the recorded state", i + 1));
+            }
+        }
+        real_actions.push(b);
+        states.push(next);
+    }
+    Ok((
+        Run {
+            init,
+            actions: real_actions,
+        },
+        states,
+    ))
 }

@@ -1,0 +1,292 @@
+//! Interchangeable nodes, and a representative of each state up to swapping them.
+//!
+//! Two nodes of a scenario are *interchangeable* when their specs are the same but for the
+//! name and nothing in the scenario names either of them (no fault, `nodeName`, static pod,
+//! or anything else that spells the name). The nodes that `--nodes` adds are copies of the
+//! last node, so they are interchangeable with it unless a fault names it.
+//!
+//! # Why the reduction is exact
+//!
+//! Let π permute interchangeable nodes, acting on a state by moving each node's runtime
+//! record, Node object and kube-proxy to the new index and renaming every reference to a
+//! node index (`pod.spec.nodeName`, an endpoint's node, a proxy route's node, the node of a
+//! `Scheduled` event). Every component treats nodes alike by index: the scheduler offers
+//! every best-scoring node as a choice of its own, kubelets, proxies and the node
+//! controllers act per node, and nothing else tells interchangeable nodes apart, by
+//! definition. So π is an automorphism of the transition system: `s → t` by an action `a`
+//! exactly when `π(s) → π(t)` by `π(a)`. A property that does not tell interchangeable
+//! nodes apart either (the catalogue's quantify over all nodes or name nodes by the
+//! scenario's names, which makes those nodes distinguished) has the same value on `s` and
+//! `π(s)`. Hence a state satisfying a predicate is reachable in `n` steps iff a
+//! representative of its orbit is reachable in `n` steps in the quotient, where each
+//! successor is replaced by [`Symmetry::representative`]: `always`, `sometimes` and step
+//! verdicts, and shortest trace lengths, are the same with and without the reduction. The
+//! representative need not be unique per orbit for this (a state whose nodes tie on the
+//! sort key keeps their order): the reduction is then smaller, never wrong.
+//!
+//! Weak fairness is per actor, and the actors of interchangeable nodes are permuted along a
+//! cycle of the quotient; `leads_to` is therefore judged without the reduction.
+
+use crate::spec::Scenario;
+use crate::state::*;
+
+/// The classes of interchangeable nodes of a scenario (each of two nodes or more).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Symmetry {
+    classes: Vec<Vec<u8>>,
+}
+
+impl Symmetry {
+    /// The interchangeable nodes of `scenario`.
+    pub fn of(scenario: &Scenario) -> Self {
+        let nodes = &scenario.cluster.nodes;
+        // Everything the scenario says, but the node list: a node whose name appears in it
+        // is distinguished.
+        let mut rest = scenario.clone();
+        for n in &mut rest.cluster.nodes {
+            n.name.clear();
+        }
+        let text = format!("{rest:?}");
+        let named = |i: usize| text.contains(&format!("{:?}", nodes[i].name));
+        let same_spec = |i: usize, j: usize| {
+            let (mut a, mut b) = (nodes[i].clone(), nodes[j].clone());
+            a.name.clear();
+            b.name.clear();
+            a == b
+        };
+        let mut classes: Vec<Vec<u8>> = Vec::new();
+        for i in 0..nodes.len() {
+            if named(i) {
+                continue;
+            }
+            match classes.iter_mut().find(|c| same_spec(c[0] as usize, i)) {
+                Some(c) => c.push(i as u8),
+                None => classes.push(vec![i as u8]),
+            }
+        }
+        classes.retain(|c| c.len() > 1);
+        Symmetry { classes }
+    }
+
+    /// No node is interchangeable with another.
+    pub fn is_trivial(&self) -> bool {
+        self.classes.is_empty()
+    }
+
+    /// The classes, each sorted.
+    pub fn classes(&self) -> &[Vec<u8>] {
+        &self.classes
+    }
+
+    /// The representative of `s`: within each class, nodes ordered by what they hold.
+    pub fn representative(&self, s: &State) -> State {
+        if self.classes.is_empty() {
+            return s.clone();
+        }
+        let n = s.nodes.len();
+        // perm[old] = new.
+        let mut perm: Vec<u8> = (0..n as u8).collect();
+        let mut moved = false;
+        for class in &self.classes {
+            let mut keyed: Vec<(u64, u8)> = class.iter().map(|&i| (node_key(s, i), i)).collect();
+            keyed.sort();
+            for (slot, (_, old)) in class.iter().zip(&keyed) {
+                perm[*old as usize] = *slot;
+                moved |= *old != *slot;
+            }
+        }
+        if !moved {
+            return s.clone();
+        }
+        permute(s, &perm)
+    }
+}
+
+/// What node `i` holds, in a hash that does not depend on the index of any interchangeable
+/// node: its runtime record, its Node object, its kube-proxy's pending update and the
+/// routes' pods, and the pods bound to it.
+fn node_key(s: &State, i: u8) -> u64 {
+    let hasher = ahash::RandomState::with_seeds(7, 11, 13, 17);
+    // A bound pod, with its node (and the node of its `Scheduled` event) left out.
+    let pod_key = |p: &Pod| {
+        let events: Vec<_> = p
+            .events
+            .iter()
+            .map(|e| match e.kind {
+                events::EventKind::Scheduled { .. } => (None, e.count),
+                k => (Some(k), e.count),
+            })
+            .collect();
+        hasher.hash_one((
+            p.uid,
+            p.workload,
+            p.suffix,
+            p.deletion,
+            &p.unschedulable,
+            p.status.content_hash(),
+            p.job_counted,
+            p.disruption_target,
+            p.mirror_of,
+            events,
+            &p.ghost,
+        ))
+    };
+    let mut bound: Vec<u64> = s
+        .api
+        .pods
+        .iter()
+        .filter(|p| p.node == Some(i))
+        .map(|p| pod_key(p))
+        .collect();
+    bound.sort_unstable();
+    // Who points at the node: the slice's endpoints, and every proxy's routes.
+    let endpoints: Vec<u16> = s
+        .api
+        .endpoints
+        .iter()
+        .filter(|e| e.node == i)
+        .map(|e| e.uid)
+        .collect();
+    let mut routed: Vec<u16> = s
+        .proxies
+        .iter()
+        .flat_map(|p| p.routes.iter().filter(|r| r.1 == i).map(|r| r.0))
+        .collect();
+    routed.sort_unstable();
+    let own_routes: Vec<u16> = s.proxies[i as usize].routes.iter().map(|r| r.0).collect();
+    hasher.hash_one((
+        s.nodes[i as usize].content_hash(),
+        &s.api.nodes[i as usize],
+        s.proxies[i as usize].lag_left,
+        own_routes,
+        bound,
+        endpoints,
+        routed,
+    ))
+}
+
+/// `s` with node `i` moved to `perm[i]` and every node reference renamed.
+fn permute(s: &State, perm: &[u8]) -> State {
+    let map = |n: u8| perm[n as usize];
+    let mut t = s.clone();
+    let len = s.nodes.len();
+    let mut nodes = s.nodes.to_vec();
+    let mut objs = s.api.nodes.to_vec();
+    let mut proxies = s.proxies.to_vec();
+    for old in 0..len {
+        let new = perm[old] as usize;
+        nodes[new] = s.nodes[old].clone();
+        objs[new] = s.api.nodes[old].clone();
+        proxies[new] = s.proxies[old].clone();
+    }
+    for p in proxies.iter_mut() {
+        for r in p.routes.iter_mut() {
+            r.1 = map(r.1);
+        }
+    }
+    t.nodes = nodes.into();
+    t.proxies = proxies.into();
+    t.api.nodes = objs.into();
+    let remap_pod = |p: &mut Shared<Pod>| {
+        let moved_node = p.node.is_some_and(|n| map(n) != n);
+        let moved_event = p
+            .events
+            .iter()
+            .any(|e| matches!(e.kind, events::EventKind::Scheduled { node } if map(node) != node));
+        if moved_node {
+            p.node = p.node.map(map);
+        }
+        if moved_event {
+            for e in p.events.iter_mut() {
+                if let events::EventKind::Scheduled { node } = &mut e.kind {
+                    *node = map(*node);
+                }
+            }
+        }
+    };
+    for p in t.api.pods.iter_mut() {
+        remap_pod(p);
+    }
+    for i in 0..len {
+        if t.nodes[i]
+            .static_pods
+            .iter()
+            .any(|p| p.node.is_some_and(|n| map(n) != n))
+        {
+            for p in t.nodes[i].static_pods.iter_mut() {
+                remap_pod(p);
+            }
+        }
+    }
+    for (_, kind) in t.journal.0.iter_mut() {
+        if let events::EventKind::Scheduled { node } = kind {
+            *node = map(*node);
+        }
+    }
+    if t.api.endpoints.iter().any(|e| map(e.node) != e.node) {
+        for e in t.api.endpoints.iter_mut() {
+            e.node = map(e.node);
+        }
+        t.api.endpoints.sort();
+    }
+    t
+}
+
+impl Symmetry {
+    /// Whether `b` is `a` with interchangeable nodes swapped (or `a` itself): the two are one
+    /// state of the quotient. Tries every permutation within the classes, so it is for
+    /// replaying traces, not for the search.
+    pub fn same_class(&self, a: &State, b: &State) -> bool {
+        if a == b {
+            return true;
+        }
+        let n = a.nodes.len();
+        if n != b.nodes.len() || self.classes.is_empty() {
+            return false;
+        }
+        // Every permutation of each class, combined over the classes.
+        let per_class: Vec<Vec<Vec<u8>>> = self.classes.iter().map(|c| permutations(c)).collect();
+        let mut choice = vec![0usize; per_class.len()];
+        loop {
+            let mut perm: Vec<u8> = (0..n as u8).collect();
+            for ((class, perms), k) in self.classes.iter().zip(&per_class).zip(&choice) {
+                for (old, new) in class.iter().zip(&perms[*k]) {
+                    perm[*old as usize] = *new;
+                }
+            }
+            if permute(a, &perm) == *b {
+                return true;
+            }
+            // Next combination.
+            let mut i = 0;
+            loop {
+                if i == choice.len() {
+                    return false;
+                }
+                choice[i] += 1;
+                if choice[i] < per_class[i].len() {
+                    break;
+                }
+                choice[i] = 0;
+                i += 1;
+            }
+        }
+    }
+}
+
+/// Every ordering of `items`.
+fn permutations(items: &[u8]) -> Vec<Vec<u8>> {
+    if items.len() <= 1 {
+        return vec![items.to_vec()];
+    }
+    let mut out = Vec::new();
+    for i in 0..items.len() {
+        let mut rest = items.to_vec();
+        let first = rest.remove(i);
+        for mut p in permutations(&rest) {
+            p.insert(0, first);
+            out.push(p);
+        }
+    }
+    out
+}
