@@ -173,8 +173,8 @@ fn permute(s: &State, perm: &[u8]) -> State {
     let mut nodes = s.nodes.to_vec();
     let mut objs = s.api.nodes.to_vec();
     let mut proxies = s.proxies.to_vec();
-    for old in 0..len {
-        let new = perm[old] as usize;
+    for (old, new) in perm.iter().enumerate() {
+        let new = *new as usize;
         nodes[new] = s.nodes[old].clone();
         objs[new] = s.api.nodes[old].clone();
         proxies[new] = s.proxies[old].clone();
