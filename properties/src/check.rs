@@ -32,6 +32,9 @@ pub const SENTINEL: &str = "(explore the whole state space)";
 /// The explored graph of a scenario.
 pub type ClusterGraph = Graph<Action, Actor>;
 
+/// A condition on one transition: state, action, next state.
+type StepJudge<'a> = &'a dyn Fn(&State, &Action, &State) -> bool;
+
 /// How to run a check.
 #[derive(Clone, Debug)]
 pub struct CheckOptions {
@@ -329,10 +332,7 @@ pub fn check_with(
     // The run to a state of the graph (and on by one more action, for a step property),
     // replayed through the model: the path itself, or its real run in the quotient.
     let trace = |v: crate::explore::StateId,
-                 last: Option<(
-        crate::explore::ActionId,
-        &dyn Fn(&State, &Action, &State) -> bool,
-    )>,
+                 last: Option<(crate::explore::ActionId, StepJudge<'_>)>,
                  name: &str|
      -> Result<(Run<Action>, Vec<State>), String> {
         let (nodes, mut actions) = graph.path_to(v);
