@@ -389,3 +389,48 @@ proptest! {
         prop_assert_eq!(checked, UNIVERSAL.len());
     }
 }
+
+/// Node symmetry changes no verdict and no trace length in random configurations either: each
+/// generated scenario grows to three nodes (the added ones copies of its last) and is checked
+/// with and without the reduction.
+#[test]
+fn node_symmetry_keeps_random_verdicts_and_trace_lengths() {
+    use proptest::strategy::ValueTree;
+    let mut runner = proptest::test_runner::TestRunner::deterministic();
+    let (mut compared, mut reduced) = (0, 0);
+    for _ in 0..48 {
+        let mut s = scenario()
+            .new_tree(&mut runner)
+            .expect("the generator makes scenarios")
+            .current();
+        if s.resize(Some(3), None).is_err() {
+            continue;
+        }
+        let opts = |reduction| CheckOptions {
+            max_states: Some(300_000),
+            reduction,
+            ..CheckOptions::default()
+        };
+        let off = check::check(&s, &opts(false)).expect("a valid scenario checks");
+        if !off.complete {
+            continue;
+        }
+        let on = check::check(&s, &opts(true)).expect("a valid scenario checks");
+        assert!(on.complete, "{s:#?}");
+        compared += 1;
+        for (a, b) in on.properties.iter().zip(&off.properties) {
+            assert_eq!(a.verdict, b.verdict, "{} in {s:#?}", a.def.name);
+            assert_eq!(a.trace_steps(), b.trace_steps(), "{} in {s:#?}", a.def.name);
+        }
+        // The quotient never has more states; where nothing merges (no pod ever lands on
+        // the interchangeable nodes) it has as many.
+        assert!(on.unique_states <= off.unique_states, "{s:#?}");
+        if on.unique_states < off.unique_states {
+            reduced += 1;
+        }
+    }
+    assert!(
+        compared >= 30 && reduced >= 10,
+        "{compared} compared, {reduced} reduced"
+    );
+}
