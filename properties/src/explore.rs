@@ -35,11 +35,15 @@
 //! stops when a new state would exceed the bound; the graph is then [`Graph::is_complete`]
 //! `false`, and the states from the one being expanded on are *unexpanded* (the one being
 //! expanded keeps the edges it got, each a real model edge).
+//!
+//! The other bounds of [`crate::progress`] (Ctrl-C, a memory bound) are the same kind of
+//! stop: the search ends before it expands its next state, the graph is incomplete, and
+//! [`Graph::stopped`] says which bound it was.
 
+use crate::progress::{Bound, Phase, Progress, Stop};
 use stateright::Model;
 use std::collections::{HashMap, VecDeque};
 use std::hash::{BuildHasher, Hash, Hasher};
-use std::time::{Duration, Instant};
 
 /// A state's number in the graph (discovery order).
 pub type StateId = u32;
@@ -152,6 +156,7 @@ pub struct Graph<A, K> {
     expanded: usize,
     complete: bool,
     generated: usize,
+    stop: Option<Stop>,
 }
 
 impl<A, K> std::fmt::Debug for Graph<A, K> {
@@ -187,6 +192,26 @@ where
     M::Action: Hash + Eq + Clone,
     K: Ord + Copy,
 {
+    let mut progress = Progress::new(opts.progress.clone(), None);
+    explore_with(model, actor, probes, opts, &mut progress)
+}
+
+/// [`explore`], in the `exploring` phase of `progress`: its line on stderr, and its stops
+/// (Ctrl-C, the memory bound) before the next state is expanded. `opts.progress` is not read
+/// (`progress` has the name).
+pub fn explore_with<M, K>(
+    model: &M,
+    actor: impl Fn(&M::Action) -> Option<K>,
+    probes: &[Probe<'_, M::State, M::Action>],
+    opts: &ExploreOptions,
+    progress: &mut Progress,
+) -> (Graph<M::Action, K>, Vec<Finding>)
+where
+    M: Model,
+    M::State: Hash,
+    M::Action: Hash + Eq + Clone,
+    K: Ord + Copy,
+{
     let limit = opts.max_states.unwrap_or(usize::MAX).min(NONE as usize - 1);
     let mut g = Graph {
         fps: Vec::new(),
@@ -202,7 +227,9 @@ where
         expanded: 0,
         complete: true,
         generated: 0,
+        stop: None,
     };
+    progress.phase(Phase::Exploring, None, None);
     let mut findings: Vec<Finding> = probes
         .iter()
         .map(|p| match p {
@@ -235,6 +262,7 @@ where
         }
         if g.fps.len() >= limit {
             g.complete = false;
+            g.stop = Some(progress.stop_at(Bound::MaxStates, g.fps.len()));
             break;
         }
         let id = g.add(fp, NONE, NONE);
@@ -243,33 +271,27 @@ where
         queue.push_back(s);
     }
 
-    let start = Instant::now();
-    let mut next_report = Duration::from_secs(1);
-    let mut printed = false;
-    let tty = std::io::IsTerminal::is_terminal(&std::io::stderr());
     let mut actions = Vec::new();
+    // The breadth-first level being expanded: states `level_end..` are on the next one.
+    let mut depth = 0usize;
+    let mut level_end = g.fps.len();
     'bfs: while g.complete {
+        if queue.is_empty() {
+            break;
+        }
+        let u = g.expanded as StateId;
+        if u as usize == level_end && u != 0 {
+            depth += 1;
+            level_end = g.fps.len();
+        }
+        if let Some(stop) = progress.tick(g.fps.len(), Some(depth)) {
+            g.complete = false;
+            g.stop = Some(stop);
+            break;
+        }
         let Some(state) = queue.pop_front() else {
             break;
         };
-        let u = g.expanded as StateId;
-        if let Some(name) = &opts.progress {
-            if u & 1023 == 0 && start.elapsed() >= next_report {
-                let line = format!(
-                    "{name}: {} states, {} expanded, {:.0} s",
-                    g.fps.len(),
-                    u,
-                    start.elapsed().as_secs_f64()
-                );
-                if tty {
-                    eprint!("\r{line}   ");
-                } else {
-                    eprintln!("{line}");
-                }
-                printed = tty;
-                next_report += Duration::from_secs(if tty { 1 } else { 10 });
-            }
-        }
         model.actions(&state, &mut actions);
         for a in actions.drain(..) {
             let Some(next) = model.next_state(&state, a.clone()) else {
@@ -309,6 +331,7 @@ where
                 Some(v) => v,
                 None if g.fps.len() >= limit => {
                     g.complete = false;
+                    g.stop = Some(progress.stop_at(Bound::MaxStates, g.fps.len()));
                     break 'bfs;
                 }
                 None => {
@@ -324,14 +347,12 @@ where
             });
             if g.edges.len() >= NONE as usize {
                 g.complete = false;
+                g.stop = Some(progress.stop_at(Bound::Capacity, g.fps.len()));
                 break 'bfs;
             }
         }
         g.edge_start.push(g.edges.len() as EdgeId);
         g.expanded += 1;
-    }
-    if printed {
-        eprintln!();
     }
     // The state being expanded when the bound hit keeps the edges it got; the states after
     // it have none.
@@ -394,6 +415,11 @@ impl<A, K> Graph<A, K> {
     /// Whether every reachable state (within the boundary) was explored.
     pub fn is_complete(&self) -> bool {
         self.complete
+    }
+
+    /// The bound that stopped the exploration, if one did.
+    pub fn stopped(&self) -> Option<Stop> {
+        self.stop
     }
 
     /// Bytes held by the graph's own tables (not the states' frontier during the search).

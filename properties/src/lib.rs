@@ -8,6 +8,7 @@ pub mod check;
 pub mod cross_check;
 pub mod explore;
 pub mod liveness;
+pub mod progress;
 
 pub use catalogue::{Kind, PropertyDef, StateFn, StepFn};
 pub use check::{check, check_with, CheckOptions, LassoPath, PropertyResult, ScenarioResult};
