@@ -284,6 +284,13 @@ where
             depth += 1;
             level_end = g.fps.len();
         }
+        if u & 1023 == 0 {
+            // What a table may take at once when it grows: the frontier's buffer doubles (and
+            // copies up to half of itself), the index rehashes into a table twice its size.
+            let frontier = queue.capacity() * std::mem::size_of::<M::State>() / 2;
+            let index = g.index.capacity() * 10;
+            progress.set_headroom(frontier.max(index) as u64);
+        }
         if let Some(stop) = progress.tick(g.fps.len(), Some(depth)) {
             g.complete = false;
             g.stop = Some(stop);

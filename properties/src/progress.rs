@@ -135,6 +135,7 @@ pub struct Progress {
     max_memory: Option<u64>,
     last_memory_check: Instant,
     last_rss: Option<u64>,
+    headroom: u64,
     ticks: u64,
     stop: Option<Stop>,
     stops: Vec<Stop>,
@@ -159,6 +160,7 @@ impl Progress {
             max_memory,
             last_memory_check: now,
             last_rss: None,
+            headroom: 0,
             ticks: 0,
             stop: None,
             stops: Vec::new(),
@@ -180,7 +182,14 @@ impl Progress {
         self.total = total;
         self.interrupts_before = interrupts();
         self.last_rss = None;
+        self.headroom = 0;
         self.stop = None;
+    }
+
+    /// The most memory one step of the phase may take at once (a table that grows by
+    /// doubling): the memory bound keeps that much free.
+    pub fn set_headroom(&mut self, bytes: u64) {
+        self.headroom = bytes;
     }
 
     /// Names a part of the current phase (a property), with the states it will do at most;
@@ -259,11 +268,11 @@ impl Progress {
             if now.duration_since(self.last_memory_check) >= Duration::from_millis(10) {
                 self.last_memory_check = now;
                 if let Some(rss) = rss_bytes() {
-                    // Stop before the bound: when it is reached, or when the growth since the
-                    // last reading, twice over, would pass it before the next one.
+                    // Stop before the bound: when the growth since the last reading, twice
+                    // over, or the phase's largest growth at once would pass it.
                     let growth = self.last_rss.map_or(0, |r| rss.saturating_sub(r));
                     self.last_rss = Some(rss);
-                    if rss.saturating_add(2 * growth) >= limit {
+                    if rss.saturating_add((2 * growth).max(self.headroom)) >= limit {
                         let stop = Stop {
                             bound: Bound::MaxMemory,
                             phase: self.phase,
