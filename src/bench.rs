@@ -256,6 +256,10 @@ fn measure(mut cmd: Command, limit: Duration, name: &str) -> Result<Outcome, Bad
         if !timed_out && start.elapsed() >= limit {
             // Ctrl-C: the run stops where it is and reports; killed if it does not end soon.
             timed_out = true;
+            eprintln!(
+                "bench: {name} passed the time limit of {} s: stopping it",
+                limit.as_secs()
+            );
             interrupt(&child);
         }
         if timed_out && start.elapsed() >= limit + Duration::from_secs(15) {

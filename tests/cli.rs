@@ -555,8 +555,11 @@ fn a_short_check_prints_nothing_on_stderr() {
 fn ctrl_c_stops_the_check_and_prints_the_report_so_far() {
     use nix::sys::signal::{kill, Signal};
     use nix::unistd::Pid;
+    // A second scenario, which the Ctrl-C leaves unchecked.
+    let mut args = BIG.to_vec();
+    args.push("healthy");
     let child = Command::new(BIN)
-        .args(BIG)
+        .args(&args)
         .stdout(std::process::Stdio::piped())
         .stderr(std::process::Stdio::piped())
         .spawn()
@@ -567,7 +570,6 @@ fn ctrl_c_stops_the_check_and_prints_the_report_so_far() {
     let started = std::time::Instant::now();
     kill(pid, Signal::SIGINT).expect("SIGINT is sent");
     let o = child.wait_with_output().expect("podcheck ends");
-    let args = BIG.to_vec();
     assert_eq!(o.status.code(), Some(3), "{}", describe(&args, &o));
     assert!(
         started.elapsed() < std::time::Duration::from_secs(20),
@@ -624,10 +626,16 @@ fn ctrl_c_stops_the_check_and_prints_the_report_so_far() {
         .count();
     assert!(n_rows > 20, "{out}");
     assert!(
+        out.contains(
+            "\nhealthy  (INCOMPLETE: not checked, interrupted (Ctrl-C) before it started)\n"
+        ),
+        "{out}"
+    );
+    assert!(
         out.lines()
             .last()
             .unwrap_or("")
-            .starts_with("1 scenarios, "),
+            .starts_with("2 scenarios, "),
         "{out}"
     );
 }
