@@ -435,7 +435,7 @@ fn readme_block(rows: &[Row], timeout: u64) -> String {
     }
     out.push_str(&format!(
         "\n`> {timeout} s` marks the phase a run was in when it passed the time limit: it got a \
-         Ctrl-C, and its counts (`≥`) are those found by then; it decided nothing more.\n"
+         Ctrl-C, and its counts (`≥`) are those found by then.\n"
     ));
     // Per scenario measured at more than one size, the largest size that finished.
     let mut names: Vec<&str> = Vec::new();
