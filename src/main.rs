@@ -521,7 +521,8 @@ fn run_trace(
     }
     stop_on_ctrl_c();
     let r = check_one(&scenario, format == TraceFormat::Dot, max_memory)?;
-    // A run stopped by a bound: exit 3 unless it found a trace to show.
+    // A run stopped by a bound: exit 3 unless it found the trace of the property asked for
+    // (without `--property`, a complete run might have chosen another).
     let unfinished = if r.complete {
         ExitCode::SUCCESS
     } else {
@@ -627,7 +628,11 @@ fn run_trace(
             say!("{dot}");
         }
     }
-    Ok(ExitCode::SUCCESS)
+    Ok(if property.is_some() {
+        ExitCode::SUCCESS
+    } else {
+        unfinished
+    })
 }
 
 /// The one socket address `addr` names, bound once to check that it can be bound now

@@ -690,6 +690,41 @@ fn assert_sound_when_stopped(kind: &str, verdict: &str) {
 }
 
 #[test]
+fn trace_stopped_by_the_memory_bound_exits_3() {
+    let base = [
+        "trace",
+        "statefulset-partition",
+        "--nodes",
+        "3",
+        "--replicas",
+        "2",
+        "--max-memory",
+        "40M",
+    ];
+    let mut args = base.to_vec();
+    args.extend(["--property", "deleted_leads_to_gone"]);
+    let o = run_expect(&args, 3);
+    assert!(
+        stdout(&o).contains("deleted_leads_to_gone: is incomplete: the run stopped at a bound"),
+        "{}",
+        describe(&args, &o)
+    );
+    assert!(
+        stderr(&o).contains("INCOMPLETE: stopped at --max-memory in phase exploring at "),
+        "{}",
+        describe(&args, &o)
+    );
+    // Without --property the trace shown is a real one, but a complete run might pick
+    // another: exit 3 as well.
+    let o = run_expect(&base, 3);
+    assert!(
+        stdout(&o).contains("witness in "),
+        "{}",
+        describe(&base, &o)
+    );
+}
+
+#[test]
 fn malformed_max_memory_is_bad_input() {
     for bad in ["12X", "0", "8 GB B", "1..5G", "5 MiBs"] {
         assert_bad_input(
