@@ -1,7 +1,8 @@
 //! podcheck's property catalogue ([`catalogue`]) and the checking that judges it ([`check`]):
 //! one exploration of a scenario's state graph ([`explore`]) decides every property, with
 //! liveness under weak fairness ([`liveness`]) and Stateright as the independent
-//! cross-check ([`cross_check`]).
+//! cross-check ([`cross_check`]). A long check reports its progress and stops early, without
+//! losing what it decided, at Ctrl-C or a memory bound ([`progress`]).
 
 pub mod catalogue;
 pub mod check;

@@ -418,7 +418,35 @@ pub fn parse_size(text: &str) -> Result<u64, String> {
 
 #[cfg(test)]
 mod tests {
-    use super::parse_size;
+    use super::{parse_size, rss_bytes, Bound, Phase, Progress};
+
+    #[test]
+    fn the_memory_bound_stops_a_phase_and_only_that_phase() {
+        if rss_bytes().is_none() {
+            return; // no /proc here: the bound cannot be read (the CLI tests run where it can)
+        }
+        // One byte: passed at the first reading.
+        let mut p = Progress::new(None, Some(1));
+        std::thread::sleep(std::time::Duration::from_millis(20));
+        let stop = (0..10_000).find_map(|i| p.tick(i, Some(0)));
+        let stop = stop.expect("the memory bound stops the phase");
+        assert_eq!(stop.bound, Bound::MaxMemory);
+        assert_eq!(stop.phase, Phase::Exploring);
+        assert_eq!(p.tick(1, None), Some(stop), "a stopped phase stays stopped");
+        // The next phase starts afresh, and refuses an allocation that would pass the bound.
+        p.phase(Phase::Graph, Some("p"), None);
+        assert_eq!(p.stopped(), None);
+        assert!(p.would_pass_memory(0, 0));
+        assert_eq!(
+            p.stopped().map(|s| (s.bound, s.phase)),
+            Some((Bound::MaxMemory, Phase::Graph))
+        );
+        assert_eq!(p.stops().len(), 2);
+        // Without a bound nothing stops.
+        let mut free = Progress::new(None, None);
+        assert!((0..10_000).all(|i| free.tick(i, None).is_none()));
+        assert!(!free.would_pass_memory(u64::MAX / 2, 0));
+    }
 
     #[test]
     fn sizes_parse_strictly() {
