@@ -16,8 +16,7 @@ use std::time::{Duration, Instant};
 pub struct BenchArgs {
     /// Scenario names (default: every scenario of the catalogue).
     scenarios: Vec<String>,
-    /// Threads of Stateright's checker (only with a cross-check; the figures are of the
-    /// single-threaded exploration).
+    /// Threads that explore, as for `check`.
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=64))]
     threads: u16,
     /// Also measure at these sizes (nodes x replicas, each 1–5): `3x2` for every scenario
@@ -224,7 +223,7 @@ pub fn run(args: BenchArgs) -> Result<ExitCode, BadInput> {
         }
     }
     if let Some(file) = &args.write_readme {
-        let block = readme_block(&rows, args.timeout);
+        let block = readme_block(&rows, args.timeout, args.threads);
         write_between_markers(file, Some(&block))?;
         eprintln!("bench: wrote the table into {file}");
     }
@@ -402,7 +401,7 @@ fn machine() -> String {
     )
 }
 
-fn readme_block(rows: &[Row], timeout: u64) -> String {
+fn readme_block(rows: &[Row], timeout: u64, threads: u16) -> String {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let mut command = Vec::new();
     let mut skip = false;
@@ -421,8 +420,13 @@ fn readme_block(rows: &[Row], timeout: u64) -> String {
         command.push(a.as_str());
     }
     let mut out = String::new();
+    let threads = if threads == 1 {
+        "single-threaded".to_string()
+    } else {
+        format!("{threads} threads")
+    };
     out.push_str(&format!(
-        "Measured with `podcheck {}` on {}: single-threaded, a release build, each run in a \
+        "Measured with `podcheck {}` on {}: {threads}, a release build, each run in a \
          process of its own with a time limit of {timeout} s.\n\n",
         command.join(" "),
         machine()

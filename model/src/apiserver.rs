@@ -59,23 +59,27 @@ pub fn create_pod_named(m: &Context, s: &mut State, workload: u8, suffix: u8) ->
     let uid = (1..=u16::MAX)
         .find(|&u| !uid_in_use(s, u))
         .unwrap_or(u16::MAX);
-    s.api.pods.push(Pod {
-        uid,
-        workload,
-        suffix,
-        node,
-        deletion: None,
-        unschedulable: None,
-        status: PodStatus {
-            phase: Phase::Pending,
-            ..PodStatus::default()
-        },
-        job_counted: false,
-        disruption_target: false,
-        mirror_of: None,
-        events: Vec::new(),
-        ghost: PodGhost::default(),
-    });
+    s.api.pods.push(
+        Pod {
+            uid,
+            workload,
+            suffix,
+            node,
+            deletion: None,
+            unschedulable: None,
+            status: PodStatus {
+                phase: Phase::Pending,
+                ..PodStatus::default()
+            }
+            .into(),
+            job_counted: false,
+            disruption_target: false,
+            mirror_of: None,
+            events: Vec::new(),
+            ghost: PodGhost::default(),
+        }
+        .into(),
+    );
     uid
 }
 

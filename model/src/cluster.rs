@@ -13,7 +13,7 @@
 //! ([`crate::runtime`]) → the components (each its own module; none imports another) → this
 //! composition. Wording and pictures live outside the model, in the renderings.
 
-use crate::context::Context;
+use crate::context::{Context, Memo};
 use crate::derived::full_disruption;
 use crate::spec::{Scenario, Start, Workload};
 use crate::state::*;
@@ -44,6 +44,9 @@ pub struct Cluster {
     pub properties: Vec<PropertyFn>,
     /// The state exploration starts from.
     pub start: State,
+    /// The controllers' enabled actions ([`controllers::actions`]) read the API objects
+    /// alone: kept by the API's content hash.
+    controller_memo: Memo<u64, Vec<controllers::Action>>,
 }
 
 impl std::ops::Deref for Cluster {
@@ -160,6 +163,7 @@ impl Cluster {
             ctx,
             properties,
             start: State::default(),
+            controller_memo: Memo::default(),
         };
         m.start = m.empty_state();
         if m.scenario.cluster.start == Start::Settled {
@@ -241,7 +245,9 @@ impl Cluster {
                     .filter(|i| self.images.contains(i))
                     .fold(0u32, |acc, i| acc | (1 << self.image_index(i))),
             })
-            .collect();
+            .map(Shared::new)
+            .collect::<Vec<_>>()
+            .into();
         let workloads = self
             .scenario
             .workloads
@@ -260,9 +266,10 @@ impl Cluster {
                 workloads,
                 nodes: vec![NodeObj::default(); self.scenario.cluster.nodes.len()],
                 attach_retry: Vec::new(),
-            },
+            }
+            .into(),
             nodes,
-            proxies: vec![Proxy::default(); self.scenario.cluster.nodes.len()],
+            proxies: vec![Proxy::default(); self.scenario.cluster.nodes.len()].into(),
             env: Env::default(),
             journal: Default::default(),
         };
@@ -285,12 +292,12 @@ impl Cluster {
                     .unwrap_or(0);
                 let uid = apiserver::create_pod_named(&self.ctx, &mut s, i as u8, n as u8);
                 if let Some(pos) = s.api.pods.iter().position(|p| p.uid == uid) {
-                    let mut pod = s.api.pods.remove(pos);
+                    let mut pod = s.api.pods.remove(pos).into_inner();
                     pod.node = Some(n as u8);
                     let mut rt = kubelet::new_rt(&self.ctx, &pod);
                     rt.static_pod = true;
-                    s.nodes[n].static_pods.push(pod);
-                    s.nodes[n].pods.push(rt);
+                    s.nodes[n].static_pods.push(pod.into());
+                    s.nodes[n].pods.push(rt.into());
                 }
             }
         }
@@ -309,7 +316,11 @@ impl Cluster {
             out.push(controllers::Action::PodGc { uid }.into());
             return;
         }
-        controllers::actions(ctx, state, out);
+        out.extend(
+            self.controller_actions(state)
+                .into_iter()
+                .map(Action::Controller),
+        );
         if ctx.node_health {
             let full = full_disruption(state);
             for (n, obj) in state.api.nodes.iter().enumerate() {
@@ -326,6 +337,24 @@ impl Cluster {
         scheduler::actions(ctx, state, out);
         kubelet::actions(ctx, state, out);
         proxy::urgent_actions(state, out);
+    }
+
+    /// The controllers' enabled actions ([`controllers::actions`]), kept by the API's
+    /// content hash: they read the API objects alone.
+    pub fn controller_actions(&self, state: &State) -> Vec<controllers::Action> {
+        self.controller_memo.get(state.api.content_hash(), || {
+            let mut acts = Vec::new();
+            controllers::actions(&self.ctx, state, &mut acts);
+            acts
+        })
+    }
+
+    /// The EndpointSlice controller has nothing to write: the slice is what the pods say it
+    /// should be (or there is no Service).
+    pub fn endpoints_synced(&self, state: &State) -> bool {
+        !self
+            .controller_actions(state)
+            .contains(&controllers::Action::EndpointSliceSync)
     }
 
     /// Applies an action; None if it is not enabled (never for actions from `actions`).

@@ -23,6 +23,67 @@ pub struct Context {
     pub taint_age_cap: Secs,
     /// Per workload: the kubelet steps that fail for its pods (`stepFails` faults).
     pub failures: Vec<Vec<(FailingStep, StepFailure)>>,
+    /// The status the kubelet computes for a pod, by the content of the pod object and its
+    /// runtime record (see [`StatusMemo`]).
+    pub status_memo: StatusMemo,
+}
+
+/// A cache of a pure function of parts of the state, by their content hashes (64-bit, as the
+/// states' own fingerprints are). The search asks the same questions of many states that
+/// share the parts they are about; each distinct question is answered once.
+pub struct Memo<K, V>(std::sync::Mutex<std::collections::HashMap<K, V, ahash::RandomState>>);
+
+/// More entries than this, and a memo starts over (it is only a cache).
+const MEMO_CAP: usize = 1 << 20;
+
+impl<K: std::hash::Hash + Eq, V: Clone> Memo<K, V> {
+    /// The value for `key`, computed with `compute` if new.
+    pub fn get(&self, key: K, compute: impl FnOnce() -> V) -> V {
+        let mut map = self.0.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(v) = map.get(&key) {
+            return v.clone();
+        }
+        let v = compute();
+        if map.len() >= MEMO_CAP {
+            map.clear();
+        }
+        map.insert(key, v.clone());
+        v
+    }
+}
+
+impl<K, V> Default for Memo<K, V> {
+    fn default() -> Self {
+        let hasher = ahash::RandomState::with_seeds(1, 2, 3, 4);
+        Memo(std::sync::Mutex::new(
+            std::collections::HashMap::with_hasher(hasher),
+        ))
+    }
+}
+
+impl<K, V> Clone for Memo<K, V> {
+    /// A copy of the model starts with an empty memo.
+    fn clone(&self) -> Self {
+        Memo::default()
+    }
+}
+
+impl<K, V> std::fmt::Debug for Memo<K, V> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Memo")
+    }
+}
+
+/// The kubelet's computed status of a pod is a function of the pod object and its runtime
+/// record alone: kept by the two parts' content hashes, with whether the object's status
+/// differs from it (whether a status update is due).
+pub type StatusMemo = Memo<(u64, u64), MemoEntry>;
+
+/// A kept status: the computed one, and whether the object's differs from it.
+#[derive(Clone)]
+pub struct MemoEntry {
+    pub status: Shared<PodStatus>,
+    pub differs: bool,
 }
 
 /// A failing step of a workload's pods, resolved.
@@ -122,6 +183,7 @@ impl Context {
             .collect();
         Context {
             failures,
+            status_memo: StatusMemo::default(),
             scenario,
             images,
             views,

@@ -148,7 +148,7 @@ pub fn actions<A: From<Action>>(m: &Context, s: &State, out: &mut Vec<A>) {
             // A program that is up deadlocks.
             Fault::Deadlock { workload } => {
                 let w = workload_index(m, workload);
-                for node in &s.nodes {
+                for node in s.nodes.iter() {
                     for rt in &node.pods {
                         if Some(rt.workload) != w {
                             continue;
@@ -190,7 +190,7 @@ pub fn apply(m: &Context, s: &mut State, index: u8, target: Option<u16>) -> Opti
             Some(())
         }
         Fault::ControlPlanePartition {} => {
-            for node in &mut s.nodes {
+            for node in s.nodes.iter_mut() {
                 node.partitioned = true;
                 node.lease_age = 0;
             }

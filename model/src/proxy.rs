@@ -37,17 +37,28 @@ pub fn desired_routes(s: &State) -> Vec<(u16, u8)> {
 /// The watch: after every step, a proxy whose routes differ from the slice gets a pending
 /// update with the full lag; one with nothing to apply has none.
 pub fn observe(m: &Context, s: &mut State) {
-    let want = desired_routes(s);
+    let want = || {
+        s.api
+            .endpoints
+            .iter()
+            .filter(|e| e.conditions.ready)
+            .map(|e| (e.uid, e.node))
+    };
     let lag = m.scenario.cluster.proxy_lag_seconds;
-    for (n, p) in s.proxies.iter_mut().enumerate() {
+    for n in 0..s.proxies.len() {
         if s.nodes[n].partitioned {
             // A partitioned kube-proxy sees no updates; it keeps its old routes.
             continue;
         }
-        if p.routes == want {
-            p.lag_left = None;
-        } else if p.lag_left.is_none() {
-            p.lag_left = Some(lag);
+        let p = &s.proxies[n];
+        let lag_left = if p.routes.iter().copied().eq(want()) {
+            None
+        } else {
+            Some(p.lag_left.unwrap_or(lag))
+        };
+        // Changed only where it changes: the proxies are shared with the state before.
+        if p.lag_left != lag_left {
+            s.proxies[n].lag_left = lag_left;
         }
     }
 }

@@ -38,8 +38,9 @@ macro_rules! each_timer {
         for (_, r) in & $($mut)? $s.api.attach_retry {
             $f(Timer::Countdown { left: & $($mut)? r.left, due: true });
         }
-        for node in & $($mut)? $s.nodes {
+        for node in & $($mut)? *$s.nodes {
             for rt in & $($mut)? node.pods {
+                let rt = & $($mut)? **rt;
                 if let Some(t) = & $($mut)? rt.retry_left {
                     $f(Timer::Countdown { left: t, due: true });
                 }
@@ -97,7 +98,7 @@ macro_rules! each_timer {
         if let Some(t) = & $($mut)? $s.env.outage_left {
             $f(Timer::Countdown { left: t, due: true });
         }
-        for (n, p) in (& $($mut)? $s.proxies).into_iter().enumerate() {
+        for (n, p) in (& $($mut)? *$s.proxies).into_iter().enumerate() {
             if $s.nodes[n].partitioned {
                 // A partitioned kube-proxy hears of no change: its lag does not run.
                 continue;
@@ -106,7 +107,7 @@ macro_rules! each_timer {
                 $f(Timer::Countdown { left: t, due: true });
             }
         }
-        for (n, node) in (& $($mut)? $s.nodes).into_iter().enumerate() {
+        for (n, node) in (& $($mut)? *$s.nodes).into_iter().enumerate() {
             let obj = & $($mut)? $s.api.nodes[n];
             if node.partitioned {
                 // The node lifecycle controller: `now > probeTimestamp + grace`, in whole
@@ -176,12 +177,17 @@ pub fn tick(m: &Context, s: &mut State, d: Secs) -> Option<()> {
     // History variable: how long each pod has been stuck (judged at the start of the
     // interval).
     let stuck: Vec<bool> = s.api.pods.iter().map(|p| stuck_now(m, s, p)).collect();
-    for (p, stuck) in s.api.pods.iter_mut().zip(stuck) {
-        p.ghost.stuck_for = if stuck {
-            p.ghost.stuck_for.saturating_add(d).min(STUCK_CAP)
+    for (i, stuck) in stuck.into_iter().enumerate() {
+        let was = s.api.pods[i].ghost.stuck_for;
+        let now = if stuck {
+            was.saturating_add(d).min(STUCK_CAP)
         } else {
             0
         };
+        // Written only where it changes: the pods are shared with the state before.
+        if now != was {
+            s.api.pods[i].ghost.stuck_for = now;
+        }
     }
     let advance = |t: Timer<&mut Secs>| match t {
         Timer::Countdown { left, .. } => *left = left.saturating_sub(d),
@@ -196,7 +202,7 @@ pub fn tick(m: &Context, s: &mut State, d: Secs) -> Option<()> {
 /// and SIGTERM is sent, grace periods end and SIGKILL is sent, the dependency comes back.
 fn due_now(m: &Context, s: &mut State) {
     let mut failed_runs: Vec<u8> = Vec::new();
-    for node in &mut s.nodes {
+    for node in s.nodes.iter_mut() {
         for rt in &mut node.pods {
             let w = rt.workload;
             let is_job = matches!(m.workload(w), Workload::Job { .. });

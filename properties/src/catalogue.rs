@@ -586,7 +586,7 @@ fn endpoint_ready_implies_serving_not_terminating(m: &Cluster, s: &State) -> boo
 fn no_terminal_or_ipless_endpoints(m: &Cluster, s: &State) -> bool {
     // The slice is a derived object written after the pods change: judge it once the
     // controller has caught up.
-    let synced = controllers::desired_endpoints(m, s).is_none_or(|d| d == s.api.endpoints);
+    let synced = m.endpoints_synced(s);
     !synced
         || s.api.endpoints.iter().all(|e| {
             s.pod(e.uid)
@@ -668,7 +668,7 @@ fn rt_pods(s: &State) -> impl Iterator<Item = (usize, &PodRt)> {
     s.nodes
         .iter()
         .enumerate()
-        .flat_map(|(n, node)| node.pods.iter().map(move |p| (n, p)))
+        .flat_map(|(n, node)| node.pods.iter().map(move |p| (n, &**p)))
 }
 
 fn statefulset_at_most_one(m: &Cluster, s: &State) -> bool {
@@ -699,7 +699,7 @@ fn deployment_at_most_replicas_running(m: &Cluster, s: &State) -> bool {
 }
 
 fn unreachable_pods_leave_endpoints(m: &Cluster, s: &State) -> bool {
-    let synced = controllers::desired_endpoints(m, s).is_none_or(|d| d == s.api.endpoints);
+    let synced = m.endpoints_synced(s);
     !synced
         || s.api.endpoints.iter().all(|e| {
             let n = e.node as usize;

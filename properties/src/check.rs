@@ -45,8 +45,8 @@ pub type ClusterGraph = Graph<Action, Actor>;
 /// How to run a check.
 #[derive(Clone, Debug)]
 pub struct CheckOptions {
-    /// Threads of the Stateright cross-check (with `cross_check`). The main exploration is
-    /// single-threaded: verdicts, counts and traces never depend on this.
+    /// Threads of the exploration (and of the Stateright cross-check, with `cross_check`).
+    /// Verdicts, counts and traces never depend on this.
     pub threads: usize,
     /// Stop before the graph holds more than this many distinct states (then verdicts may
     /// be `incomplete`).
@@ -327,6 +327,7 @@ pub fn check_with(
     let explore_opts = ExploreOptions {
         max_states: opts.max_states,
         progress: None,
+        threads: opts.threads,
     };
     let mut progress = Progress::new(
         opts.progress.then(|| scenario.name.clone()),

@@ -69,10 +69,10 @@ pub fn fingerprint<T: Hash>(value: &T) -> u64 {
 }
 
 /// A predicate on a state.
-pub type StatePredicate<'a, S> = Box<dyn Fn(&S) -> bool + 'a>;
+pub type StatePredicate<'a, S> = Box<dyn Fn(&S) -> bool + Sync + 'a>;
 
 /// A predicate on a transition: state, action, next state.
-pub type StepPredicate<'a, S, A> = Box<dyn Fn(&S, &A, &S) -> bool + 'a>;
+pub type StepPredicate<'a, S, A> = Box<dyn Fn(&S, &A, &S) -> bool + Sync + 'a>;
 
 /// A predicate evaluated during the exploration.
 pub enum Probe<'a, S, A> {
@@ -137,8 +137,9 @@ const NONE: u32 = u32::MAX;
 /// unfair environment).
 pub struct Graph<A, K> {
     fps: Vec<u64>,
-    /// fingerprint → state number (the table stores numbers; the key is `fps[number]`).
-    index: hashbrown::HashTable<StateId>,
+    /// fingerprint → state number (the table stores both, so that a lookup touches one
+    /// place in memory).
+    index: hashbrown::HashTable<(u64, StateId)>,
     /// Per state: the breadth-first parent (`NONE` for an initial state) and its action.
     parent: Vec<StateId>,
     parent_action: Vec<ActionId>,
@@ -176,10 +177,20 @@ pub struct ExploreOptions {
     pub max_states: Option<usize>,
     /// Print a progress line on stderr, under this name, for runs longer than a second.
     pub progress: Option<String>,
+    /// Threads that expand states (0 or 1: the calling thread alone). The graph, its
+    /// numbering and every finding are the same for any number (see [`explore`]).
+    pub threads: usize,
 }
 
 /// Explores `model` breadth-first into a [`Graph`], evaluating the probes. `actor` names the
 /// fair actor that takes an action, or `None` for the unfair environment.
+///
+/// With [`ExploreOptions::threads`] above one, the frontier is taken in chunks: the chunk's
+/// states are expanded (actions, successors, fingerprints, step predicates) on all threads,
+/// then one thread numbers the successors in exactly the order a single thread would meet
+/// them, then the new states' predicates are evaluated on all threads and recorded in
+/// number order. Nothing a thread computes depends on another's timing, so the graph and the
+/// findings are identical to a one-thread run.
 pub fn explore<M, K>(
     model: &M,
     actor: impl Fn(&M::Action) -> Option<K>,
@@ -187,9 +198,9 @@ pub fn explore<M, K>(
     opts: &ExploreOptions,
 ) -> (Graph<M::Action, K>, Vec<Finding>)
 where
-    M: Model,
-    M::State: Hash,
-    M::Action: Hash + Eq + Clone,
+    M: Model + Sync,
+    M::State: Hash + Send + Sync,
+    M::Action: Hash + Eq + Clone + Send + Sync,
     K: Ord + Copy,
 {
     let mut progress = Progress::new(opts.progress.clone(), None);
@@ -207,9 +218,9 @@ pub fn explore_with<M, K>(
     progress: &mut Progress,
 ) -> (Graph<M::Action, K>, Vec<Finding>)
 where
-    M: Model,
-    M::State: Hash,
-    M::Action: Hash + Eq + Clone,
+    M: Model + Sync,
+    M::State: Hash + Send + Sync,
+    M::Action: Hash + Eq + Clone + Send + Sync,
     K: Ord + Copy,
 {
     let limit = opts.max_states.unwrap_or(usize::MAX).min(NONE as usize - 1);
@@ -247,7 +258,8 @@ where
             }
         }
     };
-    let mut action_ids: HashMap<M::Action, ActionId> = HashMap::new();
+    let mut action_ids: HashMap<M::Action, ActionId, ahash::RandomState> =
+        HashMap::with_hasher(ahash::RandomState::with_seeds(1, 2, 3, 4));
     let mut actor_ids: Vec<Option<K>> = Vec::new();
     let mut queue: VecDeque<M::State> = VecDeque::new();
 
@@ -272,24 +284,38 @@ where
     }
 
     let mut actions = Vec::new();
-    // The breadth-first level being expanded: states `level_end..` are on the next one.
-    let mut depth = 0usize;
-    let mut level_end = g.fps.len();
+    // The breadth-first level being expanded.
+    let mut level = Level {
+        depth: 0,
+        end: g.fps.len(),
+    };
+    if opts.threads > 1 {
+        let mut interner = Interner {
+            action_ids: &mut action_ids,
+            actor_ids: &mut actor_ids,
+            actor: &actor,
+        };
+        explore_chunks(
+            model,
+            probes,
+            opts,
+            limit,
+            &mut g,
+            &mut findings,
+            &mut interner,
+            &mut queue,
+            progress,
+            &mut level,
+        );
+    }
     'bfs: while g.complete {
         if queue.is_empty() {
             break;
         }
         let u = g.expanded as StateId;
-        if u as usize == level_end && u != 0 {
-            depth += 1;
-            level_end = g.fps.len();
-        }
+        let depth = level.enter(u as usize, g.fps.len());
         if u & 1023 == 0 {
-            // What a table may take at once when it grows: the frontier's buffer doubles (and
-            // copies up to half of itself), the index rehashes into a table twice its size.
-            let frontier = queue.capacity() * std::mem::size_of::<M::State>() / 2;
-            let index = g.index.capacity() * 10;
-            progress.set_headroom(frontier.max(index) as u64);
+            progress.set_headroom(headroom(&queue, g.index.capacity()));
         }
         if let Some(stop) = progress.tick(g.fps.len(), Some(depth)) {
             g.complete = false;
@@ -377,7 +403,7 @@ where
         *k = rank[*k as usize];
     }
     g.actors = order.iter().map(|i| actor_ids[*i]).collect();
-    g.index.shrink_to_fit(|i| g.fps[*i as usize]);
+    g.index.shrink_to_fit(|(f, _)| *f);
     g.fps.shrink_to_fit();
     g.parent.shrink_to_fit();
     g.parent_action.shrink_to_fit();
@@ -386,11 +412,243 @@ where
     (g, findings)
 }
 
+/// The breadth-first level being expanded: states `end..` are on the next one.
+struct Level {
+    depth: usize,
+    end: usize,
+}
+
+impl Level {
+    /// The level of state `u`, about to be expanded, with `states` states numbered so far.
+    fn enter(&mut self, u: usize, states: usize) -> usize {
+        if u == self.end && u != 0 {
+            self.depth += 1;
+            self.end = states;
+        }
+        self.depth
+    }
+}
+
+/// What a table of the search may take at once when it grows (for the memory bound): the
+/// frontier's buffer doubles (and copies up to half of itself), the index rehashes into a
+/// table twice its size.
+fn headroom<S>(queue: &VecDeque<S>, index_capacity: usize) -> u64 {
+    let frontier = queue.capacity() * std::mem::size_of::<S>() / 2;
+    let index = index_capacity * 2 * std::mem::size_of::<(u64, StateId)>();
+    frontier.max(index) as u64
+}
+
+/// Action and actor numbering, shared by the one-thread and the chunked search.
+struct Interner<'i, A, K, F> {
+    action_ids: &'i mut HashMap<A, ActionId, ahash::RandomState>,
+    actor_ids: &'i mut Vec<Option<K>>,
+    actor: &'i F,
+}
+
+impl<A: Hash + Eq + Clone, K: Copy + PartialEq, F: Fn(&A) -> Option<K>> Interner<'_, A, K, F> {
+    fn intern(&mut self, g: &mut Graph<A, K>, a: &A) -> ActionId {
+        if let Some(id) = self.action_ids.get(a) {
+            return *id;
+        }
+        let id = g.actions.len() as ActionId;
+        let k = (self.actor)(a);
+        let kid = match self.actor_ids.iter().position(|x| *x == k) {
+            Some(p) => p,
+            None => {
+                self.actor_ids.push(k);
+                self.actor_ids.len() - 1
+            }
+        };
+        g.actions.push(a.clone());
+        g.actor_of.push(kid as u16);
+        self.action_ids.insert(a.clone(), id);
+        id
+    }
+}
+
+/// One successor, as a thread computed it: the action, the state, its fingerprint, and the
+/// step predicates (by probe index) that hold on the transition.
+struct Succ<S, A> {
+    action: A,
+    next: S,
+    fp: u64,
+    steps: Vec<u16>,
+}
+
+/// States expanded per chunk and thread.
+const CHUNK_PER_THREAD: usize = 512;
+
+/// The chunked multi-threaded search (see [`explore`]); leaves `queue` empty unless the bound
+/// was reached, and `g` exactly as the one-thread loop would.
+#[allow(clippy::too_many_arguments)]
+fn explore_chunks<M, K, F>(
+    model: &M,
+    probes: &[Probe<'_, M::State, M::Action>],
+    opts: &ExploreOptions,
+    limit: usize,
+    g: &mut Graph<M::Action, K>,
+    findings: &mut [Finding],
+    interner: &mut Interner<'_, M::Action, K, F>,
+    queue: &mut VecDeque<M::State>,
+    progress: &mut Progress,
+    level: &mut Level,
+) where
+    M: Model + Sync,
+    M::State: Hash + Send + Sync,
+    M::Action: Hash + Eq + Clone + Send + Sync,
+    K: Ord + Copy,
+    F: Fn(&M::Action) -> Option<K>,
+{
+    use rayon::prelude::*;
+    let Ok(pool) = rayon::ThreadPoolBuilder::new()
+        .num_threads(opts.threads)
+        .build()
+    else {
+        // No threads to be had: the one-thread loop goes on from here.
+        return;
+    };
+    let chunk_len = CHUNK_PER_THREAD * opts.threads;
+    'bfs: while g.complete && !queue.is_empty() {
+        progress.set_headroom(headroom(queue, g.index.capacity()));
+        let n = chunk_len.min(queue.len());
+        let chunk: Vec<M::State> = queue.drain(..n).collect();
+        // The step predicates still undecided: a later transition cannot be the first.
+        let open_steps: Vec<usize> = probes
+            .iter()
+            .zip(findings.iter())
+            .enumerate()
+            .filter(|(_, (p, f))| matches!((p, f), (Probe::FirstStep(_), Finding::Step(None))))
+            .map(|(i, _)| i)
+            .collect();
+        let expanded: Vec<Vec<Succ<M::State, M::Action>>> = pool.install(|| {
+            chunk
+                .par_iter()
+                .map(|state| {
+                    let mut actions = Vec::new();
+                    model.actions(state, &mut actions);
+                    actions
+                        .into_iter()
+                        .filter_map(|a| {
+                            let next = model.next_state(state, a.clone())?;
+                            if !model.within_boundary(&next) {
+                                return None;
+                            }
+                            let steps = open_steps
+                                .iter()
+                                .filter(|i| match &probes[**i] {
+                                    Probe::FirstStep(c) => c(state, &a, &next),
+                                    _ => false,
+                                })
+                                .map(|i| *i as u16)
+                                .collect();
+                            Some(Succ {
+                                fp: fingerprint(&next),
+                                action: a,
+                                next,
+                                steps,
+                            })
+                        })
+                        .collect()
+                })
+                .collect()
+        });
+        drop(chunk);
+        // Numbering, in the order one thread meets the successors.
+        let mut fresh: Vec<(StateId, M::State)> = Vec::new();
+        let mut stopped = false;
+        'merge: for succs in expanded {
+            let u = g.expanded as StateId;
+            let depth = level.enter(u as usize, g.fps.len());
+            if let Some(stop) = progress.tick(g.fps.len(), Some(depth)) {
+                g.complete = false;
+                g.stop = Some(stop);
+                stopped = true;
+                break 'merge;
+            }
+            for succ in succs {
+                g.generated += 1;
+                let aid = interner.intern(g, &succ.action);
+                for i in succ.steps {
+                    if let Finding::Step(found @ None) = &mut findings[i as usize] {
+                        *found = Some((u, aid));
+                    }
+                }
+                let v = match g.lookup(succ.fp) {
+                    Some(v) => v,
+                    None if g.fps.len() >= limit => {
+                        g.complete = false;
+                        g.stop = Some(progress.stop_at(Bound::MaxStates, g.fps.len()));
+                        stopped = true;
+                        break 'merge;
+                    }
+                    None => {
+                        let v = g.add(succ.fp, u, aid);
+                        fresh.push((v, succ.next));
+                        v
+                    }
+                };
+                g.edges.push(EdgeRec {
+                    target: v,
+                    action: aid,
+                });
+                if g.edges.len() >= NONE as usize {
+                    g.complete = false;
+                    g.stop = Some(progress.stop_at(Bound::Capacity, g.fps.len()));
+                    stopped = true;
+                    break 'merge;
+                }
+            }
+            g.edge_start.push(g.edges.len() as EdgeId);
+            g.expanded += 1;
+        }
+        // The new states' predicates, recorded in number order.
+        let open_states: Vec<usize> = probes
+            .iter()
+            .zip(findings.iter())
+            .enumerate()
+            .filter(|(_, (p, f))| {
+                matches!(
+                    (p, f),
+                    (Probe::FirstState(_), Finding::State(None)) | (Probe::EveryState(_), _)
+                )
+            })
+            .map(|(i, _)| i)
+            .collect();
+        if !open_states.is_empty() {
+            let values: Vec<Vec<bool>> = pool.install(|| {
+                fresh
+                    .par_iter()
+                    .map(|(_, s)| {
+                        open_states
+                            .iter()
+                            .map(|i| match &probes[*i] {
+                                Probe::FirstState(c) | Probe::EveryState(c) => c(s),
+                                Probe::FirstStep(_) => false,
+                            })
+                            .collect()
+                    })
+                    .collect()
+            });
+            for ((id, _), vals) in fresh.iter().zip(values) {
+                for (i, b) in open_states.iter().zip(vals) {
+                    match &mut findings[*i] {
+                        Finding::State(found @ None) if b => *found = Some(*id),
+                        Finding::Bits(bits) => bits.push(b),
+                        _ => {}
+                    }
+                }
+            }
+        }
+        if stopped {
+            break 'bfs;
+        }
+        queue.extend(fresh.into_iter().map(|(_, s)| s));
+    }
+}
+
 impl<A, K> Graph<A, K> {
     fn lookup(&self, fp: u64) -> Option<StateId> {
-        self.index
-            .find(fp, |i| self.fps[*i as usize] == fp)
-            .copied()
+        self.index.find(fp, |(f, _)| *f == fp).map(|(_, i)| *i)
     }
 
     fn add(&mut self, fp: u64, parent: StateId, action: ActionId) -> StateId {
@@ -398,8 +656,7 @@ impl<A, K> Graph<A, K> {
         self.fps.push(fp);
         self.parent.push(parent);
         self.parent_action.push(action);
-        let fps = &self.fps;
-        self.index.insert_unique(fp, id, |i| fps[*i as usize]);
+        self.index.insert_unique(fp, (fp, id), |(f, _)| *f);
         id
     }
 
@@ -432,7 +689,7 @@ impl<A, K> Graph<A, K> {
     /// Bytes held by the graph's own tables (not the states' frontier during the search).
     pub fn heap_bytes(&self) -> usize {
         self.fps.capacity() * 8
-            + self.index.capacity() * (4 + 1)
+            + self.index.capacity() * (16 + 1)
             + self.parent.capacity() * 4
             + self.parent_action.capacity() * 4
             + self.edge_start.capacity() * 4

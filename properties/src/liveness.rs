@@ -679,24 +679,24 @@ fn path_within<A, K: Ord + Copy>(
 pub fn check_leads_to<M, K>(
     model: &M,
     actor: impl Fn(&M::Action) -> Option<K>,
-    p: impl Fn(&M::State) -> bool,
-    q: impl Fn(&M::State) -> bool,
+    p: impl Fn(&M::State) -> bool + Sync,
+    q: impl Fn(&M::State) -> bool + Sync,
     ends: Ends,
     max_states: Option<usize>,
 ) -> (Graph<M::Action, K>, LeadsTo<M::Action>)
 where
-    M: Model,
-    M::State: Hash,
-    M::Action: Hash + Eq + Clone,
+    M: Model + Sync,
+    M::State: Hash + Send + Sync,
+    M::Action: Hash + Eq + Clone + Send + Sync,
     K: Ord + Copy,
 {
     let probes = [
-        Probe::EveryState(Box::new(p) as Box<dyn Fn(&M::State) -> bool>),
+        Probe::EveryState(Box::new(p) as Box<dyn Fn(&M::State) -> bool + Sync>),
         Probe::EveryState(Box::new(q)),
     ];
     let opts = ExploreOptions {
         max_states,
-        progress: None,
+        ..ExploreOptions::default()
     };
     let (graph, findings) = explore(model, actor, &probes, &opts);
     let [Finding::Bits(pb), Finding::Bits(qb)] = &findings[..] else {

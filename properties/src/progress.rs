@@ -118,6 +118,11 @@ pub fn peak_rss_bytes() -> Option<u64> {
 
 const MIB: f64 = 1024.0 * 1024.0;
 
+/// Memory kept free beyond a phase's own estimate when it starts ([`Progress::would_pass_memory`]):
+/// the resident set grows by whole allocator blocks (about 10 MiB seen for a `leads_to` pass
+/// that needs 3).
+pub const ALLOCATOR_SLACK: u64 = 16 << 20;
+
 /// The progress of one check: its line on stderr, and the bounds that stop its phases.
 pub struct Progress {
     name: Option<String>,
@@ -226,12 +231,14 @@ impl Progress {
     }
 
     /// Whether `bytes` more than the resident set now would pass the memory bound (then the
-    /// phase stops at once, before allocating them).
+    /// phase stops at once, before allocating them). The allocator takes memory from the
+    /// system in blocks, and what the phase before freed may not serve these allocations:
+    /// [`ALLOCATOR_SLACK`] more is kept free.
     pub fn would_pass_memory(&mut self, bytes: u64, states: usize) -> bool {
         let (Some(limit), Some(rss)) = (self.max_memory, rss_bytes()) else {
             return false;
         };
-        if rss.saturating_add(bytes) < limit {
+        if rss.saturating_add(bytes).saturating_add(ALLOCATOR_SLACK) < limit {
             return false;
         }
         let stop = Stop {
@@ -241,7 +248,7 @@ impl Progress {
         };
         self.stop = Some(stop);
         self.stops.push(stop);
-        self.announce(stop, Some((rss, bytes)));
+        self.announce(stop, Some((rss, bytes + ALLOCATOR_SLACK)));
         true
     }
 
@@ -354,7 +361,7 @@ impl Progress {
             ),
             (Bound::MaxMemory, Some((rss, more))) => format!(
                 "the memory bound was reached (--max-memory {limit:.0} MiB, resident {:.0} MiB, \
-                 and this phase needs about {:.0} MiB more): stopped {place}",
+                 and this phase needs about {:.0} MiB more, allocator blocks included): stopped {place}",
                 rss as f64 / MIB,
                 more as f64 / MIB
             ),

@@ -55,7 +55,9 @@ fn first_findings_are_shortest_and_deterministic() {
     let m = Grid { n: 4 };
     let probes = || {
         vec![
-            Probe::FirstState(Box::new(|s: &(u8, u8)| *s == (2, 2)) as Box<dyn Fn(&_) -> bool>),
+            Probe::FirstState(
+                Box::new(|s: &(u8, u8)| *s == (2, 2)) as Box<dyn Fn(&_) -> bool + Sync>
+            ),
             Probe::FirstState(Box::new(|s: &(u8, u8)| s.0 == 9)),
             Probe::EveryState(Box::new(|s: &(u8, u8)| s.0 == s.1)),
             // A step that jumps: the first is from (0, 0).
@@ -118,7 +120,7 @@ fn a_bound_makes_the_graph_incomplete_and_keeps_real_findings() {
     for bound in [0, 1, 5, 24] {
         let opts = ExploreOptions {
             max_states: Some(bound),
-            progress: None,
+            ..ExploreOptions::default()
         };
         let (g, _) = explore(&m, no_actor, &[], &opts);
         assert!(!g.is_complete(), "{bound}");
@@ -135,7 +137,7 @@ fn a_bound_makes_the_graph_incomplete_and_keeps_real_findings() {
     }
     let opts = ExploreOptions {
         max_states: Some(25),
-        progress: None,
+        ..ExploreOptions::default()
     };
     assert!(explore(&m, no_actor, &[], &opts).0.is_complete());
 }
@@ -362,4 +364,111 @@ fn a_step_judge_rejects_a_step_that_leaves_a_terminal_phase() {
         }
     }
     assert!(judged > 0);
+}
+
+/// Everything a graph says, in number order: fingerprints, parents, edges, enabled actors.
+fn graph_dump<A: Clone + std::fmt::Debug, K: Copy + Ord + std::fmt::Debug>(
+    g: &podcheck_properties::explore::Graph<A, K>,
+) -> Vec<String> {
+    (0..g.state_count() as u32)
+        .map(|n| {
+            let edges: Vec<(u32, String)> = g
+                .out_edges(n)
+                .map(|(_, t, a)| (t, format!("{:?}", g.action(a))))
+                .collect();
+            format!(
+                "{n} {:x} {:?} {} {:?} {:?}",
+                g.fingerprint(n),
+                g.parent(n).map(|(p, a)| (p, format!("{a:?}"))),
+                g.is_expanded(n),
+                edges,
+                g.enabled(n)
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn any_number_of_threads_gives_the_same_graph_and_findings() {
+    // Scenarios with state, step and every-state probes, and bounds that stop the search in
+    // the middle of a chunk and in the middle of a state's successors.
+    for (name, bound) in [
+        ("termination-race", None),
+        ("termination-race", Some(777)),
+        ("termination-race", Some(20_000)),
+        ("crash-loop", None),
+        ("statefulset-partition", None),
+        ("job-never", Some(50)),
+    ] {
+        let scenario = catalogue::find(name).unwrap();
+        let m = Cluster::new(scenario, Vec::new());
+        let probes = || {
+            vec![
+                Probe::FirstState(Box::new(|s: &State| {
+                    s.api.pods.iter().any(|p| p.deletion.is_some())
+                }) as Box<dyn Fn(&State) -> bool + Sync>),
+                Probe::EveryState(Box::new(|s: &State| s.api.endpoints.len() > 1)),
+                Probe::FirstStep(Box::new(|_: &State, a: &Action, _: &State| {
+                    matches!(a, Action::Tick(_))
+                })),
+                Probe::FirstState(Box::new(|_: &State| false)),
+            ]
+        };
+        let run = |threads| {
+            let opts = ExploreOptions {
+                max_states: bound,
+                threads,
+                ..ExploreOptions::default()
+            };
+            let (g, f) = explore(&m, podcheck_properties::check::fair_actor, &probes(), &opts);
+            (graph_dump(&g), g.is_complete(), g.generated_count(), f)
+        };
+        let one = run(1);
+        assert!(one.0.len() > 10, "{name}: too small to show anything");
+        for threads in [2, 3] {
+            let other = run(threads);
+            assert_eq!(
+                one.1, other.1,
+                "{name} {bound:?}: completeness, {threads} threads"
+            );
+            assert_eq!(
+                one.2, other.2,
+                "{name} {bound:?}: generated, {threads} threads"
+            );
+            assert_eq!(
+                one.3, other.3,
+                "{name} {bound:?}: findings, {threads} threads"
+            );
+            assert!(
+                one.0 == other.0,
+                "{name} {bound:?}: graph differs at {threads} threads"
+            );
+        }
+    }
+}
+
+#[test]
+fn check_with_threads_gives_the_same_verdicts_and_traces() {
+    for name in [
+        "termination-race",
+        "deployment-partition",
+        "job-never",
+        "deadlock",
+    ] {
+        let scenario = catalogue::find(name).unwrap();
+        let run = |threads| {
+            let opts = CheckOptions {
+                threads,
+                ..CheckOptions::default()
+            };
+            let r = podcheck_properties::check(&scenario, &opts).unwrap();
+            let props: Vec<String> = r
+                .properties
+                .iter()
+                .map(|p| format!("{} {:?} {:?}", p.def.name, p.verdict, p.actions()))
+                .collect();
+            (r.unique_states, props)
+        };
+        assert_eq!(run(1), run(2), "{name}");
+    }
 }

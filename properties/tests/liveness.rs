@@ -54,9 +54,9 @@ struct Explored<'m, M: Model, K = Who> {
 
 impl<'m, M, K> Explored<'m, M, K>
 where
-    M: Model,
-    M::State: Hash,
-    M::Action: Hash + Eq + Clone,
+    M: Model + Sync,
+    M::State: Hash + Send + Sync,
+    M::Action: Hash + Eq + Clone + Send + Sync,
     K: Ord + Copy,
 {
     fn new(
@@ -66,7 +66,7 @@ where
     ) -> Self {
         let opts = ExploreOptions {
             max_states: bound,
-            progress: None,
+            ..ExploreOptions::default()
         };
         let (graph, _) = explore(model, &actor, &[], &opts);
         Explored {
@@ -79,16 +79,16 @@ where
 
     fn leads_to(
         &self,
-        p: impl Fn(&M::State) -> bool,
-        q: impl Fn(&M::State) -> bool,
+        p: impl Fn(&M::State) -> bool + Sync,
+        q: impl Fn(&M::State) -> bool + Sync,
     ) -> LeadsTo<M::Action> {
         self.leads_to_with(p, q, Ends::Deadlock)
     }
 
     fn leads_to_with(
         &self,
-        p: impl Fn(&M::State) -> bool,
-        q: impl Fn(&M::State) -> bool,
+        p: impl Fn(&M::State) -> bool + Sync,
+        q: impl Fn(&M::State) -> bool + Sync,
         ends: Ends,
     ) -> LeadsTo<M::Action> {
         let (again, verdict) = check_leads_to(self.model, &self.actor, p, q, ends, self.bound);

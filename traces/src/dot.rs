@@ -127,7 +127,7 @@ type Graph = DiGraph<String, (Action, String)>;
 pub fn render_dot(m: &Cluster, path: &RawPath, t: &Trace) -> Result<String, String> {
     let opts = ExploreOptions {
         max_states: Some(DOT_STATE_LIMIT),
-        progress: None,
+        ..ExploreOptions::default()
     };
     let (graph, _) = explore(m, fair_actor, &[], &opts);
     render_dot_graph(m, &graph, path, t)

@@ -20,7 +20,7 @@ fn pod_in(s: &State, uid: u16) -> Option<&Pod> {
     s.pod(uid).or_else(|| {
         s.nodes
             .iter()
-            .find_map(|n| n.static_pods.iter().find(|p| p.uid == uid))
+            .find_map(|n| n.static_pods.iter().find(|p| p.uid == uid).map(|p| &**p))
     })
 }
 

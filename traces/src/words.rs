@@ -267,7 +267,7 @@ pub fn kubelet_step(m: &Context, state: &State, uid: u16, step: Step) -> String 
                 state
                     .nodes
                     .iter()
-                    .find_map(|n| n.static_pods.iter().find(|p| p.uid == uid))
+                    .find_map(|n| n.static_pods.iter().find(|p| p.uid == uid).map(|p| &**p))
             })
             .map(|p| {
                 let t = m.workload(p.workload).template();

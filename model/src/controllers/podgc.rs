@@ -8,20 +8,14 @@ use super::*;
 /// oldest goes first (evicted ones before the others). The model runs it before anything
 /// else happens (see the cluster's `urgent_actions`).
 pub fn terminated_gc_victim(m: &Context, s: &State) -> Option<u16> {
-    let terminated: Vec<&Pod> = s
-        .api
-        .pods
-        .iter()
-        .filter(|p| p.status.phase.is_terminal())
-        .collect();
+    let terminated = || s.api.pods.iter().filter(|p| p.status.phase.is_terminal());
     let threshold = m.scenario.cluster.terminated_pod_gc_threshold as usize;
-    if terminated.len() <= threshold {
+    if terminated().count() <= threshold {
         return None;
     }
-    terminated
-        .iter()
+    terminated()
         .find(|p| p.status.reason == "Evicted")
-        .or(terminated.first())
+        .or(terminated().next())
         .map(|p| p.uid)
 }
 

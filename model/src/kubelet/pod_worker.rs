@@ -228,7 +228,7 @@ pub fn step(m: &Context, s: &mut State, n: u8, uid: u16, step: Step) -> Option<(
         Step::Admit => {
             let pod = s.pod(uid)?;
             let rt = new_rt(m, pod);
-            s.nodes[n as usize].pods.push(rt);
+            s.nodes[n as usize].pods.push(rt.into());
         }
         Step::Reject => {
             let (reason, message) = admission_failure(m, s, n, s.pod(uid)?)?;

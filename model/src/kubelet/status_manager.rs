@@ -179,24 +179,36 @@ pub fn compute_status(m: &Context, _s: &State, pod: &Pod, rt: &PodRt) -> PodStat
     }
 }
 
+/// The status the kubelet computes now for the pod on node `n` ([`compute_status`]), and
+/// whether the object's status differs from it; kept by content in the context's memo.
+pub fn computed_status(m: &Context, s: &State, n: u8, uid: u16) -> Option<MemoEntry> {
+    let (pod, rt) = s.shared_pair(n, uid)?;
+    Some(
+        m.status_memo
+            .get((pod.content_hash(), rt.content_hash()), || {
+                let status = compute_status(m, s, pod, rt);
+                MemoEntry {
+                    differs: status != *pod.status,
+                    status: Shared::new(status),
+                }
+            }),
+    )
+}
+
 /// The status manager writes the computed status.
 pub fn status_update(m: &Context, s: &mut State, n: u8, uid: u16) -> Option<()> {
-    let rt = s.rt(n, uid)?;
-    let pod = s.kpod(n, uid)?;
-    let status = compute_status(m, s, pod, rt);
+    let status = computed_status(m, s, n, uid)?.status;
     let pod = s.kpod_mut(n, uid)?;
     pod.status = status;
     // A static pod's status goes to its mirror pod (status_manager.go: "only status in
     // mirror pod is meaningful"); a mirror being deleted is left alone.
     let (status, ghost) = (pod.status.clone(), pod.ghost.clone());
-    if let Some(mp) = s
-        .api
-        .pods
-        .iter_mut()
-        .find(|p| p.mirror_of == Some(uid) && p.deletion.is_none())
-    {
-        mp.status = status;
-        mp.ghost.ever_started = ghost.ever_started;
+    let mirror = |p: &Pod| p.mirror_of == Some(uid) && p.deletion.is_none();
+    if s.api.pods.iter().any(|p| mirror(p)) {
+        if let Some(mp) = s.api.pods.iter_mut().find(|p| mirror(p)) {
+            mp.status = status;
+            mp.ghost.ever_started = ghost.ever_started;
+        }
     }
     Some(())
 }

@@ -25,6 +25,9 @@
 //!   witness is a later state where the mirror is back.
 
 pub mod events;
+mod shared;
+
+pub use shared::Shared;
 
 use crate::k8s::{ContainerStatus, EndpointConditions, Phase};
 
@@ -42,11 +45,11 @@ pub const AGE_CAP: Secs = 601;
 /// The whole cluster.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
 pub struct State {
-    pub api: Api,
+    pub api: Shared<Api>,
     /// Runtime truth and kubelet memory, one per node.
-    pub nodes: Vec<Node>,
+    pub nodes: Shared<Vec<Shared<Node>>>,
     /// kube-proxy, one per node.
-    pub proxies: Vec<Proxy>,
+    pub proxies: Shared<Vec<Proxy>>,
     pub env: Env,
     /// The events the last step recorded (not part of the state's identity).
     pub journal: events::Journal,
@@ -55,7 +58,7 @@ pub struct State {
 /// What the API server (etcd) stores.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
 pub struct Api {
-    pub pods: Vec<Pod>,
+    pub pods: Vec<Shared<Pod>>,
     /// The Service's EndpointSlice, ordered by pod uid.
     pub endpoints: Vec<Endpoint>,
     /// One per workload of the scenario, same order.
@@ -122,7 +125,9 @@ pub struct Pod {
     pub deletion: Option<Secs>,
     /// `PodScheduled=False`, reason Unschedulable, with the scheduler's message.
     pub unschedulable: Option<String>,
-    pub status: PodStatus,
+    /// Shared: many pods' objects (and a static pod's mirror) carry the status the kubelet
+    /// computed once.
+    pub status: Shared<PodStatus>,
     /// Counted by the Job controller (its `uncountedTerminatedPods` bookkeeping).
     pub job_counted: bool,
     /// Condition DisruptionTarget=True (taint eviction, PodGC, kubelet eviction;
@@ -178,7 +183,7 @@ pub struct Endpoint {
 /// A node: the pods its kubelet runs (runtime truth) and the images on its disk.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Default)]
 pub struct Node {
-    pub pods: Vec<PodRt>,
+    pub pods: Vec<Shared<PodRt>>,
     /// Bit i: image i of the scenario is on the node.
     pub images: u32,
     /// Cut off from the API server: no lease, no status, no watch. Containers keep running.
@@ -193,7 +198,7 @@ pub struct Node {
     pub eviction_wait: Secs,
     /// The kubelet's own copies of its static pods (file source plus status manager): the
     /// pod objects it works from, which exist without the API server.
-    pub static_pods: Vec<Pod>,
+    pub static_pods: Vec<Shared<Pod>>,
 }
 
 /// A pod as the kubelet and the container runtime hold it on a node.
@@ -480,13 +485,22 @@ pub enum QosClass {
 
 impl State {
     pub fn pod(&self, uid: u16) -> Option<&Pod> {
-        self.api.pods.iter().find(|p| p.uid == uid)
+        self.api.pods.iter().find(|p| p.uid == uid).map(|p| &**p)
     }
+    /// The pod object, to change (copied first if another state shares it).
     pub fn pod_mut(&mut self, uid: u16) -> Option<&mut Pod> {
-        self.api.pods.iter_mut().find(|p| p.uid == uid)
+        self.api
+            .pods
+            .iter_mut()
+            .find(|p| p.uid == uid)
+            .map(|p| &mut **p)
     }
     pub fn rt(&self, node: u8, uid: u16) -> Option<&PodRt> {
-        self.nodes[node as usize].pods.iter().find(|p| p.uid == uid)
+        self.nodes[node as usize]
+            .pods
+            .iter()
+            .find(|p| p.uid == uid)
+            .map(|p| &**p)
     }
     /// The pod object the kubelet of `node` works from: its static pod copy, or the API
     /// object.
@@ -495,24 +509,52 @@ impl State {
             .static_pods
             .iter()
             .find(|p| p.uid == uid)
+            .map(|p| &**p)
             .or_else(|| self.pod(uid))
+    }
+    /// [`State::kpod`] and [`State::rt`] as the shared parts they are, for their content
+    /// hashes.
+    pub fn shared_pair(&self, node: u8, uid: u16) -> Option<(&Shared<Pod>, &Shared<PodRt>)> {
+        let n = &self.nodes[node as usize];
+        let rt = n.pods.iter().find(|p| p.uid == uid)?;
+        let pod = n
+            .static_pods
+            .iter()
+            .find(|p| p.uid == uid)
+            .or_else(|| self.api.pods.iter().find(|p| p.uid == uid))?;
+        Some((pod, rt))
     }
     pub fn kpod_mut(&mut self, node: u8, uid: u16) -> Option<&mut Pod> {
         let n = node as usize;
         if self.nodes[n].static_pods.iter().any(|p| p.uid == uid) {
-            return self.nodes[n].static_pods.iter_mut().find(|p| p.uid == uid);
+            return self.nodes[n]
+                .static_pods
+                .iter_mut()
+                .find(|p| p.uid == uid)
+                .map(|p| &mut **p);
         }
         self.pod_mut(uid)
     }
     /// The mirror pod of static pod `uid`, if the API has one.
     pub fn mirror(&self, uid: u16) -> Option<&Pod> {
-        self.api.pods.iter().find(|p| p.mirror_of == Some(uid))
+        self.api
+            .pods
+            .iter()
+            .find(|p| p.mirror_of == Some(uid))
+            .map(|p| &**p)
     }
+    /// The runtime record, to change (the node and the record are copied first if another
+    /// state shares them).
     pub fn rt_mut(&mut self, node: u8, uid: u16) -> Option<&mut PodRt> {
-        self.nodes[node as usize]
+        let n = node as usize;
+        if !self.nodes[n].pods.iter().any(|p| p.uid == uid) {
+            return None;
+        }
+        self.nodes[n]
             .pods
             .iter_mut()
             .find(|p| p.uid == uid)
+            .map(|p| &mut **p)
     }
     /// Where the pod's runtime record lives, if any.
     pub fn rt_any(&self, uid: u16) -> Option<(u8, &PodRt)> {
@@ -520,7 +562,7 @@ impl State {
             node.pods
                 .iter()
                 .find(|p| p.uid == uid)
-                .map(|p| (n as u8, p))
+                .map(|p| (n as u8, &**p))
         })
     }
 }

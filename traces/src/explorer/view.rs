@@ -344,7 +344,7 @@ pub fn step_text(m: &Cluster, before: &State, action: &Action) -> Option<String>
         let pod = s.pod(*uid).or_else(|| before.pod(*uid)).or_else(|| {
             s.nodes
                 .iter()
-                .find_map(|n| n.static_pods.iter().find(|p| p.uid == *uid))
+                .find_map(|n| n.static_pods.iter().find(|p| p.uid == *uid).map(|p| &**p))
         });
         if let Some(p) = pod {
             let e = crate::events::text(m, p, *kind);
@@ -375,7 +375,13 @@ pub fn step_text(m: &Cluster, before: &State, action: &Action) -> Option<String>
     for (i, w) in m.scenario.workloads.iter().enumerate() {
         out.push(format!("  {}", workload_words(w, &s.api.workloads[i])));
     }
-    let unbound: Vec<&Pod> = s.api.pods.iter().filter(|p| p.node.is_none()).collect();
+    let unbound: Vec<&Pod> = s
+        .api
+        .pods
+        .iter()
+        .filter(|p| p.node.is_none())
+        .map(|p| &**p)
+        .collect();
     if !unbound.is_empty() {
         out.push(String::new());
         out.push("Not scheduled".into());
@@ -851,7 +857,13 @@ pub fn svg(
                 }
             }
             2 => {
-                let queue: Vec<&Pod> = s.api.pods.iter().filter(|p| p.node.is_none()).collect();
+                let queue: Vec<&Pod> = s
+                    .api
+                    .pods
+                    .iter()
+                    .filter(|p| p.node.is_none())
+                    .map(|p| &**p)
+                    .collect();
                 if queue.is_empty() {
                     lines.push(("no pod waits for a node".into(), GREY));
                 }

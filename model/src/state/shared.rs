@@ -1,0 +1,164 @@
+//! [`Shared`]: a part of the state shared between the states that have it in common, with its
+//! hash kept.
+//!
+//! A step changes one pod, or one node's runtime record of it; everything else in the next
+//! state is what the state before had. Keeping each pod, runtime record and node behind a
+//! reference-counted pointer makes a state's clone a few pointer copies instead of a deep
+//! copy, lets the states of the search frontier share what they have in common, and lets the
+//! hash of an unchanged part be reused: hashing a state writes one word per part.
+//!
+//! Mutation goes through [`DerefMut`](std::ops::DerefMut), which copies the part first if
+//! another state shares it (`Arc::make_mut`) and forgets its hash, so no code that changes
+//! the state can leave a stale hash behind. The hash is computed again, from the content and
+//! with fixed keys, the next time the part is hashed: equal parts hash alike on every run.
+
+use std::hash::{Hash, Hasher};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
+
+/// A shared, copy-on-write part of the state with its hash kept (see the module
+/// documentation).
+pub struct Shared<T> {
+    value: Arc<T>,
+    /// The content's hash; 0 = not known yet.
+    hash: AtomicU64,
+}
+
+/// The hash of a part's content: fixed keys, so the same on every run and every thread.
+fn content_hash<T: Hash>(value: &T) -> u64 {
+    const KEYS: (u64, u64) = (0x243f_6a88_85a3_08d3, 0x1319_8a2e_0370_7344);
+    // 0 marks "not known".
+    ahash::RandomState::with_seeds(KEYS.0, KEYS.1, 0, 0)
+        .hash_one(value)
+        .max(1)
+}
+
+impl<T> Shared<T> {
+    pub fn new(value: T) -> Self {
+        Shared {
+            value: Arc::new(value),
+            hash: AtomicU64::new(0),
+        }
+    }
+
+    /// The value, copied out if another state shares it.
+    pub fn into_inner(self) -> T
+    where
+        T: Clone,
+    {
+        Arc::unwrap_or_clone(self.value)
+    }
+
+    /// Whether two parts are the very same (not only equal): the step that made one from
+    /// the other left it alone.
+    pub fn ptr_eq(a: &Self, b: &Self) -> bool {
+        Arc::ptr_eq(&a.value, &b.value)
+    }
+}
+
+impl<T: Hash> Shared<T> {
+    /// The content's hash (computed once, then kept until the next change).
+    pub fn content_hash(&self) -> u64 {
+        let h = self.hash.load(Ordering::Relaxed);
+        if h != 0 {
+            return h;
+        }
+        let h = content_hash(&*self.value);
+        self.hash.store(h, Ordering::Relaxed);
+        h
+    }
+}
+
+impl<T> From<T> for Shared<T> {
+    fn from(value: T) -> Self {
+        Shared::new(value)
+    }
+}
+
+impl<T> Clone for Shared<T> {
+    fn clone(&self) -> Self {
+        Shared {
+            value: Arc::clone(&self.value),
+            hash: AtomicU64::new(self.hash.load(Ordering::Relaxed)),
+        }
+    }
+}
+
+impl<T> std::ops::Deref for Shared<T> {
+    type Target = T;
+    fn deref(&self) -> &T {
+        &self.value
+    }
+}
+
+impl<T: Clone> std::ops::DerefMut for Shared<T> {
+    fn deref_mut(&mut self) -> &mut T {
+        *self.hash.get_mut() = 0;
+        Arc::make_mut(&mut self.value)
+    }
+}
+
+impl<T: Hash> Hash for Shared<T> {
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        state.write_u64(self.content_hash());
+    }
+}
+
+impl<T: PartialEq + Hash> PartialEq for Shared<T> {
+    fn eq(&self, other: &Self) -> bool {
+        Arc::ptr_eq(&self.value, &other.value) || *self.value == *other.value
+    }
+}
+
+impl<T: Eq + Hash> Eq for Shared<T> {}
+
+impl<T: std::fmt::Debug> std::fmt::Debug for Shared<T> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        self.value.fmt(f)
+    }
+}
+
+impl<T: Default> Default for Shared<T> {
+    fn default() -> Self {
+        Shared::new(T::default())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn h<T: Hash>(v: &T) -> u64 {
+        let mut s = std::collections::hash_map::DefaultHasher::new();
+        v.hash(&mut s);
+        s.finish()
+    }
+
+    #[test]
+    fn a_change_through_deref_mut_changes_the_hash_and_leaves_the_sharer_alone() {
+        let a = Shared::new(vec![1u8, 2, 3]);
+        let before = h(&a);
+        let mut b = a.clone();
+        assert!(Shared::ptr_eq(&a, &b));
+        assert_eq!(h(&b), before);
+        b.push(4);
+        assert!(!Shared::ptr_eq(&a, &b));
+        assert_eq!(*a, vec![1, 2, 3]);
+        assert_ne!(h(&b), before);
+        assert_eq!(h(&a), before);
+        // Changed back, it hashes as the original again: the hash is the content's.
+        b.pop();
+        assert_eq!(h(&b), before);
+        assert_eq!(a, b);
+    }
+
+    #[test]
+    fn equal_contents_hash_alike_whatever_their_history() {
+        let a = Shared::new(String::from("web-0"));
+        let mut b = Shared::new(String::from("web-1"));
+        b.pop();
+        b.push('0');
+        assert_eq!(h(&a), h(&b));
+        assert_eq!(a, b);
+    }
+}
