@@ -243,7 +243,7 @@ fn hangs_record_no_event() {
         let m = model(name);
         for (_, _, s) in transitions(&m) {
             for p in &s.api.pods {
-                for e in &p.events {
+                for e in p.events.iter() {
                     let ev = text(&m, p, e.kind);
                     assert_ne!(ev.r#type, "Warning", "{name}: {ev:?}");
                 }

@@ -75,7 +75,7 @@ pub fn create_pod_named(m: &Context, s: &mut State, workload: u8, suffix: u8) ->
             job_counted: false,
             disruption_target: false,
             mirror_of: None,
-            events: Vec::new(),
+            events: Vec::new().into(),
             ghost: PodGhost::default(),
         }
         .into(),

@@ -258,14 +258,15 @@ impl Cluster {
                     _ => None,
                 },
             })
-            .collect();
+            .collect::<Vec<_>>()
+            .into();
         let mut s = State {
             api: Api {
                 pods: Vec::new(),
-                endpoints: Vec::new(),
+                endpoints: Vec::new().into(),
                 workloads,
-                nodes: vec![NodeObj::default(); self.scenario.cluster.nodes.len()],
-                attach_retry: Vec::new(),
+                nodes: vec![NodeObj::default(); self.scenario.cluster.nodes.len()].into(),
+                attach_retry: Vec::new().into(),
             }
             .into(),
             nodes,

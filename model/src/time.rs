@@ -35,7 +35,7 @@ macro_rules! each_timer {
     ($m:expr, $s:expr, $f:ident $(, $mut:ident)?) => {{
         let m: &Context = $m;
         let grace = m.scenario.cluster.node_monitor_grace_period_seconds;
-        for (_, r) in & $($mut)? $s.api.attach_retry {
+        for (_, r) in & $($mut)? *$s.api.attach_retry {
             $f(Timer::Countdown { left: & $($mut)? r.left, due: true });
         }
         for node in & $($mut)? *$s.nodes {
@@ -89,7 +89,7 @@ macro_rules! each_timer {
                 }
             }
         }
-        for w in & $($mut)? $s.api.workloads {
+        for w in & $($mut)? *$s.api.workloads {
             if let Some(j) = & $($mut)? w.job {
                 let due = j.condition.is_none();
                 $f(Timer::Countdown { left: & $($mut)? j.backoff_left, due });

@@ -126,7 +126,7 @@ pub fn facts(m: &Context, s: &State) -> Facts {
             f.api.insert(format!("{name} container {}", c.name), v);
         }
     }
-    for e in &s.api.endpoints {
+    for e in s.api.endpoints.iter() {
         let c = e.conditions;
         f.api.insert(
             format!("EndpointSlice {}", m.uid_name(s, e.uid)),

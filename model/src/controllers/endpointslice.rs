@@ -7,7 +7,7 @@ use super::*;
 /// EndpointSlice controller: every pod of the selected workloads that should be in
 /// endpoints, with ready / serving / terminating.
 pub fn sync(m: &Context, s: &mut State) -> Option<()> {
-    s.api.endpoints = desired_endpoints(m, s)?;
+    s.api.endpoints = desired_endpoints(m, s)?.into();
     Some(())
 }
 

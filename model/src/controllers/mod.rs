@@ -126,7 +126,7 @@ pub fn actions<A: From<Action>>(m: &Context, s: &State, out: &mut Vec<A>) {
             Workload::Pod { .. } | Workload::StaticPod { .. } => {}
         }
     }
-    if desired_endpoints(m, s).is_some_and(|d| d != s.api.endpoints) {
+    if desired_endpoints(m, s).is_some_and(|d| d != *s.api.endpoints) {
         out.push(Action::EndpointSliceSync.into());
     }
     // Attach/detach controller: a failing attach is retried after its back-off.

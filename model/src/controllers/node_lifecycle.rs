@@ -29,7 +29,7 @@ pub fn apply(m: &Context, s: &mut State, node: u8, step: Step) -> Option<()> {
                 p.status.ready = false;
             }
             if full_disruption(s) {
-                for obj in &mut s.api.nodes {
+                for obj in s.api.nodes.iter_mut() {
                     obj.unreachable_taint = false;
                 }
             }

@@ -60,13 +60,13 @@ pub struct State {
 pub struct Api {
     pub pods: Vec<Shared<Pod>>,
     /// The Service's EndpointSlice, ordered by pod uid.
-    pub endpoints: Vec<Endpoint>,
+    pub endpoints: Shared<Vec<Endpoint>>,
     /// One per workload of the scenario, same order.
-    pub workloads: Vec<WorkloadStatus>,
+    pub workloads: Shared<Vec<WorkloadStatus>>,
     /// The Node objects, one per node of the scenario, same order.
-    pub nodes: Vec<NodeObj>,
+    pub nodes: Shared<Vec<NodeObj>>,
     /// The attach/detach controller's failing attaches: pod uid and retry timer.
-    pub attach_retry: Vec<(u16, Retry)>,
+    pub attach_retry: Shared<Vec<(u16, Retry)>>,
 }
 
 /// A Node object: its Ready condition and the taints the control plane manages.
@@ -137,7 +137,7 @@ pub struct Pod {
     pub mirror_of: Option<u16>,
     /// The events recorded about this pod, as `kubectl describe pod` lists them: one entry per
     /// distinct event, ordered by kind, with its count.
-    pub events: Vec<events::PodEvent>,
+    pub events: Shared<Vec<events::PodEvent>>,
     pub ghost: PodGhost,
 }
 

@@ -898,7 +898,7 @@ pub fn svg(
                 if s.api.endpoints.is_empty() {
                     lines.push(("no endpoints".into(), GREY));
                 }
-                for e in &s.api.endpoints {
+                for e in s.api.endpoints.iter() {
                     let c = e.conditions;
                     let mut v = Vec::new();
                     if c.ready {
