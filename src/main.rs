@@ -1,10 +1,13 @@
 //! `podcheck`: the command line. A thin shell over `podcheck-model`, `podcheck-properties`
 //! and `podcheck-traces`.
 
+mod bench;
+
 use clap::{Parser, Subcommand, ValueEnum};
 use podcheck_model::catalogue;
 use podcheck_model::spec::{parse_scenarios, Scenario, Verdict};
 use podcheck_properties::check::{self, CheckOptions, PropertyResult, ScenarioResult};
+use podcheck_properties::progress::{self, Bound, Stop};
 use serde::Serialize;
 use std::process::ExitCode;
 
@@ -48,6 +51,10 @@ enum Command {
         /// are `incomplete`.
         #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
         max_states: Option<u64>,
+        /// Stop before the process's resident memory passes SIZE (512M, 8G, 8GiB: powers of
+        /// 1024). A run that reaches the bound is reported incomplete, as with --max-states.
+        #[arg(long, value_name = "SIZE", value_parser = memory_size)]
+        max_memory: Option<u64>,
         /// Also run Stateright's own checker (with `--threads` threads) and fail unless it
         /// finds the same number of unique states and the same `always` and `sometimes`
         /// verdicts.
@@ -76,6 +83,9 @@ enum Command {
         /// Rendering.
         #[arg(long, value_enum, default_value_t = TraceFormat::Text)]
         format: TraceFormat,
+        /// Stop before the process's resident memory passes SIZE (as for check).
+        #[arg(long, value_name = "SIZE", value_parser = memory_size)]
+        max_memory: Option<u64>,
         /// Read scenarios from this YAML file instead of the built-in catalogue.
         #[arg(long, value_name = "FILE")]
         catalogue: Option<String>,
@@ -96,16 +106,27 @@ enum Command {
         #[command(flatten)]
         size: Size,
     },
-    /// Measure every scenario (or the named ones), each in a process of its own: unique
-    /// states, seconds, states per second, peak memory.
-    Bench {
-        scenarios: Vec<String>,
-        #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=64))]
-        threads: u16,
-        /// Read scenarios from this YAML file instead of the built-in catalogue.
-        #[arg(long, value_name = "FILE")]
-        catalogue: Option<String>,
-    },
+    /// Measure every scenario (or the named ones), each size in a process of its own:
+    /// states, seconds per phase, states per second, bytes per state, peak memory.
+    Bench(bench::BenchArgs),
+}
+
+/// `--max-memory SIZE`, in bytes.
+fn memory_size(text: &str) -> Result<u64, String> {
+    progress::parse_size(text)
+}
+
+/// Ctrl-C: the first stops the running phase at its next state, and the report of what is
+/// decided so far is printed; the second quits at once.
+fn stop_on_ctrl_c() {
+    let handler = || {
+        if progress::interrupt() > 1 {
+            std::process::exit(130);
+        }
+    };
+    if let Err(e) = ctrlc::set_handler(handler) {
+        eprintln!("warning: Ctrl-C will quit without a report: {e}");
+    }
 }
 
 /// Scenario sizes, applied to every scenario checked.
@@ -220,6 +241,16 @@ struct JsonProperty<'a> {
 }
 
 #[derive(Serialize)]
+struct JsonStop {
+    /// `max-states`, `max-memory`, `interrupt` or `capacity`.
+    bound: &'static str,
+    /// The phase it stopped (`exploring`, `graph`, `traces`), or none: never started.
+    phase: Option<&'static str>,
+    /// The states the phase had done (exploring: distinct states found).
+    states: usize,
+}
+
+#[derive(Serialize)]
 struct JsonScenario<'a> {
     scenario: &'a str,
     complete: bool,
@@ -229,6 +260,10 @@ struct JsonScenario<'a> {
     graph_bytes: usize,
     seconds: f64,
     check_seconds: f64,
+    exploring_seconds: f64,
+    graph_seconds: f64,
+    traces_seconds: f64,
+    stopped: Option<JsonStop>,
     peak_rss_kib: Option<u64>,
     threads: u16,
     nodes: usize,
@@ -246,7 +281,7 @@ fn peak_rss_kib() -> Option<u64> {
     line.split_whitespace().nth(1)?.parse().ok()
 }
 
-fn json_scenario(r: &ScenarioResult, threads: u16) -> JsonScenario<'_> {
+fn json_scenario(r: &ScenarioResult, threads: u16, checked: bool) -> JsonScenario<'_> {
     JsonScenario {
         scenario: &r.scenario.name,
         complete: r.complete,
@@ -256,6 +291,14 @@ fn json_scenario(r: &ScenarioResult, threads: u16) -> JsonScenario<'_> {
         graph_bytes: r.graph_bytes,
         seconds: r.seconds,
         check_seconds: r.check_seconds,
+        exploring_seconds: r.phase_seconds.exploring,
+        graph_seconds: r.phase_seconds.graph,
+        traces_seconds: r.phase_seconds.traces,
+        stopped: r.stopped.map(|s| JsonStop {
+            bound: s.bound.as_str(),
+            phase: checked.then(|| s.phase.as_str()),
+            states: s.states,
+        }),
         peak_rss_kib: peak_rss_kib(),
         threads,
         nodes: r.scenario.cluster.nodes.len(),
@@ -281,24 +324,41 @@ fn json_scenario(r: &ScenarioResult, threads: u16) -> JsonScenario<'_> {
     }
 }
 
-fn print_table(r: &ScenarioResult) {
-    let reduced = if r.symmetry.is_empty() {
-        String::new()
-    } else {
-        let classes: Vec<String> = r.symmetry.iter().map(|c| c.join(" = ")).collect();
-        format!(" up to interchangeable nodes {}", classes.join(", "))
+/// How a run ended, for the table's heading.
+fn run_end(r: &ScenarioResult) -> String {
+    let Some(s) = r.stopped.filter(|_| !r.complete) else {
+        return if r.complete { "complete" } else { "INCOMPLETE" }.to_string();
     };
-    say!(
-        "{}  ({} unique states{reduced}, {:.2} s, {})",
-        r.scenario.name,
-        r.unique_states,
-        r.seconds,
-        if r.complete {
-            "complete"
+    let place = format!("in phase {} at {} states", s.phase.as_str(), s.states);
+    match s.bound {
+        Bound::MaxStates => "INCOMPLETE: stopped at --max-states".to_string(),
+        Bound::MaxMemory => format!("INCOMPLETE: stopped at --max-memory {place}"),
+        Bound::Interrupt => format!("INCOMPLETE: interrupted (Ctrl-C) {place}"),
+        Bound::Capacity => format!("INCOMPLETE: the graph's edge table is full {place}"),
+    }
+}
+
+fn print_table(r: &ScenarioResult, checked: bool) {
+    if checked {
+        let reduced = if r.symmetry.is_empty() {
+            String::new()
         } else {
-            "INCOMPLETE: stopped at --max-states"
-        }
-    );
+            let classes: Vec<String> = r.symmetry.iter().map(|c| c.join(" = ")).collect();
+            format!(" up to interchangeable nodes {}", classes.join(", "))
+        };
+        say!(
+            "{}  ({} unique states{reduced}, {:.2} s, {})",
+            r.scenario.name,
+            r.unique_states,
+            r.seconds,
+            run_end(r)
+        );
+    } else {
+        say!(
+            "{}  (INCOMPLETE: not checked, interrupted (Ctrl-C) before it started)",
+            r.scenario.name
+        );
+    }
     let w = r
         .properties
         .iter()
@@ -357,11 +417,13 @@ fn print_traces(r: &ScenarioResult) {
     }
 }
 
+#[allow(clippy::too_many_arguments)]
 fn run_check(
     scenarios: Vec<Scenario>,
     format: Format,
     threads: u16,
     max_states: Option<u64>,
+    max_memory: Option<u64>,
     traces: bool,
     cross_check: bool,
     reduction: bool,
@@ -373,20 +435,39 @@ fn run_check(
         cross_check,
         keep_graph: false,
         reduction,
+        max_memory,
     };
+    stop_on_ctrl_c();
     let mut results = Vec::new();
+    // After Ctrl-C the scenarios not started are reported, every property `incomplete`.
+    let mut checked = Vec::new();
     for s in &scenarios {
-        let r = check::check(s, &opts).map_err(BadInput)?;
+        let interrupted = progress::interrupts() > 0;
+        let r = if interrupted {
+            let stop = Stop {
+                bound: Bound::Interrupt,
+                phase: progress::Phase::Exploring,
+                states: 0,
+            };
+            check::not_checked(s, stop).map_err(BadInput)?
+        } else {
+            check::check(s, &opts).map_err(BadInput)?
+        };
         if format == Format::Table {
-            print_table(&r);
+            print_table(&r, !interrupted);
             if traces {
                 print_traces(&r);
             }
         }
         results.push(r);
+        checked.push(!interrupted);
     }
     if format == Format::Json {
-        let out: Vec<JsonScenario> = results.iter().map(|r| json_scenario(r, threads)).collect();
+        let out: Vec<JsonScenario> = results
+            .iter()
+            .zip(&checked)
+            .map(|(r, c)| json_scenario(r, threads, *c))
+            .collect();
         say!(
             "{}",
             serde_json::to_string_pretty(&out).map_err(|e| BadInput(e.to_string()))?
@@ -426,47 +507,16 @@ fn run_check(
     })
 }
 
-fn run_bench(names: Vec<String>, threads: u16, file: Option<String>) -> Result<ExitCode, BadInput> {
-    let origin = file
-        .clone()
-        .unwrap_or_else(|| "the built-in catalogue".into());
-    let scenarios = pick(load(&file)?, &names, &origin)?;
-    let exe = std::env::current_exe().map_err(|e| BadInput(e.to_string()))?;
-    say!(
-        "| scenario | unique states | check (s) | states/s | with traces (s) | peak memory (MiB) |\n|---|---:|---:|---:|---:|---:|"
-    );
-    for s in &scenarios {
-        let out = std::process::Command::new(&exe)
-            .args(["check", &s.name, "--format", "json", "--threads"])
-            .arg(threads.to_string())
-            .args(file.iter().flat_map(|f| ["--catalogue", f.as_str()]))
-            .output()
-            .map_err(|e| BadInput(format!("cannot run {}: {e}", exe.display())))?;
-        let v: serde_json::Value = serde_json::from_slice(&out.stdout)
-            .map_err(|e| BadInput(format!("bad output from the check of {}: {e}", s.name)))?;
-        let r = &v[0];
-        let states = r["unique_states"].as_u64().unwrap_or(0);
-        let secs = r["check_seconds"].as_f64().unwrap_or(0.0);
-        let total = r["seconds"].as_f64().unwrap_or(0.0);
-        let mib = r["peak_rss_kib"].as_u64().unwrap_or(0) as f64 / 1024.0;
-        say!(
-            "| {} | {} | {:.3} | {:.0} | {:.3} | {:.1} |",
-            s.name,
-            states,
-            secs,
-            states as f64 / secs.max(1e-9),
-            total,
-            mib
-        );
-    }
-    Ok(ExitCode::SUCCESS)
-}
-
 /// One scenario, with a progress line on stderr (and its state graph, with `keep_graph`).
-fn check_one(scenario: &Scenario, keep_graph: bool) -> Result<ScenarioResult, BadInput> {
+fn check_one(
+    scenario: &Scenario,
+    keep_graph: bool,
+    max_memory: Option<u64>,
+) -> Result<ScenarioResult, BadInput> {
     let opts = CheckOptions {
         progress: true,
         keep_graph,
+        max_memory,
         ..CheckOptions::default()
     };
     check::check(scenario, &opts).map_err(BadInput)
@@ -476,6 +526,7 @@ fn run_trace(
     scenario: Scenario,
     property: Option<String>,
     format: TraceFormat,
+    max_memory: Option<u64>,
     origin: &str,
 ) -> Result<ExitCode, BadInput> {
     let selected = check::selected(&scenario).map_err(BadInput)?;
@@ -489,7 +540,16 @@ fn run_trace(
             )));
         }
     }
-    let r = check_one(&scenario, format == TraceFormat::Dot)?;
+    stop_on_ctrl_c();
+    let r = check_one(&scenario, format == TraceFormat::Dot, max_memory)?;
+    // A run stopped by a bound: exit 3 unless it found the trace of the property asked for
+    // (without `--property`, a complete run might have chosen another).
+    let unfinished = if r.complete {
+        ExitCode::SUCCESS
+    } else {
+        eprintln!("{}: {}", scenario.name, run_end(&r));
+        ExitCode::from(3)
+    };
     let chosen = match &property {
         Some(p) => r.properties.iter().find(|x| x.def.name == p),
         // A counterexample if there is one, else the first witness.
@@ -510,7 +570,7 @@ fn run_trace(
             r.unique_states,
             if r.complete { "complete" } else { "incomplete" }
         );
-        return Ok(ExitCode::SUCCESS);
+        return Ok(unfinished);
     };
     let model = check::model(&scenario, &[], false);
     let Some(path) = raw_path(&model, p) else {
@@ -540,7 +600,11 @@ fn run_trace(
             p.def.name,
             p.def.sentence
         );
-        return Ok(ExitCode::SUCCESS);
+        return Ok(if p.verdict == Verdict::Incomplete {
+            unfinished
+        } else {
+            ExitCode::SUCCESS
+        });
     };
     let (raw, loop_start) =
         path.map_err(|e| BadInput(format!("internal error: the trace does not replay: {e}")))?;
@@ -585,7 +649,11 @@ fn run_trace(
             say!("{dot}");
         }
     }
-    Ok(ExitCode::SUCCESS)
+    Ok(if property.is_some() {
+        ExitCode::SUCCESS
+    } else {
+        unfinished
+    })
 }
 
 /// The one socket address `addr` names, bound once to check that it can be bound now
@@ -675,7 +743,7 @@ fn run_explore(scenario: Scenario, addr: &str) -> Result<ExitCode, BadInput> {
         scenario.name
     );
     eprintln!("checking {} for counterexample paths…", scenario.name);
-    let r = check_one(&scenario, false)?;
+    let r = check_one(&scenario, false, None)?;
     say!(
         "{}: {} unique states ({})",
         scenario.name,
@@ -772,6 +840,7 @@ fn main() -> ExitCode {
             format,
             threads,
             max_states,
+            max_memory,
             traces,
             cross_check,
             no_reduction,
@@ -790,6 +859,7 @@ fn main() -> ExitCode {
                         format,
                         threads,
                         max_states,
+                        max_memory,
                         traces,
                         cross_check,
                         !no_reduction,
@@ -800,6 +870,7 @@ fn main() -> ExitCode {
             scenario,
             property,
             format,
+            max_memory,
             catalogue: file,
             size,
         } => {
@@ -809,13 +880,11 @@ fn main() -> ExitCode {
             load(&file)
                 .and_then(|all| pick(all, std::slice::from_ref(&scenario), &origin))
                 .and_then(|picked| resize(picked, size, &origin))
-                .and_then(|mut picked| run_trace(picked.remove(0), property, format, &origin))
+                .and_then(|mut picked| {
+                    run_trace(picked.remove(0), property, format, max_memory, &origin)
+                })
         }
-        Command::Bench {
-            scenarios,
-            threads,
-            catalogue: file,
-        } => run_bench(scenarios, threads, file),
+        Command::Bench(args) => bench::run(args),
         Command::Explore {
             scenario,
             addr,

@@ -219,6 +219,24 @@ fn assert_scenario_shape(s: &Value, threads: u64) {
     assert!(s["seconds"].is_number(), "seconds: {s}");
     assert!(s["seconds"].as_f64().unwrap() >= 0.0, "seconds: {s}");
     assert_eq!(s["threads"].as_u64(), Some(threads), "threads: {s}");
+    for phase in ["exploring", "graph", "traces"] {
+        let secs = s[format!("{phase}_seconds")].as_f64();
+        assert!(secs.is_some_and(|x| x >= 0.0), "{phase}_seconds: {s}");
+    }
+    assert!(
+        s["generated_states"].as_u64() >= s["unique_states"].as_u64(),
+        "generated_states: {s}"
+    );
+    assert!(
+        s["graph_bytes"].as_u64().is_some_and(|b| b > 0),
+        "graph_bytes: {s}"
+    );
+    // A run is complete exactly when no bound stopped it.
+    assert_eq!(
+        s["stopped"].is_null(),
+        s["complete"] == true,
+        "stopped: {s}"
+    );
     let props = s["properties"].as_array().expect("properties is an array");
     assert!(!props.is_empty(), "no properties: {s}");
     let mut names = BTreeSet::new();
@@ -498,6 +516,9 @@ fn max_states_bound_makes_the_check_incomplete() {
     for p in props {
         assert_ne!(p["verdict"], "violated", "{p}");
     }
+    assert_eq!(s["stopped"]["bound"], "max-states", "{s}");
+    assert_eq!(s["stopped"]["phase"], "exploring", "{s}");
+    assert_eq!(s["stopped"]["states"], 10, "{s}");
 
     // The table says so too, with the same exit code.
     let o = run_expect(&["check", "healthy", "--max-states", "10"], 3);
@@ -508,6 +529,212 @@ fn max_states_bound_makes_the_check_incomplete() {
             .unwrap_or("")
             .contains("INCOMPLETE: stopped at --max-states"),
         "table:\n{out}"
+    );
+}
+
+// ---------------------------------------------------------------------------------------------
+// check: progress, Ctrl-C, --max-memory
+
+/// A scenario that takes minutes to check in full (more than 9 M states).
+const BIG: [&str; 6] = [
+    "check",
+    "statefulset-partition",
+    "--nodes",
+    "3",
+    "--replicas",
+    "3",
+];
+
+#[test]
+fn a_short_check_prints_nothing_on_stderr() {
+    let o = run_expect(&["check", "healthy"], 0);
+    assert!(o.stderr.is_empty(), "stderr: {}", stderr(&o));
+}
+
+#[test]
+fn ctrl_c_stops_the_check_and_prints_the_report_so_far() {
+    use nix::sys::signal::{kill, Signal};
+    use nix::unistd::Pid;
+    // A second scenario, which the Ctrl-C leaves unchecked.
+    let mut args = BIG.to_vec();
+    args.push("healthy");
+    let child = Command::new(BIN)
+        .args(&args)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("podcheck starts");
+    let pid = Pid::from_raw(child.id() as i32);
+    // Past the first second, so the progress line has been printed.
+    std::thread::sleep(std::time::Duration::from_millis(2000));
+    let started = std::time::Instant::now();
+    kill(pid, Signal::SIGINT).expect("SIGINT is sent");
+    let o = child.wait_with_output().expect("podcheck ends");
+    assert_eq!(o.status.code(), Some(3), "{}", describe(&args, &o));
+    assert!(
+        started.elapsed() < std::time::Duration::from_secs(20),
+        "the check went on after Ctrl-C: {}",
+        describe(&args, &o)
+    );
+    let (out, err) = (stdout(&o), stderr(&o));
+    assert!(!err.contains("panicked"), "{err}");
+    // The progress line of the exploration: states, depth, rate, memory.
+    let line = err
+        .lines()
+        .find(|l| l.starts_with("statefulset-partition: exploring: "))
+        .unwrap_or_else(|| panic!("no progress line:\n{err}"));
+    for part in [" states, depth ", " states/s, ", " MiB, "] {
+        assert!(line.contains(part), "progress line {line:?}");
+    }
+    assert!(
+        err.contains("statefulset-partition: interrupted (Ctrl-C) in phase exploring at "),
+        "{err}"
+    );
+    let header = out.lines().next().unwrap_or("");
+    assert!(
+        header.starts_with("statefulset-partition  (")
+            && header.contains("INCOMPLETE: interrupted (Ctrl-C) in phase exploring at "),
+        "header: {header:?}\n{out}"
+    );
+    // The whole report: a row for every property, and the summary.
+    let row = |name: &str| {
+        out.lines()
+            .find(|l| l.split_whitespace().nth(1) == Some(name))
+            .unwrap_or_else(|| panic!("no row for {name}:\n{out}"))
+            .to_string()
+    };
+    // Nothing breaks these in statefulset-partition: stopped early, they are undecided.
+    for name in ["pending_until_first_start", "statefulset_at_most_one"] {
+        let r = row(name);
+        assert!(r.contains(" always "), "{r}");
+        assert!(r.contains(" incomplete "), "{r}");
+    }
+    assert!(
+        row("deleted_leads_to_gone").contains(" incomplete "),
+        "{out}"
+    );
+    let n_rows = out
+        .lines()
+        .skip(1)
+        .take_while(|l| !l.is_empty())
+        .map(|l| {
+            let w: Vec<&str> = l.split_whitespace().collect();
+            // `!` marks a verdict that differs from its expectation.
+            let w = if w[0] == "!" { &w[1..] } else { &w[..] };
+            assert_sound_when_stopped(w[1], w[2]);
+        })
+        .count();
+    assert!(n_rows > 20, "{out}");
+    assert!(
+        out.contains(
+            "\nhealthy  (INCOMPLETE: not checked, interrupted (Ctrl-C) before it started)\n"
+        ),
+        "{out}"
+    );
+    assert!(
+        out.lines()
+            .last()
+            .unwrap_or("")
+            .starts_with("2 scenarios, "),
+        "{out}"
+    );
+}
+
+#[test]
+fn max_memory_bound_makes_the_check_incomplete() {
+    let mut args = BIG.to_vec();
+    args.extend(["--max-memory", "40M", "--format", "json"]);
+    let o = run_expect(&args, 3);
+    let err = stderr(&o);
+    assert!(
+        err.contains("statefulset-partition: the memory bound was reached (--max-memory 40 MiB"),
+        "{}",
+        describe(&args, &o)
+    );
+    assert!(err.contains(" in phase exploring at "), "{err}");
+    let results: Vec<Value> = serde_json::from_slice(&o.stdout).expect("JSON");
+    let s = &results[0];
+    assert_scenario_shape(s, 1);
+    assert_eq!(s["complete"], false, "{s}");
+    assert_eq!(s["stopped"]["bound"], "max-memory", "{s}");
+    assert_eq!(s["stopped"]["phase"], "exploring", "{s}");
+    let states = s["stopped"]["states"].as_u64().expect("states");
+    assert_eq!(s["unique_states"].as_u64(), Some(states), "{s}");
+    assert!(states > 0 && states < 3_000_000, "{s}");
+    assert!(
+        err.contains(&format!(" in phase exploring at {states} states")),
+        "{err}"
+    );
+    // Stopped before the bound: the peak stays below it.
+    assert!(
+        s["peak_rss_kib"].as_u64().is_some_and(|k| k < 40 * 1024),
+        "{s}"
+    );
+    assert_eq!(
+        property(s, "statefulset_at_most_one")["verdict"],
+        "incomplete",
+        "{s}"
+    );
+    for p in s["properties"].as_array().unwrap() {
+        assert_sound_when_stopped(p["kind"].as_str().unwrap(), p["verdict"].as_str().unwrap());
+    }
+}
+
+/// A run stopped by a bound never says `holds` for a property about every state or run, nor
+/// `violated` for a witness.
+fn assert_sound_when_stopped(kind: &str, verdict: &str) {
+    match kind {
+        "sometimes" => assert_ne!(verdict, "violated", "a stopped run: {kind} {verdict}"),
+        _ => assert_ne!(verdict, "holds", "a stopped run: {kind} {verdict}"),
+    }
+}
+
+#[test]
+fn trace_stopped_by_the_memory_bound_exits_3() {
+    let base = [
+        "trace",
+        "statefulset-partition",
+        "--nodes",
+        "3",
+        "--replicas",
+        "2",
+        "--max-memory",
+        "40M",
+    ];
+    let mut args = base.to_vec();
+    args.extend(["--property", "deleted_leads_to_gone"]);
+    let o = run_expect(&args, 3);
+    assert!(
+        stdout(&o).contains("deleted_leads_to_gone: is incomplete: the run stopped at a bound"),
+        "{}",
+        describe(&args, &o)
+    );
+    assert!(
+        stderr(&o).contains("INCOMPLETE: stopped at --max-memory in phase exploring at "),
+        "{}",
+        describe(&args, &o)
+    );
+    // Without --property the trace shown is a real one, but a complete run might pick
+    // another: exit 3 as well.
+    let o = run_expect(&base, 3);
+    assert!(
+        stdout(&o).contains("witness in "),
+        "{}",
+        describe(&base, &o)
+    );
+}
+
+#[test]
+fn malformed_max_memory_is_bad_input() {
+    for bad in ["12X", "0", "8 GB B", "1..5G", "5 MiBs"] {
+        assert_bad_input(
+            &["check", "healthy", "--max-memory", bad],
+            &["--max-memory", bad],
+        );
+    }
+    assert_bad_input(
+        &["trace", "healthy", "--max-memory", "lots"],
+        &["--max-memory", "lots"],
     );
 }
 
@@ -880,6 +1107,116 @@ fn bench_reads_a_catalogue_file() {
         &["cannot read /no/such/file.yaml"],
     );
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+const BENCH_HEADER: &str = "| scenario | nodes × replicas | unique states | generated states | exploring (s) | graph (s) | traces (s) | states/s | bytes/state | peak memory (MiB) |";
+
+#[test]
+fn bench_measures_sizes_and_writes_the_readme_table() {
+    let dir = TempDir::new("bench");
+    let readme = dir.write(
+        "README.md",
+        "# title\n\nbefore\n<!-- bench:begin -->\nold table\n<!-- bench:end -->\nafter\n",
+    );
+    let args = [
+        "bench",
+        "healthy",
+        "--size",
+        "1x1",
+        "--timeout",
+        "60",
+        "--write-readme",
+        &readme,
+    ];
+    let o = run_expect(&args, 0);
+    let out = stdout(&o);
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.first(), Some(&BENCH_HEADER), "{out}");
+    // Its own size (2 nodes, 1 replica), then 1 x 1.
+    let rows: Vec<Vec<&str>> = lines[2..]
+        .iter()
+        .map(|l| l.trim_matches('|').split(" | ").map(str::trim).collect())
+        .collect();
+    assert_eq!(rows.len(), 2, "{out}");
+    assert_eq!(rows[0][..2], ["healthy", "2 × 1"], "{out}");
+    assert_eq!(rows[1][..2], ["healthy", "1 × 1"], "{out}");
+    for r in &rows {
+        assert_eq!(r.len(), 10, "{r:?}");
+        let unique: u64 = r[2].parse().expect("unique states");
+        let generated: u64 = r[3].parse().expect("generated states");
+        assert!(unique > 0 && generated >= unique, "{r:?}");
+        for cell in &r[4..] {
+            assert!(cell.parse::<f64>().is_ok(), "{r:?}");
+        }
+    }
+    // The same count as `check` at the same size.
+    let checked = run_json(
+        &[
+            "check",
+            "healthy",
+            "--nodes",
+            "1",
+            "--replicas",
+            "1",
+            "--format",
+            "json",
+        ],
+        0,
+    );
+    assert_eq!(rows[1][2], checked[0]["unique_states"].to_string(), "{out}");
+
+    let text = std::fs::read_to_string(&readme).unwrap();
+    assert!(
+        text.starts_with("# title\n\nbefore\n<!-- bench:begin -->\n"),
+        "{text}"
+    );
+    assert!(text.ends_with("<!-- bench:end -->\nafter\n"), "{text}");
+    assert!(!text.contains("old table"), "{text}");
+    assert!(text.contains(BENCH_HEADER), "{text}");
+    for l in &lines[2..] {
+        assert!(text.contains(l), "{l} not in\n{text}");
+    }
+    assert!(text.contains(" cores, "), "the machine: {text}");
+    assert!(text.contains("time limit of 60 s"), "{text}");
+    assert!(
+        text.contains("| healthy | 2 × 1 | "),
+        "the largest size checked: {text}"
+    );
+
+    // A file without the markers is refused before anything runs.
+    let plain = dir.write("plain.md", "no markers here\n");
+    assert_bad_input(
+        &["bench", "healthy", "--write-readme", &plain],
+        &["--write-readme", "<!-- bench:begin -->"],
+    );
+    assert_eq!(
+        std::fs::read_to_string(&plain).unwrap(),
+        "no markers here\n"
+    );
+    for bad in ["3", "0x1", "6x2", "x", "nosuch=2x2", "healthy=2x2,9x9"] {
+        assert_bad_input(
+            &["bench", "healthy", "--size", bad],
+            &[bad.split('=').next().unwrap()],
+        );
+    }
+    assert_bad_input(&["bench", "healthy", "--timeout", "0"], &["--timeout"]);
+}
+
+#[test]
+fn bench_reports_a_run_past_its_time_limit_as_such() {
+    let o = run_expect(&["bench", "termination-race", "--timeout", "1"], 0);
+    let out = stdout(&o);
+    let row = out
+        .lines()
+        .find(|l| l.starts_with("| termination-race | "))
+        .unwrap_or_else(|| panic!("no row:\n{out}"));
+    let cells: Vec<&str> = row.trim_matches('|').split(" | ").map(str::trim).collect();
+    assert_eq!(cells.len(), 10, "{row}");
+    // Stopped while exploring: its counts are lower bounds, its exploration passed the limit.
+    assert!(cells[2].starts_with("≥ "), "{row}");
+    assert_eq!(cells[4], "> 1 s", "{row}");
+    assert_eq!(cells[5..7], ["—", "—"], "{row}");
+    assert!(!out.contains("| 296241 |"), "{out}");
 }
 
 #[test]

@@ -11,15 +11,25 @@
 //!
 //! Every trace and lasso is replayed through the model before it is reported: each action
 //! must be enabled and lead to the recorded state. Bounds never pass silently: a run that
-//! stopped at `max_states` reports `incomplete` for every property it could not decide.
+//! stopped at `max_states`, at the memory bound or at Ctrl-C ([`crate::progress`]) reports
+//! `incomplete` for every property it could not decide.
+//!
+//! A check runs in three phases, each with its progress line and its stops: `exploring`
+//! (the search, which judges `always`, `sometimes` and `step`), `graph` (every `leads_to`)
+//! and `traces` (every trace and lasso replayed). A phase that stops leaves the phases after
+//! it to run on what it did, as `max_states` does: an exploration stopped early still gets its
+//! `leads_to` pass on the explored part (where a lasso found is a real one), a `leads_to` pass
+//! stopped early is `incomplete`, and a trace not replayed when its phase stopped is
+//! `incomplete`.
 //!
 //! Stateright's own checker is not in this path. It is the independent cross-check
 //! ([`crate::cross_check`], `CheckOptions::cross_check`): same unique-state count, same
 //! `always` and `sometimes` verdicts.
 
 use crate::catalogue::{self, Kind, PropertyDef};
-use crate::explore::{explore_quotient, realize, ExploreOptions, Finding, Graph, Probe, Run};
-use crate::liveness::{leads_to_with, Ends, LassoEnd, LeadsTo};
+use crate::explore::{explore_with, realize, ExploreOptions, Finding, Graph, Probe, Run};
+use crate::liveness::{leads_to_progress, Ends, LassoEnd, LeadsTo};
+use crate::progress::{Phase, Progress, Stop};
 use podcheck_model::spec::{Scenario, Verdict};
 use podcheck_model::{Action, Actor, Cluster, PropertyFn, State};
 use stateright::Expectation;
@@ -57,6 +67,9 @@ pub struct CheckOptions {
     /// compares state counts with Stateright's unreduced run) or `keep_graph` (whose graph
     /// is drawn state by state).
     pub reduction: bool,
+    /// Stop each phase before the process's resident memory would pass this many bytes
+    /// (then verdicts may be `incomplete`).
+    pub max_memory: Option<u64>,
 }
 
 impl Default for CheckOptions {
@@ -68,6 +81,7 @@ impl Default for CheckOptions {
             cross_check: false,
             keep_graph: false,
             reduction: true,
+            max_memory: None,
         }
     }
 }
@@ -150,6 +164,10 @@ pub struct ScenarioResult {
     pub seconds: f64,
     /// Wall-clock seconds of the exploration alone.
     pub check_seconds: f64,
+    /// Wall-clock seconds of each phase.
+    pub phase_seconds: PhaseSeconds,
+    /// The first bound that stopped a phase, if one did (then `complete` is false).
+    pub stopped: Option<Stop>,
     pub properties: Vec<PropertyResult>,
     /// The explored graph, with [`CheckOptions::keep_graph`].
     pub graph: Option<Arc<ClusterGraph>>,
@@ -157,6 +175,17 @@ pub struct ScenarioResult {
     /// are one per class of states that differ only by which of these nodes holds what.
     /// Empty when it explored every state.
     pub symmetry: Vec<Vec<String>>,
+}
+
+/// Wall-clock seconds of each phase of a check.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct PhaseSeconds {
+    /// The breadth-first search, which judges `always`, `sometimes` and `step`.
+    pub exploring: f64,
+    /// The `leads_to` pass over the graph.
+    pub graph: f64,
+    /// Replaying every trace and lasso through the model.
+    pub traces: f64,
 }
 
 impl ScenarioResult {
@@ -311,7 +340,7 @@ pub fn check_with(
     }
     let explore_opts = ExploreOptions {
         max_states: opts.max_states,
-        progress: opts.progress.then(|| scenario.name.clone()),
+        progress: None,
         threads: opts.threads,
     };
     let reduce = opts.reduction
@@ -320,11 +349,16 @@ pub fn check_with(
         && !m.symmetry.is_trivial()
         && !defs.iter().any(|d| matches!(d.kind, Kind::LeadsTo { .. }));
     let representative = |s: &State| m.symmetry.representative(s);
-    let (graph, findings) = explore_quotient(
+    let mut progress = Progress::new(
+        opts.progress.then(|| scenario.name.clone()),
+        opts.max_memory,
+    );
+    let (graph, findings) = explore_with(
         &m,
         fair_actor,
         &probes,
         &explore_opts,
+        &mut progress,
         reduce.then_some(&representative as &(dyn Fn(&State) -> State + Sync)),
     );
     drop(probes);
@@ -373,15 +407,44 @@ pub fn check_with(
         Ok((run, states))
     };
     let check_seconds = start.elapsed().as_secs_f64();
-    let complete = graph.is_complete();
-    let undecided = if complete {
+    // `always`, `sometimes` and `step` are decided by the exploration alone.
+    let undecided = if graph.is_complete() {
         None
     } else {
         Some(Verdict::Incomplete)
     };
 
+    // The graph phase: every `leads_to`, on the graph as far as it was explored.
+    let graph_start = Instant::now();
+    progress.phase(Phase::Graph, None, None);
+    let mut live: Vec<Option<LeadsTo<Action>>> = vec![None; defs.len()];
+    for (i, (d, (first, _))) in defs.iter().zip(&slots).enumerate() {
+        let (Kind::LeadsTo { .. }, Finding::Bits(pb), Some(Finding::Bits(qb))) =
+            (d.kind, &findings[*first], findings.get(*first + 1))
+        else {
+            continue;
+        };
+        live[i] = Some(if progress.stopped().is_some() {
+            LeadsTo::Incomplete
+        } else {
+            progress.part(Some(d.name), Some(2 * graph.state_count()));
+            leads_to_progress(
+                &graph,
+                |v| pb.get(v as usize),
+                |v| qb.get(v as usize),
+                Ends::Quiescence,
+                &mut progress,
+            )
+        });
+    }
+    let graph_seconds = graph_start.elapsed().as_secs_f64();
+
+    // The traces phase: every trace and lasso replayed through the model.
+    let traces_start = Instant::now();
+    progress.phase(Phase::Traces, None, None);
+    let mut replayed = 0usize;
     let mut properties = Vec::new();
-    for (d, (first, _)) in defs.iter().zip(&slots) {
+    for (i, (d, (first, _))) in defs.iter().zip(&slots).enumerate() {
         let (expected, expected_source) = expectation(scenario, d);
         let mut result = PropertyResult {
             def: *d,
@@ -391,11 +454,22 @@ pub fn check_with(
             trace: None,
             lasso: None,
         };
+        // A finding whose trace is not replayed when the phase stops is not reported.
+        let found = match (d.kind, &findings[*first]) {
+            (Kind::Always(_) | Kind::Sometimes(_), Finding::State(f)) => f.is_some(),
+            (Kind::Step(_), Finding::Step(f)) => f.is_some(),
+            _ => matches!(live[i], Some(LeadsTo::Violated(_))),
+        };
+        if found && progress.tick(replayed, None).is_some() {
+            properties.push(result);
+            continue;
+        }
         match (d.kind, &findings[*first]) {
             (Kind::Always(c), Finding::State(found)) => {
                 result.verdict = match found {
                     Some(v) => {
                         let (run, states) = trace(*v, None, d.name)?;
+                        replayed += states.len();
                         if c(&m, states.last().expect("a run has a state")) {
                             return Err(format!(
                                 "{}: the counterexample does not break it on replay",
@@ -412,6 +486,7 @@ pub fn check_with(
                 result.verdict = match found {
                     Some(v) => {
                         let (run, states) = trace(*v, None, d.name)?;
+                        replayed += states.len();
                         if !c(&m, states.last().expect("a run has a state")) {
                             return Err(format!(
                                 "{}: the witness does not have it on replay",
@@ -432,6 +507,7 @@ pub fn check_with(
                         let [.., before, next] = &states[..] else {
                             return Err(format!("{}: the trace has no last step", d.name));
                         };
+                        replayed += states.len();
                         let action = run.actions.last().expect("a step trace has a step");
                         if c(&m, before, action, next) {
                             return Err(format!(
@@ -445,21 +521,15 @@ pub fn check_with(
                     None => undecided.unwrap_or(Verdict::Holds),
                 }
             }
-            (Kind::LeadsTo { .. }, Finding::Bits(pb)) => {
-                let Finding::Bits(qb) = &findings[*first + 1] else {
-                    unreachable!("a leads_to has two state probes")
-                };
-                result.verdict = match leads_to_with(
-                    &graph,
-                    |v| pb.get(v as usize),
-                    |v| qb.get(v as usize),
-                    Ends::Quiescence,
-                ) {
-                    LeadsTo::Holds => Verdict::Holds,
-                    LeadsTo::Incomplete => Verdict::Incomplete,
-                    LeadsTo::Violated(l) => {
-                        l.replay(&m, &graph)
+            (Kind::LeadsTo { .. }, Finding::Bits(_)) => {
+                result.verdict = match live[i].take() {
+                    Some(LeadsTo::Holds) => Verdict::Holds,
+                    Some(LeadsTo::Incomplete) | None => Verdict::Incomplete,
+                    Some(LeadsTo::Violated(l)) => {
+                        let states = l
+                            .replay(&m, &graph)
                             .map_err(|e| format!("{}: the lasso does not replay: {e}", d.name))?;
+                        replayed += states.len();
                         if !graph.is_fair_lasso(&l) {
                             return Err(format!("{}: the lasso is not a fair run", d.name));
                         }
@@ -476,6 +546,10 @@ pub fn check_with(
         }
         properties.push(result);
     }
+    let traces_seconds = traces_start.elapsed().as_secs_f64();
+    progress.end_line();
+    let stopped = progress.stops().first().copied();
+    let complete = graph.is_complete() && stopped.is_none();
     if opts.cross_check && complete {
         let theirs = crate::cross_check::stateright(scenario, defs, opts.threads);
         crate::cross_check::compare(graph.state_count(), &properties, &theirs)
@@ -490,6 +564,12 @@ pub fn check_with(
         graph_bytes: graph.heap_bytes(),
         seconds: start.elapsed().as_secs_f64(),
         check_seconds,
+        phase_seconds: PhaseSeconds {
+            exploring: check_seconds,
+            graph: graph_seconds,
+            traces: traces_seconds,
+        },
+        stopped,
         properties,
         graph: opts.keep_graph.then(|| Arc::new(graph)),
         symmetry: if reduce {
@@ -505,5 +585,39 @@ pub fn check_with(
         } else {
             Vec::new()
         },
+    })
+}
+
+/// The result of a scenario that was not checked because an earlier one was stopped (Ctrl-C):
+/// no state explored, every property `incomplete`.
+pub fn not_checked(scenario: &Scenario, stop: Stop) -> Result<ScenarioResult, String> {
+    let defs = selected(scenario)?;
+    Ok(ScenarioResult {
+        scenario: scenario.clone(),
+        complete: false,
+        unique_states: 0,
+        generated_states: 0,
+        edges: 0,
+        graph_bytes: 0,
+        seconds: 0.0,
+        check_seconds: 0.0,
+        phase_seconds: PhaseSeconds::default(),
+        stopped: Some(Stop { states: 0, ..stop }),
+        properties: defs
+            .iter()
+            .map(|d| {
+                let (expected, expected_source) = expectation(scenario, d);
+                PropertyResult {
+                    def: *d,
+                    verdict: Verdict::Incomplete,
+                    expected,
+                    expected_source,
+                    trace: None,
+                    lasso: None,
+                }
+            })
+            .collect(),
+        graph: None,
+        symmetry: Vec::new(),
     })
 }

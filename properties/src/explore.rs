@@ -35,11 +35,15 @@
 //! stops when a new state would exceed the bound; the graph is then [`Graph::is_complete`]
 //! `false`, and the states from the one being expanded on are *unexpanded* (the one being
 //! expanded keeps the edges it got, each a real model edge).
+//!
+//! The other bounds of [`crate::progress`] (Ctrl-C, a memory bound) are the same kind of
+//! stop: the search ends before it expands its next state, the graph is incomplete, and
+//! [`Graph::stopped`] says which bound it was.
 
+use crate::progress::{Bound, Phase, Progress, Stop};
 use stateright::Model;
 use std::collections::{HashMap, VecDeque};
 use std::hash::{BuildHasher, Hash, Hasher};
-use std::time::{Duration, Instant};
 
 /// A state's number in the graph (discovery order).
 pub type StateId = u32;
@@ -153,6 +157,7 @@ pub struct Graph<A, K> {
     expanded: usize,
     complete: bool,
     generated: usize,
+    stop: Option<Stop>,
 }
 
 impl<A, K> std::fmt::Debug for Graph<A, K> {
@@ -198,22 +203,28 @@ where
     M::Action: Hash + Eq + Clone + Send + Sync,
     K: Ord + Copy,
 {
-    explore_quotient(model, actor, probes, opts, None)
+    let mut progress = Progress::new(opts.progress.clone(), None);
+    explore_with(model, actor, probes, opts, &mut progress, None)
 }
 
-/// A map from each state to a representative of its class, for [`explore_quotient`].
+/// A map from each state to a representative of its class (see [`explore_with`]).
 pub type Representative<'a, S> = &'a (dyn Fn(&S) -> S + Sync);
 
-/// [`explore`] of the quotient by `representative`: every state found (an initial one or a
+/// [`explore`], in the `exploring` phase of `progress`: its line on stderr, and its stops
+/// (Ctrl-C, the memory bound) before the next state is expanded. `opts.progress` is not read
+/// (`progress` has the name).
+///
+/// With a `representative`, it explores the quotient: every state found (an initial one or a
 /// successor) is replaced by its representative before it is numbered, so the graph has one
 /// state per class. Step predicates see the real transition (from a representative, by one
 /// of its actions, to the successor before it is replaced). A path of this graph is a run of
 /// the model only up to the representatives: [`realize`] turns it into a real one.
-pub fn explore_quotient<M, K>(
+pub fn explore_with<M, K>(
     model: &M,
     actor: impl Fn(&M::Action) -> Option<K>,
     probes: &[Probe<'_, M::State, M::Action>],
     opts: &ExploreOptions,
+    progress: &mut Progress,
     representative: Option<Representative<'_, M::State>>,
 ) -> (Graph<M::Action, K>, Vec<Finding>)
 where
@@ -241,7 +252,9 @@ where
         expanded: 0,
         complete: true,
         generated: 0,
+        stop: None,
     };
+    progress.phase(Phase::Exploring, None, None);
     let mut findings: Vec<Finding> = probes
         .iter()
         .map(|p| match p {
@@ -276,6 +289,7 @@ where
         }
         if g.fps.len() >= limit {
             g.complete = false;
+            g.stop = Some(progress.stop_at(Bound::MaxStates, g.fps.len()));
             break;
         }
         let id = g.add(fp, NONE, NONE);
@@ -284,11 +298,12 @@ where
         queue.push_back(s);
     }
 
-    let start = Instant::now();
-    let mut next_report = Duration::from_secs(1);
-    let mut printed = false;
-    let tty = std::io::IsTerminal::is_terminal(&std::io::stderr());
     let mut actions = Vec::new();
+    // The breadth-first level being expanded.
+    let mut level = Level {
+        depth: 0,
+        end: g.fps.len(),
+    };
     if opts.threads > 1 {
         let mut interner = Interner {
             action_ids: &mut action_ids,
@@ -305,30 +320,27 @@ where
             &mut findings,
             &mut interner,
             &mut queue,
+            progress,
+            &mut level,
         );
     }
     'bfs: while g.complete {
+        if queue.is_empty() {
+            break;
+        }
+        let u = g.expanded as StateId;
+        let depth = level.enter(u as usize, g.fps.len());
+        if u & 1023 == 0 {
+            progress.set_headroom(headroom(&queue, g.index.capacity()));
+        }
+        if let Some(stop) = progress.tick(g.fps.len(), Some(depth)) {
+            g.complete = false;
+            g.stop = Some(stop);
+            break;
+        }
         let Some(state) = queue.pop_front() else {
             break;
         };
-        let u = g.expanded as StateId;
-        if let Some(name) = &opts.progress {
-            if u & 1023 == 0 && start.elapsed() >= next_report {
-                let line = format!(
-                    "{name}: {} states, {} expanded, {:.0} s",
-                    g.fps.len(),
-                    u,
-                    start.elapsed().as_secs_f64()
-                );
-                if tty {
-                    eprint!("\r{line}   ");
-                } else {
-                    eprintln!("{line}");
-                }
-                printed = tty;
-                next_report += Duration::from_secs(if tty { 1 } else { 10 });
-            }
-        }
         model.actions(&state, &mut actions);
         for a in actions.drain(..) {
             let Some(next) = model.next_state(&state, a.clone()) else {
@@ -369,6 +381,7 @@ where
                 Some(v) => v,
                 None if g.fps.len() >= limit => {
                     g.complete = false;
+                    g.stop = Some(progress.stop_at(Bound::MaxStates, g.fps.len()));
                     break 'bfs;
                 }
                 None => {
@@ -384,14 +397,12 @@ where
             });
             if g.edges.len() >= NONE as usize {
                 g.complete = false;
+                g.stop = Some(progress.stop_at(Bound::Capacity, g.fps.len()));
                 break 'bfs;
             }
         }
         g.edge_start.push(g.edges.len() as EdgeId);
         g.expanded += 1;
-    }
-    if printed {
-        eprintln!();
     }
     // The state being expanded when the bound hit keeps the edges it got; the states after
     // it have none.
@@ -416,6 +427,32 @@ where
     g.edges.shrink_to_fit();
     g.edge_start.shrink_to_fit();
     (g, findings)
+}
+
+/// The breadth-first level being expanded: states `end..` are on the next one.
+struct Level {
+    depth: usize,
+    end: usize,
+}
+
+impl Level {
+    /// The level of state `u`, about to be expanded, with `states` states numbered so far.
+    fn enter(&mut self, u: usize, states: usize) -> usize {
+        if u == self.end && u != 0 {
+            self.depth += 1;
+            self.end = states;
+        }
+        self.depth
+    }
+}
+
+/// What a table of the search may take at once when it grows (for the memory bound): the
+/// frontier's buffer doubles (and copies up to half of itself), the index rehashes into a
+/// table twice its size.
+fn headroom<S>(queue: &VecDeque<S>, index_capacity: usize) -> u64 {
+    let frontier = queue.capacity() * std::mem::size_of::<S>() / 2;
+    let index = index_capacity * 2 * std::mem::size_of::<(u64, StateId)>();
+    frontier.max(index) as u64
 }
 
 /// Action and actor numbering, shared by the one-thread and the chunked search.
@@ -471,6 +508,8 @@ fn explore_chunks<M, K, F>(
     findings: &mut [Finding],
     interner: &mut Interner<'_, M::Action, K, F>,
     queue: &mut VecDeque<M::State>,
+    progress: &mut Progress,
+    level: &mut Level,
 ) where
     M: Model + Sync,
     M::State: Hash + Send + Sync,
@@ -486,29 +525,9 @@ fn explore_chunks<M, K, F>(
         // No threads to be had: the one-thread loop goes on from here.
         return;
     };
-    let start = Instant::now();
-    let mut next_report = Duration::from_secs(1);
-    let tty = std::io::IsTerminal::is_terminal(&std::io::stderr());
-    let mut printed = false;
     let chunk_len = CHUNK_PER_THREAD * opts.threads;
     'bfs: while g.complete && !queue.is_empty() {
-        if let Some(name) = &opts.progress {
-            if start.elapsed() >= next_report {
-                let line = format!(
-                    "{name}: {} states, {} expanded, {:.0} s",
-                    g.fps.len(),
-                    g.expanded,
-                    start.elapsed().as_secs_f64()
-                );
-                if tty {
-                    eprint!("\r{line}   ");
-                } else {
-                    eprintln!("{line}");
-                }
-                printed = tty;
-                next_report += Duration::from_secs(if tty { 1 } else { 10 });
-            }
-        }
+        progress.set_headroom(headroom(queue, g.index.capacity()));
         let n = chunk_len.min(queue.len());
         let chunk: Vec<M::State> = queue.drain(..n).collect();
         // The step predicates still undecided: a later transition cannot be the first.
@@ -561,6 +580,13 @@ fn explore_chunks<M, K, F>(
         let mut stopped = false;
         'merge: for succs in expanded {
             let u = g.expanded as StateId;
+            let depth = level.enter(u as usize, g.fps.len());
+            if let Some(stop) = progress.tick(g.fps.len(), Some(depth)) {
+                g.complete = false;
+                g.stop = Some(stop);
+                stopped = true;
+                break 'merge;
+            }
             for succ in succs {
                 g.generated += 1;
                 let aid = interner.intern(g, &succ.action);
@@ -573,6 +599,7 @@ fn explore_chunks<M, K, F>(
                     Some(v) => v,
                     None if g.fps.len() >= limit => {
                         g.complete = false;
+                        g.stop = Some(progress.stop_at(Bound::MaxStates, g.fps.len()));
                         stopped = true;
                         break 'merge;
                     }
@@ -588,6 +615,7 @@ fn explore_chunks<M, K, F>(
                 });
                 if g.edges.len() >= NONE as usize {
                     g.complete = false;
+                    g.stop = Some(progress.stop_at(Bound::Capacity, g.fps.len()));
                     stopped = true;
                     break 'merge;
                 }
@@ -638,9 +666,6 @@ fn explore_chunks<M, K, F>(
         }
         queue.extend(fresh.into_iter().map(|(_, s)| s));
     }
-    if printed {
-        eprintln!();
-    }
 }
 
 impl<A, K> Graph<A, K> {
@@ -676,6 +701,11 @@ impl<A, K> Graph<A, K> {
     /// Whether every reachable state (within the boundary) was explored.
     pub fn is_complete(&self) -> bool {
         self.complete
+    }
+
+    /// The bound that stopped the exploration, if one did.
+    pub fn stopped(&self) -> Option<Stop> {
+        self.stop
     }
 
     /// Bytes held by the graph's own tables (not the states' frontier during the search).

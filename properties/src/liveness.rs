@@ -66,10 +66,14 @@
 //! final state, so a violation found in a partial graph is a real one (every edge of its lasso
 //! is a model edge, and the enabled actors of its cycle's states are known exactly); when none
 //! is found, the verdict is [`LeadsTo::Incomplete`].
+//!
+//! The pass itself can be stopped too ([`leads_to_progress`]: Ctrl-C, the memory bound of
+//! [`crate::progress`]); a stopped pass decides nothing and says [`LeadsTo::Incomplete`].
 
 use crate::explore::{
     explore, ActionId, EdgeId, ExploreOptions, Finding, Graph, Probe, Run, StateId,
 };
+use crate::progress::Progress;
 use stateright::Model;
 use std::collections::{BTreeSet, HashMap, VecDeque};
 use std::hash::Hash;
@@ -278,7 +282,13 @@ const NONE: u32 = u32::MAX;
 
 /// Strongly connected components of the subgraph induced by `keep` (iterative Tarjan): the
 /// component number of each kept state (`NONE` for the others) and the components' states.
-fn sccs<A, K>(graph: &Graph<A, K>, keep: &[bool]) -> (Vec<u32>, Vec<Vec<StateId>>) {
+/// `None` when `progress` stops it.
+#[allow(clippy::type_complexity)]
+fn sccs<A, K>(
+    graph: &Graph<A, K>,
+    keep: &[bool],
+    progress: &mut Progress,
+) -> Option<(Vec<u32>, Vec<Vec<StateId>>)> {
     let n = keep.len();
     const UNSEEN: u32 = u32::MAX;
     let mut index = vec![UNSEEN; n];
@@ -293,6 +303,9 @@ fn sccs<A, K>(graph: &Graph<A, K>, keep: &[bool]) -> (Vec<u32>, Vec<Vec<StateId>
     for root in 0..n {
         if !keep[root] || index[root] != UNSEEN {
             continue;
+        }
+        if progress.tick(counter as usize, None).is_some() {
+            return None;
         }
         call.push((root as StateId, 0));
         index[root] = counter;
@@ -312,6 +325,9 @@ fn sccs<A, K>(graph: &Graph<A, K>, keep: &[bool]) -> (Vec<u32>, Vec<Vec<StateId>
                         continue;
                     }
                     if index[wi] == UNSEEN {
+                        if progress.tick(counter as usize, None).is_some() {
+                            return None;
+                        }
                         index[wi] = counter;
                         low[wi] = counter;
                         counter += 1;
@@ -346,7 +362,13 @@ fn sccs<A, K>(graph: &Graph<A, K>, keep: &[bool]) -> (Vec<u32>, Vec<Vec<StateId>
             }
         }
     }
-    (comp, comps)
+    Some((comp, comps))
+}
+
+/// About how many bytes the pass of [`leads_to_progress`] allocates, at most, on a graph of
+/// `states` states and `edges` edges (its work arrays: components, the way back, distances).
+pub fn scratch_bytes(states: usize, edges: usize) -> u64 {
+    64 * states as u64 + 4 * edges as u64
 }
 
 /// `P ~> Q` under weak fairness: violated iff some reachable state `s` with `P(s) ∧ ¬Q(s)`
@@ -364,7 +386,27 @@ where
     A: Clone,
     K: Ord + Copy,
 {
+    leads_to_progress(graph, p, q, ends, &mut Progress::silent())
+}
+
+/// [`leads_to_with`], with a progress line and stops ([`Progress`], in its current phase):
+/// before its work arrays are allocated when they would pass the memory bound, and at the
+/// next state on Ctrl-C. A stopped pass is [`LeadsTo::Incomplete`]: it decided nothing.
+pub fn leads_to_progress<A, K>(
+    graph: &Graph<A, K>,
+    p: impl Fn(StateId) -> bool,
+    q: impl Fn(StateId) -> bool,
+    ends: Ends,
+    progress: &mut Progress,
+) -> LeadsTo<A>
+where
+    A: Clone,
+    K: Ord + Copy,
+{
     let n = graph.state_count();
+    if progress.would_pass_memory(scratch_bytes(n, graph.edge_count()), 0) {
+        return LeadsTo::Incomplete;
+    }
     let not_q: Vec<bool> = (0..n as StateId).map(|v| !q(v)).collect();
     let candidate: Vec<bool> = (0..n)
         .map(|i| not_q[i] && graph.is_expanded(i as StateId))
@@ -372,7 +414,9 @@ where
 
     // Where a fair run may stay or stop for ever without Q.
     let mut bad: Vec<Option<LassoEnd>> = vec![None; n];
-    let (comp, components) = sccs(graph, &candidate);
+    let Some((comp, components)) = sccs(graph, &candidate, progress) else {
+        return LeadsTo::Incomplete;
+    };
     let mut required: HashMap<u32, Vec<K>> = HashMap::new();
     for (id, scc) in components.iter().enumerate() {
         let id = id as u32;
@@ -440,7 +484,12 @@ where
             queue.push_back(i as StateId);
         }
     }
+    let mut done = 0usize;
     while let Some(v) = queue.pop_front() {
+        done += 1;
+        if progress.tick(n + done, None).is_some() {
+            return LeadsTo::Incomplete;
+        }
         let range = in_start[v as usize] as usize..in_start[v as usize + 1] as usize;
         for &e in incoming[range].iter().rev() {
             let (u, _, _) = graph.edge(e);

@@ -1,0 +1,474 @@
+//! A long check is never silent and never lost: a progress line on stderr for every phase of a
+//! check, and the bounds that stop a phase early (Ctrl-C, a memory limit) so that the report of
+//! what was decided so far can still be printed.
+//!
+//! # Phases
+//!
+//! A check runs three phases, each with its own line: `exploring` (the breadth-first search,
+//! [`crate::explore`]), `graph` (the `leads_to` pass over the explored graph,
+//! [`crate::liveness`]) and `traces` (replaying every counterexample and witness through the
+//! model). The line gives the states done in the phase, the breadth-first level being expanded
+//! (while exploring), states per second, the resident memory and the time since the check
+//! started. It is rewritten in place each second when stderr is a terminal, and printed every
+//! 10 s otherwise; a check shorter than a second prints nothing.
+//!
+//! # Stops
+//!
+//! [`interrupt`] (called by the command line's Ctrl-C handler) stops the phase that is running
+//! at its next state; the phases after it run on what was explored, as after `max_states`.
+//! With a memory bound, the resident set size is read regularly and the phase stops before the
+//! bound would be passed. Either way the phase reports a [`Bound`], and every property it could
+//! not decide is `incomplete`.
+
+use std::io::IsTerminal;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::{Duration, Instant};
+
+/// A phase of a check.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Phase {
+    /// The breadth-first search that builds the state graph.
+    Exploring,
+    /// The `leads_to` pass over the graph.
+    Graph,
+    /// Rebuilding and replaying the traces.
+    Traces,
+}
+
+impl Phase {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Phase::Exploring => "exploring",
+            Phase::Graph => "graph",
+            Phase::Traces => "traces",
+        }
+    }
+}
+
+/// Why a phase stopped before its end.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Bound {
+    /// The `max_states` bound (`--max-states`).
+    MaxStates,
+    /// The memory bound (`--max-memory`).
+    MaxMemory,
+    /// Ctrl-C ([`interrupt`]).
+    Interrupt,
+    /// The graph's own tables are full (2³² − 1 edges).
+    Capacity,
+}
+
+impl Bound {
+    /// The bound in the words of the command line: `max-states`, `max-memory`, `interrupt`,
+    /// `capacity`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Bound::MaxStates => "max-states",
+            Bound::MaxMemory => "max-memory",
+            Bound::Interrupt => "interrupt",
+            Bound::Capacity => "capacity",
+        }
+    }
+}
+
+/// Where a check stopped early: the bound, the phase it stopped, and how many states that
+/// phase had done (for `exploring`: the distinct states found).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Stop {
+    pub bound: Bound,
+    pub phase: Phase,
+    pub states: usize,
+}
+
+static INTERRUPTS: AtomicUsize = AtomicUsize::new(0);
+
+/// Records one interrupt (Ctrl-C) and returns how many there have been. The phase running
+/// stops at its next state.
+pub fn interrupt() -> usize {
+    INTERRUPTS.fetch_add(1, Ordering::SeqCst) + 1
+}
+
+/// How many interrupts there have been.
+pub fn interrupts() -> usize {
+    INTERRUPTS.load(Ordering::SeqCst)
+}
+
+/// A field of `/proc/self/status` given in kB (`VmRSS`, `VmHWM`), in bytes.
+fn status_bytes(field: &str) -> Option<u64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = status.lines().find(|l| l.starts_with(field))?;
+    let kib: u64 = line[field.len()..]
+        .trim_start_matches(':')
+        .split_whitespace()
+        .next()?
+        .parse()
+        .ok()?;
+    Some(kib * 1024)
+}
+
+/// The process's resident set size (`VmRSS`), in bytes; `None` where `/proc` is not there.
+pub fn rss_bytes() -> Option<u64> {
+    status_bytes("VmRSS")
+}
+
+/// The process's peak resident set size (`VmHWM`), in bytes.
+pub fn peak_rss_bytes() -> Option<u64> {
+    status_bytes("VmHWM")
+}
+
+const MIB: f64 = 1024.0 * 1024.0;
+
+/// Memory kept free beyond a phase's own estimate when it starts ([`Progress::would_pass_memory`]):
+/// the resident set grows by whole allocator blocks (about 10 MiB seen for a `leads_to` pass
+/// that needs 3).
+pub const ALLOCATOR_SLACK: u64 = 16 << 20;
+
+/// The progress of one check: its line on stderr, and the bounds that stop its phases.
+pub struct Progress {
+    name: Option<String>,
+    tty: bool,
+    start: Instant,
+    next_report: Duration,
+    /// A line rewritten with `\r` is open on the terminal.
+    open_line: bool,
+    phase: Phase,
+    label: Option<String>,
+    phase_start: Instant,
+    total: Option<usize>,
+    /// Interrupts seen before the phase started: only a later one stops it.
+    interrupts_before: usize,
+    max_memory: Option<u64>,
+    last_memory_check: Instant,
+    last_rss: Option<u64>,
+    headroom: u64,
+    ticks: u64,
+    stop: Option<Stop>,
+    stops: Vec<Stop>,
+}
+
+impl Progress {
+    /// Progress under `name` on stderr (`None`: silent), with an optional memory bound in
+    /// bytes.
+    pub fn new(name: Option<String>, max_memory: Option<u64>) -> Self {
+        let now = Instant::now();
+        Progress {
+            name,
+            tty: std::io::stderr().is_terminal(),
+            start: now,
+            next_report: Duration::from_secs(1),
+            open_line: false,
+            phase: Phase::Exploring,
+            label: None,
+            phase_start: now,
+            total: None,
+            interrupts_before: interrupts(),
+            max_memory,
+            last_memory_check: now,
+            last_rss: None,
+            headroom: 0,
+            ticks: 0,
+            stop: None,
+            stops: Vec::new(),
+        }
+    }
+
+    /// Silent, and bounded only by Ctrl-C.
+    pub fn silent() -> Self {
+        Progress::new(None, None)
+    }
+
+    /// Starts a phase: its states count from zero, and only an interrupt from now on stops
+    /// it. `label` says what in the phase (a property's name); `total`, how many states it
+    /// will do at most.
+    pub fn phase(&mut self, phase: Phase, label: Option<&str>, total: Option<usize>) {
+        self.phase = phase;
+        self.label = label.map(str::to_string);
+        self.phase_start = Instant::now();
+        self.total = total;
+        self.interrupts_before = interrupts();
+        self.last_rss = None;
+        self.headroom = 0;
+        self.stop = None;
+    }
+
+    /// The most memory one step of the phase may take at once (a table that grows by
+    /// doubling): the memory bound keeps that much free.
+    pub fn set_headroom(&mut self, bytes: u64) {
+        self.headroom = bytes;
+    }
+
+    /// Names a part of the current phase (a property), with the states it will do at most;
+    /// the phase's bounds and stops carry on.
+    pub fn part(&mut self, label: Option<&str>, total: Option<usize>) {
+        self.label = label.map(str::to_string);
+        self.phase_start = Instant::now();
+        self.total = total;
+    }
+
+    /// Where the current phase stopped, if it did.
+    pub fn stopped(&self) -> Option<Stop> {
+        self.stop
+    }
+
+    /// Every early stop of this check, in order.
+    pub fn stops(&self) -> &[Stop] {
+        &self.stops
+    }
+
+    /// Stops the current phase at a bound found by its caller (`max_states`).
+    pub fn stop_at(&mut self, bound: Bound, states: usize) -> Stop {
+        let stop = Stop {
+            bound,
+            phase: self.phase,
+            states,
+        };
+        if self.stop.is_none() {
+            self.stop = Some(stop);
+            self.stops.push(stop);
+            self.announce(stop, None);
+        }
+        stop
+    }
+
+    /// Whether `bytes` more than the resident set now would pass the memory bound (then the
+    /// phase stops at once, before allocating them). The allocator takes memory from the
+    /// system in blocks, and what the phase before freed may not serve these allocations:
+    /// [`ALLOCATOR_SLACK`] more is kept free.
+    pub fn would_pass_memory(&mut self, bytes: u64, states: usize) -> bool {
+        let (Some(limit), Some(rss)) = (self.max_memory, rss_bytes()) else {
+            return false;
+        };
+        if rss.saturating_add(bytes).saturating_add(ALLOCATOR_SLACK) < limit {
+            return false;
+        }
+        let stop = Stop {
+            bound: Bound::MaxMemory,
+            phase: self.phase,
+            states,
+        };
+        self.stop = Some(stop);
+        self.stops.push(stop);
+        self.announce(stop, Some((rss, bytes + ALLOCATOR_SLACK)));
+        true
+    }
+
+    /// One more state done in the phase: `states` done so far, `depth` the breadth-first level
+    /// (exploring). Returns the stop when the phase must stop here (and keeps returning it).
+    #[inline]
+    pub fn tick(&mut self, states: usize, depth: Option<usize>) -> Option<Stop> {
+        if self.stop.is_some() {
+            return self.stop;
+        }
+        if INTERRUPTS.load(Ordering::Relaxed) > self.interrupts_before {
+            return Some(self.stop_at(Bound::Interrupt, states));
+        }
+        self.ticks += 1;
+        if self.ticks & 255 != 0 {
+            return None;
+        }
+        self.slow_tick(states, depth)
+    }
+
+    fn slow_tick(&mut self, states: usize, depth: Option<usize>) -> Option<Stop> {
+        let now = Instant::now();
+        if let Some(limit) = self.max_memory {
+            if now.duration_since(self.last_memory_check) >= Duration::from_millis(10) {
+                self.last_memory_check = now;
+                if let Some(rss) = rss_bytes() {
+                    // Stop before the bound: when the growth since the last reading, twice
+                    // over, or the phase's largest growth at once would pass it.
+                    let growth = self.last_rss.map_or(0, |r| rss.saturating_sub(r));
+                    self.last_rss = Some(rss);
+                    if rss.saturating_add((2 * growth).max(self.headroom)) >= limit {
+                        let stop = Stop {
+                            bound: Bound::MaxMemory,
+                            phase: self.phase,
+                            states,
+                        };
+                        self.stop = Some(stop);
+                        self.stops.push(stop);
+                        self.announce(stop, Some((rss, 0)));
+                        return self.stop;
+                    }
+                }
+            }
+        }
+        let elapsed = now.duration_since(self.start);
+        if self.name.is_some() && elapsed >= self.next_report {
+            self.print_line(states, depth, elapsed);
+            while self.next_report <= elapsed {
+                self.next_report += Duration::from_secs(if self.tty { 1 } else { 10 });
+            }
+        }
+        None
+    }
+
+    fn print_line(&mut self, states: usize, depth: Option<usize>, elapsed: Duration) {
+        let Some(name) = &self.name else { return };
+        let secs = self.phase_start.elapsed().as_secs_f64().max(1e-9);
+        let mut line = format!("{name}: {}", self.phase.as_str());
+        if let Some(l) = &self.label {
+            line.push_str(&format!(" ({l})"));
+        }
+        line.push_str(&format!(": {states}"));
+        if let Some(t) = self.total {
+            line.push_str(&format!(" of {t}"));
+        }
+        line.push_str(" states");
+        if let Some(d) = depth {
+            line.push_str(&format!(", depth {d}"));
+        }
+        line.push_str(&format!(", {:.0} states/s", states as f64 / secs));
+        if let Some(rss) = rss_bytes() {
+            line.push_str(&format!(", {:.0} MiB", rss as f64 / MIB));
+        }
+        line.push_str(&format!(", {:.0} s", elapsed.as_secs_f64()));
+        if self.tty {
+            eprint!("\r\x1b[K{line}");
+            self.open_line = true;
+        } else {
+            eprintln!("{line}");
+        }
+    }
+
+    /// Says on stderr why the phase stopped (always, even for a short run: a stop changes the
+    /// verdicts).
+    fn announce(&mut self, stop: Stop, memory: Option<(u64, u64)>) {
+        let Some(name) = self.name.clone() else {
+            return;
+        };
+        self.end_line();
+        let mut place = format!("in phase {} at {} states", stop.phase.as_str(), stop.states);
+        if let Some(l) = &self.label {
+            place = format!(
+                "in phase {} ({l}) at {} states",
+                stop.phase.as_str(),
+                stop.states
+            );
+        }
+        let limit = self.max_memory.unwrap_or(0) as f64 / MIB;
+        let line = match (stop.bound, memory) {
+            (Bound::MaxStates, _) => format!("stopped at --max-states {place}"),
+            (Bound::Capacity, _) => format!("stopped {place}: the graph's edge table is full"),
+            (Bound::Interrupt, _) => format!(
+                "interrupted (Ctrl-C) {place}: the report of what is decided so far follows \
+                 (Ctrl-C again quits at once)"
+            ),
+            (Bound::MaxMemory, Some((rss, 0))) => format!(
+                "the memory bound was reached (--max-memory {limit:.0} MiB, resident {:.0} MiB): \
+                 stopped {place}",
+                rss as f64 / MIB
+            ),
+            (Bound::MaxMemory, Some((rss, more))) => format!(
+                "the memory bound was reached (--max-memory {limit:.0} MiB, resident {:.0} MiB, \
+                 and this phase needs about {:.0} MiB more, allocator blocks included): stopped {place}",
+                rss as f64 / MIB,
+                more as f64 / MIB
+            ),
+            (Bound::MaxMemory, None) => format!(
+                "the memory bound was reached (--max-memory {limit:.0} MiB): stopped {place}"
+            ),
+        };
+        eprintln!("{name}: {line}");
+    }
+
+    /// Ends an open progress line (call once the check is over).
+    pub fn end_line(&mut self) {
+        if self.open_line {
+            eprintln!();
+            self.open_line = false;
+        }
+    }
+}
+
+impl Drop for Progress {
+    fn drop(&mut self) {
+        self.end_line();
+    }
+}
+
+/// Parses a size such as `512M`, `8G`, `8GiB`, `1.5G` or `1048576` (bytes) into bytes. The
+/// unit is one of `K`, `M`, `G`, `T`, optionally followed by `B` or `iB` (all powers of 1024:
+/// the bound is on resident memory, which the system counts in pages of 4 KiB), or `B`, or
+/// none. Strict: anything else is an error that says what is accepted.
+pub fn parse_size(text: &str) -> Result<u64, String> {
+    let t = text.trim();
+    let split = t
+        .find(|c: char| !(c.is_ascii_digit() || c == '.'))
+        .unwrap_or(t.len());
+    let (number, unit) = t.split_at(split);
+    let accepted = "a size such as 512M, 8G, 8GiB or 1.5G (units K, M, G, T, powers of 1024)";
+    let bad = || format!("`{text}` is not {accepted}");
+    if number.is_empty() || number.starts_with('.') || number.ends_with('.') {
+        return Err(bad());
+    }
+    let value: f64 = number.parse().map_err(|_| bad())?;
+    let shift = match unit.trim_start().to_ascii_lowercase().as_str() {
+        "" | "b" => 0,
+        "k" | "kb" | "kib" => 10,
+        "m" | "mb" | "mib" => 20,
+        "g" | "gb" | "gib" => 30,
+        "t" | "tb" | "tib" => 40,
+        _ => return Err(bad()),
+    };
+    let bytes = value * (1u64 << shift) as f64;
+    if !bytes.is_finite() || bytes >= u64::MAX as f64 {
+        return Err(format!("`{text}` is too large"));
+    }
+    if bytes < 1.0 {
+        return Err(format!(
+            "`{text}` is zero: the bound must be at least 1 byte"
+        ));
+    }
+    Ok(bytes as u64)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{parse_size, rss_bytes, Bound, Phase, Progress};
+
+    #[test]
+    fn the_memory_bound_stops_a_phase_and_only_that_phase() {
+        if rss_bytes().is_none() {
+            return; // no /proc here: the bound cannot be read (the CLI tests run where it can)
+        }
+        // One byte: passed at the first reading.
+        let mut p = Progress::new(None, Some(1));
+        std::thread::sleep(std::time::Duration::from_millis(20));
+        let stop = (0..10_000).find_map(|i| p.tick(i, Some(0)));
+        let stop = stop.expect("the memory bound stops the phase");
+        assert_eq!(stop.bound, Bound::MaxMemory);
+        assert_eq!(stop.phase, Phase::Exploring);
+        assert_eq!(p.tick(1, None), Some(stop), "a stopped phase stays stopped");
+        // The next phase starts afresh, and refuses an allocation that would pass the bound.
+        p.phase(Phase::Graph, Some("p"), None);
+        assert_eq!(p.stopped(), None);
+        assert!(p.would_pass_memory(0, 0));
+        assert_eq!(
+            p.stopped().map(|s| (s.bound, s.phase)),
+            Some((Bound::MaxMemory, Phase::Graph))
+        );
+        assert_eq!(p.stops().len(), 2);
+        // Without a bound nothing stops.
+        let mut free = Progress::new(None, None);
+        assert!((0..10_000).all(|i| free.tick(i, None).is_none()));
+        assert!(!free.would_pass_memory(u64::MAX / 2, 0));
+    }
+
+    #[test]
+    fn sizes_parse_strictly() {
+        assert_eq!(parse_size("512M"), Ok(512 << 20));
+        assert_eq!(parse_size("8G"), Ok(8 << 30));
+        assert_eq!(parse_size("8GiB"), Ok(8 << 30));
+        assert_eq!(parse_size("8gb"), Ok(8 << 30));
+        assert_eq!(parse_size("1.5G"), Ok(3 << 29));
+        assert_eq!(parse_size("4096"), Ok(4096));
+        assert_eq!(parse_size("64K"), Ok(64 << 10));
+        for bad in [
+            "", "M", "12X", "1..5G", ".5G", "5.G", "-1G", "1 G B", "1e9", "G8", "0", "0M",
+        ] {
+            assert!(parse_size(bad).is_err(), "{bad:?} parsed");
+        }
+        assert!(parse_size("99999999999T").is_err());
+    }
+}
