@@ -1,13 +1,15 @@
 //! podcheck's property catalogue ([`catalogue`]) and the checking that judges it ([`check`]):
 //! one exploration of a scenario's state graph ([`explore`]) decides every property, with
 //! liveness under weak fairness ([`liveness`]) and Stateright as the independent
-//! cross-check ([`cross_check`]).
+//! cross-check ([`cross_check`]); random-walk (swarm) checking for runs spread over many
+//! machines ([`simulate`]).
 
 pub mod catalogue;
 pub mod check;
 pub mod cross_check;
 pub mod explore;
 pub mod liveness;
+pub mod simulate;
 
 pub use catalogue::{Kind, PropertyDef, StateFn, StepFn};
 pub use check::{check, check_with, CheckOptions, LassoPath, PropertyResult, ScenarioResult};
