@@ -618,16 +618,6 @@ pub fn run_merge(
         }
     }
     let missing: Vec<u64> = (0..count).filter(|i| !seen.contains_key(i)).collect();
-    if !missing.is_empty() {
-        let list: Vec<String> = missing.iter().map(|i| i.to_string()).collect();
-        eprintln!(
-            "warning: {} of {count} shards are missing ({}): merging the {} given; what they found stands, but the missing shards' walks were not run",
-            missing.len(),
-            list.join(", "),
-            reports.len()
-        );
-    }
-
     // The scenario, rebuilt as the shards ran it, to replay every trace.
     let origin = catalogue_file
         .clone()
@@ -686,7 +676,7 @@ pub fn run_merge(
                     }
                     let run = decode(&m, t)
                         .map_err(|e| bad(format!("the trace does not replay: {e}")))?;
-                    confirm(&m, d, &run).map_err(|e| bad(e))?;
+                    confirm(&m, d, &run).map_err(|e| BadInput(format!("{f}: {e}")))?;
                     let key = |t: &TraceReport| (t.steps, t.shard, t.walk);
                     if b.as_ref().is_none_or(|x| key(t) < key(x)) {
                         *b = Some(t.clone());
@@ -695,6 +685,17 @@ pub fn run_merge(
             }
         }
     }
+    // Every report is valid: only now a warning.
+    if !missing.is_empty() {
+        let list: Vec<String> = missing.iter().map(|i| i.to_string()).collect();
+        eprintln!(
+            "warning: {} of {count} shards are missing ({}): merging the {} given; what they found stands, but the missing shards' walks were not run",
+            missing.len(),
+            list.join(", "),
+            reports.len()
+        );
+    }
+
     let properties: Vec<PropertyReport> = defs
         .iter()
         .zip(best)

@@ -340,13 +340,13 @@ mod tests {
 
     #[test]
     fn confirm_rejects_a_trace_that_does_not_break_the_property() {
-        let s = catalogue::find("deployment-partition").unwrap();
+        let s = catalogue::find("statefulset-force-delete").unwrap();
         let m = Cluster::new(s.clone(), Vec::new());
         let r = simulate(&s, &opts(3, 0)).unwrap();
         let p = r
             .properties
             .iter()
-            .find(|p| p.def.name == "deployment_at_most_replicas_running")
+            .find(|p| p.def.name == "statefulset_at_most_one")
             .unwrap();
         let found = p.found.as_ref().expect("found in 50 walks");
         assert_eq!(confirm(&m, &p.def, &found.run), Ok(Verdict::Violated));
