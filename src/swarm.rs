@@ -633,6 +633,18 @@ pub fn run_merge(
     )
     .and_then(|picked| resize(picked, size, &origin))?
     .remove(0);
+    if (scenario.cluster.nodes.len(), replicas_of(&scenario))
+        != (first.nodes, first.replicas.clone())
+    {
+        return Err(BadInput(format!(
+            "{first_file}: scenario `{}` in {origin} has {} nodes and replicas {:?}, but the shards ran {} nodes and replicas {:?}: merge with the catalogue the shards used (--catalogue)",
+            scenario.name,
+            scenario.cluster.nodes.len(),
+            replicas_of(&scenario),
+            first.nodes,
+            first.replicas
+        )));
+    }
     let defs = check::selected(&scenario).map_err(BadInput)?;
     let m = check::model(&scenario, &[], false);
 

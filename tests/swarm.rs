@@ -202,6 +202,44 @@ fn merged_shards_find_the_violation_with_a_replayed_shortest_trace_and_decide_no
     }
     assert!(incomplete_always > 0, "an always that holds was checked");
 
+    // For every property, the merged trace is the least (steps, shard, walk) of all shards:
+    // here `pod_terminating_on_unreachable_node` has a 6-step witness in every shard, and the
+    // one of shard 0 wins over walk 0 of shard 2.
+    let reports: Vec<Value> = files.iter().map(|f| read_json(f)).collect();
+    let key = |t: &Value| {
+        (!t.is_null()).then(|| {
+            (
+                t["steps"].as_u64().unwrap(),
+                t["shard"].as_u64().unwrap(),
+                t["walk"].as_u64().unwrap(),
+            )
+        })
+    };
+    let mut ties = 0;
+    for def in &defs {
+        let keys: Vec<_> = reports
+            .iter()
+            .filter_map(|r| key(&property(r, def.name)["trace"]))
+            .collect();
+        let least = keys.iter().min().copied();
+        assert_eq!(
+            key(&property(&merged, def.name)["trace"]),
+            least,
+            "{}",
+            def.name
+        );
+        ties += usize::from(
+            keys.iter()
+                .filter(|k| Some(k.0) == least.map(|l| l.0))
+                .count()
+                > 1,
+        );
+    }
+    assert!(
+        ties > 0,
+        "some property has equally short traces in several shards"
+    );
+
     // The table says the same, and `--traces` renders the merged trace as a timeline.
     let mut args = vec!["merge", "--traces"];
     args.extend(files.iter().map(|f| f.as_str()));
@@ -569,6 +607,24 @@ fn a_found_violation_against_the_expectation_exits_1_in_check_and_merge() {
     // `merge` finds the scenario in the same catalogue, and says the same.
     let o = podcheck(&["merge", "--catalogue", cat, out.to_str().unwrap()]);
     assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    // With another scenario of the same name (one node fewer), the traces are not its:
+    // refused before any replay.
+    let other = d.join("other.yaml");
+    let one_node: String = NO_EXPECTATIONS_YAML
+        .lines()
+        .filter(|l| !l.contains("name: node-2"))
+        .map(|l| format!("{l}\n"))
+        .collect();
+    std::fs::write(&other, one_node).unwrap();
+    assert_bad_input(
+        &podcheck(&[
+            "merge",
+            "--catalogue",
+            other.to_str().unwrap(),
+            out.to_str().unwrap(),
+        ]),
+        "has 1 nodes and replicas {\"db\": 1}, but the shards ran 2 nodes",
+    );
     // Without it, the scenario is unknown: bad input.
     assert_bad_input(
         &podcheck(&["merge", out.to_str().unwrap()]),

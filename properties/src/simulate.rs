@@ -324,7 +324,12 @@ mod tests {
 
     #[test]
     fn never_holds_for_always_nor_violated_for_sometimes() {
-        for name in ["healthy", "deployment-partition", "crash-loop"] {
+        for name in [
+            "healthy",
+            "deployment-partition",
+            "crash-loop",
+            "statefulset-force-delete",
+        ] {
             let s = catalogue::find(name).unwrap();
             let r = simulate(&s, &opts(1, 0)).unwrap();
             for p in &r.properties {
@@ -334,6 +339,11 @@ mod tests {
                     Kind::LeadsTo { .. } => assert_eq!(p.verdict, Verdict::Incomplete),
                 }
                 assert_eq!(p.found.is_some(), p.verdict != Verdict::Incomplete);
+                // Every reported trace replays and gives its verdict.
+                if let Some(f) = &p.found {
+                    let m = Cluster::new(s.clone(), Vec::new());
+                    assert_eq!(confirm(&m, &p.def, &f.run), Ok(p.verdict), "{}", p.def.name);
+                }
             }
         }
     }
