@@ -694,30 +694,48 @@ fn the_swarm_job_is_an_indexed_job_with_one_shard_per_completion() {
             .as_ref()
             .is_some_and(|e| e.values.contains(&2))));
 
-    // The command itself, run here as the Job would run it in pod 0 (with the shard's
-    // walks cut down to keep the test short): a valid shard report.
+    // The container's script, run here by /bin/sh as the Job runs it in pod 1 (its walks cut
+    // down to keep the test short, its folder a fresh one): it succeeds, and what it prints
+    // (the pod's log) is the shard's report alone.
+    let c = &pod.containers[0];
+    let script = c.args.as_ref().unwrap().join("\n");
     let d = dir("job");
-    let out = d.join("shard.json");
-    let mut args: Vec<String> = words[at("podcheck") + 1..]
-        .iter()
-        .take_while(|w| !w.starts_with('>'))
-        .cloned()
-        .collect();
-    let out_at = args.iter().position(|w| w == "--out").unwrap();
-    args[out_at + 1] = out.to_str().unwrap().to_string();
-    let walks_at = args.iter().position(|w| w == "--walks").unwrap();
-    args[walks_at + 1] = "20".into();
-    let o = Command::new(BIN)
-        .args(&args)
-        .env("JOB_COMPLETION_INDEX", "0")
-        .output()
-        .unwrap();
+    let walks = &words[at("--walks") + 1];
+    let script = script
+        .replace("/reports", d.to_str().unwrap())
+        .replace(&format!("--walks {walks}"), "--walks 20");
+    let bin_dir = std::path::Path::new(BIN).parent().unwrap();
+    let path = format!(
+        "{}:{}",
+        bin_dir.display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
+    let run = |script: &str| {
+        Command::new(&c.command.as_ref().unwrap()[0])
+            .args(&c.command.as_ref().unwrap()[1..])
+            .arg(script)
+            .env("PATH", &path)
+            .env("JOB_COMPLETION_INDEX", "1")
+            .output()
+            .unwrap()
+    };
+    let o = run(&script);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let report: Value = serde_json::from_slice(&o.stdout).expect("the log is the report");
+    assert_eq!(report["report"], "podcheck swarm shard");
+    assert_eq!(
+        report["shard"],
+        serde_json::json!({"index": 1, "count": completions})
+    );
+    assert_eq!(report["walks"], 20);
+    // Bad input: the pod fails with exit 2 (which fails the Job) and podcheck's message.
+    let scenario = &words[at("check") + 1];
+    let o = run(&script.replace(&format!("check {scenario}"), "check nope"));
+    assert_eq!(o.status.code(), Some(2));
     assert!(
-        matches!(o.status.code(), Some(0 | 1 | 3)),
-        "{args:?}: {}",
+        stderr(&o).contains("unknown scenario `nope`"),
+        "{}",
         stderr(&o)
     );
-    let report = read_json(out.to_str().unwrap());
-    assert_eq!(report["shard"]["count"].as_i64(), Some(completions as i64));
-    assert_eq!(report["report"], "podcheck swarm shard");
+    assert!(o.stdout.is_empty());
 }
