@@ -167,6 +167,9 @@ pub struct TraceReport {
     /// The initial state's index among the model's initial states.
     pub init: usize,
     pub steps: usize,
+    /// For a `leads_to` counterexample: the state (0 = the initial state) where P holds,
+    /// with Q false from there to the trace's last state, where the run stops.
+    pub p_index: Option<usize>,
     /// Per step, the action's index among the actions the model lists in the state it is
     /// taken from: what `merge` replays.
     pub path: Vec<usize>,
@@ -243,7 +246,13 @@ fn replicas_of(s: &Scenario) -> BTreeMap<String, u8> {
 }
 
 /// A run as a report's trace: the index of each action among those the model lists.
-fn encode(m: &Cluster, shard: u64, walk: u64, run: &Run<Action>) -> Result<TraceReport, String> {
+fn encode(
+    m: &Cluster,
+    shard: u64,
+    walk: u64,
+    run: &Run<Action>,
+    p_index: Option<usize>,
+) -> Result<TraceReport, String> {
     let states = run.states(m)?;
     let mut path = Vec::new();
     let mut words = Vec::new();
@@ -263,6 +272,7 @@ fn encode(m: &Cluster, shard: u64, walk: u64, run: &Run<Action>) -> Result<Trace
         walk,
         init: run.init,
         steps: run.actions.len(),
+        p_index,
         path,
         actions: words,
     })
@@ -452,7 +462,7 @@ pub fn run_simulate(
     let mut properties = Vec::new();
     for p in &r.properties {
         let trace = match &p.found {
-            Some(f) => Some(encode(&m, index, f.walk, &f.run).map_err(|e| {
+            Some(f) => Some(encode(&m, index, f.walk, &f.run, f.p_index).map_err(|e| {
                 BadInput(format!(
                     "internal error: the trace of {} does not replay: {e}",
                     p.def.name
@@ -673,7 +683,7 @@ pub fn run_merge(
                     )))
                 }
                 (Some(t), v) => {
-                    if Some(v) != found_verdict(d.kind) {
+                    if v != found_verdict(d.kind) {
                         return Err(bad(format!(
                             "verdict {} is not what a trace of a {} property gives",
                             v.as_str(),
@@ -688,7 +698,7 @@ pub fn run_merge(
                     }
                     let run = decode(&m, t)
                         .map_err(|e| bad(format!("the trace does not replay: {e}")))?;
-                    confirm(&m, d, &run).map_err(|e| BadInput(format!("{f}: {e}")))?;
+                    confirm(&m, d, &run, t.p_index).map_err(|e| BadInput(format!("{f}: {e}")))?;
                     let key = |t: &TraceReport| (t.steps, t.shard, t.walk);
                     if b.as_ref().is_none_or(|x| key(t) < key(x)) {
                         *b = Some(t.clone());
@@ -717,7 +727,7 @@ pub fn run_merge(
                 name: d.name.to_string(),
                 kind: d.kind.as_str().to_string(),
                 verdict: match &trace {
-                    Some(_) => found_verdict(d.kind).expect("a trace is of a found kind"),
+                    Some(_) => found_verdict(d.kind),
                     None => Verdict::Incomplete,
                 },
                 expected,

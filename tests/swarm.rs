@@ -167,7 +167,7 @@ fn merged_shards_find_the_violation_with_a_replayed_shortest_trace_and_decide_no
     let run = decode(&m, t);
     assert_eq!(run.actions.len() as u64, shortest.0);
     run.states(&m).expect("the merged trace replays");
-    assert_eq!(confirm(&m, def, &run), Ok(Verdict::Violated));
+    assert_eq!(confirm(&m, def, &run, None), Ok(Verdict::Violated));
     // No shorter than the shortest counterexample of the exhaustive search.
     let ex = exhaustive
         .properties
@@ -177,8 +177,8 @@ fn merged_shards_find_the_violation_with_a_replayed_shortest_trace_and_decide_no
     assert!(run.actions.len() >= ex.trace_steps().unwrap());
 
     // Every verdict: a decided one is the exhaustive verdict, with a trace that replays; an
-    // `always` or `step` that holds, a `sometimes` that is violated and every `leads_to`
-    // are `incomplete`.
+    // `always`, `step` or `leads_to` that holds and a `sometimes` that is violated are
+    // `incomplete`.
     let mut incomplete_always = 0;
     for (def, ex) in defs.iter().zip(&exhaustive.properties) {
         let p = property(&merged, def.name);
@@ -187,7 +187,7 @@ fn merged_shards_find_the_violation_with_a_replayed_shortest_trace_and_decide_no
         let undecidable = match def.kind {
             Kind::Always(_) | Kind::Step(_) => ex.verdict == Verdict::Holds,
             Kind::Sometimes(_) => ex.verdict == Verdict::Violated,
-            Kind::LeadsTo { .. } => true,
+            Kind::LeadsTo { .. } => ex.verdict == Verdict::Holds,
         };
         if undecidable {
             assert_eq!(verdict, "incomplete", "{}", def.name);
@@ -197,7 +197,11 @@ fn merged_shards_find_the_violation_with_a_replayed_shortest_trace_and_decide_no
         if verdict != "incomplete" {
             assert_eq!(verdict, ex.verdict.as_str(), "{}", def.name);
             let run = decode(&m, &p["trace"]);
-            assert_eq!(confirm(&m, def, &run).map(|v| v.as_str()), Ok(verdict));
+            let p_index = p["trace"]["p_index"].as_u64().map(|i| i as usize);
+            assert_eq!(
+                confirm(&m, def, &run, p_index).map(|v| v.as_str()),
+                Ok(verdict)
+            );
         }
     }
     assert!(incomplete_always > 0, "an always that holds was checked");
@@ -738,4 +742,55 @@ fn the_swarm_job_is_an_indexed_job_with_one_shard_per_completion() {
         stderr(&o)
     );
     assert!(o.stdout.is_empty());
+}
+
+/// Over every built-in scenario, a shard's decided verdicts are the exhaustive check's, and
+/// what the exhaustive check decides by the absence of a trace stays `incomplete`.
+#[test]
+fn a_simulation_decides_only_what_the_exhaustive_check_decides_the_same_way() {
+    use podcheck_properties::simulate::{simulate, SimOptions};
+    let mut decided = [0usize; 4];
+    for scenario in catalogue::builtin() {
+        let ex = check::check(&scenario, &CheckOptions::default()).unwrap();
+        assert!(ex.complete);
+        let opts = SimOptions {
+            seed: 2026,
+            shard: 0,
+            walks: 200,
+            depth: 120,
+        };
+        let sim = simulate(&scenario, &opts).unwrap();
+        let m = check::model(&scenario, &[], false);
+        for (p, e) in sim.properties.iter().zip(&ex.properties) {
+            assert_eq!(p.def.name, e.def.name);
+            let what = format!("{} / {}", scenario.name, p.def.name);
+            if p.verdict == Verdict::Incomplete {
+                assert!(p.found.is_none(), "{what}");
+                continue;
+            }
+            assert_eq!(p.verdict, e.verdict, "{what}");
+            let f = p.found.as_ref().expect("a decided verdict has a trace");
+            assert_eq!(
+                confirm(&m, &p.def, &f.run, f.p_index),
+                Ok(p.verdict),
+                "{what}"
+            );
+            // Never shorter than the exhaustive search's shortest trace (a lasso or a
+            // stopping run of a leads_to need not be shortest).
+            if !p.def.kind.is_leads_to() {
+                assert!(f.run.actions.len() >= e.trace_steps().unwrap(), "{what}");
+            }
+            decided[match p.def.kind {
+                Kind::Always(_) => 0,
+                Kind::Step(_) => 1,
+                Kind::Sometimes(_) => 2,
+                Kind::LeadsTo { .. } => 3,
+            }] += 1;
+        }
+    }
+    // Each kind decided somewhere: the comparison was not empty.
+    assert!(
+        decided.iter().all(|n| *n > 0),
+        "decided per kind: {decided:?}"
+    );
 }

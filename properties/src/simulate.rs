@@ -28,8 +28,13 @@
 //!   the trace ending with that step; otherwise `incomplete`, never `holds`.
 //! - `sometimes`: a visited state that has it gives `holds`, with its witness prefix;
 //!   otherwise `incomplete`, never `violated`.
-//! - `leads_to`: always `incomplete`. A counterexample is an infinite fair run (or one that
-//!   stops where no fair component acts); a walk cut at a depth shows neither.
+//! - `leads_to` (`P ~> Q`): a walk that reaches a state where a run may stop (no fair
+//!   component has an enabled action, [`quiescent`]; the exhaustive check's
+//!   [`crate::liveness::Ends::Quiescence`]) after a state where `P` holds, with `Q` false in
+//!   every state from there on, gives `violated`: the run that stops there is a fair run on
+//!   which `P` is never followed by `Q`. Otherwise `incomplete`, never `holds`. A
+//!   counterexample that is an infinite fair cycle (a lasso) is not looked for: a walk cut at
+//!   a depth cannot tell a fair cycle from a long run.
 //!
 //! For each property the shortest trace found is kept; of equally short ones, the one of the
 //! lowest walk number. A walk stops early once it cannot improve any trace (every property
@@ -41,7 +46,7 @@
 //! having, the property.
 
 use crate::catalogue::{Kind, PropertyDef};
-use crate::check::{expectation, selected};
+use crate::check::{expectation, fair_actor, selected};
 use crate::explore::{fingerprint, Run};
 use podcheck_model::spec::{Scenario, Verdict};
 use podcheck_model::{Action, Cluster, State};
@@ -68,6 +73,9 @@ pub struct SimOptions {
 pub struct Found {
     pub walk: u64,
     pub run: Run<Action>,
+    /// For a `leads_to` counterexample: the index of the state (0 = the initial state) where
+    /// `P` holds, with `Q` false from there to the end.
+    pub p_index: Option<usize>,
 }
 
 /// The verdict of one property in one shard.
@@ -105,55 +113,86 @@ pub fn shard_rng(seed: u64, shard: u64) -> ChaCha8Rng {
     rng
 }
 
-/// The verdict a trace gives a property of this kind: `violated` for a counterexample of an
-/// `always` or `step` property, `holds` for a witness of a `sometimes` one. None for
-/// `leads_to`: a simulation has no trace for it.
-pub fn found_verdict(kind: Kind) -> Option<Verdict> {
+/// The verdict a trace gives a property: `violated` for a counterexample of an `always`,
+/// `step` or `leads_to` property, `holds` for a witness of a `sometimes` one.
+pub fn found_verdict(kind: Kind) -> Verdict {
     match kind {
-        Kind::Always(_) | Kind::Step(_) => Some(Verdict::Violated),
-        Kind::Sometimes(_) => Some(Verdict::Holds),
-        Kind::LeadsTo { .. } => None,
+        Kind::Always(_) | Kind::Step(_) | Kind::LeadsTo { .. } => Verdict::Violated,
+        Kind::Sometimes(_) => Verdict::Holds,
     }
 }
 
-/// Replays a trace through the model and checks that it is what it claims: for an `always`
-/// property its last state breaks it, for a `sometimes` one its last state has it, for a
-/// `step` one its last step breaks it. Returns the verdict the trace gives.
-pub fn confirm(m: &Cluster, def: &PropertyDef, run: &Run<Action>) -> Result<Verdict, String> {
+/// Whether a run may stop in this state: no fair actor has an enabled action there (as in
+/// the exhaustive check's `leads_to`, [`crate::liveness::Ends::Quiescence`]; a state where
+/// nothing at all is enabled is one).
+pub fn quiescent(m: &Cluster, s: &State) -> bool {
+    let mut listed = Vec::new();
+    m.actions(s, &mut listed);
+    !listed.into_iter().any(|a| {
+        fair_actor(&a).is_some() && m.next_state(s, a).is_some_and(|n| m.within_boundary(&n))
+    })
+}
+
+/// Replays a trace through the model and checks that it is what it claims, and returns the
+/// verdict it gives ([`found_verdict`]):
+///
+/// - `always`: its last state breaks the property;
+/// - `sometimes`: its last state has it;
+/// - `step`: its last step breaks it;
+/// - `leads_to`: `P` holds in state `p_index`, `Q` holds in no state from there to the end,
+///   and the last state is one where a run may stop ([`quiescent`]): the run that stops there
+///   is a fair run on which `P` is never followed by `Q`.
+pub fn confirm(
+    m: &Cluster,
+    def: &PropertyDef,
+    run: &Run<Action>,
+    p_index: Option<usize>,
+) -> Result<Verdict, String> {
     let states = run
         .states(m)
         .map_err(|e| format!("{}: the trace does not replay: {e}", def.name))?;
     let last = states.last().expect("a run has its initial state");
-    let ok = match def.kind {
-        Kind::Always(c) => !c(m, last),
-        Kind::Sometimes(c) => c(m, last),
-        Kind::Step(c) => {
+    let fail = |what: &str| Err(format!("{}: {what} on replay", def.name));
+    match (def.kind, p_index) {
+        (Kind::LeadsTo { p, q }, Some(i)) => {
+            if i >= states.len() || !p(m, &states[i]) {
+                return fail(&format!("P does not hold in state {i}"));
+            }
+            if let Some(j) = (i..states.len()).find(|&j| q(m, &states[j])) {
+                return fail(&format!("Q holds in state {j}"));
+            }
+            if !quiescent(m, last) {
+                return fail("a fair component can still act in the last state");
+            }
+        }
+        (Kind::LeadsTo { .. }, None) => {
+            return Err(format!(
+                "{}: a leads_to trace needs the index of its P state",
+                def.name
+            ))
+        }
+        (_, Some(_)) => return Err(format!("{}: only a leads_to trace has a P state", def.name)),
+        (Kind::Always(c), None) => {
+            if c(m, last) {
+                return fail("the trace's last state does not break it");
+            }
+        }
+        (Kind::Sometimes(c), None) => {
+            if !c(m, last) {
+                return fail("the trace's last state does not have it");
+            }
+        }
+        (Kind::Step(c), None) => {
             let n = states.len();
             if n < 2 {
                 return Err(format!("{}: a step trace has no step", def.name));
             }
-            !c(m, &states[n - 2], &run.actions[n - 2], last)
-        }
-        Kind::LeadsTo { .. } => {
-            return Err(format!(
-                "{}: a simulation has no traces of leads_to properties",
-                def.name
-            ))
-        }
-    };
-    if !ok {
-        return Err(format!(
-            "{}: the trace's last {} does not {} it on replay",
-            def.name,
-            if def.kind.is_step() { "step" } else { "state" },
-            if def.kind.is_sometimes() {
-                "have"
-            } else {
-                "break"
+            if c(m, &states[n - 2], &run.actions[n - 2], last) {
+                return fail("the trace's last step does not break it");
             }
-        ));
+        }
     }
-    Ok(found_verdict(def.kind).expect("not a leads_to"))
+    Ok(found_verdict(def.kind))
 }
 
 /// Runs one shard of random walks on every selected property of the scenario
@@ -189,37 +228,67 @@ pub fn simulate_with(
     let mut best: Vec<Option<(usize, Found)>> = vec![None; defs.len()];
     // Whether a property can still get a trace shorter than `len`.
     let improvable = |best: &[Option<(usize, Found)>], i: usize, len: usize| {
-        !defs[i].kind.is_leads_to() && best[i].as_ref().is_none_or(|(l, _)| len < *l)
+        best[i].as_ref().is_none_or(|(l, _)| len < *l)
+    };
+    let keep = |best: &mut [Option<(usize, Found)>], i, walk, init, path: &[Action], p_index| {
+        let run = Run {
+            init,
+            actions: path.to_vec(),
+        };
+        best[i] = Some((path.len(), Found { walk, run, p_index }));
     };
     let mut visited = 0u64;
     let mut distinct: HashSet<u64> = HashSet::new();
     let mut to_terminal = 0u64;
     let mut enabled: Vec<Action> = Vec::new();
     let mut path: Vec<Action> = Vec::new();
+    // Per `leads_to` property, in this walk: the first state where P holds with no Q since.
+    let mut pending: Vec<Option<usize>> = vec![None; defs.len()];
     for walk in 0..opts.walks {
         let (init, first) = &inits[rng.random_range(0..inits.len())];
+        let init = *init;
         let mut state = first.clone();
         path.clear();
-        visited += 1;
-        distinct.insert(fingerprint(&state));
-        for (i, d) in defs.iter().enumerate() {
-            let hit = match d.kind {
-                Kind::Always(c) => !c(&m, &state),
-                Kind::Sometimes(c) => c(&m, &state),
-                _ => false,
-            };
-            if hit && improvable(&best, i, 0) {
-                let run = Run {
-                    init: *init,
-                    actions: Vec::new(),
-                };
-                best[i] = Some((0, Found { walk, run }));
+        pending.fill(None);
+        loop {
+            // State number k of the walk: its state properties.
+            let k = path.len();
+            visited += 1;
+            distinct.insert(fingerprint(&state));
+            for (i, d) in defs.iter().enumerate() {
+                if !improvable(&best, i, k) {
+                    continue;
+                }
+                match d.kind {
+                    Kind::Always(c) if !c(&m, &state) => {
+                        keep(&mut best, i, walk, init, &path, None)
+                    }
+                    Kind::Sometimes(c) if c(&m, &state) => {
+                        keep(&mut best, i, walk, init, &path, None)
+                    }
+                    Kind::LeadsTo { p, q } => {
+                        if q(&m, &state) {
+                            pending[i] = None;
+                        } else if pending[i].is_none() && p(&m, &state) {
+                            pending[i] = Some(k);
+                        }
+                    }
+                    _ => {}
+                }
             }
-        }
-        for _ in 0..opts.depth {
-            // The trace a finding in the next step would give.
-            let len = path.len() + 1;
-            if !(0..defs.len()).any(|i| improvable(&best, i, len)) {
+            // A run may stop here: then a P with no Q since is never followed by Q.
+            let owed: Vec<(usize, usize)> = pending
+                .iter()
+                .enumerate()
+                .filter_map(|(i, p)| p.filter(|_| improvable(&best, i, k)).map(|p| (i, p)))
+                .collect();
+            if !owed.is_empty() && quiescent(&m, &state) {
+                for (i, p) in owed {
+                    keep(&mut best, i, walk, init, &path, Some(p));
+                }
+            }
+            // The next step would give traces of k + 1 steps: is one of them still wanted?
+            if k == opts.depth || !(0..defs.len()).any(|i| improvable(&best, i, k + 1)) {
                 break;
             }
             enabled.clear();
@@ -241,24 +310,11 @@ pub fn simulate_with(
                 break;
             };
             path.push(action);
-            visited += 1;
-            distinct.insert(fingerprint(&next));
             for (i, d) in defs.iter().enumerate() {
-                if !improvable(&best, i, len) {
-                    continue;
-                }
-                let hit = match d.kind {
-                    Kind::Always(c) => !c(&m, &next),
-                    Kind::Sometimes(c) => c(&m, &next),
-                    Kind::Step(c) => !c(&m, &state, &action, &next),
-                    Kind::LeadsTo { .. } => false,
-                };
-                if hit {
-                    let run = Run {
-                        init: *init,
-                        actions: path.clone(),
-                    };
-                    best[i] = Some((len, Found { walk, run }));
+                if let Kind::Step(c) = d.kind {
+                    if improvable(&best, i, k + 1) && !c(&m, &state, &action, &next) {
+                        keep(&mut best, i, walk, init, &path, None);
+                    }
                 }
             }
             state = next;
@@ -268,7 +324,7 @@ pub fn simulate_with(
     for (d, b) in defs.iter().zip(best) {
         let (expected, expected_source) = expectation(scenario, d);
         let (verdict, found) = match b {
-            Some((_, f)) => (confirm(&m, d, &f.run)?, Some(f)),
+            Some((_, f)) => (confirm(&m, d, &f.run, f.p_index)?, Some(f)),
             None => (Verdict::Incomplete, None),
         };
         properties.push(SimProperty {
@@ -336,13 +392,18 @@ mod tests {
                 match p.def.kind {
                     Kind::Always(_) | Kind::Step(_) => assert_ne!(p.verdict, Verdict::Holds),
                     Kind::Sometimes(_) => assert_ne!(p.verdict, Verdict::Violated),
-                    Kind::LeadsTo { .. } => assert_eq!(p.verdict, Verdict::Incomplete),
+                    Kind::LeadsTo { .. } => assert_ne!(p.verdict, Verdict::Holds),
                 }
                 assert_eq!(p.found.is_some(), p.verdict != Verdict::Incomplete);
                 // Every reported trace replays and gives its verdict.
                 if let Some(f) = &p.found {
                     let m = Cluster::new(s.clone(), Vec::new());
-                    assert_eq!(confirm(&m, &p.def, &f.run), Ok(p.verdict), "{}", p.def.name);
+                    assert_eq!(
+                        confirm(&m, &p.def, &f.run, f.p_index),
+                        Ok(p.verdict),
+                        "{}",
+                        p.def.name
+                    );
                 }
             }
         }
@@ -359,15 +420,41 @@ mod tests {
             .find(|p| p.def.name == "statefulset_at_most_one")
             .unwrap();
         let found = p.found.as_ref().expect("found in 50 walks");
-        assert_eq!(confirm(&m, &p.def, &found.run), Ok(Verdict::Violated));
+        assert_eq!(confirm(&m, &p.def, &found.run, None), Ok(Verdict::Violated));
         // One step short: the last state does not break it (the trace is the first state
         // of its walk that does).
         let mut short = found.run.clone();
         short.actions.pop();
-        assert!(confirm(&m, &p.def, &short).is_err());
+        assert!(confirm(&m, &p.def, &short, None).is_err());
         // An action that is not enabled where it is taken does not replay.
         let mut wrong = found.run.clone();
         wrong.actions.swap(0, found.run.actions.len() - 1);
-        assert!(confirm(&m, &p.def, &wrong).is_err());
+        assert!(confirm(&m, &p.def, &wrong, None).is_err());
+    }
+
+    #[test]
+    fn a_walk_that_stops_after_p_without_q_breaks_a_leads_to() {
+        // The exhaustive check: with a partition that never heals, the Terminating object is
+        // never removed (a run that stops where only the operator could act).
+        let s = catalogue::find("statefulset-force-delete").unwrap();
+        let m = Cluster::new(s.clone(), Vec::new());
+        let r = simulate(&s, &opts(3, 0)).unwrap();
+        let p = r
+            .properties
+            .iter()
+            .find(|p| p.def.name == "deleted_leads_to_gone")
+            .unwrap();
+        assert_eq!(p.verdict, Verdict::Violated);
+        let f = p.found.as_ref().unwrap();
+        let states = f.run.states(&m).unwrap();
+        assert!(quiescent(&m, states.last().unwrap()));
+        assert_eq!(
+            confirm(&m, &p.def, &f.run, f.p_index),
+            Ok(Verdict::Violated)
+        );
+        assert!(confirm(&m, &p.def, &f.run, None).is_err());
+        assert!(confirm(&m, &p.def, &f.run, Some(states.len())).is_err());
+        // The initial state is settled: nothing is being deleted there, so P does not hold.
+        assert!(confirm(&m, &p.def, &f.run, Some(0)).is_err());
     }
 }
