@@ -37,11 +37,21 @@ pub enum ShardArg {
     FromEnv { count: u64 },
 }
 
+/// The most shards of one run: the most completions Kubernetes allows an Indexed Job.
+pub const MAX_SHARDS: u64 = 100_000;
+
 fn shard_count(t: &str) -> Result<u64, String> {
-    t.parse::<u64>()
+    let n = t
+        .parse::<u64>()
         .ok()
         .filter(|n| *n >= 1)
-        .ok_or_else(|| format!("`{t}` is not a shard count (1, 2, …)"))
+        .ok_or_else(|| format!("`{t}` is not a shard count (1, 2, …)"))?;
+    if n > MAX_SHARDS {
+        return Err(format!(
+            "{n} shards is more than {MAX_SHARDS}, the most completions of an Indexed Job"
+        ));
+    }
+    Ok(n)
 }
 
 /// Parses `--shard i/N` or `--shard N`.
@@ -612,6 +622,11 @@ pub fn run_merge(
         }
     }
     let count = first.shard.count;
+    if count > MAX_SHARDS {
+        return Err(BadInput(format!(
+            "{first_file}: {count} shards is more than {MAX_SHARDS}, the most podcheck runs"
+        )));
+    }
     let mut seen: BTreeMap<u64, &str> = BTreeMap::new();
     for (f, r) in &reports {
         if r.shard.index >= count {

@@ -354,6 +354,7 @@ fn bad_shards_and_flags_are_bad_input() {
     assert_bad_input(&sim("x/2"), "`x` is not a shard index");
     assert_bad_input(&sim("-1/2"), "`-1` is not a shard index");
     assert_bad_input(&sim("two"), "`two` is not a shard count");
+    assert_bad_input(&sim("0/100001"), "100001 shards is more than 100000");
     // `--shard N` without JOB_COMPLETION_INDEX (podcheck() removes it).
     assert_bad_input(&sim("4"), "JOB_COMPLETION_INDEX");
     assert_bad_input(&sim("4"), "--shard i/4");
