@@ -38,8 +38,8 @@
 //!
 //! For each property the shortest trace found is kept; of equally short ones, the one of the
 //! lowest walk number. A walk stops early once it cannot improve any trace (every property
-//! already has one no longer than the walk's next step would give), so later walks spend
-//! their steps only where they can still find something.
+//! already has one no longer than the walk's next step would give): it takes no step that
+//! could not change the result.
 //!
 //! Every trace is replayed through the model ([`confirm`]) before it is reported: each action
 //! enabled, each state what its action gives, and the last state (or step) breaking, or
