@@ -72,6 +72,28 @@ enum Command {
         catalogue: Option<String>,
         #[command(flatten)]
         size: Size,
+        #[command(flatten)]
+        sim: swarm::SimArgs,
+    },
+    /// Merge the JSON reports of a swarm run's shards (`check SCENARIO --simulate --shard …
+    /// --format json`): per property the verdict any shard decided, with the shortest trace,
+    /// else `incomplete`.
+    Merge {
+        /// The shards' reports.
+        #[arg(required = true, value_name = "FILE")]
+        files: Vec<String>,
+        /// Output format.
+        #[arg(long, value_enum, default_value_t = Format::Table)]
+        format: Format,
+        /// Also write the merged JSON report to this file.
+        #[arg(long, value_name = "FILE")]
+        out: Option<String>,
+        /// Print the trace of every decided property.
+        #[arg(long)]
+        traces: bool,
+        /// The catalogue the shards read their scenario from (default: the built-in one).
+        #[arg(long, value_name = "FILE")]
+        catalogue: Option<String>,
     },
     /// Show the shortest counterexample (or witness) of a property in a scenario.
     Trace {
@@ -209,6 +231,8 @@ fn say(text: std::fmt::Arguments) {
 macro_rules! say {
     ($($arg:tt)*) => { say(format_args!($($arg)*)) };
 }
+
+mod swarm;
 
 fn pick(all: Vec<Scenario>, names: &[String], origin: &str) -> Result<Vec<Scenario>, BadInput> {
     if names.is_empty() {
@@ -846,6 +870,7 @@ fn main() -> ExitCode {
             no_reduction,
             catalogue: file,
             size,
+            sim,
         } => {
             let origin = file
                 .clone()
@@ -854,6 +879,20 @@ fn main() -> ExitCode {
                 .and_then(|all| pick(all, &scenarios, &origin))
                 .and_then(|picked| resize(picked, size, &origin))
                 .and_then(|picked| {
+                    if sim.simulate {
+                        if threads != 1
+                            || max_states.is_some()
+                            || max_memory.is_some()
+                            || cross_check
+                            || no_reduction
+                        {
+                            return Err(BadInput(
+                                "--simulate takes none of --threads, --max-states, --max-memory, --cross-check, --no-reduction (they are flags of the exhaustive search)".into(),
+                            ));
+                        }
+                        return swarm::run_simulate(picked, format, traces, &sim, size);
+                    }
+                    sim.reject_without_simulate()?;
                     run_check(
                         picked,
                         format,
@@ -866,6 +905,13 @@ fn main() -> ExitCode {
                     )
                 })
         }
+        Command::Merge {
+            files,
+            format,
+            out,
+            traces,
+            catalogue: file,
+        } => swarm::run_merge(files, format, out, traces, file),
         Command::Trace {
             scenario,
             property,

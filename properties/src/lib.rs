@@ -2,7 +2,8 @@
 //! one exploration of a scenario's state graph ([`explore`]) decides every property, with
 //! liveness under weak fairness ([`liveness`]) and Stateright as the independent
 //! cross-check ([`cross_check`]). A long check reports its progress and stops early, without
-//! losing what it decided, at Ctrl-C or a memory bound ([`progress`]).
+//! losing what it decided, at Ctrl-C or a memory bound ([`progress`]); random-walk (swarm)
+//! checking spreads runs over many machines ([`simulate`]).
 
 pub mod catalogue;
 pub mod check;
@@ -10,6 +11,7 @@ pub mod cross_check;
 pub mod explore;
 pub mod liveness;
 pub mod progress;
+pub mod simulate;
 
 pub use catalogue::{Kind, PropertyDef, StateFn, StepFn};
 pub use check::{check, check_with, CheckOptions, LassoPath, PropertyResult, ScenarioResult};
