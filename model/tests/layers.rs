@@ -41,10 +41,11 @@ fn allowed() -> BTreeMap<&'static str, BTreeSet<&'static str>> {
     ] {
         m.insert(component, below_components.to_vec());
     }
+    // Which nodes are interchangeable, and a state's representative: read by the cluster.
+    m.insert("symmetry", vec!["spec", "state"]);
     let mut everything: Vec<&str> = m.keys().copied().collect();
     everything.retain(|k| *k != "catalogue");
     m.insert("cluster", everything);
-    m.insert("symmetry", vec!["spec", "state"]);
     m.insert("lib", vec![]);
     m.into_iter()
         .map(|(k, v)| (k, v.into_iter().collect()))
