@@ -333,6 +333,9 @@ fn format_row(row: &Row, timeout: u64) -> String {
         Some(n) => n.to_string(),
         None => dash.clone(),
     };
+    // Counted up to interchangeable nodes.
+    let reduced = v["symmetry"].as_array().is_some_and(|c| !c.is_empty());
+    let mark = if reduced { " ‡" } else { "" };
     let secs = |phase: &str| {
         let key = format!("{phase}_seconds");
         match &stopped_phase {
@@ -356,8 +359,8 @@ fn format_row(row: &Row, timeout: u64) -> String {
         "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |",
         row.name,
         row.size(),
-        count("unique_states"),
-        count("generated_states"),
+        format!("{}{mark}", count("unique_states")),
+        format!("{}{mark}", count("generated_states")),
         secs("exploring"),
         secs("graph"),
         secs("traces"),
@@ -439,7 +442,9 @@ fn readme_block(rows: &[Row], timeout: u64, threads: u16) -> String {
     }
     out.push_str(&format!(
         "\n`> {timeout} s` marks the phase a run was in when it passed the time limit: it got a \
-         Ctrl-C, and its counts (`≥`) are those found by then.\n"
+         Ctrl-C, and its counts (`≥`) are those found by then. `‡` marks counts up to \
+         interchangeable nodes (one state per class of states that differ only by which of them \
+         holds what; see \"Symmetry\").\n"
     ));
     // Per scenario measured at more than one size, the largest size that finished.
     let mut names: Vec<&str> = Vec::new();
