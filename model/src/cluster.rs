@@ -47,7 +47,7 @@ pub struct Cluster {
     pub start: State,
     /// The controllers' enabled actions ([`controllers::actions`]) read the API objects
     /// alone: kept by the API's content hash.
-    controller_memo: Memo<u64, Vec<controllers::Action>>,
+    controller_memo: Memo<u64, ControllerMemo>,
     /// The scenario's interchangeable nodes.
     pub symmetry: Symmetry,
 }
@@ -57,6 +57,15 @@ impl std::ops::Deref for Cluster {
     fn deref(&self) -> &Context {
         &self.ctx
     }
+}
+
+/// What the controllers would do in a state, a function of the API objects alone.
+#[derive(Clone, Debug)]
+struct ControllerMemo {
+    /// PodGC's terminated-pod collection, which goes first and alone.
+    gc_victim: Option<u16>,
+    /// The controllers' enabled actions ([`controllers::actions`]).
+    actions: Vec<controllers::Action>,
 }
 
 /// Everything that can happen: one step of one component, the clock, a client or a fault.
@@ -318,15 +327,19 @@ impl Cluster {
     /// created and fail in zero model time would pile up without bound.
     pub fn urgent_actions(&self, state: &State, out: &mut Vec<Action>) {
         let ctx = &self.ctx;
-        if let Some(uid) = controllers::terminated_gc_victim(ctx, state) {
-            out.push(controllers::Action::PodGc { uid }.into());
+        let first = self.read_controller_memo(state, |m| match m.gc_victim {
+            Some(uid) => {
+                out.push(controllers::Action::PodGc { uid }.into());
+                true
+            }
+            None => {
+                out.extend(m.actions.iter().copied().map(Action::Controller));
+                false
+            }
+        });
+        if first {
             return;
         }
-        out.extend(
-            self.controller_actions(state)
-                .into_iter()
-                .map(Action::Controller),
-        );
         if ctx.node_health {
             let full = full_disruption(state);
             for (n, obj) in state.api.nodes.iter().enumerate() {
@@ -348,19 +361,30 @@ impl Cluster {
     /// The controllers' enabled actions ([`controllers::actions`]), kept by the API's
     /// content hash: they read the API objects alone.
     pub fn controller_actions(&self, state: &State) -> Vec<controllers::Action> {
-        self.controller_memo.get(state.api.content_hash(), || {
-            let mut acts = Vec::new();
-            controllers::actions(&self.ctx, state, &mut acts);
-            acts
-        })
+        self.read_controller_memo(state, |m| m.actions.clone())
+    }
+
+    fn read_controller_memo<R>(&self, state: &State, read: impl FnOnce(&ControllerMemo) -> R) -> R {
+        self.controller_memo.read(
+            state.api.content_hash(),
+            || {
+                let mut actions = Vec::new();
+                controllers::actions(&self.ctx, state, &mut actions);
+                ControllerMemo {
+                    gc_victim: controllers::terminated_gc_victim(&self.ctx, state),
+                    actions,
+                }
+            },
+            read,
+        )
     }
 
     /// The EndpointSlice controller has nothing to write: the slice is what the pods say it
     /// should be (or there is no Service).
     pub fn endpoints_synced(&self, state: &State) -> bool {
-        !self
-            .controller_actions(state)
-            .contains(&controllers::Action::EndpointSliceSync)
+        !self.read_controller_memo(state, |m| {
+            m.actions.contains(&controllers::Action::EndpointSliceSync)
+        })
     }
 
     /// Applies an action; None if it is not enabled (never for actions from `actions`).

@@ -31,33 +31,48 @@ pub struct Context {
 /// A cache of a pure function of parts of the state, by their content hashes (64-bit, as the
 /// states' own fingerprints are). The search asks the same questions of many states that
 /// share the parts they are about; each distinct question is answered once.
-pub struct Memo<K, V>(std::sync::Mutex<std::collections::HashMap<K, V, ahash::RandomState>>);
+pub struct Memo<K, V>(Vec<std::sync::Mutex<std::collections::HashMap<K, V, ahash::RandomState>>>);
 
-/// More entries than this, and a memo starts over (it is only a cache).
-const MEMO_CAP: usize = 1 << 18;
+/// More entries than this in one shard, and the shard starts over (it is only a cache).
+const MEMO_SHARD_CAP: usize = 1 << 14;
+
+/// Shards, so that threads exploring at once seldom wait for one another.
+const MEMO_SHARDS: usize = 32;
 
 impl<K: std::hash::Hash + Eq, V: Clone> Memo<K, V> {
     /// The value for `key`, computed with `compute` if new.
     pub fn get(&self, key: K, compute: impl FnOnce() -> V) -> V {
-        let mut map = self.0.lock().unwrap_or_else(|e| e.into_inner());
+        self.read(key, compute, V::clone)
+    }
+
+    /// `read` of the value for `key` (computed with `compute` if new), without copying it.
+    pub fn read<R>(&self, key: K, compute: impl FnOnce() -> V, read: impl FnOnce(&V) -> R) -> R {
+        let shard =
+            ahash::RandomState::with_seeds(5, 6, 7, 8).hash_one(&key) as usize % MEMO_SHARDS;
+        let mut map = self.0[shard].lock().unwrap_or_else(|e| e.into_inner());
         if let Some(v) = map.get(&key) {
-            return v.clone();
+            return read(v);
         }
         let v = compute();
-        if map.len() >= MEMO_CAP {
+        let out = read(&v);
+        if map.len() >= MEMO_SHARD_CAP {
             map.clear();
         }
-        map.insert(key, v.clone());
-        v
+        map.insert(key, v);
+        out
     }
 }
 
 impl<K, V> Default for Memo<K, V> {
     fn default() -> Self {
         let hasher = ahash::RandomState::with_seeds(1, 2, 3, 4);
-        Memo(std::sync::Mutex::new(
-            std::collections::HashMap::with_hasher(hasher),
-        ))
+        Memo(
+            (0..MEMO_SHARDS)
+                .map(|_| {
+                    std::sync::Mutex::new(std::collections::HashMap::with_hasher(hasher.clone()))
+                })
+                .collect(),
+        )
     }
 }
 

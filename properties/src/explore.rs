@@ -201,7 +201,7 @@ where
     M: Model + Sync,
     M::State: Hash + Send + Sync,
     M::Action: Hash + Eq + Clone + Send + Sync,
-    K: Ord + Copy,
+    K: Ord + Copy + Send + Sync,
 {
     let mut progress = Progress::new(opts.progress.clone(), None);
     explore_with(model, actor, probes, opts, &mut progress, None)
@@ -231,7 +231,7 @@ where
     M: Model + Sync,
     M::State: Hash + Send + Sync,
     M::Action: Hash + Eq + Clone + Send + Sync,
-    K: Ord + Copy,
+    K: Ord + Copy + Send + Sync,
 {
     let canon = |s: M::State| match representative {
         Some(r) => r(&s),
@@ -487,7 +487,10 @@ impl<A: Hash + Eq + Clone, K: Copy + PartialEq, F: Fn(&A) -> Option<K>> Interner
 /// step predicates (by probe index) that hold on the transition.
 struct Succ<S, A> {
     action: A,
-    next: S,
+    /// The state, unless the graph had it before the chunk (then `known`): dropped on the
+    /// thread that made it.
+    next: Option<S>,
+    known: Option<StateId>,
     fp: u64,
     steps: Vec<u16>,
 }
@@ -514,7 +517,7 @@ fn explore_chunks<M, K, F>(
     M: Model + Sync,
     M::State: Hash + Send + Sync,
     M::Action: Hash + Eq + Clone + Send + Sync,
-    K: Ord + Copy,
+    K: Ord + Copy + Send + Sync,
     F: Fn(&M::Action) -> Option<K>,
 {
     use rayon::prelude::*;
@@ -538,10 +541,12 @@ fn explore_chunks<M, K, F>(
             .filter(|(_, (p, f))| matches!((p, f), (Probe::FirstStep(_), Finding::Step(None))))
             .map(|(i, _)| i)
             .collect();
+        let known: &Graph<M::Action, K> = g;
         let expanded: Vec<Vec<Succ<M::State, M::Action>>> = pool.install(|| {
             chunk
-                .par_iter()
+                .into_par_iter()
                 .map(|state| {
+                    let state = &state;
                     let mut actions = Vec::new();
                     model.actions(state, &mut actions);
                     actions
@@ -563,10 +568,14 @@ fn explore_chunks<M, K, F>(
                                 Some(r) => r(&next),
                                 None => next,
                             };
+                            let fp = fingerprint(&next);
+                            // The graph is not written while the threads expand.
+                            let seen = known.lookup(fp);
                             Some(Succ {
-                                fp: fingerprint(&next),
+                                fp,
                                 action: a,
-                                next,
+                                next: if seen.is_some() { None } else { Some(next) },
+                                known: seen,
                                 steps,
                             })
                         })
@@ -574,7 +583,6 @@ fn explore_chunks<M, K, F>(
                 })
                 .collect()
         });
-        drop(chunk);
         // Numbering, in the order one thread meets the successors.
         let mut fresh: Vec<(StateId, M::State)> = Vec::new();
         let mut stopped = false;
@@ -595,7 +603,7 @@ fn explore_chunks<M, K, F>(
                         *found = Some((u, aid));
                     }
                 }
-                let v = match g.lookup(succ.fp) {
+                let v = match succ.known.or_else(|| g.lookup(succ.fp)) {
                     Some(v) => v,
                     None if g.fps.len() >= limit => {
                         g.complete = false;
@@ -605,7 +613,8 @@ fn explore_chunks<M, K, F>(
                     }
                     None => {
                         let v = g.add(succ.fp, u, aid);
-                        fresh.push((v, succ.next));
+                        let next = succ.next.expect("a state the graph did not have is kept");
+                        fresh.push((v, next));
                         v
                     }
                 };

@@ -688,7 +688,7 @@ where
     M: Model + Sync,
     M::State: Hash + Send + Sync,
     M::Action: Hash + Eq + Clone + Send + Sync,
-    K: Ord + Copy,
+    K: Ord + Copy + Send + Sync,
 {
     let probes = [
         Probe::EveryState(Box::new(p) as Box<dyn Fn(&M::State) -> bool + Sync>),

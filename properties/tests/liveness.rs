@@ -57,7 +57,7 @@ where
     M: Model + Sync,
     M::State: Hash + Send + Sync,
     M::Action: Hash + Eq + Clone + Send + Sync,
-    K: Ord + Copy,
+    K: Ord + Copy + Send + Sync,
 {
     fn new(
         model: &'m M,

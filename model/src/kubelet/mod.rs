@@ -35,7 +35,7 @@ pub use eviction_manager::under_memory_pressure;
 use pod_worker::*;
 pub use pod_worker::{new_rt, Step};
 use prober::*;
-pub use status_manager::{compute_status, computed_status};
+pub use status_manager::{compute_status, computed_status, status_differs};
 use termination::*;
 pub use termination::{terminate, terminate_for};
 
@@ -252,7 +252,7 @@ pub fn actions<A: From<Action>>(m: &Context, s: &State, out: &mut Vec<A>) {
             let stale_mirror = rt.static_pod
                 && s.mirror(rt.uid)
                     .is_some_and(|mp| mp.deletion.is_none() && mp.status != pod.status);
-            if stale_mirror || computed_status(m, s, n, rt.uid).is_some_and(|e| e.differs) {
+            if stale_mirror || status_differs(m, s, n, rt.uid) {
                 out.push(
                     Action::StatusUpdate {
                         node: n,

@@ -186,13 +186,30 @@ pub fn computed_status(m: &Context, s: &State, n: u8, uid: u16) -> Option<MemoEn
     Some(
         m.status_memo
             .get((pod.content_hash(), rt.content_hash()), || {
-                let status = compute_status(m, s, pod, rt);
-                MemoEntry {
-                    differs: status != *pod.status,
-                    status: Shared::new(status),
-                }
+                compute_entry(m, s, pod, rt)
             }),
     )
+}
+
+/// Whether a status update is due for the pod on node `n`: the object's status differs from
+/// the one the kubelet computes now (kept by content, as [`computed_status`]).
+pub fn status_differs(m: &Context, s: &State, n: u8, uid: u16) -> bool {
+    let Some((pod, rt)) = s.shared_pair(n, uid) else {
+        return false;
+    };
+    m.status_memo.read(
+        (pod.content_hash(), rt.content_hash()),
+        || compute_entry(m, s, pod, rt),
+        |e| e.differs,
+    )
+}
+
+fn compute_entry(m: &Context, s: &State, pod: &Pod, rt: &PodRt) -> MemoEntry {
+    let status = compute_status(m, s, pod, rt);
+    MemoEntry {
+        differs: status != *pod.status,
+        status: Shared::new(status),
+    }
 }
 
 /// The status manager writes the computed status.
