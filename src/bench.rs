@@ -355,12 +355,14 @@ fn format_row(row: &Row, timeout: u64) -> String {
     let mib = v["peak_rss_kib"]
         .as_u64()
         .map_or(dash.clone(), |k| format!("{:.1}", k as f64 / 1024.0));
+    let unique = format!("{}{mark}", count("unique_states"));
+    let generated = format!("{}{mark}", count("generated_states"));
     format!(
         "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |",
         row.name,
         row.size(),
-        format!("{}{mark}", count("unique_states")),
-        format!("{}{mark}", count("generated_states")),
+        unique,
+        generated,
         secs("exploring"),
         secs("graph"),
         secs("traces"),
