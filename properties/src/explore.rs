@@ -1,14 +1,16 @@
-//! One exploration: a deterministic, single-threaded breadth-first search over any Stateright
-//! [`Model`] that builds the reachable state graph once, compactly, and judges state and step
-//! predicates as it goes.
+//! One exploration: a deterministic breadth-first search over any Stateright [`Model`] that
+//! builds the reachable state graph once, compactly, and judges state and step predicates as
+//! it goes; on one thread or several, with the same result ([`explore`]), and optionally of
+//! the quotient by a symmetry ([`explore_with`], [`realize`]).
 //!
 //! # What the graph keeps
 //!
 //! Full states are **not** kept. Per state: its 64-bit fingerprint (the same hash Stateright's
 //! checkers use, so unique-state counts agree with theirs), its breadth-first parent and the
 //! action from it, and where its out-edges start. Per edge: the target state and the action
-//! (interned: each distinct action is stored once, with the actor that takes it). That is
-//! about 30 bytes per state and 8 per edge. The frontier of the search holds full states
+//! (interned: each distinct action is stored once, with the actor that takes it), and the
+//! visited table of fingerprints and numbers side by side. That is about 40 bytes per state
+//! and 8 per edge. The frontier of the search holds full states
 //! while it is open, as every breadth-first checker does.
 //!
 //! A state is rebuilt by replaying actions from the initial state ([`replay`]), which checks
@@ -350,24 +352,12 @@ where
                 continue;
             }
             g.generated += 1;
-            let aid = match action_ids.get(&a) {
-                Some(id) => *id,
-                None => {
-                    let id = g.actions.len() as ActionId;
-                    let k = actor(&a);
-                    let kid = match actor_ids.iter().position(|x| *x == k) {
-                        Some(p) => p,
-                        None => {
-                            actor_ids.push(k);
-                            actor_ids.len() - 1
-                        }
-                    };
-                    g.actions.push(a.clone());
-                    g.actor_of.push(kid as u16);
-                    action_ids.insert(a.clone(), id);
-                    id
-                }
-            };
+            let aid = Interner {
+                action_ids: &mut action_ids,
+                actor_ids: &mut actor_ids,
+                actor: &actor,
+            }
+            .intern(&mut g, &a);
             for (p, f) in probes.iter().zip(findings.iter_mut()) {
                 if let (Probe::FirstStep(c), Finding::Step(found @ None)) = (p, f) {
                     if c(&state, &a, &next) {
@@ -391,13 +381,7 @@ where
                     v
                 }
             };
-            g.edges.push(EdgeRec {
-                target: v,
-                action: aid,
-            });
-            if g.edges.len() >= NONE as usize {
-                g.complete = false;
-                g.stop = Some(progress.stop_at(Bound::Capacity, g.fps.len()));
+            if !g.push_edge(v, aid, progress) {
                 break 'bfs;
             }
         }
@@ -618,13 +602,7 @@ fn explore_chunks<M, K, F>(
                         v
                     }
                 };
-                g.edges.push(EdgeRec {
-                    target: v,
-                    action: aid,
-                });
-                if g.edges.len() >= NONE as usize {
-                    g.complete = false;
-                    g.stop = Some(progress.stop_at(Bound::Capacity, g.fps.len()));
+                if !g.push_edge(v, aid, progress) {
                     stopped = true;
                     break 'merge;
                 }
@@ -678,6 +656,18 @@ fn explore_chunks<M, K, F>(
 }
 
 impl<A, K> Graph<A, K> {
+    /// Adds an edge of the state being expanded; false (and the graph incomplete) when the
+    /// edge table is full.
+    fn push_edge(&mut self, target: StateId, action: ActionId, progress: &mut Progress) -> bool {
+        self.edges.push(EdgeRec { target, action });
+        if self.edges.len() >= NONE as usize {
+            self.complete = false;
+            self.stop = Some(progress.stop_at(Bound::Capacity, self.fps.len()));
+            return false;
+        }
+        true
+    }
+
     fn lookup(&self, fp: u64) -> Option<StateId> {
         self.index.find(fp, |(f, _)| *f == fp).map(|(_, i)| *i)
     }
