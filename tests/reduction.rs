@@ -43,6 +43,7 @@ fn compare(name: &str, on: &ScenarioResult, off: &ScenarioResult) -> bool {
 #[test]
 fn node_symmetry_keeps_every_built_in_verdict_and_trace_length() {
     let mut reduced = Vec::new();
+    let mut with_leads_to = Vec::new();
     for mut s in catalogue::builtin() {
         if s.resize(Some(4), None).is_err() {
             continue;
@@ -55,11 +56,24 @@ fn node_symmetry_keeps_every_built_in_verdict_and_trace_length() {
         assert!(on.complete, "{}: the reduced run is incomplete", s.name);
         if compare(&s.name, &on, &off) {
             reduced.push(s.name.clone());
+            if !on.symmetry.is_empty()
+                && on
+                    .properties
+                    .iter()
+                    .any(|p| matches!(p.def.kind, podcheck_properties::Kind::LeadsTo { .. }))
+            {
+                with_leads_to.push(s.name.clone());
+            }
         }
     }
-    // Not vacuous: six scenarios get smaller at four nodes within the bound (those with a
-    // `leads_to` property are explored whole, and the largest are past the bound).
-    assert!(reduced.len() >= 6, "only {reduced:?} were reduced");
+    // A `leads_to` the quotient shows to hold is judged there, not on the whole graph.
+    assert!(
+        !with_leads_to.is_empty(),
+        "no scenario with a leads_to property was reduced: {reduced:?}"
+    );
+    // Not vacuous: most scenarios that fit the bound get smaller at four nodes.
+    assert!(reduced.len() >= 9, "only {reduced:?} were reduced");
+    eprintln!("reduced: {reduced:?}; with leads_to: {with_leads_to:?}");
 }
 
 #[test]
@@ -74,4 +88,28 @@ fn node_symmetry_on_threads_gives_the_same_traces() {
         assert_eq!(a.verdict, b.verdict, "{}", a.def.name);
         assert_eq!(a.actions(), b.actions(), "{}", a.def.name);
     }
+}
+
+#[test]
+fn a_leads_to_the_quotient_cannot_show_is_judged_on_the_whole_graph() {
+    // The sandbox never starts: `scheduled_leads_to_running` is violated. The quotient cannot
+    // give that verdict, so the check runs again without the reduction, and its lasso is a
+    // real run.
+    let mut s = catalogue::find("stuck-sandbox").unwrap();
+    s.resize(Some(3), None).unwrap();
+    assert!(!podcheck_model::symmetry::Symmetry::of(&s).is_trivial());
+    let r = run(&s, true, 1);
+    assert!(
+        r.symmetry.is_empty(),
+        "it must have fallen back to the whole graph"
+    );
+    let off = run(&s, false, 1);
+    assert_eq!(r.unique_states, off.unique_states);
+    let p = r
+        .properties
+        .iter()
+        .find(|p| p.def.name == "scheduled_leads_to_running")
+        .unwrap();
+    assert_eq!(p.verdict, podcheck_model::Verdict::Violated);
+    assert!(p.lasso.is_some());
 }

@@ -379,6 +379,30 @@ impl Cluster {
         )
     }
 
+    /// The class of an actor under [`Cluster::symmetry`] and how many actors it has: the
+    /// kubelets (and the kube-proxies) of interchangeable nodes form one class; every other
+    /// actor is a class of its own.
+    pub fn symmetry_class(&self, actor: Actor) -> (Actor, usize) {
+        let of = |n: u8| {
+            self.symmetry
+                .classes()
+                .iter()
+                .find(|c| c.contains(&n))
+                .map_or((n, 1), |c| (c[0], c.len()))
+        };
+        match actor {
+            Actor::Kubelet(n) => {
+                let (first, len) = of(n);
+                (Actor::Kubelet(first), len)
+            }
+            Actor::KubeProxy(n) => {
+                let (first, len) = of(n);
+                (Actor::KubeProxy(first), len)
+            }
+            other => (other, 1),
+        }
+    }
+
     /// The EndpointSlice controller has nothing to write: the slice is what the pods say it
     /// should be (or there is no Service).
     pub fn endpoints_synced(&self, state: &State) -> bool {

@@ -24,8 +24,11 @@
 //! representative need not be unique per orbit for this (a state whose nodes tie on the
 //! sort key keeps their order): the reduction is then smaller, never wrong.
 //!
-//! Weak fairness is per actor, and the actors of interchangeable nodes are permuted along a
-//! cycle of the quotient; `leads_to` is therefore judged without the reduction.
+//! Weak fairness is per actor, and the actors of interchangeable nodes (their kubelets and
+//! kube-proxies) are permuted along a cycle of the quotient. So the quotient can show that a
+//! `leads_to` holds, judging fairness per class of actors (see
+//! `podcheck_properties::liveness::leads_to_holds_up_to`, which writes down why that is
+//! sound), but not that it fails: then the whole graph is explored.
 
 use crate::spec::Scenario;
 use crate::state::*;
@@ -107,30 +110,11 @@ impl Symmetry {
 /// routes' pods, and the pods bound to it.
 fn node_key(s: &State, i: u8) -> u64 {
     let hasher = ahash::RandomState::with_seeds(7, 11, 13, 17);
-    // A bound pod, with its node (and the node of its `Scheduled` event) left out.
-    let pod_key = |p: &Pod| {
-        let events: Vec<_> = p
-            .events
-            .iter()
-            .map(|e| match e.kind {
-                events::EventKind::Scheduled { .. } => (None, e.count),
-                k => (Some(k), e.count),
-            })
-            .collect();
-        hasher.hash_one((
-            p.uid,
-            p.workload,
-            p.suffix,
-            p.deletion,
-            &p.unschedulable,
-            p.status.content_hash(),
-            p.job_counted,
-            p.disruption_target,
-            p.mirror_of,
-            events,
-            &p.ghost,
-        ))
-    };
+    // A bound pod, by what tells pods apart without naming its node: its uid, its status and
+    // whether it is being deleted. (Two nodes that tie on the key keep their order: the
+    // representative is then not the only one of its class, which costs reduction, never
+    // exactness.)
+    let pod_key = |p: &Pod| hasher.hash_one((p.uid, p.status.content_hash(), p.deletion));
     let mut bound: Vec<u64> = s
         .api
         .pods

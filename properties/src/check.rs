@@ -28,7 +28,7 @@
 
 use crate::catalogue::{self, Kind, PropertyDef};
 use crate::explore::{explore_with, realize, ExploreOptions, Finding, Graph, Probe, Run};
-use crate::liveness::{leads_to_progress, Ends, LassoEnd, LeadsTo};
+use crate::liveness::{leads_to_holds_up_to, leads_to_progress, Ends, LassoEnd, LeadsTo};
 use crate::progress::{Phase, Progress, Stop};
 use podcheck_model::spec::{Scenario, Verdict};
 use podcheck_model::{Action, Actor, Cluster, PropertyFn, State};
@@ -63,9 +63,10 @@ pub struct CheckOptions {
     pub keep_graph: bool,
     /// Explore one state per class of states that differ only by which of the scenario's
     /// interchangeable nodes holds what ([`podcheck_model::symmetry`]), where that is exact:
-    /// not with `leads_to` properties (fairness is per node), nor with `cross_check` (which
-    /// compares state counts with Stateright's unreduced run) or `keep_graph` (whose graph
-    /// is drawn state by state).
+    /// not with `cross_check` (which compares state counts with Stateright's unreduced run)
+    /// nor `keep_graph` (whose graph is drawn state by state). A `leads_to` property that
+    /// the quotient cannot show to hold ([`crate::liveness::leads_to_holds_up_to`]) has the
+    /// whole check run again without the reduction.
     pub reduction: bool,
     /// Stop each phase before the process's resident memory would pass this many bytes
     /// (then verdicts may be `incomplete`).
@@ -343,11 +344,8 @@ pub fn check_with(
         progress: None,
         threads: opts.threads,
     };
-    let reduce = opts.reduction
-        && !opts.cross_check
-        && !opts.keep_graph
-        && !m.symmetry.is_trivial()
-        && !defs.iter().any(|d| matches!(d.kind, Kind::LeadsTo { .. }));
+    let reduce =
+        opts.reduction && !opts.cross_check && !opts.keep_graph && !m.symmetry.is_trivial();
     let representative = |s: &State| m.symmetry.representative(s);
     let mut progress = Progress::new(
         opts.progress.then(|| scenario.name.clone()),
@@ -426,6 +424,28 @@ pub fn check_with(
         };
         live[i] = Some(if progress.stopped().is_some() {
             LeadsTo::Incomplete
+        } else if reduce {
+            // On the quotient, only "holds" is a verdict: anything else is judged on the
+            // whole graph (below).
+            progress.part(Some(d.name), Some(2 * graph.state_count()));
+            match leads_to_holds_up_to(
+                &graph,
+                |v| pb.get(v as usize),
+                |v| qb.get(v as usize),
+                Ends::Quiescence,
+                |k| m.symmetry_class(k),
+                &mut progress,
+            ) {
+                Some(true) => LeadsTo::Holds,
+                _ if progress.stopped().is_some() => LeadsTo::Incomplete,
+                _ => {
+                    let whole = CheckOptions {
+                        reduction: false,
+                        ..opts.clone()
+                    };
+                    return check_with(scenario, defs, &whole);
+                }
+            }
         } else {
             progress.part(Some(d.name), Some(2 * graph.state_count()));
             leads_to_progress(

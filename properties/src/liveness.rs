@@ -705,3 +705,124 @@ where
     let verdict = leads_to_with(&graph, |v| pb.get(v as usize), |v| qb.get(v as usize), ends);
     (graph, verdict)
 }
+
+/// `P ~> Q` on the quotient of a graph by a symmetry that permutes actors within classes
+/// (`class(k)` is the class of actor `k` and the number of actors in it): `Some(true)` when
+/// it holds, `None` when the quotient alone cannot tell (then judge the whole graph).
+///
+/// A cycle of the quotient stands for a real cycle that goes round it several times, each
+/// time with the actors permuted within their classes. So the quotient judges fairness per
+/// class: a strongly connected component of `¬Q` is *class-fair* when every class whose
+/// actors are **all** enabled in every one of its states labels an edge inside it. If a real
+/// weakly fair run avoids `Q` from a `P` state, then the states it visits for ever lie, up to
+/// the symmetry, in one component of the quotient, and that component is class-fair: an
+/// actor of a class enabled throughout it is enabled throughout the run's tail (a
+/// permutation within the class maps it to an actor the quotient state has), so weak
+/// fairness makes it act, along an edge of the quotient whose actor is in the class. Hence no
+/// class-fair component (nor deadlock or quiescence) reachable within `¬Q` from a `P` state
+/// means the property holds. The converse fails (a class-fair component need not be a fair
+/// run), which is why a violation here is `None`, not a verdict.
+pub fn leads_to_holds_up_to<A, K>(
+    graph: &Graph<A, K>,
+    p: impl Fn(StateId) -> bool,
+    q: impl Fn(StateId) -> bool,
+    ends: Ends,
+    class: impl Fn(K) -> (K, usize),
+    progress: &mut Progress,
+) -> Option<bool>
+where
+    K: Ord + Copy,
+{
+    if !graph.is_complete() {
+        return None;
+    }
+    let n = graph.state_count();
+    if progress.would_pass_memory(scratch_bytes(n, graph.edge_count()), 0) {
+        return None;
+    }
+    let candidate: Vec<bool> = (0..n as StateId)
+        .map(|v| !q(v) && graph.is_expanded(v))
+        .collect();
+    let (comp, components) = sccs(graph, &candidate, progress)?;
+    // The classes all of whose actors are enabled in a state.
+    let all_enabled = |v: StateId| -> Vec<K> {
+        let mut counts: Vec<(K, usize, usize)> = Vec::new();
+        for k in graph.fair_enabled(v) {
+            let (c, size) = class(k);
+            match counts.iter_mut().find(|(x, _, _)| *x == c) {
+                Some(e) => e.2 += 1,
+                None => counts.push((c, size, 1)),
+            }
+        }
+        let mut out: Vec<K> = counts
+            .into_iter()
+            .filter(|(_, size, seen)| seen >= size)
+            .map(|(c, _, _)| c)
+            .collect();
+        out.sort();
+        out
+    };
+    let mut bad = vec![false; n];
+    for (id, scc) in components.iter().enumerate() {
+        let id = id as u32;
+        let inside = |t: StateId| comp[t as usize] == id;
+        let has_edge = scc
+            .iter()
+            .any(|v| graph.out_edges(*v).any(|(_, t, _)| inside(t)));
+        if !has_edge {
+            continue;
+        }
+        let mut always = all_enabled(scc[0]);
+        for v in &scc[1..] {
+            let here = all_enabled(*v);
+            always.retain(|c| here.binary_search(c).is_ok());
+        }
+        let taken: BTreeSet<K> = scc
+            .iter()
+            .flat_map(|v| graph.out_edges(*v))
+            .filter(|(_, t, _)| inside(*t))
+            .filter_map(|(_, _, a)| graph.actor(a))
+            .map(|k| class(k).0)
+            .collect();
+        if always.iter().all(|c| taken.contains(c)) {
+            for v in scc {
+                bad[*v as usize] = true;
+            }
+        }
+    }
+    for (v, b) in bad.iter_mut().enumerate() {
+        let v = v as StateId;
+        if candidate[v as usize]
+            && (graph.is_terminal(v)
+                || (ends == Ends::Quiescence && graph.fair_enabled(v).is_empty()))
+        {
+            *b = true;
+        }
+    }
+    // Backward through ¬Q states from the bad ones: does a P state reach one?
+    let mut preds: Vec<Vec<StateId>> = vec![Vec::new(); n];
+    for u in 0..n as StateId {
+        if !candidate[u as usize] {
+            continue;
+        }
+        for (_, t, _) in graph.out_edges(u) {
+            if candidate[t as usize] {
+                preds[t as usize].push(u);
+            }
+        }
+    }
+    let mut queue: VecDeque<StateId> = (0..n as StateId).filter(|v| bad[*v as usize]).collect();
+    let mut reached = bad;
+    while let Some(v) = queue.pop_front() {
+        if p(v) {
+            return None;
+        }
+        for u in &preds[v as usize] {
+            if !reached[*u as usize] {
+                reached[*u as usize] = true;
+                queue.push_back(*u);
+            }
+        }
+    }
+    Some(true)
+}
