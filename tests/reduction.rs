@@ -113,3 +113,24 @@ fn a_leads_to_the_quotient_cannot_show_is_judged_on_the_whole_graph() {
     assert_eq!(p.verdict, podcheck_model::Verdict::Violated);
     assert!(p.lasso.is_some());
 }
+
+#[test]
+fn a_bounded_quotient_leaves_leads_to_incomplete_without_running_again() {
+    let mut s = catalogue::find("statefulset-partition").unwrap();
+    s.resize(Some(3), Some(2)).unwrap();
+    let opts = CheckOptions {
+        max_states: Some(20_000),
+        ..CheckOptions::default()
+    };
+    let r = check::check(&s, &opts).unwrap();
+    assert!(!r.complete);
+    // Still the quotient's run: it did not start over on the whole graph.
+    assert!(!r.symmetry.is_empty());
+    assert_eq!(r.unique_states, 20_000);
+    let p = r
+        .properties
+        .iter()
+        .find(|p| p.def.name == "deleted_leads_to_gone")
+        .unwrap();
+    assert_eq!(p.verdict, podcheck_model::Verdict::Incomplete);
+}

@@ -437,7 +437,9 @@ pub fn check_with(
                 &mut progress,
             ) {
                 Some(true) => LeadsTo::Holds,
-                _ if progress.stopped().is_some() => LeadsTo::Incomplete,
+                // A partial quotient (a bound, Ctrl-C) decides nothing more: its cycles are
+                // not real runs.
+                _ if !graph.is_complete() || progress.stopped().is_some() => LeadsTo::Incomplete,
                 _ => {
                     let whole = CheckOptions {
                         reduction: false,
