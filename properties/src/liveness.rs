@@ -418,42 +418,20 @@ where
         return LeadsTo::Incomplete;
     };
     let mut required: HashMap<u32, Vec<K>> = HashMap::new();
-    for (id, scc) in components.iter().enumerate() {
-        let id = id as u32;
-        let inside = |t: StateId| comp[t as usize] == id;
-        let has_edge = scc
-            .iter()
-            .any(|v| graph.out_edges(*v).any(|(_, t, _)| inside(t)));
-        if !has_edge {
-            continue;
-        }
-        let mut always: Vec<K> = graph.fair_enabled(scc[0]);
-        for v in &scc[1..] {
-            let here = graph.enabled(*v);
-            always.retain(|k| here.binary_search(&Some(*k)).is_ok());
-        }
-        let taken: BTreeSet<K> = scc
-            .iter()
-            .flat_map(|v| graph.out_edges(*v))
-            .filter(|(_, t, _)| inside(*t))
-            .filter_map(|(_, _, a)| graph.actor(a))
-            .collect();
-        if always.iter().all(|k| taken.contains(k)) {
+    let fair = fair_components(graph, &comp, &components, |k| (k, 1));
+    for (id, (scc, demands)) in components.iter().zip(fair).enumerate() {
+        if let Some(always) = demands {
             for v in scc {
                 bad[*v as usize] = Some(LassoEnd::Cycle);
             }
-            required.insert(id, always);
+            required.insert(id as u32, always);
         }
     }
     for (i, b) in bad.iter_mut().enumerate() {
-        if !candidate[i] {
-            continue;
-        }
-        let v = i as StateId;
-        if graph.is_terminal(v) {
-            *b = Some(LassoEnd::Deadlock);
-        } else if ends == Ends::Quiescence && graph.fair_enabled(v).is_empty() {
-            *b = Some(LassoEnd::Quiescent);
+        if candidate[i] {
+            if let Some(end) = final_end(graph, i as StateId, ends) {
+                *b = Some(end);
+            }
         }
     }
 
@@ -744,58 +722,17 @@ where
         .map(|v| !q(v) && graph.is_expanded(v))
         .collect();
     let (comp, components) = sccs(graph, &candidate, progress)?;
-    // The classes all of whose actors are enabled in a state.
-    let all_enabled = |v: StateId| -> Vec<K> {
-        let mut counts: Vec<(K, usize, usize)> = Vec::new();
-        for k in graph.fair_enabled(v) {
-            let (c, size) = class(k);
-            match counts.iter_mut().find(|(x, _, _)| *x == c) {
-                Some(e) => e.2 += 1,
-                None => counts.push((c, size, 1)),
-            }
-        }
-        let mut out: Vec<K> = counts
-            .into_iter()
-            .filter(|(_, size, seen)| seen >= size)
-            .map(|(c, _, _)| c)
-            .collect();
-        out.sort();
-        out
-    };
     let mut bad = vec![false; n];
-    for (id, scc) in components.iter().enumerate() {
-        let id = id as u32;
-        let inside = |t: StateId| comp[t as usize] == id;
-        let has_edge = scc
-            .iter()
-            .any(|v| graph.out_edges(*v).any(|(_, t, _)| inside(t)));
-        if !has_edge {
-            continue;
-        }
-        let mut always = all_enabled(scc[0]);
-        for v in &scc[1..] {
-            let here = all_enabled(*v);
-            always.retain(|c| here.binary_search(c).is_ok());
-        }
-        let taken: BTreeSet<K> = scc
-            .iter()
-            .flat_map(|v| graph.out_edges(*v))
-            .filter(|(_, t, _)| inside(*t))
-            .filter_map(|(_, _, a)| graph.actor(a))
-            .map(|k| class(k).0)
-            .collect();
-        if always.iter().all(|c| taken.contains(c)) {
+    let fair = fair_components(graph, &comp, &components, class);
+    for (scc, demands) in components.iter().zip(fair) {
+        if demands.is_some() {
             for v in scc {
                 bad[*v as usize] = true;
             }
         }
     }
     for (v, b) in bad.iter_mut().enumerate() {
-        let v = v as StateId;
-        if candidate[v as usize]
-            && (graph.is_terminal(v)
-                || (ends == Ends::Quiescence && graph.fair_enabled(v).is_empty()))
-        {
+        if candidate[v] && final_end(graph, v as StateId, ends).is_some() {
             *b = true;
         }
     }
@@ -825,4 +762,74 @@ where
         }
     }
     Some(true)
+}
+
+/// The fairness demands of each strongly connected component of a `¬Q` subgraph: for a
+/// component with an edge inside it that is fair, the classes (`class(k)`: an actor's class
+/// and how many actors it has) all of whose actors are enabled in every one of its states,
+/// each of which labels an edge inside it; `None` for the others. With every actor a class
+/// of its own (`|k| (k, 1)`) this is weak fairness per actor.
+fn fair_components<A, K: Ord + Copy>(
+    graph: &Graph<A, K>,
+    comp: &[u32],
+    components: &[Vec<StateId>],
+    class: impl Fn(K) -> (K, usize),
+) -> Vec<Option<Vec<K>>> {
+    // The classes all of whose actors are enabled in a state, sorted.
+    let all_enabled = |v: StateId| -> Vec<K> {
+        let mut counts: Vec<(K, usize, usize)> = Vec::new();
+        for k in graph.fair_enabled(v) {
+            let (c, size) = class(k);
+            match counts.iter_mut().find(|(x, _, _)| *x == c) {
+                Some(e) => e.2 += 1,
+                None => counts.push((c, size, 1)),
+            }
+        }
+        let mut out: Vec<K> = counts
+            .into_iter()
+            .filter(|(_, size, seen)| seen >= size)
+            .map(|(c, _, _)| c)
+            .collect();
+        out.sort();
+        out
+    };
+    components
+        .iter()
+        .enumerate()
+        .map(|(id, scc)| {
+            let id = id as u32;
+            let inside = |t: StateId| comp[t as usize] == id;
+            let has_edge = scc
+                .iter()
+                .any(|v| graph.out_edges(*v).any(|(_, t, _)| inside(t)));
+            if !has_edge {
+                return None;
+            }
+            let mut always = all_enabled(scc[0]);
+            for v in &scc[1..] {
+                let here = all_enabled(*v);
+                always.retain(|c| here.binary_search(c).is_ok());
+            }
+            let taken: BTreeSet<K> = scc
+                .iter()
+                .flat_map(|v| graph.out_edges(*v))
+                .filter(|(_, t, _)| inside(*t))
+                .filter_map(|(_, _, a)| graph.actor(a))
+                .map(|k| class(k).0)
+                .collect();
+            always.iter().all(|c| taken.contains(c)).then_some(always)
+        })
+        .collect()
+}
+
+/// How a run may end in an expanded `¬Q` state: a deadlock, or (with
+/// [`Ends::Quiescence`]) a state where no fair actor is enabled.
+fn final_end<A, K: Ord + Copy>(graph: &Graph<A, K>, v: StateId, ends: Ends) -> Option<LassoEnd> {
+    if graph.is_terminal(v) {
+        Some(LassoEnd::Deadlock)
+    } else if ends == Ends::Quiescence && graph.fair_enabled(v).is_empty() {
+        Some(LassoEnd::Quiescent)
+    } else {
+        None
+    }
 }
