@@ -31,13 +31,14 @@ pub struct Context {
 /// A cache of a pure function of parts of the state, by their content hashes (64-bit, as the
 /// states' own fingerprints are). The search asks the same questions of many states that
 /// share the parts they are about; each distinct question is answered once.
-pub struct Memo<K, V>(Vec<std::sync::Mutex<std::collections::HashMap<K, V, ahash::RandomState>>>);
+pub struct Memo<K, V> {
+    map: dashmap::DashMap<K, V, ahash::RandomState>,
+    /// Entries inserted since the last clearing (the map's own count visits every shard).
+    inserted: std::sync::atomic::AtomicUsize,
+}
 
-/// More entries than this in one shard, and the shard starts over (it is only a cache).
-const MEMO_SHARD_CAP: usize = 1 << 14;
-
-/// Shards, so that threads exploring at once seldom wait for one another.
-const MEMO_SHARDS: usize = 32;
+/// More entries than this, and a memo starts over (it is only a cache).
+const MEMO_CAP: usize = 1 << 18;
 
 impl<K: std::hash::Hash + Eq, V: Clone> Memo<K, V> {
     /// The value for `key`, computed with `compute` if new.
@@ -46,37 +47,33 @@ impl<K: std::hash::Hash + Eq, V: Clone> Memo<K, V> {
     }
 
     /// `read` of the value for `key` (computed with `compute` if new), without copying it.
+    /// Two threads asking at once may both compute it; the value is the same.
     pub fn read<R>(&self, key: K, compute: impl FnOnce() -> V, read: impl FnOnce(&V) -> R) -> R {
-        let shard =
-            ahash::RandomState::with_seeds(5, 6, 7, 8).hash_one(&key) as usize % MEMO_SHARDS;
-        let mut map = self.0[shard].lock().unwrap_or_else(|e| e.into_inner());
-        if let Some(v) = map.get(&key) {
-            return read(v);
+        use std::sync::atomic::Ordering;
+        if let Some(v) = self.map.get(&key) {
+            return read(&v);
         }
         let v = compute();
         let out = read(&v);
-        if map.len() >= MEMO_SHARD_CAP {
-            map.clear();
+        if self.inserted.fetch_add(1, Ordering::Relaxed) >= MEMO_CAP {
+            self.map.clear();
+            self.inserted.store(0, Ordering::Relaxed);
         }
-        map.insert(key, v);
+        self.map.insert(key, v);
         out
     }
 }
 
-impl<K, V> Default for Memo<K, V> {
+impl<K: std::hash::Hash + Eq, V> Default for Memo<K, V> {
     fn default() -> Self {
-        let hasher = ahash::RandomState::with_seeds(1, 2, 3, 4);
-        Memo(
-            (0..MEMO_SHARDS)
-                .map(|_| {
-                    std::sync::Mutex::new(std::collections::HashMap::with_hasher(hasher.clone()))
-                })
-                .collect(),
-        )
+        Memo {
+            map: dashmap::DashMap::with_hasher(ahash::RandomState::with_seeds(1, 2, 3, 4)),
+            inserted: std::sync::atomic::AtomicUsize::new(0),
+        }
     }
 }
 
-impl<K, V> Clone for Memo<K, V> {
+impl<K: std::hash::Hash + Eq, V> Clone for Memo<K, V> {
     /// A copy of the model starts with an empty memo.
     fn clone(&self) -> Self {
         Memo::default()
