@@ -6,7 +6,7 @@ mod bench;
 use clap::{Parser, Subcommand, ValueEnum};
 use podcheck_model::catalogue;
 use podcheck_model::spec::{parse_scenarios, Scenario, Verdict};
-use podcheck_properties::check::{self, CheckOptions, PropertyResult, ScenarioResult};
+use podcheck_properties::check::{self, CheckOptions, PropertyResult, ScenarioResult, WorstTime};
 use podcheck_properties::progress::{self, Bound, Stop};
 use serde::Serialize;
 use std::process::ExitCode;
@@ -67,6 +67,10 @@ enum Command {
         /// of two interchangeable nodes holds what (see "Symmetry" in README).
         #[arg(long)]
         no_reduction: bool,
+        /// Also give every `leads_to` property its worst-case and best-case time from P to Q
+        /// (a `within` property always has them): the seconds, or `unbounded`.
+        #[arg(long)]
+        worst_case: bool,
         /// Read scenarios from this YAML file instead of the built-in catalogue.
         #[arg(long, value_name = "FILE")]
         catalogue: Option<String>,
@@ -262,6 +266,22 @@ struct JsonProperty<'a> {
     expected: &'a str,
     expected_source: &'a str,
     trace_steps: Option<usize>,
+    /// A `within` property's deadline, in seconds after P.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    deadline_seconds: Option<u64>,
+    /// The worst time from P to Q (`within`, and `leads_to` with `--worst-case`): seconds,
+    /// or null with `worst_case` saying why.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    worst_case_seconds: Option<u64>,
+    /// `seconds`, `unbounded`, `no_premise` (no state has P) or `incomplete`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    worst_case: Option<&'static str>,
+    /// The least time from a state where P has just begun to Q, where some run reaches Q.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    best_case_seconds: Option<u64>,
+    /// Steps of the slowest run (from the initial state to its first Q state).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    slowest_run_steps: Option<usize>,
 }
 
 #[derive(Serialize)]
@@ -343,6 +363,23 @@ fn json_scenario(r: &ScenarioResult, threads: u16, checked: bool) -> JsonScenari
                 expected: p.expected.as_str(),
                 expected_source: &p.expected_source,
                 trace_steps: p.trace_steps(),
+                deadline_seconds: p.timing.as_ref().and_then(|t| t.deadline),
+                worst_case_seconds: p.timing.as_ref().and_then(|t| match t.worst {
+                    WorstTime::Seconds(s) => Some(s),
+                    _ => None,
+                }),
+                worst_case: p.timing.as_ref().map(|t| match t.worst {
+                    WorstTime::Seconds(_) => "seconds",
+                    WorstTime::Unbounded => "unbounded",
+                    WorstTime::NoPremise => "no_premise",
+                    WorstTime::Incomplete => "incomplete",
+                }),
+                best_case_seconds: p.timing.as_ref().and_then(|t| t.best),
+                slowest_run_steps: p
+                    .timing
+                    .as_ref()
+                    .and_then(|t| t.slowest.as_ref())
+                    .map(|r| r.actions.len()),
             })
             .collect(),
     }
@@ -391,10 +428,22 @@ fn print_table(r: &ScenarioResult, checked: bool) {
         .unwrap_or(0);
     for p in &r.properties {
         let mark = if p.verdict == p.expected { " " } else { "!" };
-        let steps = p
+        let mut steps = p
             .trace_steps()
             .map(|n| format!("trace {n} steps"))
             .unwrap_or_default();
+        if let Some(t) = &p.timing {
+            let deadline = t
+                .deadline
+                .map(|d| format!(" (deadline {d} s)"))
+                .unwrap_or_default();
+            let best = t.best.map(|b| format!(", best {b} s")).unwrap_or_default();
+            let sep = if steps.is_empty() { "" } else { "; " };
+            steps = format!("{steps}{sep}worst {}{best}{deadline}", t.worst.describe());
+            if t.worst == WorstTime::NoPremise {
+                steps.push_str(": WARNING no reachable state has P, nothing was measured");
+            }
+        }
         say!(
             " {mark} {:w$}  {:9}  {:10}  expected {:10}  {}",
             p.def.name,
@@ -407,60 +456,71 @@ fn print_table(r: &ScenarioResult, checked: bool) {
     say!("");
 }
 
-/// The trace of a discovered property as a path through the model (its states rebuilt by
-/// replaying its actions), with the cycle start of a lasso.
+/// The run shown for a property ([`PropertyResult::shown`]) as a path through the model (its
+/// states rebuilt by replaying its actions), with the cycle start of a lasso and a timed
+/// property's clock.
+#[allow(clippy::type_complexity)]
 fn raw_path(
     m: &podcheck_model::Cluster,
     p: &PropertyResult,
-) -> Option<Result<(podcheck_traces::RawPath, Option<usize>), String>> {
-    let (actions, loop_start) = p.actions()?;
-    Some(podcheck_traces::RawPath::from_actions(m, actions).map(|raw| (raw, loop_start)))
+) -> Option<
+    Result<
+        (
+            podcheck_traces::RawPath,
+            Option<usize>,
+            Option<(usize, Option<u64>)>,
+        ),
+        String,
+    >,
+> {
+    let shown = p.shown()?;
+    Some(
+        podcheck_traces::RawPath::from_actions(m, shown.actions)
+            .map(|raw| (raw, shown.loop_start, shown.clock)),
+    )
+}
+
+/// The trace of the run shown for a property.
+fn shown_trace(
+    m: &podcheck_model::Cluster,
+    p: &PropertyResult,
+) -> Option<Result<(podcheck_traces::RawPath, podcheck_traces::Trace), String>> {
+    let path = raw_path(m, p)?;
+    Some(path.and_then(|(raw, loop_start, clock)| {
+        let t = podcheck_traces::from_raw(
+            m,
+            &raw,
+            p.def.name,
+            podcheck_traces::Kind::from(&p.def.kind),
+            p.verdict,
+            loop_start,
+        )?;
+        let t = match clock {
+            Some((from, deadline)) => t.with_clock(from, deadline),
+            None => t,
+        };
+        Ok((raw, t))
+    }))
 }
 
 fn print_traces(r: &ScenarioResult) {
     let model = check::model(&r.scenario, &[], false);
     for p in &r.properties {
-        if let Some(path) = raw_path(&model, p) {
-            let Ok((raw, loop_start)) =
-                path.map_err(|e| eprintln!("error: trace of {} does not replay: {e}", p.def.name))
-            else {
-                continue;
-            };
-            match podcheck_traces::from_raw(
-                &model,
-                &raw,
-                p.def.name,
-                podcheck_traces::Kind::from(&p.def.kind),
-                p.verdict,
-                loop_start,
-            ) {
-                Ok(t) => say!("{}", podcheck_traces::render_text(&t)),
-                Err(e) => eprintln!("error: trace of {} does not replay: {e}", p.def.name),
-            }
+        match shown_trace(&model, p) {
+            Some(Ok((_, t))) => say!("{}", podcheck_traces::render_text(&t)),
+            Some(Err(e)) => eprintln!("error: trace of {} does not replay: {e}", p.def.name),
+            None => {}
         }
     }
 }
 
-#[allow(clippy::too_many_arguments)]
 fn run_check(
     scenarios: Vec<Scenario>,
     format: Format,
-    threads: u16,
-    max_states: Option<u64>,
-    max_memory: Option<u64>,
     traces: bool,
-    cross_check: bool,
-    reduction: bool,
+    opts: CheckOptions,
 ) -> Result<ExitCode, BadInput> {
-    let opts = CheckOptions {
-        threads: threads as usize,
-        max_states: max_states.map(|n| n as usize),
-        progress: true,
-        cross_check,
-        keep_graph: false,
-        reduction,
-        max_memory,
-    };
+    let threads = opts.threads as u16;
     stop_on_ctrl_c();
     let mut results = Vec::new();
     // After Ctrl-C the scenarios not started are reported, every property `incomplete`.
@@ -597,7 +657,7 @@ fn run_trace(
         return Ok(unfinished);
     };
     let model = check::model(&scenario, &[], false);
-    let Some(path) = raw_path(&model, p) else {
+    let Some(path) = shown_trace(&model, p) else {
         use podcheck_properties::Kind;
         let what = match (p.def.kind, p.verdict) {
             (Kind::Always(_), Verdict::Holds) => {
@@ -630,17 +690,8 @@ fn run_trace(
             ExitCode::SUCCESS
         });
     };
-    let (raw, loop_start) =
+    let (raw, trace) =
         path.map_err(|e| BadInput(format!("internal error: the trace does not replay: {e}")))?;
-    let trace = podcheck_traces::from_raw(
-        &model,
-        &raw,
-        p.def.name,
-        podcheck_traces::Kind::from(&p.def.kind),
-        p.verdict,
-        loop_start,
-    )
-    .map_err(|e| BadInput(format!("internal error: the trace does not replay: {e}")))?;
     match format {
         TraceFormat::Text => {
             say!(
@@ -868,6 +919,7 @@ fn main() -> ExitCode {
             traces,
             cross_check,
             no_reduction,
+            worst_case,
             catalogue: file,
             size,
             sim,
@@ -885,24 +937,26 @@ fn main() -> ExitCode {
                             || max_memory.is_some()
                             || cross_check
                             || no_reduction
+                            || worst_case
                         {
                             return Err(BadInput(
-                                "--simulate takes none of --threads, --max-states, --max-memory, --cross-check, --no-reduction (they are flags of the exhaustive search)".into(),
+                                "--simulate takes none of --threads, --max-states, --max-memory, --cross-check, --no-reduction, --worst-case (they are flags of the exhaustive search)".into(),
                             ));
                         }
                         return swarm::run_simulate(picked, format, traces, &sim, size);
                     }
                     sim.reject_without_simulate()?;
-                    run_check(
-                        picked,
-                        format,
-                        threads,
-                        max_states,
-                        max_memory,
-                        traces,
+                    let opts = CheckOptions {
+                        threads: threads as usize,
+                        max_states: max_states.map(|n| n as usize),
+                        progress: true,
                         cross_check,
-                        !no_reduction,
-                    )
+                        keep_graph: false,
+                        reduction: !no_reduction,
+                        max_memory,
+                        worst_case,
+                    };
+                    run_check(picked, format, traces, opts)
                 })
         }
         Command::Merge {

@@ -15,6 +15,10 @@ pub type StateFn = fn(&Cluster, &State) -> bool;
 /// A condition on one transition: the state, the action taken in it, and the next state.
 pub type StepFn = fn(&Cluster, &State, &Action, &State) -> bool;
 
+/// A number of seconds read from the scenario (a deadline built from its settings and the
+/// upstream defaults).
+pub type SecondsFn = fn(&Cluster) -> u64;
+
 /// What a property says, with the conditions that judge it.
 #[derive(Clone, Copy)]
 pub enum Kind {
@@ -31,6 +35,11 @@ pub enum Kind {
     /// state) of every reachable state. A counterexample is a shortest run whose last step
     /// breaks it.
     Step(StepFn),
+    /// `P ~> Q within T s` under weak fairness: from every reachable state where `p` holds,
+    /// every fair run reaches a state where `q` holds before more than `seconds` of model
+    /// time have passed (see [`crate::timing`]). A counterexample is a run from a `P` state
+    /// along which the deadline passes without `Q`, or a lasso that never reaches `Q`.
+    Within { p: StateFn, q: StateFn, seconds: SecondsFn },
 }
 
 impl Kind {
@@ -41,6 +50,7 @@ impl Kind {
             Kind::Sometimes(_) => "sometimes",
             Kind::LeadsTo { .. } => "leads_to",
             Kind::Step(_) => "step",
+            Kind::Within { .. } => "within",
         }
     }
 
@@ -68,6 +78,18 @@ impl Kind {
 
     pub fn is_step(self) -> bool {
         matches!(self, Kind::Step(_))
+    }
+
+    pub fn is_within(self) -> bool {
+        matches!(self, Kind::Within { .. })
+    }
+
+    /// `P` and `Q` of a `leads_to` or `within` property.
+    pub fn premise_and_goal(self) -> Option<(StateFn, StateFn)> {
+        match self {
+            Kind::LeadsTo { p, q } | Kind::Within { p, q, .. } => Some((p, q)),
+            _ => None,
+        }
     }
 }
 
@@ -494,6 +516,105 @@ pub fn all() -> Vec<PropertyDef> {
             sentence: "kubectl shows some pod as Error while its phase is Failed.",
             source: "kubelet_pods.go getPhase (Failed); printers.go printPod (Error); docs/sources.md#kubectl-status-column",
             layer: "api",
+        },
+        PropertyDef {
+            name: "cut_off_node_unknown_within_grace",
+            kind: Kind::Within {
+                p: node_cut_off_unmarked,
+                q: no_node_cut_off_unmarked,
+                seconds: grace_plus_monitor_period,
+            },
+            sentence: "A node cut off from the API server is marked Unknown within node-monitor-grace-period plus one node monitor period (5 s) of the cut.",
+            source: "node_lifecycle_controller.go tryUpdateNodeHealth (Unknown once now > probeTimestamp + grace), run every --node-monitor-period (5 s); docs/sources.md#node-lifecycle-unknown-after-the-grace-period",
+            layer: "api",
+        },
+        PropertyDef {
+            name: "cut_off_pod_unrouted_within",
+            kind: Kind::Within {
+                p: pod_on_cut_off_node_routed,
+                q: no_pod_on_cut_off_node_routed,
+                seconds: grace_monitor_and_proxy_lag,
+            },
+            sentence: "Within node-monitor-grace-period plus one monitor period (5 s) plus the proxy lag of a node being cut off, no kube-proxy on a reachable node routes to a pod on it.",
+            source: "node_lifecycle_controller.go MarkPodsNotReady, endpointslice podToEndpoint (ready=false), then kube-proxy; docs/sources.md#node-lifecycle-pods-not-ready-and-unreachable-taints",
+            layer: "api + data plane",
+        },
+        PropertyDef {
+            name: "cut_off_pod_replaced_within",
+            kind: Kind::Within {
+                p: deployment_short_while_cut_off,
+                q: deployment_not_short_or_healed,
+                seconds: grace_monitor_and_toleration,
+            },
+            sentence: "Within node-monitor-grace-period plus one monitor period (5 s) plus 300 s (the default tolerationSeconds for node.kubernetes.io/unreachable) of a node being cut off, every Deployment again has a running container in as many pods on reachable nodes as it has replicas (or the node is back).",
+            source: "DefaultTolerationSeconds admission (300 s), taint_eviction.go, replica_set.go manageReplicas; docs/sources.md#node-failure",
+            layer: "api + runtime",
+        },
+        PropertyDef {
+            name: "pod_on_unknown_node_deleted_within",
+            kind: Kind::Within {
+                p: pod_on_unknown_node_not_deleted,
+                q: no_pod_on_unknown_node_not_deleted,
+                seconds: toleration_plus_monitor_period,
+            },
+            sentence: "Every pod on a node marked Unknown is deleted (gets a deletionTimestamp) within 300 s plus one monitor period (5 s), or its node is back.",
+            source: "DefaultTolerationSeconds admission (300 s), taint_eviction.go; none in master disruption mode (node_lifecycle_controller.go); docs/sources.md#node-lifecycle-full-disruption",
+            layer: "api",
+        },
+        PropertyDef {
+            name: "deleted_pod_gone_within_grace",
+            kind: Kind::Within {
+                p: pod_deleting_on_reachable_node,
+                q: no_pod_deleting_on_reachable_node,
+                seconds: longest_grace,
+            },
+            sentence: "A pod deleted on a node that reaches the API server is gone from the API within its terminationGracePeriodSeconds.",
+            source: "kuberuntime_container.go killContainer (SIGKILL when the grace period ends), status_manager.go canBeDeleted; docs/sources.md#kubelet-termination-and-grace-period",
+            layer: "api + runtime",
+        },
+        PropertyDef {
+            name: "deleted_pod_gone_within_a_second_of_sigterm",
+            kind: Kind::Within {
+                p: deleted_pod_past_sigterm,
+                q: no_pod_deleting,
+                seconds: one_second,
+            },
+            sentence: "A deleted pod whose containers have been sent SIGTERM (or have stopped) is gone from the API within a second.",
+            source: "a program that handles SIGTERM exits at once; a shell as PID 1 ignores it and waits for SIGKILL (kubernetes#127188); docs/sources.md#kubelet-termination-and-grace-period",
+            layer: "api + runtime",
+        },
+        PropertyDef {
+            name: "recovered_dependency_ready_within_probe_period",
+            kind: Kind::Within {
+                p: outage_over_pod_unready,
+                q: all_pods_ready,
+                seconds: readiness_period_times_success,
+            },
+            sentence: "After a dependency outage has ended, every pod is Ready again within one readiness period times successThreshold.",
+            source: "prober/worker.go doProbe (readiness passes at the next probe), but a container in crash back-off waits up to 300 s (kubelet.go MaxContainerBackOff); docs/sources.md#kubelet-crash-back-off",
+            layer: "api",
+        },
+        PropertyDef {
+            name: "ready_pod_routed_within_proxy_lag",
+            kind: Kind::Within {
+                p: some_ready_pod_unrouted,
+                q: no_ready_pod_unrouted,
+                seconds: proxy_lag,
+            },
+            sentence: "A pod that is Ready is listed ready in the EndpointSlice and routed to by every kube-proxy within the proxy lag (or stops being Ready).",
+            source: "endpointslice podToEndpoint, then kube-proxy's own delay (kubernetes#43576); docs/sources.md#kube-proxy-routing-lags-the-endpointslice",
+            layer: "api + data plane",
+        },
+        PropertyDef {
+            name: "deleted_pod_unrouted_before_sigterm",
+            kind: Kind::Within {
+                p: deleted_pod_routed,
+                q: no_deleted_pod_routed,
+                seconds: shortest_prestop_sleep,
+            },
+            sentence: "A deleted pod (or one whose object is gone) leaves every kube-proxy on a reachable node within its preStop sleep, that is before its containers get SIGTERM.",
+            source: "a preStop sleep holds SIGTERM back while kube-proxies catch up (kubernetes#43576, KEP-3960); docs/sources.md#kube-proxy-routing-lags-the-endpointslice",
+            layer: "api + data plane + runtime",
         },
     ]
 }
@@ -1078,4 +1199,179 @@ fn mirror_pod_recreated(_: &Cluster, s: &State) -> bool {
                 && rt.any_running()
                 && s.mirror(rt.uid).is_some_and(|p| p.deletion.is_none())
         })
+}
+
+/// `--node-monitor-period`, the node lifecycle controller's pass (kube-controller-manager
+/// default 5 s). The model marks a node Unknown at the first whole second past the grace
+/// period, so it is never later than this.
+const NODE_MONITOR_PERIOD: u64 = 5;
+
+/// `tolerationSeconds` of the `node.kubernetes.io/unreachable` and `not-ready` tolerations
+/// the DefaultTolerationSeconds admission plugin adds (300 s).
+const DEFAULT_TOLERATION_SECONDS: u64 = 300;
+
+fn grace_plus_monitor_period(m: &Cluster) -> u64 {
+    m.scenario.cluster.node_monitor_grace_period_seconds as u64 + NODE_MONITOR_PERIOD
+}
+
+fn grace_monitor_and_proxy_lag(m: &Cluster) -> u64 {
+    grace_plus_monitor_period(m) + m.scenario.cluster.proxy_lag_seconds as u64
+}
+
+fn grace_monitor_and_toleration(m: &Cluster) -> u64 {
+    grace_plus_monitor_period(m) + DEFAULT_TOLERATION_SECONDS
+}
+
+fn toleration_plus_monitor_period(_: &Cluster) -> u64 {
+    DEFAULT_TOLERATION_SECONDS + NODE_MONITOR_PERIOD
+}
+
+fn one_second(_: &Cluster) -> u64 {
+    1
+}
+
+fn proxy_lag(m: &Cluster) -> u64 {
+    m.scenario.cluster.proxy_lag_seconds as u64
+}
+
+/// The longest terminationGracePeriodSeconds of the scenario's pod templates.
+fn longest_grace(m: &Cluster) -> u64 {
+    m.scenario
+        .workloads
+        .iter()
+        .map(|w| w.template().termination_grace_period_seconds as u64)
+        .max()
+        .unwrap_or(0)
+}
+
+/// The longest readiness periodSeconds × successThreshold of the scenario's containers.
+fn readiness_period_times_success(m: &Cluster) -> u64 {
+    m.scenario
+        .workloads
+        .iter()
+        .flat_map(|w| &w.template().containers)
+        .filter_map(|c| c.readiness_probe.as_ref())
+        .map(|p| p.period_seconds as u64 * p.success_threshold as u64)
+        .max()
+        .unwrap_or(0)
+}
+
+/// The shortest preStop sleep of the scenario's containers (0 when one has none).
+fn shortest_prestop_sleep(m: &Cluster) -> u64 {
+    m.scenario
+        .workloads
+        .iter()
+        .flat_map(|w| &w.template().containers)
+        .map(|c| {
+            c.lifecycle
+                .as_ref()
+                .and_then(|l| l.pre_stop.as_ref())
+                .map_or(0, |p| p.sleep.seconds as u64)
+        })
+        .min()
+        .unwrap_or(0)
+}
+
+fn node_cut_off_unmarked(_: &Cluster, s: &State) -> bool {
+    s.nodes
+        .iter()
+        .zip(s.api.nodes.iter())
+        .any(|(n, o)| n.partitioned && !o.unknown && !o.deleted)
+}
+
+fn no_node_cut_off_unmarked(m: &Cluster, s: &State) -> bool {
+    !node_cut_off_unmarked(m, s)
+}
+
+/// A kube-proxy on a reachable node routes to a pod on a node that is cut off.
+fn pod_on_cut_off_node_routed(_: &Cluster, s: &State) -> bool {
+    s.proxies.iter().enumerate().any(|(i, px)| {
+        !s.nodes[i].partitioned
+            && px
+                .routes
+                .iter()
+                .any(|&(_, node)| s.nodes[node as usize].partitioned)
+    })
+}
+
+fn no_pod_on_cut_off_node_routed(m: &Cluster, s: &State) -> bool {
+    !pod_on_cut_off_node_routed(m, s)
+}
+
+/// Some node is cut off, and some Deployment has fewer pods with a running container on
+/// reachable nodes than replicas.
+fn deployment_short_while_cut_off(m: &Cluster, s: &State) -> bool {
+    s.nodes.iter().any(|n| n.partitioned)
+        && m.scenario.workloads.iter().enumerate().any(|(w, wl)| {
+            let Workload::Deployment { spec, .. } = wl else {
+                return false;
+            };
+            rt_pods(s)
+                .filter(|(n, p)| {
+                    !s.nodes[*n].partitioned && p.workload as usize == w && p.any_running()
+                })
+                .count()
+                < spec.replicas as usize
+        })
+}
+
+fn deployment_not_short_or_healed(m: &Cluster, s: &State) -> bool {
+    !deployment_short_while_cut_off(m, s)
+}
+
+fn pod_on_unknown_node_not_deleted(_: &Cluster, s: &State) -> bool {
+    s.api.pods.iter().any(|p| {
+        p.deletion.is_none()
+            && !p.status.phase.is_terminal()
+            && p.node.is_some_and(|n| s.api.nodes[n as usize].unknown)
+    })
+}
+
+fn no_pod_on_unknown_node_not_deleted(m: &Cluster, s: &State) -> bool {
+    !pod_on_unknown_node_not_deleted(m, s)
+}
+
+fn pod_deleting_on_reachable_node(_: &Cluster, s: &State) -> bool {
+    s.api.pods.iter().any(|p| {
+        p.deletion.is_some() && p.node.is_none_or(|n| !s.nodes[n as usize].partitioned)
+    })
+}
+
+fn no_pod_deleting_on_reachable_node(m: &Cluster, s: &State) -> bool {
+    !pod_deleting_on_reachable_node(m, s)
+}
+
+/// A deleted pod's object exists, its kubelet is terminating it, and its containers are past
+/// preStop: each has been sent SIGTERM or has stopped.
+fn deleted_pod_past_sigterm(_: &Cluster, s: &State) -> bool {
+    s.api.pods.iter().any(|p| {
+        p.deletion.is_some()
+            && p.node.is_some_and(|n| {
+                s.rt(n, p.uid).is_some_and(|rt| {
+                    rt.terminating
+                        && rt.ctrs.iter().all(|c| match &c.run {
+                            Run::Running(proc) => proc
+                                .stop
+                                .is_some_and(|st| st.why == StopWhy::Deletion && st.prestop_left.is_none()),
+                            _ => true,
+                        })
+                })
+            })
+    })
+}
+
+/// A kube-proxy on a reachable node routes to a pod that has a deletionTimestamp, or whose
+/// object is gone.
+fn deleted_pod_routed(_: &Cluster, s: &State) -> bool {
+    s.proxies.iter().enumerate().any(|(i, px)| {
+        !s.nodes[i].partitioned
+            && px
+                .routes
+                .iter()
+                .any(|&(uid, _)| s.pod(uid).is_none_or(|p| p.deletion.is_some()))
+    })
+}
+
+fn no_deleted_pod_routed(m: &Cluster, s: &State) -> bool {
+    !deleted_pod_routed(m, s)
 }

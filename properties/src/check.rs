@@ -28,8 +28,12 @@
 
 use crate::catalogue::{self, Kind, PropertyDef};
 use crate::explore::{explore_with, realize, ExploreOptions, Finding, Graph, Probe, Run};
+use crate::explore::{ActionId, StateId};
 use crate::liveness::{leads_to_holds_up_to, leads_to_progress, Ends, LassoEnd, LeadsTo};
 use crate::progress::{Phase, Progress, Stop};
+use crate::timing::{
+    best_case, worst_case, worst_case_when_leads_to_holds, Seconds, TimedPath, Worst,
+};
 use podcheck_model::spec::{Scenario, Verdict};
 use podcheck_model::{Action, Actor, Cluster, PropertyFn, State};
 use stateright::Expectation;
@@ -71,6 +75,9 @@ pub struct CheckOptions {
     /// Stop each phase before the process's resident memory would pass this many bytes
     /// (then verdicts may be `incomplete`).
     pub max_memory: Option<u64>,
+    /// Also compute the worst and best time of every `leads_to` property (a `within`
+    /// property always has them).
+    pub worst_case: bool,
 }
 
 impl Default for CheckOptions {
@@ -83,6 +90,7 @@ impl Default for CheckOptions {
             keep_graph: false,
             reduction: true,
             max_memory: None,
+            worst_case: false,
         }
     }
 }
@@ -126,8 +134,67 @@ pub struct PropertyResult {
     /// The shortest counterexample (`always`, `step`) or witness (`sometimes`), as a run
     /// from the initial state: its states are rebuilt with [`Run::states`].
     pub trace: Option<Run<Action>>,
-    /// The lasso of a violated `leads_to`.
+    /// The lasso of a violated `leads_to` (or of a `within` whose goal a fair run never
+    /// reaches).
     pub lasso: Option<LassoPath>,
+    /// How long from `P` to `Q`: for a `within` property, and for a `leads_to` with
+    /// [`CheckOptions::worst_case`].
+    pub timing: Option<Timing>,
+}
+
+/// What a report shows of a property ([`PropertyResult::shown`]).
+#[derive(Clone, Copy, Debug)]
+pub struct Shown<'a> {
+    pub actions: &'a [Action],
+    /// A lasso's loop start (state index).
+    pub loop_start: Option<usize>,
+    /// A timed property's clock: the state where it starts, and the deadline.
+    pub clock: Option<(usize, Option<Seconds>)>,
+}
+
+/// The worst time from `P` to `Q`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum WorstTime {
+    /// Every allowed run from every `P` state reaches `Q` within this many seconds, and one
+    /// takes exactly this long.
+    Seconds(Seconds),
+    /// Some allowed run from a `P` state does not reach `Q` within any bound: a fair run
+    /// never does, or a loop along which time passes can be gone round as often as one
+    /// likes.
+    Unbounded,
+    /// No reachable state has `P`: nothing to measure (a warning, not reassurance).
+    NoPremise,
+    /// Not decided: the graph is partial or the pass was stopped.
+    Incomplete,
+}
+
+impl WorstTime {
+    /// How a report writes it: `42 s`, `unbounded`, `no P state`, `incomplete`.
+    pub fn describe(self) -> String {
+        match self {
+            WorstTime::Seconds(s) => format!("{s} s"),
+            WorstTime::Unbounded => "unbounded".into(),
+            WorstTime::NoPremise => "no P state".into(),
+            WorstTime::Incomplete => "incomplete".into(),
+        }
+    }
+}
+
+/// The times of a `P ~> Q` pair.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Timing {
+    /// A `within` property's deadline.
+    pub deadline: Option<Seconds>,
+    /// The worst case over every allowed run from every `P` state.
+    pub worst: WorstTime,
+    /// The least time in which some run from a state where `P` has just begun reaches `Q`.
+    pub best: Option<Seconds>,
+    /// The run that takes the worst case, from the initial state through its `P` state
+    /// (`p_index`) to its first `Q` state.
+    pub slowest: Option<Run<Action>>,
+    /// Index of the state (0 = the initial state) of `slowest`, and of a `within`
+    /// counterexample trace, where `P` holds and the clock starts.
+    pub p_index: usize,
 }
 
 impl PropertyResult {
@@ -137,6 +204,32 @@ impl PropertyResult {
             .as_ref()
             .map(|t| t.actions.len())
             .or_else(|| self.lasso.as_ref().map(|l| l.actions.len()))
+    }
+
+    /// The run a report shows for the property: its counterexample or witness (trace or
+    /// lasso), else the slowest run of a timed property; with a lasso's loop start and, for
+    /// a timed property, the state where its clock starts and its deadline.
+    pub fn shown(&self) -> Option<Shown<'_>> {
+        let timing = self.timing.as_ref();
+        let clock = |from: usize| timing.map(|t| (from, t.deadline));
+        match (&self.trace, &self.lasso, timing) {
+            (Some(t), _, _) => Some(Shown {
+                actions: &t.actions,
+                loop_start: None,
+                clock: timing.and_then(|tm| clock(tm.p_index)),
+            }),
+            (None, Some(l), _) => Some(Shown {
+                actions: &l.actions,
+                loop_start: l.loop_start,
+                clock: clock(l.p_index).filter(|_| self.def.kind.is_within()),
+            }),
+            (None, None, Some(tm)) => tm.slowest.as_ref().map(|r| Shown {
+                actions: &r.actions,
+                loop_start: None,
+                clock: clock(tm.p_index),
+            }),
+            _ => None,
+        }
     }
 
     /// The actions of the trace or lasso, and a lasso's loop start.
@@ -234,7 +327,7 @@ pub fn to_fn(def: &PropertyDef) -> Option<PropertyFn> {
     let (expectation, condition) = match def.kind {
         Kind::Always(c) => (Expectation::Always, c),
         Kind::Sometimes(c) => (Expectation::Sometimes, c),
-        Kind::LeadsTo { .. } | Kind::Step(_) => return None,
+        Kind::LeadsTo { .. } | Kind::Within { .. } | Kind::Step(_) => return None,
     };
     Some(PropertyFn {
         name: def.name,
@@ -331,7 +424,7 @@ pub fn check_with(
         match d.kind {
             Kind::Always(c) => probes.push(Probe::FirstState(Box::new(move |s| !c(m, s)))),
             Kind::Sometimes(c) => probes.push(Probe::FirstState(Box::new(move |s| c(m, s)))),
-            Kind::LeadsTo { p, q } => {
+            Kind::LeadsTo { p, q } | Kind::Within { p, q, .. } => {
                 probes.push(Probe::EveryState(Box::new(move |s| p(m, s))));
                 probes.push(Probe::EveryState(Box::new(move |s| q(m, s))));
             }
@@ -412,34 +505,88 @@ pub fn check_with(
         Some(Verdict::Incomplete)
     };
 
-    // The graph phase: every `leads_to`, on the graph as far as it was explored.
+    // A path of the graph (from an initial state) made a run, replayed through the model:
+    // itself, or its real run in the quotient.
+    let run_of = |nodes: &[StateId], edges: &[crate::explore::EdgeId], name: &str| {
+        let actions: Vec<ActionId> = edges.iter().map(|e| graph.edge_action(*e)).collect();
+        if reduce {
+            return realize(
+                &m,
+                &graph,
+                &representative,
+                &same_class,
+                nodes,
+                &actions,
+                None,
+            )
+            .map_err(|e| format!("{name}: the run does not replay: {e}"));
+        }
+        let states = graph
+            .replay(&m, nodes, &actions)
+            .map_err(|e| format!("{name}: the run does not replay: {e}"))?;
+        let run = Run {
+            init: graph.init_index(nodes[0]).unwrap_or(0),
+            actions: actions.iter().map(|a| *graph.action(*a)).collect(),
+        };
+        Ok::<_, String>((run, states))
+    };
+    // Seconds of each action: a tick's, none for every other step.
+    let secs = |a: ActionId| -> Seconds { seconds_of(graph.action(a)) };
+
+    // The graph phase: every `leads_to` and `within`, on the graph as far as it was explored.
     let graph_start = Instant::now();
     progress.phase(Phase::Graph, None, None);
     let mut live: Vec<Option<LeadsTo<Action>>> = vec![None; defs.len()];
+    let mut timed: Vec<Option<(Worst<Action>, Option<Seconds>)>> = vec![None; defs.len()];
     for (i, (d, (first, _))) in defs.iter().zip(&slots).enumerate() {
-        let (Kind::LeadsTo { .. }, Finding::Bits(pb), Some(Finding::Bits(qb))) =
-            (d.kind, &findings[*first], findings.get(*first + 1))
-        else {
+        let (Some(_), Finding::Bits(pb), Some(Finding::Bits(qb))) = (
+            d.kind.premise_and_goal(),
+            &findings[*first],
+            findings.get(*first + 1),
+        ) else {
             continue;
         };
-        live[i] = Some(if progress.stopped().is_some() {
-            LeadsTo::Incomplete
-        } else if reduce {
+        let pf = |v: StateId| pb.get(v as usize);
+        let qf = |v: StateId| qb.get(v as usize);
+        let wants_time = d.kind.is_within() || opts.worst_case;
+        if progress.stopped().is_some() {
+            live[i] = Some(LeadsTo::Incomplete);
+            timed[i] = wants_time.then_some((Worst::Incomplete, None));
+            continue;
+        }
+        progress.part(Some(d.name), Some(2 * graph.state_count()));
+        if reduce {
             // On the quotient, only "holds" is a verdict: anything else is judged on the
-            // whole graph (below).
-            progress.part(Some(d.name), Some(2 * graph.state_count()));
+            // whole graph (below). Once it holds, the times are exact on the quotient too
+            // (crate::timing).
             match leads_to_holds_up_to(
                 &graph,
-                |v| pb.get(v as usize),
-                |v| qb.get(v as usize),
+                pf,
+                qf,
                 Ends::Quiescence,
                 |k| m.symmetry_class(k),
                 &mut progress,
             ) {
-                Some(true) => LeadsTo::Holds,
+                Some(true) => {
+                    live[i] = Some(LeadsTo::Holds);
+                    if wants_time {
+                        let w = worst_case_when_leads_to_holds(
+                            &graph,
+                            pf,
+                            qf,
+                            secs,
+                            deadline_of(d, &m),
+                            &mut progress,
+                        );
+                        timed[i] = Some((w, best_case(&graph, pf, qf, secs)));
+                    }
+                }
                 // A partial quotient (a bound, Ctrl-C) decides nothing more: its cycles are
                 // not real runs.
-                _ if !graph.is_complete() || progress.stopped().is_some() => LeadsTo::Incomplete,
+                _ if !graph.is_complete() || progress.stopped().is_some() => {
+                    live[i] = Some(LeadsTo::Incomplete);
+                    timed[i] = wants_time.then_some((Worst::Incomplete, None));
+                }
                 _ => {
                     let whole = CheckOptions {
                         reduction: false,
@@ -448,16 +595,35 @@ pub fn check_with(
                     return check_with(scenario, defs, &whole);
                 }
             }
-        } else {
-            progress.part(Some(d.name), Some(2 * graph.state_count()));
-            leads_to_progress(
+        } else if wants_time {
+            let w = worst_case(
                 &graph,
-                |v| pb.get(v as usize),
-                |v| qb.get(v as usize),
+                pf,
+                qf,
+                secs,
+                deadline_of(d, &m),
                 Ends::Quiescence,
                 &mut progress,
-            )
-        });
+            );
+            live[i] = Some(match &w {
+                Worst::Never(l) => LeadsTo::Violated(l.clone()),
+                Worst::Incomplete => LeadsTo::Incomplete,
+                Worst::Bounded { .. } | Worst::Loop { .. } | Worst::NoPremise => LeadsTo::Holds,
+            });
+            let best = graph
+                .is_complete()
+                .then(|| best_case(&graph, pf, qf, secs))
+                .flatten();
+            timed[i] = Some((w, best));
+        } else {
+            live[i] = Some(leads_to_progress(
+                &graph,
+                pf,
+                qf,
+                Ends::Quiescence,
+                &mut progress,
+            ));
+        }
     }
     let graph_seconds = graph_start.elapsed().as_secs_f64();
 
@@ -475,12 +641,13 @@ pub fn check_with(
             expected_source,
             trace: None,
             lasso: None,
+            timing: None,
         };
         // A finding whose trace is not replayed when the phase stops is not reported.
         let found = match (d.kind, &findings[*first]) {
             (Kind::Always(_) | Kind::Sometimes(_), Finding::State(f)) => f.is_some(),
             (Kind::Step(_), Finding::Step(f)) => f.is_some(),
-            _ => matches!(live[i], Some(LeadsTo::Violated(_))),
+            _ => matches!(live[i], Some(LeadsTo::Violated(_))) || timed[i].is_some(),
         };
         if found && progress.tick(replayed, None).is_some() {
             properties.push(result);
@@ -543,7 +710,7 @@ pub fn check_with(
                     None => undecided.unwrap_or(Verdict::Holds),
                 }
             }
-            (Kind::LeadsTo { .. }, Finding::Bits(_)) => {
+            (Kind::LeadsTo { .. } | Kind::Within { .. }, Finding::Bits(_)) => {
                 result.verdict = match live[i].take() {
                     Some(LeadsTo::Holds) => Verdict::Holds,
                     Some(LeadsTo::Incomplete) | None => Verdict::Incomplete,
@@ -563,6 +730,26 @@ pub fn check_with(
                         Verdict::Violated
                     }
                 };
+                if let Some((worst, best)) = timed[i].take() {
+                    let (timing, counterexample) =
+                        judge_time(&m, d, worst, best, &run_of, &graph, secs)?;
+                    if let Some(t) = &timing.slowest {
+                        replayed += t.actions.len();
+                    }
+                    if d.kind.is_within() {
+                        result.verdict = match timing.worst {
+                            _ if result.lasso.is_some() => Verdict::Violated,
+                            WorstTime::Seconds(w) if timing.deadline.is_some_and(|t| w <= t) => {
+                                Verdict::Holds
+                            }
+                            WorstTime::NoPremise => Verdict::Holds,
+                            WorstTime::Incomplete => Verdict::Incomplete,
+                            WorstTime::Seconds(_) | WorstTime::Unbounded => Verdict::Violated,
+                        };
+                        result.trace = counterexample;
+                    }
+                    result.timing = Some(timing);
+                }
             }
             _ => unreachable!("each kind has its probes"),
         }
@@ -610,6 +797,145 @@ pub fn check_with(
     })
 }
 
+/// A `within` property's deadline.
+fn deadline_of(d: &PropertyDef, m: &Cluster) -> Option<Seconds> {
+    match d.kind {
+        Kind::Within { seconds, .. } => Some(seconds(m)),
+        _ => None,
+    }
+}
+
+/// The seconds an action takes: a tick's, none for every other step.
+pub fn seconds_of(a: &Action) -> Seconds {
+    match a {
+        Action::Tick(d) => *d as Seconds,
+        _ => 0,
+    }
+}
+
+/// Seconds from state `from` of a run to its end.
+fn elapsed_after(run: &Run<Action>, from: usize) -> Seconds {
+    run.actions[from.min(run.actions.len())..]
+        .iter()
+        .map(seconds_of)
+        .sum()
+}
+
+/// The times of a `leads_to` or `within` property from its worst case on the graph: the
+/// slowest run (replayed, and checked to be what it claims) and, for a `within` whose
+/// deadline passes, the counterexample: the slowest run cut where the deadline has passed,
+/// or the time-taking loop gone round until it has.
+#[allow(clippy::type_complexity)]
+fn judge_time(
+    m: &Cluster,
+    d: &PropertyDef,
+    worst: Worst<Action>,
+    best: Option<Seconds>,
+    run_of: &dyn Fn(
+        &[StateId],
+        &[crate::explore::EdgeId],
+        &str,
+    ) -> Result<(Run<Action>, Vec<State>), String>,
+    graph: &ClusterGraph,
+    secs: impl Fn(ActionId) -> Seconds,
+) -> Result<(Timing, Option<Run<Action>>), String> {
+    let (p, q) = d
+        .kind
+        .premise_and_goal()
+        .expect("a timed property has P and Q");
+    let deadline = deadline_of(d, m);
+    let mut timing = Timing {
+        deadline,
+        worst: WorstTime::Incomplete,
+        best,
+        slowest: None,
+        p_index: 0,
+    };
+    fn bad<T>(name: &str, what: String) -> Result<T, String> {
+        Err(format!("{name}: {what} on replay"))
+    }
+    // Checks a replayed run from its P state: P there, no Q after it before the last state.
+    let no_q_until_last = |states: &[State], pi: usize| -> Result<(), String> {
+        if !p(m, &states[pi]) {
+            return bad(d.name, format!("P does not hold in state {pi}"));
+        }
+        if let Some(j) = (pi..states.len() - 1).find(|j| q(m, &states[*j])) {
+            return bad(d.name, format!("Q holds in state {j}, before the run's end"));
+        }
+        Ok(())
+    };
+    let mut counterexample = None;
+    match worst {
+        Worst::Bounded {
+            seconds,
+            path,
+            over,
+        } => {
+            timing.worst = WorstTime::Seconds(seconds);
+            timing.p_index = path.p_index;
+            let (run, states) = run_of(&path.nodes, &path.edges, d.name)?;
+            no_q_until_last(&states, path.p_index)?;
+            let last = states.last().expect("a run has a state");
+            if !q(m, last) || elapsed_after(&run, path.p_index) != seconds {
+                return bad(d.name, format!("the slowest run does not reach Q after {seconds} s"));
+            }
+            if let Some(t) = deadline.filter(|t| seconds > *t) {
+                // The slowest run from the shallowest P state that can pass the deadline,
+                // cut where it has passed.
+                let path = over.as_ref().unwrap_or(&path);
+                let mut total = 0;
+                let mut cut = path.edges.len();
+                for (k, e) in path.edges.iter().enumerate().skip(path.p_index) {
+                    total += secs(graph.edge_action(*e));
+                    if total > t {
+                        cut = k + 1;
+                        break;
+                    }
+                }
+                let (c, _) = run_of(&path.nodes[..=cut], &path.edges[..cut], d.name)?;
+                counterexample = Some(c);
+            }
+            timing.slowest = Some(run);
+        }
+        Worst::Loop {
+            stem,
+            cycle,
+            cycle_seconds,
+        } => {
+            timing.worst = WorstTime::Unbounded;
+            timing.p_index = stem.p_index;
+            if let Some(t) = deadline {
+                let TimedPath {
+                    mut nodes,
+                    mut edges,
+                    p_index,
+                } = stem.clone();
+                let mut total = stem.seconds_after_p(graph, &secs);
+                while total <= t {
+                    for e in &cycle {
+                        edges.push(*e);
+                        nodes.push(graph.target(*e));
+                    }
+                    total += cycle_seconds;
+                }
+                let (run, states) = run_of(&nodes, &edges, d.name)?;
+                no_q_until_last(&states, p_index)?;
+                if q(m, states.last().expect("a run has a state")) || elapsed_after(&run, p_index) <= t {
+                    return bad(d.name, format!("the loop does not keep Q away for {t} s"));
+                }
+                counterexample = Some(run);
+            }
+        }
+        Worst::Never(l) => {
+            timing.worst = WorstTime::Unbounded;
+            timing.p_index = l.p_index;
+        }
+        Worst::NoPremise => timing.worst = WorstTime::NoPremise,
+        Worst::Incomplete => {}
+    }
+    Ok((timing, counterexample))
+}
+
 /// The result of a scenario that was not checked because an earlier one was stopped (Ctrl-C):
 /// no state explored, every property `incomplete`.
 pub fn not_checked(scenario: &Scenario, stop: Stop) -> Result<ScenarioResult, String> {
@@ -636,6 +962,7 @@ pub fn not_checked(scenario: &Scenario, stop: Stop) -> Result<ScenarioResult, St
                     expected_source,
                     trace: None,
                     lasso: None,
+                    timing: None,
                 }
             })
             .collect(),

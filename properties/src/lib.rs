@@ -12,7 +12,10 @@ pub mod explore;
 pub mod liveness;
 pub mod progress;
 pub mod simulate;
+pub mod timing;
 
 pub use catalogue::{Kind, PropertyDef, StateFn, StepFn};
-pub use check::{check, check_with, CheckOptions, LassoPath, PropertyResult, ScenarioResult};
+pub use check::{
+    check, check_with, CheckOptions, LassoPath, PropertyResult, ScenarioResult, Timing, WorstTime,
+};
 pub use explore::{replay, Run};

@@ -284,7 +284,7 @@ const NONE: u32 = u32::MAX;
 /// component number of each kept state (`NONE` for the others) and the components' states.
 /// `None` when `progress` stops it.
 #[allow(clippy::type_complexity)]
-fn sccs<A, K>(
+pub(crate) fn sccs<A, K>(
     graph: &Graph<A, K>,
     keep: &[bool],
     progress: &mut Progress,

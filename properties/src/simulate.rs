@@ -46,7 +46,7 @@
 //! having, the property.
 
 use crate::catalogue::{Kind, PropertyDef};
-use crate::check::{expectation, fair_actor, selected};
+use crate::check::{expectation, fair_actor, seconds_of, selected};
 use crate::explore::{fingerprint, Run};
 use podcheck_model::spec::{Scenario, Verdict};
 use podcheck_model::{Action, Cluster, State};
@@ -117,7 +117,9 @@ pub fn shard_rng(seed: u64, shard: u64) -> ChaCha8Rng {
 /// `step` or `leads_to` property, `holds` for a witness of a `sometimes` one.
 pub fn found_verdict(kind: Kind) -> Verdict {
     match kind {
-        Kind::Always(_) | Kind::Step(_) | Kind::LeadsTo { .. } => Verdict::Violated,
+        Kind::Always(_) | Kind::Step(_) | Kind::LeadsTo { .. } | Kind::Within { .. } => {
+            Verdict::Violated
+        }
         Kind::Sometimes(_) => Verdict::Holds,
     }
 }
@@ -165,7 +167,22 @@ pub fn confirm(
                 return fail("a fair component can still act in the last state");
             }
         }
-        (Kind::LeadsTo { .. }, None) => {
+        (Kind::Within { p, q, seconds }, Some(i)) => {
+            if i >= states.len() || !p(m, &states[i]) {
+                return fail(&format!("P does not hold in state {i}"));
+            }
+            if let Some(j) = (i..states.len()).find(|&j| q(m, &states[j])) {
+                return fail(&format!("Q holds in state {j}"));
+            }
+            let t = seconds(m);
+            let elapsed: u64 = run.actions[i..].iter().map(seconds_of).sum();
+            if elapsed <= t && !quiescent(m, last) {
+                return fail(&format!(
+                    "only {elapsed} s of the {t} s deadline pass, and a fair component can still act"
+                ));
+            }
+        }
+        (Kind::LeadsTo { .. } | Kind::Within { .. }, None) => {
             return Err(format!(
                 "{}: a leads_to trace needs the index of its P state",
                 def.name
@@ -266,11 +283,19 @@ pub fn simulate_with(
                     Kind::Sometimes(c) if c(&m, &state) => {
                         keep(&mut best, i, walk, init, &path, None)
                     }
-                    Kind::LeadsTo { p, q } => {
+                    Kind::LeadsTo { p, q } | Kind::Within { p, q, .. } => {
                         if q(&m, &state) {
                             pending[i] = None;
                         } else if pending[i].is_none() && p(&m, &state) {
                             pending[i] = Some(k);
+                        }
+                        // A deadline that has passed with P and no Q since: a violation.
+                        if let (Kind::Within { seconds, .. }, Some(from)) = (d.kind, pending[i]) {
+                            let elapsed: u64 = path[from..].iter().map(seconds_of).sum();
+                            if elapsed > seconds(&m) {
+                                keep(&mut best, i, walk, init, &path, Some(from));
+                                pending[i] = None;
+                            }
                         }
                     }
                     _ => {}
@@ -392,7 +417,9 @@ mod tests {
                 match p.def.kind {
                     Kind::Always(_) | Kind::Step(_) => assert_ne!(p.verdict, Verdict::Holds),
                     Kind::Sometimes(_) => assert_ne!(p.verdict, Verdict::Violated),
-                    Kind::LeadsTo { .. } => assert_ne!(p.verdict, Verdict::Holds),
+                    Kind::LeadsTo { .. } | Kind::Within { .. } => {
+                        assert_ne!(p.verdict, Verdict::Holds)
+                    }
                 }
                 assert_eq!(p.found.is_some(), p.verdict != Verdict::Incomplete);
                 // Every reported trace replays and gives its verdict.

@@ -17,7 +17,12 @@ pub fn render_text(t: &Trace) -> String {
     let what = match (t.kind, t.verdict) {
         (Kind::Always | Kind::Step, Verdict::Violated) => "counterexample",
         (Kind::Sometimes, Verdict::Holds) => "witness",
+        (Kind::LeadsTo | Kind::Within, Verdict::Violated) if t.loop_start.is_some() => {
+            "counterexample (lasso)"
+        }
         (Kind::LeadsTo, Verdict::Violated) => "counterexample (lasso)",
+        (Kind::Within, Verdict::Violated) => "counterexample",
+        (Kind::Within | Kind::LeadsTo, Verdict::Holds) if t.clock.is_some() => "the slowest run",
         _ => "trace",
     };
     let mut out = format!(
@@ -28,6 +33,21 @@ pub fn render_text(t: &Trace) -> String {
         t.verdict.as_str(),
         t.steps.len()
     );
+    if let Some(c) = t.clock {
+        let at = if c.from == 0 {
+            "the initial state".to_string()
+        } else {
+            format!("step {}", c.from)
+        };
+        let deadline = c
+            .deadline
+            .map(|d| format!("; the deadline is {d} s later"))
+            .unwrap_or_default();
+        out.push_str(&format!(
+            "the clock starts at {at} (t={}s), where the premise holds{deadline}\n",
+            c.from_time
+        ));
+    }
     out.push_str("\n[ 0] t=0s  initial state\n");
     for l in t.initial_pods.lines() {
         out.push_str(&format!("        {l}\n"));
@@ -38,8 +58,13 @@ pub fn render_text(t: &Trace) -> String {
                 "\n──── the cycle starts here: from this step on the run repeats forever ────\n",
             );
         }
+        let since = t
+            .clock
+            .filter(|c| s.index > c.from)
+            .map(|c| format!(" (+{}s)", s.time - c.from_time))
+            .unwrap_or_default();
         out.push_str(&format!(
-            "\n[{:>2}] t={}s  {}: {}\n",
+            "\n[{:>2}] t={}s{since}  {}: {}\n",
             s.index, s.time, s.actor, s.action
         ));
         indent(&mut out, "api", &s.api);
@@ -73,7 +98,17 @@ pub fn render_text(t: &Trace) -> String {
         out.push_str(&format!(
             "\n──── back to step {l}: the cycle repeats forever ────\n"
         ));
-    } else if t.kind == Kind::LeadsTo {
+    } else if let (Some(c), Some(last)) = (t.clock, t.steps.last()) {
+        let elapsed = last.time - c.from_time;
+        match (c.deadline, t.verdict) {
+            (Some(d), Verdict::Violated) => out.push_str(&format!(
+                "\n──── {elapsed} s after the clock started: the deadline of {d} s has passed ────\n"
+            )),
+            _ => out.push_str(&format!(
+                "\n──── the promised state, {elapsed} s after the clock started ────\n"
+            )),
+        }
+    } else if t.kind == Kind::LeadsTo || t.kind == Kind::Within {
         out.push_str(
             "\n──── the run stays here: no component that must act has anything to do, and the\n     promised state never comes ────\n",
         );

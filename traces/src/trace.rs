@@ -49,6 +49,9 @@ pub enum Kind {
     LeadsTo,
     /// A property of one transition (state, action, next state).
     Step,
+    /// `P ~> Q within T s`; a trace is a run along which the deadline passes without `Q`, a
+    /// lasso that never reaches `Q`, or the slowest run to `Q`.
+    Within,
 }
 
 impl Kind {
@@ -58,6 +61,7 @@ impl Kind {
             Kind::Sometimes => "sometimes",
             Kind::LeadsTo => "leads_to",
             Kind::Step => "step",
+            Kind::Within => "within",
         }
     }
 }
@@ -70,6 +74,7 @@ impl From<&podcheck_properties::Kind> for Kind {
             podcheck_properties::Kind::Sometimes(_) => Kind::Sometimes,
             podcheck_properties::Kind::LeadsTo { .. } => Kind::LeadsTo,
             podcheck_properties::Kind::Step(_) => Kind::Step,
+            podcheck_properties::Kind::Within { .. } => Kind::Within,
         }
     }
 }
@@ -91,6 +96,38 @@ pub struct Trace {
     /// phase, STATUS and Events table.
     #[serde(default)]
     pub describe: Vec<String>,
+    /// For a timed property (`within`, or a `leads_to`'s slowest run): where the clock starts.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub clock: Option<Clock>,
+}
+
+/// Where a timed trace's clock starts, and its deadline.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Clock {
+    /// The state where `P` holds and the clock starts: 0 is the initial state, `i` the state
+    /// after step `i`.
+    pub from: usize,
+    /// Its model time, in seconds since the start.
+    pub from_time: u64,
+    /// A `within` property's deadline, in seconds after `from`.
+    pub deadline: Option<u64>,
+}
+
+impl Trace {
+    /// The trace with its clock started at state `from` (0: the initial state).
+    pub fn with_clock(mut self, from: usize, deadline: Option<u64>) -> Trace {
+        let from_time = if from == 0 {
+            0
+        } else {
+            self.steps.get(from - 1).map_or(0, |s| s.time)
+        };
+        self.clock = Some(Clock {
+            from,
+            from_time,
+            deadline,
+        });
+        self
+    }
 }
 
 /// A path as the model's states and the actions between them.
@@ -215,6 +252,7 @@ pub fn from_raw(
         steps,
         loop_start: loop_start.map(|l| l + 1),
         describe: describe_warned(m, path.states.last().unwrap_or(&path.states[0])),
+        clock: None,
     })
 }
 
