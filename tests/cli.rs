@@ -245,7 +245,7 @@ fn assert_scenario_shape(s: &Value, threads: u64) {
         assert!(names.insert(name), "property {name} listed twice: {s}");
         let kind = p["kind"].as_str().expect("kind is a string");
         assert!(
-            ["always", "sometimes", "leads_to", "step"].contains(&kind),
+            ["always", "sometimes", "leads_to", "step", "within"].contains(&kind),
             "kind: {p}"
         );
         let verdict = p["verdict"].as_str().expect("verdict is a string");
@@ -264,6 +264,23 @@ fn assert_scenario_shape(s: &Value, threads: u64) {
                 discovered,
                 "a trace exactly where the property was discovered: {p}"
             );
+        }
+        if kind == "within" {
+            let deadline = p["deadline_seconds"].as_u64().expect("a deadline: {p}");
+            let worst = p["worst_case"].as_str().expect("a worst case: {p}");
+            assert!(
+                ["seconds", "unbounded", "no_premise", "incomplete"].contains(&worst),
+                "worst_case: {p}"
+            );
+            assert_eq!(worst == "seconds", p["worst_case_seconds"].is_u64(), "{p}");
+            // The verdict is the worst case against the deadline.
+            if let Some(w) = p["worst_case_seconds"].as_u64() {
+                let holds = w <= deadline;
+                assert_eq!(verdict == "holds", holds, "{p}");
+            }
+            if worst == "unbounded" {
+                assert_eq!(verdict, "violated", "{p}");
+            }
         }
     }
 }

@@ -71,8 +71,10 @@ fn node_symmetry_keeps_every_built_in_verdict_and_trace_length() {
         !with_leads_to.is_empty(),
         "no scenario with a leads_to property was reduced: {reduced:?}"
     );
-    // Not vacuous: most scenarios that fit the bound get smaller at four nodes.
-    assert!(reduced.len() >= 9, "only {reduced:?} were reduced");
+    // Not vacuous: most scenarios that fit the bound get smaller at four nodes. (Those whose
+    // `within` or `leads_to` the quotient cannot show to hold are checked whole: healthy,
+    // sigterm-ignored and all-nodes-unreachable among them.)
+    assert!(reduced.len() >= 7, "only {reduced:?} were reduced");
     eprintln!("reduced: {reduced:?}; with leads_to: {with_leads_to:?}");
 }
 

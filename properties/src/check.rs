@@ -192,9 +192,12 @@ pub struct Timing {
     /// The run that takes the worst case, from the initial state through its `P` state
     /// (`p_index`) to its first `Q` state.
     pub slowest: Option<Run<Action>>,
-    /// Index of the state (0 = the initial state) of `slowest`, and of a `within`
-    /// counterexample trace, where `P` holds and the clock starts.
+    /// Index of the state (0 = the initial state) of `slowest` where `P` holds and the
+    /// clock starts.
     pub p_index: usize,
+    /// The same for a `within` counterexample ([`PropertyResult::trace`]), which may start
+    /// from another `P` state.
+    pub trace_p_index: Option<usize>,
 }
 
 impl PropertyResult {
@@ -216,7 +219,7 @@ impl PropertyResult {
             (Some(t), _, _) => Some(Shown {
                 actions: &t.actions,
                 loop_start: None,
-                clock: timing.and_then(|tm| clock(tm.p_index)),
+                clock: timing.and_then(|tm| clock(tm.trace_p_index.unwrap_or(tm.p_index))),
             }),
             (None, Some(l), _) => Some(Shown {
                 actions: &l.actions,
@@ -850,6 +853,7 @@ fn judge_time(
         best,
         slowest: None,
         p_index: 0,
+        trace_p_index: None,
     };
     fn bad<T>(name: &str, what: String) -> Result<T, String> {
         Err(format!("{name}: {what} on replay"))
@@ -892,7 +896,12 @@ fn judge_time(
                         break;
                     }
                 }
-                let (c, _) = run_of(&path.nodes[..=cut], &path.edges[..cut], d.name)?;
+                let (c, states) = run_of(&path.nodes[..=cut], &path.edges[..cut], d.name)?;
+                no_q_until_last(&states, path.p_index)?;
+                if elapsed_after(&c, path.p_index) <= t {
+                    return bad(d.name, format!("the counterexample does not pass {t} s"));
+                }
+                timing.trace_p_index = Some(path.p_index);
                 counterexample = Some(c);
             }
             timing.slowest = Some(run);
@@ -923,6 +932,7 @@ fn judge_time(
                 if q(m, states.last().expect("a run has a state")) || elapsed_after(&run, p_index) <= t {
                     return bad(d.name, format!("the loop does not keep Q away for {t} s"));
                 }
+                timing.trace_p_index = Some(p_index);
                 counterexample = Some(run);
             }
         }

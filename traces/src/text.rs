@@ -101,9 +101,12 @@ pub fn render_text(t: &Trace) -> String {
     } else if let (Some(c), Some(last)) = (t.clock, t.steps.last()) {
         let elapsed = last.time - c.from_time;
         match (c.deadline, t.verdict) {
-            (Some(d), Verdict::Violated) => out.push_str(&format!(
+            (Some(d), Verdict::Violated) if elapsed > d => out.push_str(&format!(
                 "\n──── {elapsed} s after the clock started: the deadline of {d} s has passed ────\n"
             )),
+            (_, Verdict::Violated) => out.push_str(
+                "\n──── the run stays here: no component that must act has anything to do, and the\n     promised state never comes ────\n",
+            ),
             _ => out.push_str(&format!(
                 "\n──── the promised state, {elapsed} s after the clock started ────\n"
             )),

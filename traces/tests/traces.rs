@@ -32,20 +32,24 @@ fn all_traces(
     for r in rs {
         let m = check::model(&r.scenario, &[], false);
         for p in &r.properties {
-            let Some((actions, loop_start)) = p.actions() else {
+            // The counterexample or witness, or a timed property's slowest run.
+            let Some(shown) = p.shown() else {
                 continue;
             };
-            let raw = RawPath::from_actions(&m, actions)
+            let raw = RawPath::from_actions(&m, shown.actions)
                 .unwrap_or_else(|e| panic!("{}/{}: {e}", r.scenario.name, p.def.name));
-            let t = podcheck_traces::from_raw(
+            let mut t = podcheck_traces::from_raw(
                 &m,
                 &raw,
                 p.def.name,
                 common::trace_kind(&p.def.kind),
                 p.verdict,
-                loop_start,
+                shown.loop_start,
             )
             .unwrap_or_else(|e| panic!("{}/{}: {e}", r.scenario.name, p.def.name));
+            if let Some((from, deadline)) = shown.clock {
+                t = t.with_clock(from, deadline);
+            }
             out.push((
                 r.scenario.name.clone(),
                 p.def.name.to_string(),
@@ -67,8 +71,15 @@ fn snapshots_of_every_expected_violation_and_witness() {
     let mut covered = BTreeSet::new();
     for r in &rs {
         for p in &r.properties {
+            // Every counterexample and witness, and the slowest run of every timed promise
+            // that holds (the run its worst case is measured on).
+            let slowest = p
+                .timing
+                .as_ref()
+                .is_some_and(|t| t.slowest.is_some());
             let wanted = (!p.def.kind.is_witness() && p.expected == Verdict::Violated)
-                || (p.def.kind.is_witness() && p.expected == Verdict::Holds);
+                || (p.def.kind.is_witness() && p.expected == Verdict::Holds)
+                || (p.def.kind.is_within() && slowest);
             if !wanted {
                 continue;
             }
