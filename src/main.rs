@@ -112,6 +112,10 @@ enum Command {
         /// Stop before the process's resident memory passes SIZE (as for check).
         #[arg(long, value_name = "SIZE", value_parser = memory_size)]
         max_memory: Option<u64>,
+        /// For a `within` property (with --property): the slowest run, on which its worst
+        /// case is measured, instead of its counterexample.
+        #[arg(long, requires = "property")]
+        slowest: bool,
         /// Read scenarios from this YAML file instead of the built-in catalogue.
         #[arg(long, value_name = "FILE")]
         catalogue: Option<String>,
@@ -468,7 +472,7 @@ fn raw_path(
         (
             podcheck_traces::RawPath,
             Option<usize>,
-            Option<(usize, Option<u64>)>,
+            Option<(usize, Option<u64>, bool)>,
         ),
         String,
     >,
@@ -496,7 +500,7 @@ fn shown_trace(
             loop_start,
         )?;
         let t = match clock {
-            Some((from, deadline)) => t.with_clock(from, deadline),
+            Some((from, deadline, slowest)) => t.with_clock(from, deadline, slowest),
             None => t,
         };
         Ok((raw, t))
@@ -611,6 +615,7 @@ fn run_trace(
     property: Option<String>,
     format: TraceFormat,
     max_memory: Option<u64>,
+    slowest: bool,
     origin: &str,
 ) -> Result<ExitCode, BadInput> {
     let selected = check::selected(&scenario).map_err(BadInput)?;
@@ -657,6 +662,35 @@ fn run_trace(
         return Ok(unfinished);
     };
     let model = check::model(&scenario, &[], false);
+    // With --slowest: the slowest run alone (no counterexample, no lasso).
+    let slow;
+    let p = if slowest {
+        let Some(t) = p.timing.as_ref() else {
+            return Err(BadInput(format!(
+                "--slowest: property `{}` is a {} property, which has no slowest run (only `within` properties have one)",
+                p.def.name,
+                p.def.kind.as_str()
+            )));
+        };
+        slow = PropertyResult {
+            trace: None,
+            lasso: None,
+            timing: Some(t.clone()),
+            ..p.clone()
+        };
+        if t.slowest.is_none() {
+            say!(
+                "{} / {}: no slowest run: the worst case is {}.",
+                scenario.name,
+                p.def.name,
+                t.worst.describe()
+            );
+            return Ok(ExitCode::SUCCESS);
+        }
+        &slow
+    } else {
+        p
+    };
     let Some(path) = shown_trace(&model, p) else {
         use podcheck_properties::Kind;
         let what = match (p.def.kind, p.verdict) {
@@ -671,6 +705,9 @@ fn run_trace(
             }
             (Kind::LeadsTo { .. }, Verdict::Holds) => {
                 "holds: every fair run from a state where P holds reaches Q"
+            }
+            (Kind::Within { .. }, Verdict::Holds) => {
+                "holds vacuously: no reachable state has P, so there is no run to show"
             }
             _ => "is incomplete: the run stopped at a bound",
         };
@@ -971,6 +1008,7 @@ fn main() -> ExitCode {
             property,
             format,
             max_memory,
+            slowest,
             catalogue: file,
             size,
         } => {
@@ -981,7 +1019,14 @@ fn main() -> ExitCode {
                 .and_then(|all| pick(all, std::slice::from_ref(&scenario), &origin))
                 .and_then(|picked| resize(picked, size, &origin))
                 .and_then(|mut picked| {
-                    run_trace(picked.remove(0), property, format, max_memory, &origin)
+                    run_trace(
+                        picked.remove(0),
+                        property,
+                        format,
+                        max_memory,
+                        slowest,
+                        &origin,
+                    )
                 })
         }
         Command::Bench(args) => bench::run(args),

@@ -39,7 +39,11 @@ pub enum Kind {
     /// every fair run reaches a state where `q` holds before more than `seconds` of model
     /// time have passed (see [`crate::timing`]). A counterexample is a run from a `P` state
     /// along which the deadline passes without `Q`, or a lasso that never reaches `Q`.
-    Within { p: StateFn, q: StateFn, seconds: SecondsFn },
+    Within {
+        p: StateFn,
+        q: StateFn,
+        seconds: SecondsFn,
+    },
 }
 
 impl Kind {
@@ -1332,9 +1336,10 @@ fn no_pod_on_unknown_node_not_deleted(m: &Cluster, s: &State) -> bool {
 }
 
 fn pod_deleting_on_reachable_node(_: &Cluster, s: &State) -> bool {
-    s.api.pods.iter().any(|p| {
-        p.deletion.is_some() && p.node.is_none_or(|n| !s.nodes[n as usize].partitioned)
-    })
+    s.api
+        .pods
+        .iter()
+        .any(|p| p.deletion.is_some() && p.node.is_none_or(|n| !s.nodes[n as usize].partitioned))
 }
 
 fn no_pod_deleting_on_reachable_node(m: &Cluster, s: &State) -> bool {
@@ -1350,9 +1355,9 @@ fn deleted_pod_past_sigterm(_: &Cluster, s: &State) -> bool {
                 s.rt(n, p.uid).is_some_and(|rt| {
                     rt.terminating
                         && rt.ctrs.iter().all(|c| match &c.run {
-                            Run::Running(proc) => proc
-                                .stop
-                                .is_some_and(|st| st.why == StopWhy::Deletion && st.prestop_left.is_none()),
+                            Run::Running(proc) => proc.stop.is_some_and(|st| {
+                                st.why == StopWhy::Deletion && st.prestop_left.is_none()
+                            }),
                             _ => true,
                         })
                 })

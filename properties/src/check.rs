@@ -148,8 +148,9 @@ pub struct Shown<'a> {
     pub actions: &'a [Action],
     /// A lasso's loop start (state index).
     pub loop_start: Option<usize>,
-    /// A timed property's clock: the state where it starts, and the deadline.
-    pub clock: Option<(usize, Option<Seconds>)>,
+    /// A timed property's clock: the state where it starts, the deadline, and whether the
+    /// run is the slowest run (not a counterexample).
+    pub clock: Option<(usize, Option<Seconds>, bool)>,
 }
 
 /// The worst time from `P` to `Q`.
@@ -214,7 +215,7 @@ impl PropertyResult {
     /// a timed property, the state where its clock starts and its deadline.
     pub fn shown(&self) -> Option<Shown<'_>> {
         let timing = self.timing.as_ref();
-        let clock = |from: usize| timing.map(|t| (from, t.deadline));
+        let clock = |from: usize| timing.map(|t| (from, t.deadline, false));
         match (&self.trace, &self.lasso, timing) {
             (Some(t), _, _) => Some(Shown {
                 actions: &t.actions,
@@ -229,7 +230,7 @@ impl PropertyResult {
             (None, None, Some(tm)) => tm.slowest.as_ref().map(|r| Shown {
                 actions: &r.actions,
                 loop_start: None,
-                clock: clock(tm.p_index),
+                clock: Some((tm.p_index, tm.deadline, true)),
             }),
             _ => None,
         }
@@ -864,7 +865,10 @@ fn judge_time(
             return bad(d.name, format!("P does not hold in state {pi}"));
         }
         if let Some(j) = (pi..states.len() - 1).find(|j| q(m, &states[*j])) {
-            return bad(d.name, format!("Q holds in state {j}, before the run's end"));
+            return bad(
+                d.name,
+                format!("Q holds in state {j}, before the run's end"),
+            );
         }
         Ok(())
     };
@@ -881,7 +885,10 @@ fn judge_time(
             no_q_until_last(&states, path.p_index)?;
             let last = states.last().expect("a run has a state");
             if !q(m, last) || elapsed_after(&run, path.p_index) != seconds {
-                return bad(d.name, format!("the slowest run does not reach Q after {seconds} s"));
+                return bad(
+                    d.name,
+                    format!("the slowest run does not reach Q after {seconds} s"),
+                );
             }
             if let Some(t) = deadline.filter(|t| seconds > *t) {
                 // The slowest run from the shallowest P state that can pass the deadline,
@@ -929,7 +936,9 @@ fn judge_time(
                 }
                 let (run, states) = run_of(&nodes, &edges, d.name)?;
                 no_q_until_last(&states, p_index)?;
-                if q(m, states.last().expect("a run has a state")) || elapsed_after(&run, p_index) <= t {
+                if q(m, states.last().expect("a run has a state"))
+                    || elapsed_after(&run, p_index) <= t
+                {
                     return bad(d.name, format!("the loop does not keep Q away for {t} s"));
                 }
                 timing.trace_p_index = Some(p_index);

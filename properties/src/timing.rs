@@ -79,7 +79,11 @@ pub struct TimedPath {
 
 impl TimedPath {
     /// Seconds from the `P` state to the end of the path.
-    pub fn seconds_after_p<A, K>(&self, graph: &Graph<A, K>, time: impl Fn(ActionId) -> Seconds) -> Seconds {
+    pub fn seconds_after_p<A, K>(
+        &self,
+        graph: &Graph<A, K>,
+        time: impl Fn(ActionId) -> Seconds,
+    ) -> Seconds {
         self.edges[self.p_index..]
             .iter()
             .map(|e| time(graph.edge_action(*e)))
@@ -274,7 +278,11 @@ where
                 if c == id as u32 {
                     continue;
                 }
-                let after = if not_q[t as usize] { worst[c as usize] } else { 0 };
+                let after = if not_q[t as usize] {
+                    worst[c as usize]
+                } else {
+                    0
+                };
                 let w = time(a) + after;
                 if best.is_none_or(|(b, _)| w > b) {
                     best = Some((w, e));
@@ -383,10 +391,7 @@ pub fn best_case<A, K>(
             }
         }
     }
-    (0..n)
-        .filter(|v| entry[*v])
-        .filter_map(|v| dist[v])
-        .min()
+    (0..n).filter(|v| entry[*v]).filter_map(|v| dist[v]).min()
 }
 
 /// The breadth-first path from an initial state to `s`, with `s` as its `P` state.

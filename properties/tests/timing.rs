@@ -42,11 +42,15 @@ struct Judged {
 
 fn judge(t: &Table) -> Judged {
     let probes = [
-        Probe::EveryState(Box::new(|s: &u8| t.p.contains(s))
-            as Box<dyn Fn(&u8) -> bool + Sync>),
+        Probe::EveryState(Box::new(|s: &u8| t.p.contains(s)) as Box<dyn Fn(&u8) -> bool + Sync>),
         Probe::EveryState(Box::new(|s: &u8| t.q.contains(s))),
     ];
-    let (graph, findings) = explore(t, |a: &usize| t.edges[*a].3, &probes, &ExploreOptions::default());
+    let (graph, findings) = explore(
+        t,
+        |a: &usize| t.edges[*a].3,
+        &probes,
+        &ExploreOptions::default(),
+    );
     let [Finding::Bits(p), Finding::Bits(q)] = &findings[..] else {
         panic!("two state probes give two bit sets")
     };
@@ -85,7 +89,11 @@ fn best(t: &Table) -> Option<Seconds> {
 /// The original state labels along a path of the graph.
 fn labels(t: &Table, j: &Judged, edges: &[u32]) -> Vec<u8> {
     let mut out = vec![0];
-    out.extend(edges.iter().map(|e| t.edges[*j.graph.action(j.graph.edge_action(*e))].1));
+    out.extend(
+        edges
+            .iter()
+            .map(|e| t.edges[*j.graph.action(j.graph.edge_action(*e))].1),
+    );
     out
 }
 
@@ -100,7 +108,12 @@ fn a_chain_takes_the_sum_of_its_ticks() {
         q: vec![3],
     };
     let (j, w) = worst(&t, None);
-    let Worst::Bounded { seconds, path, over } = w else {
+    let Worst::Bounded {
+        seconds,
+        path,
+        over,
+    } = w
+    else {
         panic!("bounded: {w:?}")
     };
     assert_eq!(seconds, 8);
@@ -119,7 +132,12 @@ fn the_slowest_branch_is_the_worst_and_the_fastest_the_best() {
         q: vec![3],
     };
     let (j, w) = worst(&t, Some(5));
-    let Worst::Bounded { seconds, path, over } = w else {
+    let Worst::Bounded {
+        seconds,
+        path,
+        over,
+    } = w
+    else {
         panic!("bounded: {w:?}")
     };
     assert_eq!(seconds, 7);
@@ -207,17 +225,17 @@ fn the_worst_case_is_measured_from_the_worst_p_state_and_the_counterexample_from
     // P holds in 1 and in 3. From 1, Q comes after 2 s or, via 3, after 9 + 0 s; from 3 after
     // 9 s. With a deadline of 5 s, 1 is the shallowest P state that can pass it.
     let t = Table {
-        edges: vec![
-            (0, 1, 0, W),
-            (1, 4, 2, C),
-            (1, 3, 0, W),
-            (3, 4, 9, C),
-        ],
+        edges: vec![(0, 1, 0, W), (1, 4, 2, C), (1, 3, 0, W), (3, 4, 9, C)],
         p: vec![1, 3],
         q: vec![4],
     };
     let (j, w) = worst(&t, Some(5));
-    let Worst::Bounded { seconds, path, over } = w else {
+    let Worst::Bounded {
+        seconds,
+        path,
+        over,
+    } = w
+    else {
         panic!("bounded: {w:?}")
     };
     assert_eq!(seconds, 9);

@@ -15,6 +15,7 @@ fn indent(out: &mut String, label: &str, lines: &[String]) {
 /// Renders a trace as a timeline.
 pub fn render_text(t: &Trace) -> String {
     let what = match (t.kind, t.verdict) {
+        _ if t.clock.is_some_and(|c| c.slowest) => "the slowest run",
         (Kind::Always | Kind::Step, Verdict::Violated) => "counterexample",
         (Kind::Sometimes, Verdict::Holds) => "witness",
         (Kind::LeadsTo | Kind::Within, Verdict::Violated) if t.loop_start.is_some() => {
@@ -22,7 +23,6 @@ pub fn render_text(t: &Trace) -> String {
         }
         (Kind::LeadsTo, Verdict::Violated) => "counterexample (lasso)",
         (Kind::Within, Verdict::Violated) => "counterexample",
-        (Kind::Within | Kind::LeadsTo, Verdict::Holds) if t.clock.is_some() => "the slowest run",
         _ => "trace",
     };
     let mut out = format!(
@@ -101,6 +101,9 @@ pub fn render_text(t: &Trace) -> String {
     } else if let (Some(c), Some(last)) = (t.clock, t.steps.last()) {
         let elapsed = last.time - c.from_time;
         match (c.deadline, t.verdict) {
+            _ if c.slowest => out.push_str(&format!(
+                "\n──── the promised state, {elapsed} s after the clock started ────\n"
+            )),
             (Some(d), Verdict::Violated) if elapsed > d => out.push_str(&format!(
                 "\n──── {elapsed} s after the clock started: the deadline of {d} s has passed ────\n"
             )),

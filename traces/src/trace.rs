@@ -111,11 +111,16 @@ pub struct Clock {
     pub from_time: u64,
     /// A `within` property's deadline, in seconds after `from`.
     pub deadline: Option<u64>,
+    /// The trace is the slowest run (the one the worst case is measured on), not a
+    /// counterexample.
+    #[serde(default)]
+    pub slowest: bool,
 }
 
 impl Trace {
-    /// The trace with its clock started at state `from` (0: the initial state).
-    pub fn with_clock(mut self, from: usize, deadline: Option<u64>) -> Trace {
+    /// The trace with its clock started at state `from` (0: the initial state); `slowest`:
+    /// it is the slowest run of a timed property.
+    pub fn with_clock(mut self, from: usize, deadline: Option<u64>, slowest: bool) -> Trace {
         let from_time = if from == 0 {
             0
         } else {
@@ -125,6 +130,7 @@ impl Trace {
             from,
             from_time,
             deadline,
+            slowest,
         });
         self
     }

@@ -47,8 +47,8 @@ fn all_traces(
                 shown.loop_start,
             )
             .unwrap_or_else(|e| panic!("{}/{}: {e}", r.scenario.name, p.def.name));
-            if let Some((from, deadline)) = shown.clock {
-                t = t.with_clock(from, deadline);
+            if let Some((from, deadline, slowest)) = shown.clock {
+                t = t.with_clock(from, deadline, slowest);
             }
             out.push((
                 r.scenario.name.clone(),
@@ -73,10 +73,7 @@ fn snapshots_of_every_expected_violation_and_witness() {
         for p in &r.properties {
             // Every counterexample and witness, and the slowest run of every timed promise
             // that holds (the run its worst case is measured on).
-            let slowest = p
-                .timing
-                .as_ref()
-                .is_some_and(|t| t.slowest.is_some());
+            let slowest = p.timing.as_ref().is_some_and(|t| t.slowest.is_some());
             let wanted = (!p.def.kind.is_witness() && p.expected == Verdict::Violated)
                 || (p.def.kind.is_witness() && p.expected == Verdict::Holds)
                 || (p.def.kind.is_within() && slowest);
