@@ -334,7 +334,7 @@ pub fn all() -> Vec<PropertyDef> {
         PropertyDef {
             name: "endpoint_not_ready_while_running",
             kind: Kind::Sometimes(endpoint_not_ready_while_running),
-            sentence: "Some pod is listed not ready in the EndpointSlice while its container runs.",
+            sentence: "After a fault of the scenario has begun, some pod is listed not ready in the EndpointSlice while its container runs.",
             source: "prober/worker.go doProbe; endpointslice podToEndpoint; docs/sources.md#kubelet-probe-worker",
             layer: "api + runtime",
         },
@@ -1029,13 +1029,15 @@ fn status_oom_killed(_: &Cluster, s: &State) -> bool {
     })
 }
 
+/// After a fault: a pod that is merely still booting proves nothing about the fault.
 fn endpoint_not_ready_while_running(_: &Cluster, s: &State) -> bool {
-    s.api.endpoints.iter().any(|e| {
-        !e.conditions.ready
-            && !e.conditions.terminating
-            && s.rt(e.node, e.uid)
-                .is_some_and(|rt| rt.ctrs.iter().any(|c| matches!(c.run, Run::Running(_))))
-    })
+    s.env.fired != 0
+        && s.api.endpoints.iter().any(|e| {
+            !e.conditions.ready
+                && !e.conditions.terminating
+                && s.rt(e.node, e.uid)
+                    .is_some_and(|rt| rt.ctrs.iter().any(|c| matches!(c.run, Run::Running(_))))
+        })
 }
 
 fn ready_again_after_outage(m: &Cluster, s: &State) -> bool {
