@@ -110,9 +110,9 @@ pub struct Claim {
     pub name: String,
     pub access_modes: Vec<AccessMode>,
     /// `IsMultiAttachAllowed` (`pkg/volume/util/util.go`): the volume may be attached to
-    /// several nodes at once unless an access mode is ReadWriteOnce or ReadWriteOncePod; with
-    /// no access modes known, it is allowed and left to the attacher
-    /// (docs/sources.md#attach-detach-access-modes-and-multi-attach).
+    /// several nodes at once if one of its access modes is ReadWriteMany or ReadOnlyMany, or
+    /// if none is known (left to the attacher); ReadWriteOnce or ReadWriteOncePod alone
+    /// forbid it (docs/sources.md#attach-detach-access-modes-and-multi-attach).
     pub multi_attach: bool,
 }
 
@@ -215,9 +215,10 @@ impl Context {
             .claims()
             .into_iter()
             .map(|(name, access_modes)| Claim {
-                multi_attach: !access_modes
-                    .iter()
-                    .any(|m| matches!(m, AccessMode::ReadWriteOnce | AccessMode::ReadWriteOncePod)),
+                multi_attach: access_modes.is_empty()
+                    || access_modes
+                        .iter()
+                        .any(|m| matches!(m, AccessMode::ReadWriteMany | AccessMode::ReadOnlyMany)),
                 name,
                 access_modes,
             })

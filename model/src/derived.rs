@@ -185,6 +185,7 @@ pub fn has_step_failure_event(pod: &Pod) -> bool {
             e.kind,
             crate::events::EventKind::FailedCreatePodSandBox
                 | crate::events::EventKind::FailedAttachVolume
+                | crate::events::EventKind::MultiAttach { .. }
                 | crate::events::EventKind::FailedMount
                 | crate::events::EventKind::CreateFailed(_)
                 | crate::events::EventKind::FailedPostStartHook(_)

@@ -498,14 +498,14 @@ pub fn all() -> Vec<PropertyDef> {
         PropertyDef {
             name: "rwo_volume_attached_to_one_node",
             kind: Kind::Always(rwo_volume_attached_to_one_node),
-            sentence: "No ReadWriteOnce or ReadWriteOncePod volume is attached to two nodes at once (in the attach/detach controller's actual state of the world: the VolumeAttachments).",
+            sentence: "No volume that may be attached to one node only (access modes ReadWriteOnce or ReadWriteOncePod, without ReadWriteMany or ReadOnlyMany) is attached to two nodes at once, in the attach/detach controller's actual state of the world (its VolumeAttachments).",
             source: "reconciler.go attachDesiredVolumes: a volume that IsMultiAttachAllowed refuses is not attached while GetNodesForAttachedVolume lists another node (reportMultiAttachError); docs/sources.md#attach-detach-access-modes-and-multi-attach",
             layer: "api",
         },
         PropertyDef {
             name: "rwo_volume_mounted_on_one_node",
             kind: Kind::Always(rwo_volume_mounted_on_one_node),
-            sentence: "No ReadWriteOnce or ReadWriteOncePod volume is mounted on two nodes at once.",
+            sentence: "No volume that may be attached to one node only (access modes ReadWriteOnce or ReadWriteOncePod, without ReadWriteMany or ReadOnlyMany) is mounted on two nodes at once.",
             source: "reconciler.go reconcile: a force detach (maxWaitForUnmountDuration on an unhealthy node, or the out-of-service taint) does not wait for the unmount, so the volume can be attached and mounted elsewhere while the old node still has it mounted (KEP-2268; PR #120344); docs/sources.md#attach-detach-detach-and-force-detach",
             layer: "runtime",
         },
@@ -519,7 +519,8 @@ pub fn all() -> Vec<PropertyDef> {
     ]
 }
 
-/// The claims whose volumes may be attached to one node only, with their index.
+/// The claims whose volumes may be attached to one node only (`IsMultiAttachAllowed` false:
+/// ReadWriteOnce or ReadWriteOncePod, with neither ReadWriteMany nor ReadOnlyMany).
 fn single_node_claims(m: &Cluster) -> impl Iterator<Item = u8> + '_ {
     m.claims
         .iter()
