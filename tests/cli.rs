@@ -1349,3 +1349,56 @@ fn bad_access_modes_are_bad_input() {
     );
     run_json(&["check", "--catalogue", &file, "--format", "json"], 0);
 }
+
+/// Two replicas of a Deployment share a ReadWriteOnce claim and land on two nodes: the second
+/// gets the Multi-Attach error naming the pod that uses the volume on the first node
+/// (`reportMultiAttachError`), and never runs.
+#[test]
+fn a_shared_read_write_once_claim_names_the_pod_that_holds_it() {
+    let dir = TempDir::new("shared-rwo");
+    let yaml = r#"- name: shared-rwo
+  description: Two replicas share one ReadWriteOnce claim on two equal nodes.
+  source: test
+  cluster:
+    nodes:
+      - {name: node-1, allocatable: {cpuMilli: 4000, memoryMi: 8192}}
+      - {name: node-2, allocatable: {cpuMilli: 4000, memoryMi: 8192}}
+  persistentVolumeClaims:
+    - {metadata: {name: shared}, spec: {accessModes: [ReadWriteOnce]}}
+  workloads:
+    - kind: Deployment
+      metadata: {name: web}
+      spec:
+        replicas: 2
+        template:
+          spec:
+            containers:
+              - name: app
+                image: web:1.0
+                resources: {requests: {cpuMilli: 500}}
+            volumes:
+              - name: data
+                persistentVolumeClaim: {claimName: shared}
+  expect:
+    - {property: multi_attach_error_reported, verdict: holds, source: "test: the replicas land on two nodes"}
+"#;
+    let file = dir.write("shared.yaml", yaml);
+    let o = run_expect(
+        &[
+            "trace",
+            "shared-rwo",
+            "--catalogue",
+            &file,
+            "--property",
+            "multi_attach_error_reported",
+        ],
+        0,
+    );
+    let out = stdout(&o);
+    assert!(
+        out.contains(
+            "Multi-Attach error for volume \"data\" Volume is already used by pod(s) web-"
+        ),
+        "{out}"
+    );
+}
