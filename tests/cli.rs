@@ -1301,3 +1301,121 @@ fn trace_bad_input() {
     assert_bad_input(&["trace", "no-such-scenario"], &["no-such-scenario"]);
     assert_bad_input(&["trace", "healthy", "--format", "svg"], &["svg"]);
 }
+
+#[test]
+fn bad_access_modes_are_bad_input() {
+    let dir = TempDir::new("access-modes");
+    let with = |claims: &str| {
+        MY_CRASH_YAML.replace(
+            "  expect:\n",
+            &format!("  persistentVolumeClaims:\n{claims}  expect:\n"),
+        )
+    };
+    for (name, claims, needles) in [
+        (
+            "unknown-mode.yaml",
+            "    - {metadata: {name: data}, spec: {accessModes: [ReadWriteSometimes]}}\n",
+            vec![
+                "persistentVolumeClaims `data`",
+                "spec.accessModes",
+                "ReadWriteSometimes",
+            ],
+        ),
+        (
+            "no-mode.yaml",
+            "    - {metadata: {name: data}, spec: {accessModes: []}}\n",
+            vec!["spec.accessModes", "at least 1 access mode is required"],
+        ),
+        (
+            "rwop-and-more.yaml",
+            "    - {metadata: {name: data}, spec: {accessModes: [ReadWriteOncePod, ReadWriteOnce]}}\n",
+            vec!["may not use ReadWriteOncePod with other access modes"],
+        ),
+        (
+            "twice.yaml",
+            "    - {metadata: {name: data}, spec: {accessModes: [ReadWriteOnce]}}\n    - {metadata: {name: data}, spec: {accessModes: [ReadWriteMany]}}\n",
+            vec!["two claims are named `data`"],
+        ),
+    ] {
+        let file = dir.write(name, &with(claims));
+        let mut all = needles.clone();
+        all.push(&file);
+        assert_bad_input(&["check", "--catalogue", &file], &all);
+    }
+    // A StatefulSet's claim template is checked the same way.
+    let sts = MY_CRASH_YAML
+        .replace("kind: Deployment", "kind: StatefulSet")
+        .replace(
+            "                app: {bootSeconds: 10, exitAfterSeconds: 5, exitCode: 1}\n",
+            "                app: {bootSeconds: 10, exitAfterSeconds: 5, exitCode: 1}\n        volumeClaimTemplates:\n          - {metadata: {name: data}, spec: {accessModes: [ReadWriteOnly]}}\n",
+        );
+    let file = dir.write("template.yaml", &sts);
+    assert_bad_input(
+        &["check", "--catalogue", &file],
+        &[
+            "workload `web`: volumeClaimTemplates `data`",
+            "ReadWriteOnly",
+        ],
+    );
+    // A valid claim checks.
+    let file = dir.write(
+        "valid.yaml",
+        &with(
+            "    - {metadata: {name: data}, spec: {accessModes: [ReadWriteOnce, ReadOnlyMany]}}\n",
+        ),
+    );
+    run_json(&["check", "--catalogue", &file, "--format", "json"], 0);
+}
+
+/// Two replicas of a Deployment share a ReadWriteOnce claim and land on two nodes: the second
+/// gets the Multi-Attach error naming the pod that uses the volume on the first node
+/// (`reportMultiAttachError`), and never runs.
+#[test]
+fn a_shared_read_write_once_claim_names_the_pod_that_holds_it() {
+    let dir = TempDir::new("shared-rwo");
+    let yaml = r#"- name: shared-rwo
+  description: Two replicas share one ReadWriteOnce claim on two equal nodes.
+  source: test
+  cluster:
+    nodes:
+      - {name: node-1, allocatable: {cpuMilli: 4000, memoryMi: 8192}}
+      - {name: node-2, allocatable: {cpuMilli: 4000, memoryMi: 8192}}
+  persistentVolumeClaims:
+    - {metadata: {name: shared}, spec: {accessModes: [ReadWriteOnce]}}
+  workloads:
+    - kind: Deployment
+      metadata: {name: web}
+      spec:
+        replicas: 2
+        template:
+          spec:
+            containers:
+              - name: app
+                image: web:1.0
+                resources: {requests: {cpuMilli: 500}}
+            volumes:
+              - name: data
+                persistentVolumeClaim: {claimName: shared}
+  expect:
+    - {property: multi_attach_error_reported, verdict: holds, source: "test: the replicas land on two nodes"}
+"#;
+    let file = dir.write("shared.yaml", yaml);
+    let o = run_expect(
+        &[
+            "trace",
+            "shared-rwo",
+            "--catalogue",
+            &file,
+            "--property",
+            "multi_attach_error_reported",
+        ],
+        0,
+    );
+    let out = stdout(&o);
+    assert!(
+        out.contains(
+            "Multi-Attach error for volume \"data\" Volume is already used by pod(s) web-"
+        ),
+        "{out}"
+    );
+}

@@ -322,3 +322,100 @@ fn mount_retries_back_off_exponentially() {
     let gaps: Vec<u32> = attempts.windows(2).map(|w| w[1] - w[0]).collect();
     assert_eq!(gaps, vec![1, 1, 2, 4, 8, 16, 32, 64, 122, 122, 122]);
 }
+
+/// `IsMultiAttachAllowed`: only ReadWriteMany or ReadOnlyMany (or no mode known) let a volume
+/// be attached to a second node.
+#[test]
+fn multi_attach_follows_the_access_modes() {
+    use podcheck_model::spec::AccessMode::*;
+    let mut s = catalogue::find("statefulset-force-delete").unwrap();
+    for (modes, allowed) in [
+        (vec!["ReadWriteOnce"], false),
+        (vec!["ReadWriteOncePod"], false),
+        (vec!["ReadWriteMany"], true),
+        (vec!["ReadOnlyMany"], true),
+        (vec!["ReadWriteOnce", "ReadOnlyMany"], true),
+    ] {
+        let podcheck_model::spec::Workload::StatefulSet { spec, .. } = &mut s.workloads[0] else {
+            panic!("db is a StatefulSet");
+        };
+        spec.volume_claim_templates[0].spec.access_modes =
+            modes.iter().map(|m| m.to_string()).collect();
+        s.validate().unwrap();
+        let m = check::model(&s, &[], false);
+        assert_eq!(m.claims.len(), 1);
+        assert_eq!(m.claims[0].name, "data-db-0");
+        assert_eq!(m.claims[0].multi_attach, allowed, "{modes:?}");
+        assert!(m.claims[0].access_modes.iter().all(|a| [
+            ReadWriteOnce,
+            ReadWriteOncePod,
+            ReadWriteMany,
+            ReadOnlyMany
+        ]
+        .contains(a)));
+    }
+}
+
+/// In statefulset-force-delete the new db-0 reaches node-2 only through the Multi-Attach
+/// report and a force detach after more than `maxWaitForUnmountDuration`; with ReadWriteMany it
+/// attaches at once, so no Multi-Attach error is ever reported.
+#[test]
+fn the_force_detach_waits_six_minutes_and_read_write_many_does_not() {
+    use podcheck_model::controllers;
+    let m = model("statefulset-force-delete");
+    let mut detaches = 0;
+    for (before, a, after) in transitions(&m) {
+        if let Action::Controller(controllers::Action::DetachVolume { claim, node }) = a {
+            detaches += 1;
+            let att = before
+                .api
+                .attached
+                .iter()
+                .find(|x| x.claim == claim && x.node == node)
+                .expect("the volume is attached");
+            // Still mounted on the cut-off node-1, so only the timeout lets it go.
+            assert!(att.detach_age.unwrap() > podcheck_model::state::MAX_WAIT_FOR_UNMOUNT);
+            assert!(before.api.nodes[node as usize].volumes_in_use & (1 << claim) != 0);
+            assert!(!after
+                .api
+                .attached
+                .iter()
+                .any(|x| x.claim == claim && x.node == node));
+        }
+        // Never attached to two nodes at once.
+        assert!(after.api.attached.len() <= 1);
+    }
+    assert!(detaches > 0, "the force detach happens");
+
+    let mut s = catalogue::find("statefulset-force-delete").unwrap();
+    let podcheck_model::spec::Workload::StatefulSet { spec, .. } = &mut s.workloads[0] else {
+        panic!("db is a StatefulSet");
+    };
+    spec.volume_claim_templates[0].spec.access_modes = vec!["ReadWriteMany".into()];
+    let rwx = check::model(&s, &[], false);
+    let mut two_nodes = None;
+    for (_, a, after) in transitions(&rwx) {
+        assert!(!matches!(
+            a,
+            Action::Controller(controllers::Action::MultiAttach { .. })
+        ));
+        if after.api.attached.len() == 2 {
+            two_nodes = Some(after);
+        }
+    }
+    let two_nodes = two_nodes.expect("ReadWriteMany attaches to node-2 while node-1 holds it");
+    // The same state judged with the ReadWriteOnce claim: both properties see the breach.
+    let judge = |name: &str, m: &Cluster| {
+        let def = podcheck_properties::catalogue::all()
+            .into_iter()
+            .find(|d| d.name == name)
+            .expect("in the catalogue");
+        let podcheck_properties::catalogue::Kind::Always(f) = def.kind else {
+            panic!("{name} is an always property");
+        };
+        f(m, &two_nodes)
+    };
+    assert!(judge("rwo_volume_attached_to_one_node", &rwx));
+    assert!(judge("rwo_volume_mounted_on_one_node", &rwx));
+    assert!(!judge("rwo_volume_attached_to_one_node", &m));
+}

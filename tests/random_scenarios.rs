@@ -211,6 +211,7 @@ fn scenario() -> impl Strategy<Value = Scenario> {
                                 PodManagementPolicy::OrderedReady
                             },
                             template,
+                            volume_claim_templates: Vec::new(),
                         },
                     }
                 } else if deployment {
@@ -332,6 +333,7 @@ fn scenario() -> impl Strategy<Value = Scenario> {
                         clients: true,
                     }),
                     faults,
+                    persistent_volume_claims: vec![],
                     expect: vec![],
                 }
             },

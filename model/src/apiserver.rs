@@ -37,7 +37,6 @@ fn uid_in_use(s: &State, uid: u16) -> bool {
         .iter()
         .any(|p| p.uid == uid || p.mirror_of == Some(uid))
         || s.api.endpoints.iter().any(|e| e.uid == uid)
-        || s.api.attach_retry.iter().any(|(u, _)| *u == uid)
         || s.nodes.iter().any(|n| {
             n.pods.iter().any(|r| r.uid == uid) || n.static_pods.iter().any(|p| p.uid == uid)
         })

@@ -281,6 +281,7 @@ impl Cluster {
                 workloads,
                 nodes: vec![NodeObj::default(); self.scenario.cluster.nodes.len()].into(),
                 attach_retry: Vec::new().into(),
+                attached: Vec::new().into(),
             }
             .into(),
             nodes,
@@ -431,6 +432,8 @@ impl Cluster {
             Action::Fault(faults::Action::Heal { index }) => faults::heal(ctx, &mut s, index),
         }?;
         proxy::observe(ctx, &mut s);
+        kubelet::node_status::report_volumes_in_use(ctx, &mut s);
+        controllers::attachdetach::observe(ctx, &mut s);
         Some(s)
     }
 }

@@ -4,7 +4,7 @@
 //! the cluster's composition to know what it is running.
 
 use crate::k8s::{ContainerSpecView, Gates};
-use crate::spec::{Container, FailingStep, Fault, PodSpec, Scenario, Workload};
+use crate::spec::{AccessMode, Container, FailingStep, Fault, PodSpec, Scenario, Workload};
 use crate::state::*;
 
 /// What a scenario fixes for the whole exploration.
@@ -23,6 +23,12 @@ pub struct Context {
     pub taint_age_cap: Secs,
     /// Per workload: the kubelet steps that fail for its pods (`stepFails` faults).
     pub failures: Vec<Vec<(FailingStep, StepFailure)>>,
+    /// Every claim the pods can use ([`Scenario::claims`]); a claim's index is its bit in
+    /// [`NodeObj::volumes_in_use`] and its number in [`Attachment::claim`].
+    pub claims: Vec<Claim>,
+    /// Per workload, per ordinal (a StatefulSet's; index 0 for every other workload): the
+    /// claims its pods mount, with the pod's volume name.
+    pub pod_claims: Vec<Vec<Vec<(u8, String)>>>,
     /// The status the kubelet computes for a pod, by the content of the pod object and its
     /// runtime record (see [`StatusMemo`]).
     pub status_memo: StatusMemo,
@@ -96,6 +102,18 @@ pub type StatusMemo = Memo<(u64, u64), MemoEntry>;
 pub struct MemoEntry {
     pub status: Shared<PodStatus>,
     pub differs: bool,
+}
+
+/// A PersistentVolumeClaim and its volume, as the attach/detach controller sees them.
+#[derive(Clone, Debug)]
+pub struct Claim {
+    pub name: String,
+    pub access_modes: Vec<AccessMode>,
+    /// `IsMultiAttachAllowed` (`pkg/volume/util/util.go`): the volume may be attached to
+    /// several nodes at once if one of its access modes is ReadWriteMany or ReadOnlyMany, or
+    /// if none is known (left to the attacher); ReadWriteOnce or ReadWriteOncePod alone
+    /// forbid it (docs/sources.md#attach-detach-access-modes-and-multi-attach).
+    pub multi_attach: bool,
 }
 
 /// A failing step of a workload's pods, resolved.
@@ -193,7 +211,44 @@ impl Context {
                     .collect()
             })
             .collect();
+        let claims: Vec<Claim> = scenario
+            .claims()
+            .into_iter()
+            .map(|(name, access_modes)| Claim {
+                multi_attach: access_modes.is_empty()
+                    || access_modes
+                        .iter()
+                        .any(|m| matches!(m, AccessMode::ReadWriteMany | AccessMode::ReadOnlyMany)),
+                name,
+                access_modes,
+            })
+            .collect();
+        let pod_claims = scenario
+            .workloads
+            .iter()
+            .enumerate()
+            .map(|(w, wl)| {
+                let ordinals = match wl {
+                    Workload::StatefulSet { spec, .. } => spec.replicas.max(1),
+                    _ => 1,
+                };
+                (0..ordinals)
+                    .map(|o| {
+                        scenario
+                            .pod_claims(w, o)
+                            .into_iter()
+                            .filter_map(|(volume, claim)| {
+                                let i = claims.iter().position(|c| c.name == claim)?;
+                                Some((i as u8, volume))
+                            })
+                            .collect()
+                    })
+                    .collect()
+            })
+            .collect();
         Context {
+            claims,
+            pod_claims,
             failures,
             status_memo: StatusMemo::default(),
             scenario,
@@ -222,6 +277,23 @@ impl Context {
         } else {
             &t.containers[i]
         }
+    }
+
+    /// The claims a pod of workload `w` with name suffix `suffix` mounts, with the pod's
+    /// volume name for each.
+    pub fn claims_of(&self, w: u8, suffix: u8) -> &[(u8, String)] {
+        let per = &self.pod_claims[w as usize];
+        if per.len() == 1 {
+            &per[0]
+        } else {
+            per.get(suffix as usize).map_or(&[], |v| v.as_slice())
+        }
+    }
+
+    /// The pod's volumes include claims (PersistentVolumeClaims, or claims from a
+    /// StatefulSet's templates).
+    pub fn has_claims(&self, w: u8, suffix: u8) -> bool {
+        !self.claims_of(w, suffix).is_empty()
     }
 
     pub fn pod_name(&self, pod: &Pod) -> String {

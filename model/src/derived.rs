@@ -185,6 +185,7 @@ pub fn has_step_failure_event(pod: &Pod) -> bool {
             e.kind,
             crate::events::EventKind::FailedCreatePodSandBox
                 | crate::events::EventKind::FailedAttachVolume
+                | crate::events::EventKind::MultiAttach { .. }
                 | crate::events::EventKind::FailedMount
                 | crate::events::EventKind::CreateFailed(_)
                 | crate::events::EventKind::FailedPostStartHook(_)
@@ -195,4 +196,114 @@ pub fn has_step_failure_event(pod: &Pod) -> bool {
                 | crate::events::EventKind::Rejected
         )
     })
+}
+
+/// `IsPodTerminated` (`pkg/volume/util/util.go`), as the attach/detach controller applies it
+/// to the pod objects it watches: phase Succeeded or Failed, or deleted with no container
+/// reported running. A Terminating pod whose status still shows a running container (a
+/// kubelet that cannot report) keeps its volumes in the desired state of the world
+/// (docs/sources.md#attach-detach-desired-state).
+pub fn volumes_released(p: &Pod) -> bool {
+    let running = |cs: &[k8s::ContainerStatus]| {
+        cs.iter()
+            .any(|c| matches!(c.state, k8s::ContainerState::Running))
+    };
+    p.status.phase.is_terminal()
+        || (p.deletion.is_some()
+            && !running(&p.status.init_statuses)
+            && !running(&p.status.statuses))
+}
+
+/// The pods the attach/detach controller's desired state of the world holds for `claim` on
+/// `node`: the pod objects bound there that mount the claim and have not terminated
+/// (`desired_state_of_world_populator.go`, `util.DetermineVolumeAction`).
+pub fn dsw_pods<'a>(
+    m: &'a Context,
+    s: &'a State,
+    claim: u8,
+    node: u8,
+) -> impl Iterator<Item = &'a Pod> + 'a {
+    s.api.pods.iter().map(|p| &**p).filter(move |p| {
+        p.node == Some(node)
+            && m.claims_of(p.workload, p.suffix)
+                .iter()
+                .any(|(c, _)| *c == claim)
+            && !volumes_released(p)
+    })
+}
+
+/// The desired state of the world has `claim`'s volume on `node`.
+pub fn volume_desired(m: &Context, s: &State, claim: u8, node: u8) -> bool {
+    dsw_pods(m, s, claim, node).next().is_some()
+}
+
+/// The claim's volume is attached to `node` in the actual state of the world.
+pub fn attached_to(s: &State, claim: u8, node: u8) -> bool {
+    s.api
+        .attached
+        .iter()
+        .any(|a| a.claim == claim && a.node == node)
+}
+
+/// The claims whose volumes are mounted on `node` now, as a set of claim bits: a pod's
+/// volumes are mounted from the volume manager's mount until its unmount
+/// (SyncTerminatedPod). What the kubelet reports as `volumesInUse`.
+pub fn mounted_claims(m: &Context, s: &State, node: u8) -> u32 {
+    s.nodes[node as usize]
+        .pods
+        .iter()
+        .filter(|rt| rt.volumes && !rt.cleaned)
+        .flat_map(|rt| m.claims_of(rt.workload, rt.suffix).iter())
+        .fold(0, |acc, (c, _)| acc | (1u32 << c))
+}
+
+/// The node is healthy for the attach/detach controller: its Node object exists and is Ready
+/// (`nodeIsHealthy`, `IsNodeReady`; a deleted node is not found, so not healthy).
+pub fn node_healthy(s: &State, node: u8) -> bool {
+    let obj = &s.api.nodes[node as usize];
+    !obj.deleted && !obj.unknown
+}
+
+/// Why the reconciler may detach a volume now, if it may.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum DetachWhy {
+    /// The node no longer reports the volume in use: a safe detach.
+    Unmounted,
+    /// Still mounted, but the node is unhealthy and the detach request is older than
+    /// `maxWaitForUnmountDuration`: a force detach (`ForceDetachReasonTimeout`).
+    Timeout,
+    /// Still mounted, but the node has the out-of-service taint: a force detach at once
+    /// (`ForceDetachReasonOutOfService`, KEP-2268).
+    OutOfService,
+}
+
+/// The reconciler's detach decision for an attachment no pod on its node needs
+/// (`reconcile`: `MountedByNode && !forceDetach && !hasOutOfServiceTaint` skips it).
+pub fn detach_why(m: &Context, s: &State, a: &Attachment) -> Option<DetachWhy> {
+    if volume_desired(m, s, a.claim, a.node) {
+        return None;
+    }
+    let obj = &s.api.nodes[a.node as usize];
+    let mounted = obj.volumes_in_use & (1 << a.claim) != 0;
+    if !mounted {
+        return Some(DetachWhy::Unmounted);
+    }
+    let expired = a.detach_age.unwrap_or(0) > MAX_WAIT_FOR_UNMOUNT;
+    let force_on_timeout = !m.scenario.cluster.disable_force_detach_on_timeout;
+    if !node_healthy(s, a.node) && expired && force_on_timeout {
+        return Some(DetachWhy::Timeout);
+    }
+    if obj.out_of_service && !obj.deleted {
+        return Some(DetachWhy::OutOfService);
+    }
+    None
+}
+
+/// Whether the clock must stop when the detach request of `a` passes
+/// `maxWaitForUnmountDuration`: a force detach on timeout would then be the only way out.
+pub fn timeout_pending(m: &Context, s: &State, a: &Attachment) -> bool {
+    a.detach_age.is_some()
+        && !m.scenario.cluster.disable_force_detach_on_timeout
+        && !node_healthy(s, a.node)
+        && detach_why(m, s, a).is_none()
 }

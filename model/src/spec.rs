@@ -27,6 +27,11 @@ pub struct Scenario {
     pub service: Option<ServiceSpec>,
     #[serde(default)]
     pub faults: Vec<Fault>,
+    /// PersistentVolumeClaims the pods' `persistentVolumeClaim` volumes name, each bound to a
+    /// volume of its own. A claim a pod names that is not listed here is taken as bound, with
+    /// no access modes known.
+    #[serde(default)]
+    pub persistent_volume_claims: Vec<ClaimSpec>,
     /// Expected verdicts that differ from the catalogue default, with their source.
     #[serde(default)]
     pub expect: Vec<Expectation>,
@@ -48,6 +53,12 @@ pub struct ClusterSpec {
     /// Where exploration starts (see [`Start`]).
     #[serde(default)]
     pub start: Start,
+    /// kube-controller-manager `--disable-force-detach-on-timeout` (default false): the
+    /// attach/detach controller never force-detaches a volume still mounted on an unhealthy
+    /// node after `maxWaitForUnmountDuration` (PR #120344;
+    /// docs/sources.md#attach-detach-detach-and-force-detach).
+    #[serde(default)]
+    pub disable_force_detach_on_timeout: bool,
     /// kube-controller-manager `--terminated-pod-gc-threshold` (default 12500): PodGC deletes
     /// the oldest terminated pods above it.
     #[serde(default = "default_terminated_pod_gc_threshold")]
@@ -91,6 +102,7 @@ impl Default for ClusterSpec {
             proxy_lag_seconds: default_proxy_lag(),
             node_monitor_grace_period_seconds: default_node_monitor_grace(),
             start: Start::Empty,
+            disable_force_detach_on_timeout: false,
             terminated_pod_gc_threshold: default_terminated_pod_gc_threshold(),
         }
     }
@@ -236,6 +248,11 @@ pub struct StatefulSetSpec {
     #[serde(default)]
     pub pod_management_policy: PodManagementPolicy,
     pub template: PodTemplate,
+    /// `volumeClaimTemplates`: each ordinal gets its own claim `<template>-<name>-<ordinal>`,
+    /// mounted as a volume named after the template (`stateful_set_utils.go`
+    /// `getPersistentVolumeClaims`, `updateStorage`).
+    #[serde(default)]
+    pub volume_claim_templates: Vec<ClaimSpec>,
 }
 
 /// `podManagementPolicy`.
@@ -330,6 +347,83 @@ pub struct SecretRef {
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct ClaimRef {
     pub claim_name: String,
+}
+
+/// A PersistentVolumeClaim (or a StatefulSet's claim template): its name and access modes.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct ClaimSpec {
+    pub metadata: Metadata,
+    pub spec: ClaimSpecFields,
+}
+
+/// `persistentVolumeClaim.spec`, the fields the model reads.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct ClaimSpecFields {
+    /// `accessModes`, as written; [`AccessMode::parse`] reads each (the scenario's validation
+    /// rejects an unknown one).
+    pub access_modes: Vec<String>,
+}
+
+/// A volume access mode (`core/v1` `PersistentVolumeAccessMode`;
+/// docs/sources.md#attach-detach-access-modes-and-multi-attach).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum AccessMode {
+    ReadWriteOnce,
+    ReadOnlyMany,
+    ReadWriteMany,
+    ReadWriteOncePod,
+}
+
+impl AccessMode {
+    pub const ALL: [AccessMode; 4] = [
+        AccessMode::ReadWriteOnce,
+        AccessMode::ReadOnlyMany,
+        AccessMode::ReadWriteMany,
+        AccessMode::ReadWriteOncePod,
+    ];
+    pub fn name(self) -> &'static str {
+        match self {
+            AccessMode::ReadWriteOnce => "ReadWriteOnce",
+            AccessMode::ReadOnlyMany => "ReadOnlyMany",
+            AccessMode::ReadWriteMany => "ReadWriteMany",
+            AccessMode::ReadWriteOncePod => "ReadWriteOncePod",
+        }
+    }
+    /// The mode spelled `s`, as the API spells it.
+    pub fn parse(s: &str) -> Option<AccessMode> {
+        AccessMode::ALL.into_iter().find(|m| m.name() == s)
+    }
+}
+
+impl ClaimSpec {
+    /// The access modes, or the error naming the field (`what`: where the claim is written).
+    /// As the API server's `ValidatePersistentVolumeClaimSpec`: at least one mode, and
+    /// ReadWriteOncePod with no other.
+    pub fn access_modes(&self, what: &str) -> Result<Vec<AccessMode>, String> {
+        let field = format!("{what} `{}`: spec.accessModes", self.metadata.name);
+        if self.spec.access_modes.is_empty() {
+            return Err(format!("{field}: at least 1 access mode is required"));
+        }
+        let mut modes = Vec::new();
+        for m in &self.spec.access_modes {
+            let Some(mode) = AccessMode::parse(m) else {
+                return Err(format!(
+                    "{field}: unknown access mode `{m}` (expected ReadWriteOnce, ReadOnlyMany, ReadWriteMany or ReadWriteOncePod)"
+                ));
+            };
+            if !modes.contains(&mode) {
+                modes.push(mode);
+            }
+        }
+        if modes.contains(&AccessMode::ReadWriteOncePod) && modes.len() > 1 {
+            return Err(format!(
+                "{field}: may not use ReadWriteOncePod with other access modes"
+            ));
+        }
+        Ok(modes)
+    }
 }
 
 fn thirty() -> u16 {
@@ -661,6 +755,10 @@ pub const MAX_IMAGES: usize = 32;
 /// How many faults a scenario may list: which ones have happened is a 32-bit set.
 pub const MAX_FAULTS: usize = 32;
 
+/// How many PersistentVolumeClaims a scenario may have (declared, referenced, and one per
+/// StatefulSet ordinal and claim template): a node's volumes in use are a 32-bit set.
+pub const MAX_CLAIMS: usize = 32;
+
 /// How many workloads a scenario may have, and containers a pod template: both are counted
 /// in 8 bits in the state and the actions.
 pub const MAX_WORKLOADS: usize = u8::MAX as usize;
@@ -745,6 +843,12 @@ impl Scenario {
                 }
             }
         }
+        let claims = self.claims().len();
+        if claims > MAX_CLAIMS {
+            return Err(format!(
+                "persistentVolumeClaims: the scenario's pods use {claims} claims (volumeClaimTemplates count once per ordinal); the model holds at most {MAX_CLAIMS}"
+            ));
+        }
         if images.len() > MAX_IMAGES {
             return Err(format!(
                 "the scenario's containers name {} distinct images; the model holds at most {MAX_IMAGES}",
@@ -814,6 +918,43 @@ impl Scenario {
                 }
             }
         }
+        let mut claim_names = std::collections::BTreeSet::new();
+        for c in &self.persistent_volume_claims {
+            if !claim_names.insert(c.metadata.name.as_str()) {
+                return Err(format!(
+                    "persistentVolumeClaims: two claims are named `{}`",
+                    c.metadata.name
+                ));
+            }
+            c.access_modes("persistentVolumeClaims")?;
+        }
+        for w in &self.workloads {
+            if let Workload::StatefulSet { spec, .. } = w {
+                let mut seen = std::collections::BTreeSet::new();
+                let what = format!("workload `{}`: volumeClaimTemplates", w.name());
+                for c in &spec.volume_claim_templates {
+                    if !seen.insert(c.metadata.name.as_str()) {
+                        return Err(format!(
+                            "{what}: two templates are named `{}`",
+                            c.metadata.name
+                        ));
+                    }
+                    if spec
+                        .template
+                        .spec
+                        .volumes
+                        .iter()
+                        .any(|v| v.name == c.metadata.name)
+                    {
+                        return Err(format!(
+                            "{what}: `{}` is also the name of a volume of the pod template",
+                            c.metadata.name
+                        ));
+                    }
+                    c.access_modes(&what)?;
+                }
+            }
+        }
         let known = |n: &str| self.workloads.iter().any(|w| w.name() == n);
         let known_node = |n: &str| self.cluster.nodes.iter().any(|x| x.name == n);
         for w in &self.workloads {
@@ -862,15 +1003,22 @@ impl Scenario {
                 ));
             }
             let t = w.template();
+            let templates = match w {
+                Workload::StatefulSet { spec, .. } => !spec.volume_claim_templates.is_empty(),
+                _ => false,
+            };
             let needs = match step {
-                FailingStep::MountVolume | FailingStep::UnmountVolume if t.volumes.is_empty() => {
+                FailingStep::MountVolume | FailingStep::UnmountVolume
+                    if t.volumes.is_empty() && !templates =>
+                {
                     Some("volume")
                 }
                 FailingStep::AttachVolume
-                    if !t
-                        .volumes
-                        .iter()
-                        .any(|v| v.persistent_volume_claim.is_some()) =>
+                    if !templates
+                        && !t
+                            .volumes
+                            .iter()
+                            .any(|v| v.persistent_volume_claim.is_some()) =>
                 {
                     Some("persistentVolumeClaim volume")
                 }
@@ -973,6 +1121,67 @@ impl Scenario {
             }
         }
         self.validate()
+    }
+
+    /// Every claim the scenario's pods can use, in a fixed order: the declared
+    /// `persistentVolumeClaims`, then each StatefulSet's claims (template by template,
+    /// ordinal by ordinal, named `<template>-<statefulset>-<ordinal>`), then the claims pods
+    /// name that are not declared (no access modes known). Each with its access modes (an
+    /// invalid one, which validation rejects, is left out).
+    pub fn claims(&self) -> Vec<(String, Vec<AccessMode>)> {
+        let modes = |c: &ClaimSpec| c.access_modes("").unwrap_or_default();
+        let mut out: Vec<(String, Vec<AccessMode>)> = self
+            .persistent_volume_claims
+            .iter()
+            .map(|c| (c.metadata.name.clone(), modes(c)))
+            .collect();
+        for w in &self.workloads {
+            if let Workload::StatefulSet { spec, metadata } = w {
+                for c in &spec.volume_claim_templates {
+                    for ordinal in 0..spec.replicas {
+                        let name = format!("{}-{}-{ordinal}", c.metadata.name, metadata.name);
+                        if !out.iter().any(|(n, _)| *n == name) {
+                            out.push((name, modes(c)));
+                        }
+                    }
+                }
+            }
+        }
+        for w in &self.workloads {
+            for v in &w.template().volumes {
+                if let Some(r) = &v.persistent_volume_claim {
+                    if !out.iter().any(|(n, _)| *n == r.claim_name) {
+                        out.push((r.claim_name.clone(), Vec::new()));
+                    }
+                }
+            }
+        }
+        out
+    }
+
+    /// The claims a pod of workload `w` with name suffix (ordinal) `suffix` mounts: (the pod's
+    /// volume name, the claim's name).
+    pub fn pod_claims(&self, w: usize, suffix: u8) -> Vec<(String, String)> {
+        let wl = &self.workloads[w];
+        let mut out: Vec<(String, String)> = wl
+            .template()
+            .volumes
+            .iter()
+            .filter_map(|v| {
+                v.persistent_volume_claim
+                    .as_ref()
+                    .map(|r| (v.name.clone(), r.claim_name.clone()))
+            })
+            .collect();
+        if let Workload::StatefulSet { spec, metadata } = wl {
+            for c in &spec.volume_claim_templates {
+                out.push((
+                    c.metadata.name.clone(),
+                    format!("{}-{}-{suffix}", c.metadata.name, metadata.name),
+                ));
+            }
+        }
+        out
     }
 
     /// The expected verdict of `property`, if the scenario states one.

@@ -138,7 +138,24 @@ fn node_key(s: &State, i: u8) -> u64 {
         .collect();
     routed.sort_unstable();
     let own_routes: Vec<u16> = s.proxies[i as usize].routes.iter().map(|r| r.0).collect();
+    // The attach/detach controller's attachments and failing attaches to the node.
+    let attached: Vec<(u8, Option<Secs>)> = s
+        .api
+        .attached
+        .iter()
+        .filter(|a| a.node == i)
+        .map(|a| (a.claim, a.detach_age))
+        .collect();
+    let retries: Vec<(u8, Retry)> = s
+        .api
+        .attach_retry
+        .iter()
+        .filter(|((_, n), _)| *n == i)
+        .map(|((c, _), r)| (*c, *r))
+        .collect();
     hasher.hash_one((
+        attached,
+        retries,
         s.nodes[i as usize].content_hash(),
         &s.api.nodes[i as usize],
         s.proxies[i as usize].lag_left,
@@ -149,7 +166,9 @@ fn node_key(s: &State, i: u8) -> u64 {
     ))
 }
 
-/// `s` with node `i` moved to `perm[i]` and every node reference renamed.
+/// `s` with node `i` moved to `perm[i]` and every node reference renamed (pods' nodes,
+/// `Scheduled` events, endpoints, routes, the attach/detach controller's attachments and
+/// retries).
 fn permute(s: &State, perm: &[u8]) -> State {
     let map = |n: u8| perm[n as usize];
     let mut t = s.clone();
@@ -206,6 +225,18 @@ fn permute(s: &State, perm: &[u8]) -> State {
         if let events::EventKind::Scheduled { node } = kind {
             *node = map(*node);
         }
+    }
+    if t.api.attached.iter().any(|a| map(a.node) != a.node) {
+        for a in t.api.attached.iter_mut() {
+            a.node = map(a.node);
+        }
+        t.api.attached.sort();
+    }
+    if t.api.attach_retry.iter().any(|((_, n), _)| map(*n) != *n) {
+        for ((_, n), _) in t.api.attach_retry.iter_mut() {
+            *n = map(*n);
+        }
+        t.api.attach_retry.sort_by_key(|(k, _)| *k);
     }
     if t.api.endpoints.iter().any(|e| map(e.node) != e.node) {
         for e in t.api.endpoints.iter_mut() {

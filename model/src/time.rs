@@ -38,6 +38,22 @@ macro_rules! each_timer {
         for (_, r) in & $($mut)? *$s.api.attach_retry {
             $f(Timer::Countdown { left: & $($mut)? r.left, due: true });
         }
+        // Detach requests: their age matters only where a node can turn unhealthy; it is due
+        // when a force detach on timeout is the only way left.
+        if m.node_health && $s.api.attached.iter().any(|a| a.detach_age.is_some()) {
+            let due: Vec<bool> = $s
+                .api
+                .attached
+                .iter()
+                .map(|a| crate::derived::timeout_pending(m, &$s, a))
+                .collect();
+            for (a, due) in (& $($mut)? *$s.api.attached).into_iter().zip(due) {
+                if let Some(age) = & $($mut)? a.detach_age {
+                    let due_at = due.then_some(DETACH_AGE_CAP);
+                    $f(Timer::Age { age, cap: DETACH_AGE_CAP, due_at });
+                }
+            }
+        }
         for node in & $($mut)? *$s.nodes {
             for rt in & $($mut)? node.pods {
                 let rt = & $($mut)? **rt;

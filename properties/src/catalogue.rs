@@ -620,7 +620,59 @@ pub fn all() -> Vec<PropertyDef> {
             source: "a preStop sleep holds SIGTERM back while kube-proxies catch up (kubernetes#43576, KEP-3960); docs/sources.md#kube-proxy-routing-lags-the-endpointslice",
             layer: "api + data plane + runtime",
         },
+        PropertyDef {
+            name: "rwo_volume_attached_to_one_node",
+            kind: Kind::Always(rwo_volume_attached_to_one_node),
+            sentence: "No volume that may be attached to one node only (access modes ReadWriteOnce or ReadWriteOncePod, without ReadWriteMany or ReadOnlyMany) is attached to two nodes at once, in the attach/detach controller's actual state of the world (its VolumeAttachments).",
+            source: "reconciler.go attachDesiredVolumes: a volume that IsMultiAttachAllowed refuses is not attached while GetNodesForAttachedVolume lists another node (reportMultiAttachError); docs/sources.md#attach-detach-access-modes-and-multi-attach",
+            layer: "api",
+        },
+        PropertyDef {
+            name: "rwo_volume_mounted_on_one_node",
+            kind: Kind::Always(rwo_volume_mounted_on_one_node),
+            sentence: "No volume that may be attached to one node only (access modes ReadWriteOnce or ReadWriteOncePod, without ReadWriteMany or ReadOnlyMany) is mounted on two nodes at once.",
+            source: "reconciler.go reconcile: a force detach (maxWaitForUnmountDuration on an unhealthy node, or the out-of-service taint) does not wait for the unmount, so the volume can be attached and mounted elsewhere while the old node still has it mounted (KEP-2268; PR #120344); docs/sources.md#attach-detach-detach-and-force-detach",
+            layer: "runtime",
+        },
+        PropertyDef {
+            name: "multi_attach_error_reported",
+            kind: Kind::Sometimes(multi_attach_error_reported),
+            sentence: "Some pod gets FailedAttachVolume \"Multi-Attach error\": its volume is attached to another node.",
+            source: "reconciler.go reportMultiAttachError; docs/sources.md#attach-detach-access-modes-and-multi-attach",
+            layer: "api",
+        },
     ]
+}
+
+/// The claims whose volumes may be attached to one node only (`IsMultiAttachAllowed` false:
+/// ReadWriteOnce or ReadWriteOncePod, with neither ReadWriteMany nor ReadOnlyMany).
+fn single_node_claims(m: &Cluster) -> impl Iterator<Item = u8> + '_ {
+    m.claims
+        .iter()
+        .enumerate()
+        .filter(|(_, c)| !c.multi_attach)
+        .map(|(i, _)| i as u8)
+}
+
+fn rwo_volume_attached_to_one_node(m: &Cluster, s: &State) -> bool {
+    single_node_claims(m).all(|c| s.api.attached.iter().filter(|a| a.claim == c).count() <= 1)
+}
+
+fn rwo_volume_mounted_on_one_node(m: &Cluster, s: &State) -> bool {
+    single_node_claims(m).all(|c| {
+        (0..s.nodes.len() as u8)
+            .filter(|&n| derived::mounted_claims(m, s, n) & (1 << c) != 0)
+            .count()
+            <= 1
+    })
+}
+
+fn multi_attach_error_reported(_: &Cluster, s: &State) -> bool {
+    s.api.pods.iter().any(|p| {
+        p.events
+            .iter()
+            .any(|e| matches!(e.kind, events::EventKind::MultiAttach { .. }))
+    })
 }
 
 /// A property by name.

@@ -122,13 +122,7 @@ pub fn failure_message(m: &Context, workload: u8, step: FailingStep) -> String {
         return msg;
     }
     let t = m.workload(workload).template();
-    let vol = |pvc: bool| {
-        t.volumes
-            .iter()
-            .find(|v| !pvc || v.persistent_volume_claim.is_some())
-            .map(|v| v.name.clone())
-            .unwrap_or_default()
-    };
+    let vol = |pvc: bool| failing_volume_of(m, workload, pvc);
     match step {
         FailingStep::RunPodSandbox => {
             "rpc error: code = Unknown desc = failed to create sandbox".into()
@@ -153,12 +147,19 @@ pub fn failure_message(m: &Context, workload: u8, step: FailingStep) -> String {
 
 /// The volume a failing volume step names: the first (PersistentVolumeClaim, for attach).
 pub fn failing_volume(m: &Context, workload: u8, step: FailingStep) -> String {
+    failing_volume_of(m, workload, step == FailingStep::AttachVolume)
+}
+
+/// The first volume of the workload's pods (`pvc`: the first with a claim); a StatefulSet's
+/// claim templates come after the template's own volumes.
+fn failing_volume_of(m: &Context, workload: u8, pvc: bool) -> String {
     m.workload(workload)
         .template()
         .volumes
         .iter()
-        .find(|v| step != FailingStep::AttachVolume || v.persistent_volume_claim.is_some())
+        .find(|v| !pvc || v.persistent_volume_claim.is_some())
         .map(|v| v.name.clone())
+        .or_else(|| m.claims_of(workload, 0).first().map(|(_, v)| v.clone()))
         .unwrap_or_default()
 }
 
@@ -227,6 +228,42 @@ pub fn text(m: &Context, pod: &Pod, kind: EventKind) -> Event {
                 failure_message(m, w, FailingStep::AttachVolume)
             ),
         ),
+        EventKind::MultiAttach {
+            claim,
+            used_by,
+            more,
+        } => {
+            // `reportMultiAttachError` and `VolumeToAttach.GenerateMsg`: "<prefix> for volume
+            // %q <suffix>". The real message names the volume spec (the PersistentVolume's
+            // name); the model has no PersistentVolume objects and names the pod's volume.
+            let volume = m
+                .claims_of(pod.workload, pod.suffix)
+                .iter()
+                .find(|(c, _)| *c == claim)
+                .map(|(_, v)| v.clone())
+                .unwrap_or_else(|| m.claims[claim as usize].name.clone());
+            let names: Vec<String> = used_by
+                .iter()
+                .flatten()
+                .map(|&(w, sfx)| m.name_of(w, sfx))
+                .collect();
+            let suffix = if names.is_empty() {
+                "Volume is already exclusively attached to one node and can't be attached to another".to_string()
+            } else if more == 0 {
+                format!("Volume is already used by pod(s) {}", names.join(", "))
+            } else {
+                // The model keeps the first four names (all pods are in one namespace).
+                format!(
+                    "Volume is already used by pod(s) {} (and {more} more)",
+                    names.join(", ")
+                )
+            };
+            (
+                "Warning",
+                "FailedAttachVolume".into(),
+                format!("Multi-Attach error for volume \"{volume}\" {suffix}"),
+            )
+        }
         EventKind::FailedMount => (
             "Warning",
             "FailedMount".into(),

@@ -149,6 +149,35 @@ pub fn facts(m: &Context, s: &State) -> Facts {
             );
         }
     }
+    // The attach/detach controller's actual state of the world, and what each node reports
+    // mounted (`volumesInUse`).
+    for a in s.api.attached.iter() {
+        f.api.insert(
+            format!(
+                "VolumeAttachment {} on {}",
+                m.claims[a.claim as usize].name,
+                m.node_name(a.node)
+            ),
+            if a.detach_age.is_some() {
+                "attached, detach requested (no pod on the node needs it)"
+            } else {
+                "attached"
+            }
+            .into(),
+        );
+    }
+    for (n, obj) in s.api.nodes.iter().enumerate() {
+        if obj.volumes_in_use != 0 {
+            let names: Vec<&str> = (0..m.claims.len())
+                .filter(|c| obj.volumes_in_use & (1 << c) != 0)
+                .map(|c| m.claims[c].name.as_str())
+                .collect();
+            f.api.insert(
+                format!("node {} volumesInUse", m.node_name(n as u8)),
+                names.join(", "),
+            );
+        }
+    }
     for (n, node) in s.nodes.iter().enumerate() {
         let node_name = m.node_name(n as u8);
         for rt in &node.pods {

@@ -149,8 +149,45 @@ pub fn what(m: &Context, state: &State, action: &Action) -> String {
             controllers::Action::PodGc { uid } => {
                 format!("mark {} Failed and force-delete it", name(uid))
             }
-            controllers::Action::AttachVolume { uid } => {
-                format!("attach the volume of {} (fails)", name(uid))
+            controllers::Action::AttachVolume { claim, node } => {
+                let fails = podcheck_model::derived::dsw_pods(m, state, claim, node).any(|p| {
+                    m.step_failure(p.workload, podcheck_model::spec::FailingStep::AttachVolume)
+                        .is_some()
+                });
+                format!(
+                    "attach the volume of claim {} to {}{}",
+                    m.claims[claim as usize].name,
+                    m.node_name(node),
+                    if fails { " (fails)" } else { "" }
+                )
+            }
+            controllers::Action::MultiAttach { claim, node } => format!(
+                "Multi-Attach error: the volume of claim {} is attached to another node, not to {}",
+                m.claims[claim as usize].name,
+                m.node_name(node)
+            ),
+            controllers::Action::DetachVolume { claim, node } => {
+                use podcheck_model::derived::DetachWhy;
+                let why = state
+                    .api
+                    .attached
+                    .iter()
+                    .find(|a| a.claim == claim && a.node == node)
+                    .and_then(|a| podcheck_model::derived::detach_why(m, state, a));
+                format!(
+                    "detach the volume of claim {} from {}{}",
+                    m.claims[claim as usize].name,
+                    m.node_name(node),
+                    match why {
+                        Some(DetachWhy::Timeout) => {
+                            " (force detach: still mounted, maxWaitForUnmountDuration 6m0s expired on an unhealthy node)"
+                        }
+                        Some(DetachWhy::OutOfService) => {
+                            " (force detach: still mounted, the node has the out-of-service taint)"
+                        }
+                        _ => "",
+                    }
+                )
             }
             controllers::Action::EndpointSliceSync => "update EndpointSlice".into(),
         },

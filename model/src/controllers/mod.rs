@@ -33,9 +33,14 @@ pub enum Action {
     StatefulSetSync { workload: u8 },
     /// EndpointSlice controller: write the slice.
     EndpointSliceSync,
-    /// Attach/detach controller: try to attach the pod's volume again (it fails: the
+    /// Attach/detach controller: attach the claim's volume to the node (it fails under the
     /// `attachVolume` step failure).
-    AttachVolume { uid: u16 },
+    AttachVolume { claim: u8, node: u8 },
+    /// Attach/detach controller: report the Multi-Attach error to the pods on the node that
+    /// need a volume attached to another node.
+    MultiAttach { claim: u8, node: u8 },
+    /// Attach/detach controller: detach the claim's volume from the node.
+    DetachVolume { claim: u8, node: u8 },
     /// Node lifecycle controller: one step of `monitorNodeHealth`.
     NodeLifecycle {
         node: u8,
@@ -68,7 +73,9 @@ impl Action {
             Action::JobSync { .. } => Controller::Job,
             Action::StatefulSetSync { .. } => Controller::StatefulSet,
             Action::EndpointSliceSync => Controller::EndpointSlice,
-            Action::AttachVolume { .. } => Controller::AttachDetach,
+            Action::AttachVolume { .. }
+            | Action::MultiAttach { .. }
+            | Action::DetachVolume { .. } => Controller::AttachDetach,
             Action::NodeLifecycle { .. } => Controller::NodeLifecycle,
             Action::TaintEviction { .. } => Controller::TaintEviction,
             Action::PodGc { .. } => Controller::PodGc,
@@ -78,9 +85,7 @@ impl Action {
     /// The pod the step is about, if it is about one pod.
     pub fn pod(&self) -> Option<u16> {
         match *self {
-            Action::AttachVolume { uid }
-            | Action::TaintEviction { uid }
-            | Action::PodGc { uid } => Some(uid),
+            Action::TaintEviction { uid } | Action::PodGc { uid } => Some(uid),
             _ => None,
         }
     }
@@ -93,7 +98,9 @@ pub fn apply(m: &Context, s: &mut State, a: Action) -> Option<()> {
         Action::JobSync { workload } => job::sync(m, s, workload),
         Action::StatefulSetSync { workload } => statefulset::sync(m, s, workload),
         Action::EndpointSliceSync => endpointslice::sync(m, s),
-        Action::AttachVolume { uid } => attachdetach::attach_volume(s, uid),
+        Action::AttachVolume { claim, node } => attachdetach::attach_volume(m, s, claim, node),
+        Action::MultiAttach { claim, node } => attachdetach::multi_attach(m, s, claim, node),
+        Action::DetachVolume { claim, node } => attachdetach::detach_volume(m, s, claim, node),
         Action::NodeLifecycle { node, step } => node_lifecycle::apply(m, s, node, step),
         Action::TaintEviction { uid } => taint_eviction::evict(m, s, uid),
         Action::PodGc { uid } => podgc::collect(s, uid),
@@ -129,24 +136,7 @@ pub fn actions<A: From<Action>>(m: &Context, s: &State, out: &mut Vec<A>) {
     if desired_endpoints(m, s).is_some_and(|d| d != *s.api.endpoints) {
         out.push(Action::EndpointSliceSync.into());
     }
-    // Attach/detach controller: a failing attach is retried after its back-off.
-    for p in &s.api.pods {
-        if p.node.is_none()
-            || p.status.phase.is_terminal()
-            || m.step_failure(p.workload, FailingStep::AttachVolume)
-                .is_none()
-        {
-            continue;
-        }
-        let waiting = s
-            .api
-            .attach_retry
-            .iter()
-            .any(|(u, r)| *u == p.uid && r.left > 0);
-        if !waiting {
-            out.push(Action::AttachVolume { uid: p.uid }.into());
-        }
-    }
+    attachdetach::actions(m, s, out);
 }
 
 /// PodGC's orphans of a deleted node, once its quarantine has passed.

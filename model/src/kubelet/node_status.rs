@@ -1,6 +1,8 @@
-//! The kubelet's node status: it posts Ready=True once it reaches the API server again.
+//! The kubelet's node status: it posts Ready=True once it reaches the API server again, and
+//! reports the volumes mounted on the node (`volumesInUse`).
 //!
-//! Sources: `docs/sources.md#kubelet-node-lease-and-status`.
+//! Sources: `docs/sources.md#kubelet-node-lease-and-status`,
+//! `docs/sources.md#attach-detach-detach-and-force-detach`.
 
 use super::*;
 
@@ -8,4 +10,24 @@ use super::*;
 pub fn post(s: &mut State, node: u8) -> Option<()> {
     s.api.nodes[node as usize].unknown = false;
     Some(())
+}
+
+/// `status.volumesInUse`: every kubelet that reaches the API server reports the volumes
+/// mounted on its node (`kubelet_node_status.go` `setNodeVolumesInUseStatus`; the volume
+/// manager has a volume reported in use before it mounts it, `MarkVolumesAsReportedInUse`).
+/// Here the report follows every step (the real one comes with the next node status update);
+/// a cut-off kubelet's last report stands. Writes only what changes.
+pub fn report_volumes_in_use(m: &Context, s: &mut State) {
+    if m.claims.is_empty() {
+        return;
+    }
+    for n in 0..s.nodes.len() {
+        if s.nodes[n].partitioned || s.api.nodes[n].deleted {
+            continue;
+        }
+        let now = mounted_claims(m, s, n as u8);
+        if s.api.nodes[n].volumes_in_use != now {
+            s.api.nodes[n].volumes_in_use = now;
+        }
+    }
 }

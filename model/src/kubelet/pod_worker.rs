@@ -107,11 +107,13 @@ pub(super) fn next_step(
         return (!waiting_retry).then_some(Step::Cleanup);
     }
     let spec = spec_of(m, pod);
-    if !spec.volumes.is_empty() && !rt.volumes {
-        // The attach/detach controller never attaches: WaitForAttachAndMount times out
+    let claims = m.claims_of(pod.workload, pod.suffix);
+    if (!spec.volumes.is_empty() || !claims.is_empty()) && !rt.volumes {
+        // The volume manager mounts a claim's volume once the attach/detach controller has
+        // attached it to this node (`volumesAttached` in the node status,
+        // `VerifyControllerAttachedVolume`). Until then WaitForAttachAndMount times out
         // silently (`wait.Interrupted`, kubelet.go SyncPod) and the pod worker tries again.
-        if m.step_failure(pod.workload, FailingStep::AttachVolume)
-            .is_some()
+        if !claims.is_empty() && (!online || !claims.iter().all(|(c, _)| attached_to(s, *c, node)))
         {
             return None;
         }

@@ -47,8 +47,17 @@ pub enum EventKind {
     Evicted,
     /// kuberuntime SyncPod: `FailedCreatePodSandBox`.
     FailedCreatePodSandBox,
-    /// attach/detach controller: `FailedAttachVolume`.
+    /// attach/detach controller: `FailedAttachVolume`, the attach failed.
     FailedAttachVolume,
+    /// attach/detach controller `reportMultiAttachError`: `FailedAttachVolume`
+    /// "Multi-Attach error for volume …", for `claim`'s volume. `used_by`: the pods (workload,
+    /// name suffix) that use the volume on the node it is attached to, the first four, and how
+    /// many `more`; none when their objects are gone.
+    MultiAttach {
+        claim: u8,
+        used_by: [Option<(u8, u8)>; 4],
+        more: u8,
+    },
     /// volume manager reconciler: `FailedMount` (MountVolume.SetUp failed).
     FailedMount,
     Pulling(C),

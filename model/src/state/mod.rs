@@ -65,9 +65,33 @@ pub struct Api {
     pub workloads: Shared<Vec<WorkloadStatus>>,
     /// The Node objects, one per node of the scenario, same order.
     pub nodes: Shared<Vec<NodeObj>>,
-    /// The attach/detach controller's failing attaches: pod uid and retry timer.
-    pub attach_retry: Shared<Vec<(u16, Retry)>>,
+    /// The attach/detach controller's failing attaches: (claim, node) and retry timer.
+    pub attach_retry: Shared<Vec<((u8, u8), Retry)>>,
+    /// The attach/detach controller's actual state of the world: which claim's volume is
+    /// attached to which node (a VolumeAttachment, for a CSI volume), ordered by (claim,
+    /// node).
+    pub attached: Shared<Vec<Attachment>>,
 }
+
+/// A volume attached to a node, as the attach/detach controller's actual state of the world
+/// holds it (`pkg/controller/volume/attachdetach/cache/actual_state_of_world.go`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Attachment {
+    /// The claim's index in the context's claim list.
+    pub claim: u8,
+    pub node: u8,
+    /// Seconds since the reconciler first found no pod on the node that needs the volume
+    /// (`SetDetachRequestTime`), saturating at [`DETACH_AGE_CAP`]; None while one does.
+    pub detach_age: Option<Secs>,
+}
+
+/// `maxWaitForUnmountDuration` (6 min, hard-coded in `attach_detach_controller.go`): a volume
+/// still mounted on an unhealthy node is force-detached once the detach request is older
+/// (`elapsedTime > maxWaitForUnmountDuration`; whole seconds here, so at 361 s).
+pub const MAX_WAIT_FOR_UNMOUNT: Secs = 360;
+
+/// Detach-request ages matter up to "longer than `maxWaitForUnmountDuration`".
+pub const DETACH_AGE_CAP: Secs = MAX_WAIT_FOR_UNMOUNT + 1;
 
 /// A Node object: its Ready condition and the taints the control plane manages.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Default)]
@@ -86,6 +110,10 @@ pub struct NodeObj {
     /// Seconds left of PodGC's quarantine before it removes the pods of a deleted node
     /// (40 s).
     pub gc_left: Option<Secs>,
+    /// `status.volumesInUse`, as the kubelet last reported it: bit i, claim i's volume is
+    /// mounted (or about to be) on the node. The attach/detach controller reads it as
+    /// `MountedByNode`; a kubelet that cannot reach the API server leaves it as it was.
+    pub volumes_in_use: u32,
 }
 
 /// A workload's controller-visible status.
