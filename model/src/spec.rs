@@ -897,6 +897,7 @@ impl Scenario {
                     w.kind()
                 ));
             }
+            validate_pod_spec(w, t)?;
             for c in t.init_containers.iter().chain(&t.containers) {
                 for (kind, p) in [
                     ("startupProbe", &c.startup_probe),
@@ -1188,4 +1189,78 @@ impl Scenario {
     pub fn expected(&self, property: &str) -> Option<&Expectation> {
         self.expect.iter().find(|e| e.property == property)
     }
+}
+
+/// Where a workload's pod spec is, in the API's field paths.
+fn pod_spec_path(w: &Workload) -> &'static str {
+    match w {
+        Workload::Pod { .. } | Workload::StaticPod { .. } => "spec",
+        _ => "spec.template.spec",
+    }
+}
+
+/// What the API server's validation (`pkg/apis/core/validation/validation.go`) refuses among
+/// the pod spec fields the model reads, with its message and field path, as `kubectl apply`
+/// prints them (`<path>: Invalid value: <value>: <detail>`):
+///
+/// - a container name given twice in the pod (`validateContainers`, `validateInitContainers`:
+///   `Duplicate value`);
+/// - a `sleep` lifecycle handler longer than `terminationGracePeriodSeconds`
+///   (`validateSleepAction`; zero seconds is allowed since PodLifecycleSleepActionAllowZero,
+///   KEP-4818, beta in 1.33);
+/// - a liveness or startup probe with `successThreshold` other than 1
+///   (`validateLivenessProbe`, `validateStartupProbe`: "must be 1").
+pub fn validate_pod_spec(w: &Workload, t: &PodSpec) -> Result<(), String> {
+    let at = |path: String, what: String| format!("workload `{}`: {path}: {what}", w.name());
+    let base = pod_spec_path(w);
+    let grace = t.termination_grace_period_seconds;
+    let mut names = std::collections::BTreeSet::new();
+    for (list, ctrs) in [
+        ("initContainers", &t.init_containers),
+        ("containers", &t.containers),
+    ] {
+        for (i, c) in ctrs.iter().enumerate() {
+            let here = format!("{base}.{list}[{i}]");
+            if !names.insert(c.name.as_str()) {
+                return Err(at(
+                    format!("{here}.name"),
+                    format!("Duplicate value: \"{}\"", c.name),
+                ));
+            }
+            let sleeps = c.lifecycle.as_ref().map(|l| {
+                [
+                    ("preStop", l.pre_stop.as_ref().map(|p| p.sleep.seconds)),
+                    (
+                        "postStart",
+                        l.post_start
+                            .as_ref()
+                            .and_then(|p| p.sleep.as_ref())
+                            .map(|s| s.seconds),
+                    ),
+                ]
+            });
+            for (hook, secs) in sleeps.into_iter().flatten() {
+                if let Some(secs) = secs.filter(|s| *s > grace) {
+                    return Err(at(
+                        format!("{here}.lifecycle.{hook}.sleep.seconds"),
+                        format!(
+                            "Invalid value: {secs}: must be non-negative and less than terminationGracePeriodSeconds ({grace})"
+                        ),
+                    ));
+                }
+            }
+            for (kind, p) in [
+                ("livenessProbe", &c.liveness_probe),
+                ("startupProbe", &c.startup_probe),
+            ] {
+                if let Some(p) = p.as_ref().filter(|p| p.success_threshold != 1) {
+                    return Err(at(
+                        format!("{here}.{kind}.successThreshold"),
+                        format!("Invalid value: {}: must be 1", p.success_threshold),
+                    ));
+                }
+            }
+        }
+    }
+    Ok(())
 }

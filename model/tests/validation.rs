@@ -1,0 +1,99 @@
+//! The API server's validation of the pod spec fields the model reads: what a cluster
+//! refuses is refused here, with the API server's field path and message
+//! (`pkg/apis/core/validation/validation.go`).
+
+use podcheck_model::spec::parse_scenarios;
+
+/// A one-Deployment scenario whose container has `extra` (YAML flow-mapping entries) and
+/// whose pod spec has `pod` entries.
+fn deployment(pod: &str, extra: &str) -> String {
+    format!(
+        "- name: v
+  description: validation
+  source: this test
+  workloads:
+    - kind: Deployment
+      metadata: {{name: web}}
+      spec:
+        replicas: 1
+        template:
+          spec:
+            {pod}
+            containers:
+              - {{name: app, image: \"web:1\"{extra}}}
+"
+    )
+}
+
+fn error(yaml: &str) -> String {
+    parse_scenarios(yaml, "v.yaml").expect_err("refused")
+}
+
+#[test]
+fn a_prestop_sleep_longer_than_the_grace_period_is_refused() {
+    let e = error(&deployment(
+        "terminationGracePeriodSeconds: 30",
+        ", lifecycle: {preStop: {sleep: {seconds: 40}}}",
+    ));
+    assert!(
+        e.contains("workload `web`: spec.template.spec.containers[0].lifecycle.preStop.sleep.seconds: Invalid value: 40: must be non-negative and less than terminationGracePeriodSeconds (30)"),
+        "{e}"
+    );
+    // Equal to the grace period, or zero, is allowed (validateSleepAction: seconds > grace).
+    for secs in [30, 0] {
+        let ok = deployment(
+            "terminationGracePeriodSeconds: 30",
+            &format!(", lifecycle: {{preStop: {{sleep: {{seconds: {secs}}}}}}}"),
+        );
+        assert!(parse_scenarios(&ok, "v.yaml").is_ok(), "{secs}");
+    }
+}
+
+#[test]
+fn a_poststart_sleep_longer_than_the_grace_period_is_refused() {
+    let e = error(&deployment(
+        "terminationGracePeriodSeconds: 5",
+        ", lifecycle: {postStart: {sleep: {seconds: 6}}}",
+    ));
+    assert!(
+        e.contains("spec.template.spec.containers[0].lifecycle.postStart.sleep.seconds: Invalid value: 6: must be non-negative and less than terminationGracePeriodSeconds (5)"),
+        "{e}"
+    );
+}
+
+#[test]
+fn liveness_and_startup_probes_need_success_threshold_one() {
+    for kind in ["livenessProbe", "startupProbe"] {
+        let e = error(&deployment(
+            "terminationGracePeriodSeconds: 30",
+            &format!(", {kind}: {{successThreshold: 2}}"),
+        ));
+        assert!(
+            e.contains(&format!(
+                "spec.template.spec.containers[0].{kind}.successThreshold: Invalid value: 2: must be 1"
+            )),
+            "{e}"
+        );
+    }
+    // A readiness probe may ask for more.
+    let ok = deployment(
+        "terminationGracePeriodSeconds: 30",
+        ", readinessProbe: {successThreshold: 2}",
+    );
+    assert!(parse_scenarios(&ok, "v.yaml").is_ok());
+}
+
+#[test]
+fn a_container_name_given_twice_is_refused() {
+    let yaml = deployment(
+        "initContainers: [{name: app, image: \"init:1\", app: {exitAfterSeconds: 1, exitCode: 0}}]",
+        "",
+    );
+    let e = error(&yaml);
+    assert!(
+        e.contains(
+            "workload `web`: spec.template.spec.containers[0].name: Duplicate value: \"app\""
+        ),
+        "{e}"
+    );
+}
