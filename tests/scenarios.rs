@@ -363,6 +363,8 @@ fn deleted_leads_to_gone_depends_on_the_partition_healing() {
         }
         s.expect.retain(|e| e.property != "deleted_leads_to_gone");
         s.expect.push(podcheck_model::spec::Expectation {
+            from: None,
+            before: None,
             property: "deleted_leads_to_gone".into(),
             verdict: podcheck_model::Verdict::Holds,
             source: "test".into(),

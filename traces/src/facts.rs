@@ -205,9 +205,28 @@ pub fn facts(m: &Context, s: &State) -> Facts {
 /// changes no state; it is a fact of the step.
 pub fn refused_request(before: &State, action: &Action) -> Option<u16> {
     match *action {
-        Action::Client(r) if podcheck_model::proxy::refused(before, r.via, r.uid) => Some(r.uid),
+        Action::Client(r) if podcheck_model::proxy::refused(before, r.via, r.uid) => r.uid,
         _ => None,
     }
+}
+
+/// The kube-proxy (its node) that rejected a step's client request because it had no
+/// endpoint for the Service ([`podcheck_model::proxy::no_endpoints`]), if the step is one.
+pub fn rejected_request(before: &State, action: &Action) -> Option<u8> {
+    match *action {
+        Action::Client(r) if podcheck_model::proxy::no_endpoints(before, r.via, r.uid) => {
+            Some(r.via)
+        }
+        _ => None,
+    }
+}
+
+/// The line a trace shows for a request rejected for want of endpoints.
+pub fn rejected_words(m: &Context, via: u8) -> String {
+    format!(
+        "client: a request via kube-proxy@{} was rejected: the Service has no endpoints",
+        m.node_name(via)
+    )
 }
 
 /// The line a trace shows for a refused request.

@@ -200,6 +200,9 @@ pub fn from_raw(
                 if let Some(uid) = crate::facts::refused_request(before, a) {
                     lines.push(crate::facts::refused_words(m, before, uid));
                 }
+                if let Some(via) = crate::facts::rejected_request(before, a) {
+                    lines.push(crate::facts::rejected_words(m, via));
+                }
                 lines
             },
             events: events(m, before, a, &replayed),

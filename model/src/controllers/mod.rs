@@ -167,7 +167,7 @@ pub fn node_actions<A: From<Action>>(
     full: bool,
     out: &mut Vec<A>,
 ) {
-    let grace = m.scenario.cluster.node_monitor_grace_period_seconds;
+    let grace = m.node_monitor_grace;
     let obj = &s.api.nodes[node as usize];
     let rt = &s.nodes[node as usize];
     if !obj.unknown && rt.partitioned && rt.lease_age > grace {
