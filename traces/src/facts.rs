@@ -185,7 +185,26 @@ pub fn facts(m: &Context, s: &State) -> Facts {
         }
     }
     for (n, p) in s.proxies.iter().enumerate() {
-        let routes: Vec<String> = p.routes.iter().map(|r| m.uid_name(s, r.0)).collect();
+        // A route to a pod the API's slice lists as terminating is marked: kube-proxy routes
+        // there only while it lags, or (from 1.26) when no endpoint is ready.
+        let terminating = |uid: u16| {
+            s.api
+                .endpoints
+                .iter()
+                .any(|e| e.uid == uid && e.conditions.terminating)
+        };
+        let routes: Vec<String> = p
+            .routes
+            .iter()
+            .map(|r| {
+                let name = m.uid_name(s, r.0);
+                if terminating(r.0) {
+                    format!("{name} (terminating)")
+                } else {
+                    name
+                }
+            })
+            .collect();
         let mut v = format!("routes to [{}]", routes.join(", "));
         if p.lag_left.is_some() {
             v.push_str(", update pending");
