@@ -359,7 +359,8 @@ fn check_healthy_prints_a_table_of_its_properties() {
     let header = out.lines().next().expect("empty table");
     assert!(
         header.starts_with(&format!(
-            "healthy  ({} unique states, ",
+            "healthy  (Kubernetes {}, {} unique states, ",
+            s["kubernetes_version"].as_str().unwrap(),
             s["unique_states"].as_u64().unwrap()
         )),
         "header: {header:?}"
@@ -627,7 +628,7 @@ fn ctrl_c_stops_the_check_and_prints_the_report_so_far() {
     assert!(n_rows > 20, "{out}");
     assert!(
         out.contains(
-            "\nhealthy  (INCOMPLETE: not checked, interrupted (Ctrl-C) before it started)\n"
+            "\nhealthy  (Kubernetes 1.35, INCOMPLETE: not checked, interrupted (Ctrl-C) before it started)\n"
         ),
         "{out}"
     );

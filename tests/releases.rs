@@ -88,6 +88,23 @@ fn force_delete_grace_differs_between_1_30_and_1_31() {
     );
 }
 
+/// The out-of-service taint: from 1.26 PodGC force-deletes the Terminating db-0 of the
+/// tainted node (gate `NodeOutOfServiceVolumeDetach` on by default, KEP-2268) and the new db-0
+/// runs beside the old one; in 1.25 the taint only evicts, gracefully, and db-0 stays fenced.
+#[test]
+fn out_of_service_taint_differs_between_1_25_and_1_26() {
+    let old = run(&at("statefulset-out-of-service", "1.25"));
+    let new = run(&at("statefulset-out-of-service", "1.26"));
+    assert_eq!(
+        changed(&old, &new),
+        [
+            ("force_delete_cleans_runtime", (Holds, Violated)),
+            ("statefulset_at_most_one", (Holds, Violated)),
+        ]
+        .into()
+    );
+}
+
 /// Every built-in scenario, at the releases on both sides of each change the model follows:
 /// each verdict is the catalogue's expectation for that release.
 #[test]
@@ -129,6 +146,8 @@ fn behaviours_switch_at_their_releases() {
     assert_eq!(r(30).immediate_kill(30), 30);
     assert_eq!(r(31).immediate_kill(30), 1);
     assert_eq!(r(30).immediate_kill(0), 1, "never below 1 s");
+    assert!(!r(25).pod_gc_out_of_service && r(26).pod_gc_out_of_service);
+    assert!(!r(25).pod_disruption_conditions && r(26).pod_disruption_conditions);
     assert_eq!(r(31).node_monitor_grace_default, 40);
     assert_eq!(r(32).node_monitor_grace_default, 50);
 }

@@ -129,6 +129,16 @@ pub struct ByRelease {
     /// The default `--node-monitor-grace-period`: 40 s, 50 s from 1.32 (PR #126287).
     /// `docs/sources.md#node-lifecycle-unknown-after-the-grace-period`.
     pub node_monitor_grace_default: Secs,
+    /// 1.26 (gate `NodeOutOfServiceVolumeDetach` beta, on by default; GA 1.28; KEP-2268):
+    /// PodGC force-deletes the terminating pods of a not-Ready node with the
+    /// `node.kubernetes.io/out-of-service` taint (`gc_controller.go` `gc` calls
+    /// `gcTerminating` only with the gate on). Before, the taint is only a NoExecute taint.
+    /// `docs/sources.md#podgc`.
+    pub pod_gc_out_of_service: bool,
+    /// 1.26 (gate `PodDisruptionConditions` beta, on by default; GA 1.31; KEP-3329): taint
+    /// eviction, PodGC and the kubelet's eviction manager add the `DisruptionTarget`
+    /// condition to the pods they delete. `docs/sources.md#taint-eviction`.
+    pub pod_disruption_conditions: bool,
     /// 1.29 (gate `SidecarContainers` beta, on by default; GA 1.33; KEP-753): init
     /// containers with `restartPolicy: Always` are sidecars. A hook for the sidecar model;
     /// nothing reads it yet.
@@ -148,6 +158,8 @@ impl ByRelease {
             terminal_phase_on_delete: since(27),
             immediate_kill_grace: since(31).then_some(1),
             node_monitor_grace_default: if since(32) { 50 } else { 40 },
+            pod_gc_out_of_service: since(26),
+            pod_disruption_conditions: since(26),
             sidecar_containers: since(29),
             job_pod_replacement_policy: since(29),
         }

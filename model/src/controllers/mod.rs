@@ -96,7 +96,7 @@ pub fn apply(m: &Context, s: &mut State, a: Action) -> Option<()> {
         Action::AttachVolume { uid } => attachdetach::attach_volume(s, uid),
         Action::NodeLifecycle { node, step } => node_lifecycle::apply(m, s, node, step),
         Action::TaintEviction { uid } => taint_eviction::evict(m, s, uid),
-        Action::PodGc { uid } => podgc::collect(s, uid),
+        Action::PodGc { uid } => podgc::collect(m, s, uid),
     }
 }
 
@@ -212,8 +212,8 @@ pub fn node_actions<A: From<Action>>(
             }
         }
     }
-    // PodGC: terminating pods on a not-Ready node with the out-of-service taint.
-    if obj.out_of_service && obj.unknown {
+    // PodGC: terminating pods on a not-Ready node with the out-of-service taint (from 1.26).
+    if obj.out_of_service && obj.unknown && m.by_release.pod_gc_out_of_service {
         for p in s.api.pods.iter().filter(|p| p.node == Some(node)) {
             if p.deletion.is_some() {
                 out.push(Action::PodGc { uid: p.uid }.into());

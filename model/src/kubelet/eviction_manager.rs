@@ -62,8 +62,11 @@ pub fn evict(m: &Context, s: &mut State, node: u8, uid: u16) -> Option<()> {
     s.rt(node, uid)?;
     s.nodes[node as usize].eviction_wait = 10;
     s.rt_mut(node, uid)?.evicted = true;
-    if let Some(p) = s.pod_mut(uid) {
-        p.disruption_target = true;
+    // DisruptionTarget (TerminationByKubelet) from 1.26, gate `PodDisruptionConditions`.
+    if m.by_release.pod_disruption_conditions {
+        if let Some(p) = s.pod_mut(uid) {
+            p.disruption_target = true;
+        }
     }
     crate::apiserver::kubelet_event(s, node, uid, crate::events::EventKind::Evicted);
     let spec_grace = m
