@@ -671,9 +671,11 @@ fn run_trace(
         TraceFormat::Text => {
             say!(
                 "{}: {}
+(Kubernetes {})
 ",
                 p.def.name,
-                p.def.sentence
+                p.def.sentence,
+                model.release
             );
             say!("{}", podcheck_traces::render_text(&trace));
         }

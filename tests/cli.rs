@@ -1338,6 +1338,20 @@ fn kubernetes_version_is_reported_and_picks_the_release() {
         0,
     );
     assert!(stdout(&o).contains("(Kubernetes 1.25, "), "{}", stdout(&o));
+    // Traces name the release too.
+    let args = [
+        "trace",
+        "prestop-single-replica",
+        "--property",
+        "no_request_finds_no_endpoints",
+        "--kubernetes-version",
+        "1.25",
+    ];
+    let o = run_expect(&args, 0);
+    assert!(stdout(&o).contains("(Kubernetes 1.25)"), "{}", stdout(&o));
+    let o = run_expect(&[&args[..], &["--format", "json"]].concat(), 0);
+    let t: Value = serde_json::from_slice(&o.stdout).expect("JSON");
+    assert_eq!(t["kubernetes_version"], "1.25");
 }
 
 #[test]

@@ -78,6 +78,9 @@ impl From<&podcheck_properties::Kind> for Kind {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Trace {
     pub scenario: String,
+    /// The Kubernetes release the model followed, as `1.35`.
+    #[serde(default)]
+    pub kubernetes_version: String,
     pub property: String,
     pub kind: Kind,
     pub verdict: Verdict,
@@ -211,6 +214,7 @@ pub fn from_raw(
     }
     Ok(Trace {
         scenario: m.scenario.name.clone(),
+        kubernetes_version: m.release.to_string(),
         property: property.to_string(),
         kind,
         verdict,
