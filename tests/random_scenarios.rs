@@ -88,6 +88,12 @@ fn container(name: &'static str) -> impl Strategy<Value = Container> {
         )
 }
 
+/// Releases on both sides of each behaviour the model switches by release
+/// (`docs/sources.md#behaviour-by-release`): the invariants hold at every one.
+const RELEASES: &[&str] = &[
+    "1.22", "1.25", "1.26", "1.27", "1.30", "1.31", "1.32", "1.35",
+];
+
 fn scenario() -> impl Strategy<Value = Scenario> {
     (
         any::<bool>(),
@@ -107,7 +113,7 @@ fn scenario() -> impl Strategy<Value = Scenario> {
             proptest::option::of(1u16..=60),
             proptest::bool::weighted(0.3),
         ),
-        1usize..=2,
+        (1usize..=2, proptest::sample::select(RELEASES)),
         (0u8..=3, proptest::bool::weighted(0.3), any::<bool>()),
         (
             0usize..=12,
@@ -129,7 +135,7 @@ fn scenario() -> impl Strategy<Value = Scenario> {
                 app,
                 service,
                 (delete, deadlock, outage, force),
-                nodes,
+                (nodes, release),
                 (node_fault, statefulset, parallel),
                 (failing, hangs, post_start, static_pod, rotate, budget),
             )| {
@@ -320,6 +326,7 @@ fn scenario() -> impl Strategy<Value = Scenario> {
                 }
                 let mut cluster = ClusterSpec::default();
                 cluster.nodes.truncate(nodes);
+                cluster.kubernetes_version = Some(release.to_string());
                 Scenario {
                     name: "random".into(),
                     description: String::new(),
