@@ -1494,7 +1494,7 @@ pub fn scenario_svg(
         15.0,
         "#222",
         r#"font-weight="bold""#,
-        &format!("scenario {}", m.scenario.name),
+        &format!("scenario {}  (Kubernetes {})", m.scenario.name, m.release),
     );
     for line in wrap(&m.scenario.description, 120) {
         y += 16.0;
