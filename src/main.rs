@@ -168,9 +168,23 @@ struct Size {
     /// `replicas` of every Deployment and StatefulSet (1–5).
     #[arg(long, value_parser = clap::value_parser!(u8).range(1..=5))]
     replicas: Option<u8>,
+    /// The Kubernetes release to follow, as 1.33 (1.22 to 1.35), for every scenario; it
+    /// replaces the scenario's `cluster.kubernetesVersion` (default: the newest, 1.35).
+    #[arg(long, value_name = "V", value_parser = kubernetes_version)]
+    kubernetes_version: Option<podcheck_model::spec::Release>,
+}
+
+/// `--kubernetes-version V`.
+fn kubernetes_version(text: &str) -> Result<podcheck_model::spec::Release, String> {
+    podcheck_model::spec::Release::parse(text)
 }
 
 fn resize(mut list: Vec<Scenario>, size: Size, origin: &str) -> Result<Vec<Scenario>, BadInput> {
+    if let Some(v) = size.kubernetes_version {
+        for s in &mut list {
+            s.cluster.kubernetes_version = Some(v.to_string());
+        }
+    }
     if size.nodes.is_none() && size.replicas.is_none() {
         return Ok(list);
     }
@@ -314,6 +328,8 @@ struct JsonScenario<'a> {
     stopped: Option<JsonStop>,
     peak_rss_kib: Option<u64>,
     threads: u16,
+    /// The Kubernetes release the model followed.
+    kubernetes_version: String,
     nodes: usize,
     replicas: std::collections::BTreeMap<&'a str, u8>,
     /// Classes of interchangeable nodes the exploration reduced by (its states are one per
@@ -349,6 +365,7 @@ fn json_scenario(r: &ScenarioResult, threads: u16, checked: bool) -> JsonScenari
         }),
         peak_rss_kib: peak_rss_kib(),
         threads,
+        kubernetes_version: release_of(&r.scenario),
         nodes: r.scenario.cluster.nodes.len(),
         replicas: r
             .scenario
@@ -389,6 +406,13 @@ fn json_scenario(r: &ScenarioResult, threads: u16, checked: bool) -> JsonScenari
     }
 }
 
+/// The release a (validated) scenario follows, as `1.35`.
+fn release_of(s: &Scenario) -> String {
+    s.release()
+        .map(|r| r.to_string())
+        .unwrap_or_else(|e| format!("invalid: {e}"))
+}
+
 /// How a run ended, for the table's heading.
 fn run_end(r: &ScenarioResult) -> String {
     let Some(s) = r.stopped.filter(|_| !r.complete) else {
@@ -412,16 +436,18 @@ fn print_table(r: &ScenarioResult, checked: bool) {
             format!(" up to interchangeable nodes {}", classes.join(", "))
         };
         say!(
-            "{}  ({} unique states{reduced}, {:.2} s, {})",
+            "{}  (Kubernetes {}, {} unique states{reduced}, {:.2} s, {})",
             r.scenario.name,
+            release_of(&r.scenario),
             r.unique_states,
             r.seconds,
             run_end(r)
         );
     } else {
         say!(
-            "{}  (INCOMPLETE: not checked, interrupted (Ctrl-C) before it started)",
-            r.scenario.name
+            "{}  (Kubernetes {}, INCOMPLETE: not checked, interrupted (Ctrl-C) before it started)",
+            r.scenario.name,
+            release_of(&r.scenario)
         );
     }
     let w = r
@@ -733,9 +759,11 @@ fn run_trace(
         TraceFormat::Text => {
             say!(
                 "{}: {}
+(Kubernetes {})
 ",
                 p.def.name,
-                p.def.sentence
+                p.def.sentence,
+                model.release
             );
             say!("{}", podcheck_traces::render_text(&trace));
         }

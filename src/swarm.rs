@@ -157,6 +157,9 @@ impl SimArgs {
 pub struct SizeFlags {
     pub nodes: Option<u8>,
     pub replicas: Option<u8>,
+    /// `--kubernetes-version`, if given.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub kubernetes_version: Option<podcheck_model::spec::Release>,
 }
 
 /// A shard's place in its swarm.
@@ -207,6 +210,8 @@ pub struct ShardReport {
     pub podcheck: String,
     pub scenario: String,
     pub size: SizeFlags,
+    /// The Kubernetes release the model followed.
+    pub kubernetes_version: podcheck_model::spec::Release,
     pub nodes: usize,
     pub replicas: BTreeMap<String, u8>,
     pub seed: u64,
@@ -236,6 +241,8 @@ pub struct MergedReport {
     pub podcheck: String,
     pub scenario: String,
     pub size: SizeFlags,
+    /// The Kubernetes release the model followed.
+    pub kubernetes_version: podcheck_model::spec::Release,
     pub nodes: usize,
     pub replicas: BTreeMap<String, u8>,
     pub seed: u64,
@@ -496,7 +503,9 @@ pub fn run_simulate(
         size: SizeFlags {
             nodes: size.nodes,
             replicas: size.replicas,
+            kubernetes_version: size.kubernetes_version,
         },
+        kubernetes_version: m.release,
         nodes: scenario.cluster.nodes.len(),
         replicas: replicas_of(&scenario),
         seed,
@@ -516,8 +525,9 @@ pub fn run_simulate(
         Format::Json => say!("{json}"),
         Format::Table => {
             say!(
-                "{}  (simulation: seed {seed}, shard {index}/{count}, {} walks of up to {depth} steps, {} states visited, {} distinct, {} walks ended in a terminal state)",
+                "{}  (Kubernetes {}, simulation: seed {seed}, shard {index}/{count}, {} walks of up to {depth} steps, {} states visited, {} distinct, {} walks ended in a terminal state)",
                 scenario.name,
+                report.kubernetes_version,
                 opts.walks,
                 r.states_visited,
                 r.distinct_states,
@@ -603,6 +613,13 @@ pub fn run_merge(
                 format!("{} nodes, replicas {:?}", first.nodes, first.replicas),
             ));
         }
+        if r.kubernetes_version != first.kubernetes_version {
+            return Err(differs(
+                "Kubernetes release",
+                r.kubernetes_version.to_string(),
+                first.kubernetes_version.to_string(),
+            ));
+        }
         if r.depth != first.depth {
             return Err(differs(
                 "depth",
@@ -650,6 +667,7 @@ pub fn run_merge(
     let size = Size {
         nodes: first.size.nodes,
         replicas: first.size.replicas,
+        kubernetes_version: first.size.kubernetes_version,
     };
     let scenario = pick(
         load(&catalogue_file)?,
@@ -756,6 +774,7 @@ pub fn run_merge(
         podcheck: first.podcheck.clone(),
         scenario: scenario.name.clone(),
         size: first.size,
+        kubernetes_version: first.kubernetes_version,
         nodes: first.nodes,
         replicas: first.replicas.clone(),
         seed: first.seed,
@@ -777,8 +796,9 @@ pub fn run_merge(
         Format::Json => say!("{json}"),
         Format::Table => {
             say!(
-                "{}  (swarm: seed {}, {} of {count} shards{}, {} walks of up to {} steps, {} states visited)",
+                "{}  (Kubernetes {}, swarm: seed {}, {} of {count} shards{}, {} walks of up to {} steps, {} states visited)",
                 merged.scenario,
+                merged.kubernetes_version,
                 merged.seed,
                 merged.shards.merged.len(),
                 if missing.is_empty() { "" } else { ", SOME MISSING" },

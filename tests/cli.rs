@@ -376,7 +376,8 @@ fn check_healthy_prints_a_table_of_its_properties() {
     let header = out.lines().next().expect("empty table");
     assert!(
         header.starts_with(&format!(
-            "healthy  ({} unique states, ",
+            "healthy  (Kubernetes {}, {} unique states, ",
+            s["kubernetes_version"].as_str().unwrap(),
             s["unique_states"].as_u64().unwrap()
         )),
         "header: {header:?}"
@@ -644,7 +645,7 @@ fn ctrl_c_stops_the_check_and_prints_the_report_so_far() {
     assert!(n_rows > 20, "{out}");
     assert!(
         out.contains(
-            "\nhealthy  (INCOMPLETE: not checked, interrupted (Ctrl-C) before it started)\n"
+            "\nhealthy  (Kubernetes 1.35, INCOMPLETE: not checked, interrupted (Ctrl-C) before it started)\n"
         ),
         "{out}"
     );
@@ -1233,7 +1234,7 @@ fn bench_reports_a_run_past_its_time_limit_as_such() {
     assert!(cells[2].starts_with("≥ "), "{row}");
     assert_eq!(cells[4], "> 1 s", "{row}");
     assert_eq!(cells[5..7], ["—", "—"], "{row}");
-    assert!(!out.contains("| 296241 |"), "{out}");
+    assert!(!out.contains("| 339369 |"), "{out}");
 }
 
 #[test]
@@ -1417,5 +1418,128 @@ fn a_shared_read_write_once_claim_names_the_pod_that_holds_it() {
             "Multi-Attach error for volume \"data\" Volume is already used by pod(s) web-"
         ),
         "{out}"
+    );
+}
+
+// ---------------------------------------------------------------------------------------------
+// The Kubernetes release
+
+#[test]
+fn kubernetes_version_is_reported_and_picks_the_release() {
+    // Default: the newest release the model follows, in the table and in JSON.
+    let o = run_expect(&["check", "prestop-single-replica"], 0);
+    assert!(
+        stdout(&o).contains("prestop-single-replica  (Kubernetes 1.35, "),
+        "{}",
+        stdout(&o)
+    );
+    let newest = run_json(&["check", "prestop-single-replica", "--format", "json"], 0);
+    let s = scenario(&newest, "prestop-single-replica");
+    assert_eq!(s["kubernetes_version"], "1.35");
+    assert_eq!(
+        property(s, "no_request_to_stopped_container")["verdict"],
+        "violated"
+    );
+    // 1.25: before kube-proxy's terminating-endpoint fallback; the catalogue's expectation for
+    // that release is met (exit 0), and the verdict is the other one.
+    let old = run_json(
+        &[
+            "check",
+            "prestop-single-replica",
+            "--kubernetes-version",
+            "1.25",
+            "--format",
+            "json",
+        ],
+        0,
+    );
+    let s = scenario(&old, "prestop-single-replica");
+    assert_eq!(s["kubernetes_version"], "1.25");
+    assert_eq!(
+        property(s, "no_request_to_stopped_container")["verdict"],
+        "holds"
+    );
+    assert_eq!(
+        property(s, "deleted_pod_ends_succeeded")["verdict"],
+        "violated"
+    );
+    let o = run_expect(
+        &[
+            "check",
+            "prestop-single-replica",
+            "--kubernetes-version",
+            "v1.25",
+        ],
+        0,
+    );
+    assert!(stdout(&o).contains("(Kubernetes 1.25, "), "{}", stdout(&o));
+    // Traces name the release too.
+    let args = [
+        "trace",
+        "prestop-single-replica",
+        "--property",
+        "no_request_finds_no_endpoints",
+        "--kubernetes-version",
+        "1.25",
+    ];
+    let o = run_expect(&args, 0);
+    assert!(stdout(&o).contains("(Kubernetes 1.25)"), "{}", stdout(&o));
+    let o = run_expect(&[&args[..], &["--format", "json"]].concat(), 0);
+    let t: Value = serde_json::from_slice(&o.stdout).expect("JSON");
+    assert_eq!(t["kubernetes_version"], "1.25");
+}
+
+#[test]
+fn bad_kubernetes_version_is_bad_input() {
+    for bad in ["1.99", "1.21", "2.0", "1.33.1", "latest", ""] {
+        assert_bad_input(
+            &["check", "healthy", "--kubernetes-version", bad],
+            &["--kubernetes-version"],
+        );
+    }
+    assert_bad_input(
+        &["check", "healthy", "--kubernetes-version", "1.36"],
+        &["1.22", "1.35"],
+    );
+    assert_bad_input(
+        &["trace", "healthy", "--kubernetes-version", "1.4"],
+        &["--kubernetes-version"],
+    );
+}
+
+#[test]
+fn kubernetes_version_in_a_catalogue() {
+    let dir = TempDir::new("kubernetes-version");
+    let at = |v: &str| {
+        MY_CRASH_YAML.replace(
+            "  workloads:\n",
+            &format!("  cluster:\n    kubernetesVersion: {v}\n    nodes: [{{name: node-1, allocatable: {{cpuMilli: 4000, memoryMi: 8192}}}}]\n  workloads:\n"),
+        )
+    };
+    let file = dir.write("v130.yaml", &at("\"1.30\""));
+    let r = run_json(&["check", "--catalogue", &file, "--format", "json"], 0);
+    assert_eq!(scenario(&r, "my-crash")["kubernetes_version"], "1.30");
+    // The flag replaces the scenario's release.
+    let r = run_json(
+        &[
+            "check",
+            "--catalogue",
+            &file,
+            "--kubernetes-version",
+            "1.27",
+            "--format",
+            "json",
+        ],
+        0,
+    );
+    assert_eq!(scenario(&r, "my-crash")["kubernetes_version"], "1.27");
+    let file = dir.write("v199.yaml", &at("\"1.99\""));
+    assert_bad_input(
+        &["check", "--catalogue", &file],
+        &["cluster.kubernetesVersion", "1.99", "my-crash"],
+    );
+    assert_bad_input(
+        &["list", "--catalogue", &file],
+        &["cluster.kubernetesVersion"],
     );
 }

@@ -773,7 +773,7 @@ fn explore_on_port_0_prints_the_bound_port_and_the_scenario_panel() {
     let init = e.get_json("/.states");
     let svg = str_of(&init[0], "svg");
     for want in [
-        &format!("scenario {scenario}") as &str,
+        &format!("scenario {scenario}  (Kubernetes 1.35)") as &str,
         "podcheck check: ",
         "leads_to",
         "deleted_leads_to_gone",

@@ -74,9 +74,17 @@ fn container(name: &'static str) -> impl Strategy<Value = Container> {
                     },
                     limits: Resources::default(),
                 },
-                startup_probe: startup,
+                // Liveness and startup probes need successThreshold 1
+                // (validateLivenessProbe, validateStartupProbe).
+                startup_probe: startup.map(|p| Probe {
+                    success_threshold: 1,
+                    ..p
+                }),
                 readiness_probe: readiness,
-                liveness_probe: liveness,
+                liveness_probe: liveness.map(|p| Probe {
+                    success_threshold: 1,
+                    ..p
+                }),
                 lifecycle: prestop.map(|seconds| Lifecycle {
                     pre_stop: Some(PreStop {
                         sleep: SleepAction { seconds },
@@ -87,6 +95,12 @@ fn container(name: &'static str) -> impl Strategy<Value = Container> {
             },
         )
 }
+
+/// Releases on both sides of each behaviour the model switches by release
+/// (`docs/sources.md#behaviour-by-release`): the invariants hold at every one.
+const RELEASES: &[&str] = &[
+    "1.22", "1.25", "1.26", "1.27", "1.30", "1.31", "1.32", "1.35",
+];
 
 fn scenario() -> impl Strategy<Value = Scenario> {
     (
@@ -107,7 +121,7 @@ fn scenario() -> impl Strategy<Value = Scenario> {
             proptest::option::of(1u16..=60),
             proptest::bool::weighted(0.3),
         ),
-        1usize..=2,
+        (1usize..=2, proptest::sample::select(RELEASES)),
         (0u8..=3, proptest::bool::weighted(0.3), any::<bool>()),
         (
             0usize..=12,
@@ -129,7 +143,7 @@ fn scenario() -> impl Strategy<Value = Scenario> {
                 app,
                 service,
                 (delete, deadlock, outage, force),
-                nodes,
+                (nodes, release),
                 (node_fault, statefulset, parallel),
                 (failing, hangs, post_start, static_pod, rotate, budget),
             )| {
@@ -183,6 +197,18 @@ fn scenario() -> impl Strategy<Value = Scenario> {
                 } else {
                     vec![]
                 };
+                // The API server refuses a preStop sleep longer than the grace period
+                // (validateSleepAction): generate only what a cluster accepts.
+                let clamp = |mut c: Container| {
+                    if let Some(PreStop { sleep }) =
+                        c.lifecycle.as_mut().and_then(|l| l.pre_stop.as_mut())
+                    {
+                        sleep.seconds = sleep.seconds.min(grace);
+                    }
+                    c
+                };
+                let app = clamp(app);
+                let init = init.map(clamp);
                 let spec = PodSpec {
                     restart_policy: if deployment {
                         RestartPolicy::Always
@@ -321,6 +347,7 @@ fn scenario() -> impl Strategy<Value = Scenario> {
                 }
                 let mut cluster = ClusterSpec::default();
                 cluster.nodes.truncate(nodes);
+                cluster.kubernetes_version = Some(release.to_string());
                 Scenario {
                     name: "random".into(),
                     description: String::new(),

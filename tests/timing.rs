@@ -40,9 +40,17 @@ fn seconds_after(actions: &[Action], from: usize) -> u64 {
 /// toleration ends, and the replacement running at once on the other node.
 #[test]
 fn partition_timeline_follows_from_the_grace_period_the_toleration_and_the_proxy_lag() {
-    for grace in [50u16, 40] {
+    // The default grace period follows the release (40 s before 1.32, 50 s from it); an
+    // explicit setting wins.
+    for (release, set, grace) in [
+        (None, None, 50u16),
+        (Some("1.31"), None, 40),
+        (Some("1.32"), None, 50),
+        (Some("1.35"), Some(40), 40),
+    ] {
         let mut s = catalogue::find("deployment-partition").unwrap();
-        s.cluster.node_monitor_grace_period_seconds = grace;
+        s.cluster.kubernetes_version = release.map(String::from);
+        s.cluster.node_monitor_grace_period_seconds = set;
         let r = check_scenario(&s, false);
         let g = grace as u64;
         let lag = s.cluster.proxy_lag_seconds as u64;

@@ -160,7 +160,7 @@ impl Action {
             Action::Scheduler(scheduler::Action::Schedule { uid, .. }) => Some(uid),
             Action::Kubelet(a) => a.pod(),
             Action::Controller(a) => a.pod(),
-            Action::Client(r) => Some(r.uid),
+            Action::Client(r) => r.uid,
             Action::Fault(faults::Action::Fault { target, .. }) => target,
             _ => None,
         }

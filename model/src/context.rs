@@ -4,7 +4,9 @@
 //! the cluster's composition to know what it is running.
 
 use crate::k8s::{ContainerSpecView, Gates};
-use crate::spec::{AccessMode, Container, FailingStep, Fault, PodSpec, Scenario, Workload};
+use crate::spec::{
+    AccessMode, Container, FailingStep, Fault, PodSpec, Release, Scenario, Workload,
+};
 use crate::state::*;
 
 /// What a scenario fixes for the whole exploration.
@@ -16,6 +18,11 @@ pub struct Context {
     /// Per workload: init container and container spec views for the upstream functions.
     pub views: Vec<(Vec<ContainerSpecView>, Vec<ContainerSpecView>)>,
     pub gates: Gates,
+    /// The Kubernetes release the model follows, and what it decides ([`ByRelease`]).
+    pub release: Release,
+    pub by_release: ByRelease,
+    /// `--node-monitor-grace-period`: the scenario's, else the release's default.
+    pub node_monitor_grace: Secs,
     /// The scenario has node faults: node health (leases, the node lifecycle controller,
     /// taints) is modelled.
     pub node_health: bool,
@@ -116,6 +123,75 @@ pub struct Claim {
     pub multi_attach: bool,
 }
 
+/// Every behaviour the model knows to differ between Kubernetes releases, decided once from
+/// the release ([`ByRelease::of`]) so that the components read a value, not a version.
+/// Each field names the release that changed it and its source
+/// (`docs/sources.md#behaviour-by-release`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct ByRelease {
+    /// 1.26 (gate `ProxyTerminatingEndpoints` beta, on by default; GA 1.28; KEP-1669): with
+    /// no ready endpoint, kube-proxy routes to the endpoints that are serving and
+    /// terminating (`pkg/proxy/topology.go` `CategorizeEndpoints`). Before: ready ones only.
+    /// `docs/sources.md#kube-proxy-terminating-endpoints`.
+    pub proxy_terminating_endpoints: bool,
+    /// 1.27 (PR #115331): a pod the kubelet terminates for good gets Succeeded or Failed
+    /// before its object is removed (`getPhase` with `podIsTerminal`, status manager
+    /// `TerminatePod`), and `canBeDeleted` waits for that phase. Before: the phase is what
+    /// the containers give (Running for `restartPolicy: Always`) and the object goes once
+    /// the pod's resources are reclaimed.
+    /// `docs/sources.md#kubelet-terminal-phase-of-a-deleted-pod`.
+    pub terminal_phase_on_delete: bool,
+    /// The grace period the kubelet kills a force-deleted pod (`deletionGracePeriodSeconds`
+    /// 0) and a hard-evicted one with: `None` is the pod's `terminationGracePeriodSeconds`,
+    /// as `calculateEffectiveGracePeriod` fell back to it in 1.22–1.30; 1 s from 1.31
+    /// (PR #124063). `docs/sources.md#kubelet-force-deleted-pods-are-killed-with-1-s`.
+    pub immediate_kill_grace: Option<Secs>,
+    /// The default `--node-monitor-grace-period`: 40 s, 50 s from 1.32 (PR #126287).
+    /// `docs/sources.md#node-lifecycle-unknown-after-the-grace-period`.
+    pub node_monitor_grace_default: Secs,
+    /// 1.26 (gate `NodeOutOfServiceVolumeDetach` beta, on by default; GA 1.28; KEP-2268):
+    /// PodGC force-deletes the terminating pods of a not-Ready node with the
+    /// `node.kubernetes.io/out-of-service` taint (`gc_controller.go` `gc` calls
+    /// `gcTerminating` only with the gate on). Before, the taint is only a NoExecute taint.
+    /// `docs/sources.md#podgc`.
+    pub pod_gc_out_of_service: bool,
+    /// 1.26 (gate `PodDisruptionConditions` beta, on by default; GA 1.31; KEP-3329): taint
+    /// eviction, PodGC and the kubelet's eviction manager add the `DisruptionTarget`
+    /// condition to the pods they delete. `docs/sources.md#taint-eviction`.
+    pub pod_disruption_conditions: bool,
+    /// 1.29 (gate `SidecarContainers` beta, on by default; GA 1.33; KEP-753): init
+    /// containers with `restartPolicy: Always` are sidecars. A hook for the sidecar model;
+    /// nothing reads it yet.
+    pub sidecar_containers: bool,
+    /// 1.29 (gate `JobPodReplacementPolicy` beta, on by default; GA 1.34; KEP-3939): Jobs
+    /// accept `podReplacementPolicy` and report `status.terminating`. A hook for the Job
+    /// model; nothing reads it yet.
+    pub job_pod_replacement_policy: bool,
+}
+
+impl ByRelease {
+    /// What `release` does.
+    pub fn of(release: Release) -> Self {
+        let since = |minor| release.at_least(minor);
+        ByRelease {
+            proxy_terminating_endpoints: since(26),
+            terminal_phase_on_delete: since(27),
+            immediate_kill_grace: since(31).then_some(1),
+            node_monitor_grace_default: if since(32) { 50 } else { 40 },
+            pod_gc_out_of_service: since(26),
+            pod_disruption_conditions: since(26),
+            sidecar_containers: since(29),
+            job_pod_replacement_policy: since(29),
+        }
+    }
+
+    /// The grace period of a kill whose requested grace is 0 (a force delete, a hard
+    /// eviction), for a pod whose spec gives `spec_grace`.
+    pub fn immediate_kill(&self, spec_grace: Secs) -> Secs {
+        self.immediate_kill_grace.unwrap_or(spec_grace).max(1)
+    }
+}
+
 /// A failing step of a workload's pods, resolved.
 #[derive(Clone, Debug)]
 pub struct StepFailure {
@@ -129,6 +205,14 @@ impl Context {
     /// Derives the constants of a scenario. The scenario must be valid
     /// ([`Scenario::validate`]): every limit of the state is checked there.
     pub fn new(scenario: Scenario) -> Self {
+        let release = scenario
+            .release()
+            .expect("a validated scenario names a supported release");
+        let by_release = ByRelease::of(release);
+        let node_monitor_grace = scenario
+            .cluster
+            .node_monitor_grace_period_seconds
+            .unwrap_or(by_release.node_monitor_grace_default);
         let mut images: Vec<String> = Vec::new();
         let mut views = Vec::new();
         for w in &scenario.workloads {
@@ -255,6 +339,9 @@ impl Context {
             images,
             views,
             gates: Gates::default(),
+            release,
+            by_release,
+            node_monitor_grace,
             node_health,
             taint_age_cap,
         }

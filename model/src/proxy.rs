@@ -1,9 +1,16 @@
 //! kube-proxy on each node, and the clients that send requests through the Service.
 //!
-//! Each proxy routes by its own copy of the EndpointSlice (only `ready` endpoints). A change to
-//! the slice reaches a proxy after a delay of at most `proxyLagSeconds`: the proxy may apply it
-//! at any moment before, and must apply it at the deadline. Requests are answered by the
-//! runtime truth: a request routed to a pod whose container no longer runs is refused.
+//! Each proxy routes by its own copy of the EndpointSlice. It picks the endpoints as
+//! `CategorizeEndpoints` (`pkg/proxy/topology.go`) does for a Service with the `Cluster`
+//! traffic policy: the ready ones if there is any; from 1.26 (gate
+//! `ProxyTerminatingEndpoints`, KEP-1669), when there is none, the ones that are serving and
+//! terminating; ready and terminating endpoints are never mixed. A change to the slice
+//! reaches a proxy after a delay of at most `proxyLagSeconds`: the proxy may apply it at any
+//! moment before, and must apply it at the deadline. Requests are answered by the runtime
+//! truth: a request routed to a pod whose container no longer runs is refused. A request
+//! through a proxy with no endpoint at all is rejected by the proxy itself (the iptables
+//! proxier's REJECT rule for a Service that "has no endpoints", `pkg/proxy/iptables`
+//! `syncProxyRules`).
 //!
 //! Sources: `docs/sources.md#kube-proxy-routing-lags-the-endpointslice`,
 //! `docs/sources.md#kube-proxy-terminating-endpoints`.
@@ -17,33 +24,44 @@ pub enum Action {
     Sync { node: u8 },
 }
 
-/// A client request through a node's kube-proxy to a pod it routes to.
+/// A client request through a node's kube-proxy: to the pod `uid` it routes to, or, with
+/// `uid` None, to a proxy that has no endpoint for the Service (it rejects the request).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Request {
     pub via: u8,
-    pub uid: u16,
+    pub uid: Option<u16>,
 }
 
-/// What the proxies should route to now: the ready endpoints of the API's slice.
-pub fn desired_routes(s: &State) -> Vec<(u16, u8)> {
-    s.api
-        .endpoints
+/// The endpoints a proxy picks from a slice (`CategorizeEndpoints`, Cluster traffic policy):
+/// the ready ones; with none and `terminating_fallback`, the serving and terminating ones.
+pub fn pick<'a>(
+    endpoints: &'a [Endpoint],
+    terminating_fallback: bool,
+) -> impl Iterator<Item = (u16, u8)> + 'a {
+    let any_ready = endpoints.iter().any(|e| e.conditions.ready);
+    let fallback = !any_ready && terminating_fallback;
+    endpoints
         .iter()
-        .filter(|e| e.conditions.ready)
+        .filter(move |e| {
+            if fallback {
+                e.conditions.serving && e.conditions.terminating
+            } else {
+                e.conditions.ready
+            }
+        })
         .map(|e| (e.uid, e.node))
-        .collect()
+}
+
+/// What the proxies should route to now, from the API's slice.
+pub fn desired_routes(m: &Context, s: &State) -> Vec<(u16, u8)> {
+    pick(&s.api.endpoints, m.by_release.proxy_terminating_endpoints).collect()
 }
 
 /// The watch: after every step, a proxy whose routes differ from the slice gets a pending
 /// update with the full lag; one with nothing to apply has none.
 pub fn observe(m: &Context, s: &mut State) {
-    let want = || {
-        s.api
-            .endpoints
-            .iter()
-            .filter(|e| e.conditions.ready)
-            .map(|e| (e.uid, e.node))
-    };
+    let fallback = m.by_release.proxy_terminating_endpoints;
+    let want = || pick(&s.api.endpoints, fallback);
     let lag = m.scenario.cluster.proxy_lag_seconds;
     for n in 0..s.proxies.len() {
         if s.nodes[n].partitioned {
@@ -89,34 +107,63 @@ pub fn environment_actions<A: From<Action> + From<Request>>(
     }
     for (n, p) in s.proxies.iter().enumerate() {
         for &(uid, _) in &p.routes {
-            out.push(Request { via: n as u8, uid }.into());
+            out.push(
+                Request {
+                    via: n as u8,
+                    uid: Some(uid),
+                }
+                .into(),
+            );
+        }
+        if p.routes.is_empty() {
+            out.push(
+                Request {
+                    via: n as u8,
+                    uid: None,
+                }
+                .into(),
+            );
         }
     }
 }
 
 /// The proxy applies the current slice.
-pub fn sync(_m: &Context, s: &mut State, node: u8) -> Option<()> {
-    let want = desired_routes(s);
+pub fn sync(m: &Context, s: &mut State, node: u8) -> Option<()> {
+    let want = desired_routes(m, s);
     let p = &mut s.proxies[node as usize];
+    p.served |= !want.is_empty();
     p.routes = want;
     p.lag_left = None;
     Some(())
 }
 
 /// A request reaches the pod the proxy picked. It is served if a container of that pod runs on
-/// that node, and refused otherwise ([`refused`]); either way the cluster's state does not
-/// change (the `no_request_to_stopped_container` property judges the step itself).
-pub fn request(_m: &Context, s: &mut State, via: u8, uid: u16) -> Option<()> {
-    s.proxies[via as usize].routes.iter().find(|r| r.0 == uid)?;
-    Some(())
+/// that node, and refused otherwise ([`refused`]); a request through a proxy with no endpoint
+/// is rejected ([`no_endpoints`]). Either way the cluster's state does not change (the
+/// properties judge the step itself).
+pub fn request(_m: &Context, s: &mut State, via: u8, uid: Option<u16>) -> Option<()> {
+    let routes = &s.proxies[via as usize].routes;
+    match uid {
+        Some(uid) => routes.iter().find(|r| r.0 == uid).map(|_| ()),
+        None => routes.is_empty().then_some(()),
+    }
 }
 
 /// Whether a request through the kube-proxy of node `via` to pod `uid` is refused in state
 /// `s`: the proxy routes to the pod on a node where no container of it runs.
-pub fn refused(s: &State, via: u8, uid: u16) -> bool {
+pub fn refused(s: &State, via: u8, uid: Option<u16>) -> bool {
+    let Some(uid) = uid else {
+        return false;
+    };
     let Some(&(_, node)) = s.proxies[via as usize].routes.iter().find(|r| r.0 == uid) else {
         return false;
     };
     !s.rt(node, uid)
         .is_some_and(|rt| rt.ctrs.iter().any(|c| matches!(c.run, Run::Running(_))))
+}
+
+/// Whether the request is one the kube-proxy of node `via` rejects because it has no
+/// endpoint for the Service in state `s`.
+pub fn no_endpoints(s: &State, via: u8, uid: Option<u16>) -> bool {
+    uid.is_none() && s.proxies[via as usize].routes.is_empty()
 }

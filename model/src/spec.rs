@@ -47,9 +47,15 @@ pub struct ClusterSpec {
     /// sufficient", so the default is 3.
     #[serde(default = "default_proxy_lag")]
     pub proxy_lag_seconds: u16,
-    /// `--node-monitor-grace-period`: 50 s from v1.32, 40 s before.
-    #[serde(default = "default_node_monitor_grace")]
-    pub node_monitor_grace_period_seconds: u16,
+    /// `--node-monitor-grace-period`. Unset: the release's default, 50 s from 1.32 and 40 s
+    /// before (PR #126287; `docs/sources.md#node-lifecycle-unknown-after-the-grace-period`).
+    #[serde(default)]
+    pub node_monitor_grace_period_seconds: Option<u16>,
+    /// The Kubernetes release the model follows, as `"1.33"` (a minor release: patch
+    /// releases are not told apart). Unset: [`Release::NEWEST`]. Behaviour that changed
+    /// between releases is chosen by it (`docs/sources.md#behaviour-by-release`).
+    #[serde(default)]
+    pub kubernetes_version: Option<String>,
     /// Where exploration starts (see [`Start`]).
     #[serde(default)]
     pub start: Start,
@@ -69,8 +75,80 @@ fn default_terminated_pod_gc_threshold() -> u16 {
     12500
 }
 
-fn default_node_monitor_grace() -> u16 {
-    50
+/// A Kubernetes minor release (`1.<minor>`) the model can follow.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Release {
+    pub minor: u8,
+}
+
+impl Release {
+    /// The oldest release the model follows: 1.22, the first whose EndpointSlice controller
+    /// publishes terminating endpoints with `serving` and `terminating` by default
+    /// (KEP-1672, beta 1.22) and whose kubelet gives a force-deleted pod its
+    /// `terminationGracePeriodSeconds` (`calculateEffectiveGracePeriod` since 1.22, PR #124063's
+    /// release note). Before it the model would be wrong on both.
+    pub const OLDEST: Release = Release { minor: 22 };
+    /// The newest release the model follows, and the default: the code behind
+    /// `docs/sources.md` was read between 1.32 and 1.35.
+    pub const NEWEST: Release = Release { minor: 35 };
+
+    /// Reads `1.33` or `v1.33`; a release outside [`Release::OLDEST`]..=[`Release::NEWEST`]
+    /// is an error that says which ones the model follows.
+    pub fn parse(text: &str) -> Result<Release, String> {
+        let t = text.trim();
+        let t = t.strip_prefix('v').unwrap_or(t);
+        let range = format!("{}, …, {}", Release::OLDEST, Release::NEWEST);
+        let bad = || format!("`{text}` is not a Kubernetes minor release such as `1.33`");
+        let (major, minor) = t.split_once('.').ok_or_else(bad)?;
+        if major != "1" || minor.contains('.') {
+            return Err(if major == "1" && minor.split('.').count() == 2 {
+                format!(
+                    "`{text}`: give a minor release such as `1.33` (patch releases are not told apart)"
+                )
+            } else {
+                bad()
+            });
+        }
+        let minor: u8 = minor.parse().map_err(|_| bad())?;
+        let r = Release { minor };
+        if r < Release::OLDEST || r > Release::NEWEST {
+            return Err(format!(
+                "Kubernetes {r} is not supported: the model follows {range}"
+            ));
+        }
+        Ok(r)
+    }
+
+    /// This release is `1.<minor>` or newer.
+    pub fn at_least(self, minor: u8) -> bool {
+        self.minor >= minor
+    }
+}
+
+impl std::fmt::Display for Release {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "1.{}", self.minor)
+    }
+}
+
+impl Serialize for Release {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_str(self)
+    }
+}
+
+impl<'de> Deserialize<'de> for Release {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let text = String::deserialize(d)?;
+        Release::parse(&text).map_err(serde::de::Error::custom)
+    }
+}
+
+impl std::str::FromStr for Release {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        Release::parse(s)
+    }
 }
 
 /// Where exploration starts.
@@ -100,7 +178,8 @@ impl Default for ClusterSpec {
                 NodeSpec::new("node-2", 4000, 2000),
             ],
             proxy_lag_seconds: default_proxy_lag(),
-            node_monitor_grace_period_seconds: default_node_monitor_grace(),
+            node_monitor_grace_period_seconds: None,
+            kubernetes_version: None,
             start: Start::Empty,
             disable_force_detach_on_timeout: false,
             terminated_pod_gc_threshold: default_terminated_pod_gc_threshold(),
@@ -724,6 +803,19 @@ pub struct Expectation {
     pub property: String,
     pub verdict: Verdict,
     pub source: String,
+    /// The expectation holds from this release on (a verdict that a release changed).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub from: Option<Release>,
+    /// The expectation holds for releases before this one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub before: Option<Release>,
+}
+
+impl Expectation {
+    /// Whether the expectation is about release `r`.
+    pub fn applies_to(&self, r: Release) -> bool {
+        self.from.is_none_or(|f| r >= f) && self.before.is_none_or(|b| r < b)
+    }
 }
 
 /// Reads a list of scenarios from YAML. `origin` names the file in error messages.
@@ -794,10 +886,9 @@ impl Scenario {
             "cluster.proxyLagSeconds".into(),
             self.cluster.proxy_lag_seconds,
         )?;
-        seconds(
-            "cluster.nodeMonitorGracePeriodSeconds".into(),
-            self.cluster.node_monitor_grace_period_seconds,
-        )?;
+        if let Some(g) = self.cluster.node_monitor_grace_period_seconds {
+            seconds("cluster.nodeMonitorGracePeriodSeconds".into(), g)?;
+        }
         for w in &self.workloads {
             let t = w.template();
             let name = w.name();
@@ -863,8 +954,19 @@ impl Scenario {
         Ok(())
     }
 
+    /// The release the scenario follows: `cluster.kubernetesVersion`, else
+    /// [`Release::NEWEST`].
+    pub fn release(&self) -> Result<Release, String> {
+        match &self.cluster.kubernetes_version {
+            None => Ok(Release::NEWEST),
+            Some(v) => Release::parse(v).map_err(|e| format!("cluster.kubernetesVersion: {e}")),
+        }
+    }
+
     /// Checks what serde cannot: references between fields, and sizes the model can hold.
     pub fn validate(&self) -> Result<(), String> {
+        self.release()?;
+        self.validate_expectations()?;
         if self.cluster.nodes.is_empty() || self.cluster.nodes.len() > 5 {
             return Err("cluster.nodes must list 1 to 5 nodes".into());
         }
@@ -1185,9 +1287,53 @@ impl Scenario {
         out
     }
 
-    /// The expected verdict of `property`, if the scenario states one.
+    /// The expected verdict of `property` at the scenario's release, if the scenario states
+    /// one.
     pub fn expected(&self, property: &str) -> Option<&Expectation> {
-        self.expect.iter().find(|e| e.property == property)
+        let r = self.release().unwrap_or(Release::NEWEST);
+        self.expect
+            .iter()
+            .find(|e| e.property == property && e.applies_to(r))
+    }
+
+    /// Expectations bounded by release: for a property, at most one applies to each
+    /// release, and one applies to every release if any is bounded.
+    fn validate_expectations(&self) -> Result<(), String> {
+        for e in &self.expect {
+            if let (Some(f), Some(b)) = (e.from, e.before) {
+                if f >= b {
+                    return Err(format!(
+                        "expect `{}`: from {f} before {b} is no release at all",
+                        e.property
+                    ));
+                }
+            }
+        }
+        for e in &self.expect {
+            let same: Vec<&Expectation> = self
+                .expect
+                .iter()
+                .filter(|x| x.property == e.property)
+                .collect();
+            let bounded = same.iter().any(|x| x.from.is_some() || x.before.is_some());
+            for minor in Release::OLDEST.minor..=Release::NEWEST.minor {
+                let r = Release { minor };
+                let n = same.iter().filter(|x| x.applies_to(r)).count();
+                if n > 1 {
+                    return Err(format!(
+                        "expect `{}`: {n} expectations apply to Kubernetes {r}",
+                        e.property
+                    ));
+                }
+                if bounded && n == 0 {
+                    return Err(format!(
+                        "expect `{}`: no expectation applies to Kubernetes {r} (give `from` and `before` that cover every release)",
+                        e.property
+                    ));
+                }
+            }
+        }
+        Ok(())
     }
 }
 

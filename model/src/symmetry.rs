@@ -159,6 +159,7 @@ fn node_key(s: &State, i: u8) -> u64 {
         s.nodes[i as usize].content_hash(),
         &s.api.nodes[i as usize],
         s.proxies[i as usize].lag_left,
+        s.proxies[i as usize].served,
         own_routes,
         bound,
         endpoints,

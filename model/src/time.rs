@@ -34,7 +34,7 @@ pub enum Timer<T> {
 macro_rules! each_timer {
     ($m:expr, $s:expr, $f:ident $(, $mut:ident)?) => {{
         let m: &Context = $m;
-        let grace = m.scenario.cluster.node_monitor_grace_period_seconds;
+        let grace = m.node_monitor_grace;
         for (_, r) in & $($mut)? *$s.api.attach_retry {
             $f(Timer::Countdown { left: & $($mut)? r.left, due: true });
         }

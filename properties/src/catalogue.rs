@@ -641,6 +641,13 @@ pub fn all() -> Vec<PropertyDef> {
             source: "reconciler.go reportMultiAttachError; docs/sources.md#attach-detach-access-modes-and-multi-attach",
             layer: "api",
         },
+        PropertyDef {
+            name: "no_request_finds_no_endpoints",
+            kind: Kind::Step(no_request_finds_no_endpoints),
+            sentence: "No client request reaches a kube-proxy that has routed to the Service before and now has no endpoint for it (kube-proxy rejects it: the Service has no endpoints).",
+            source: "kube-proxy rejects traffic to a Service with no usable endpoint (pkg/proxy/iptables syncProxyRules; pkg/proxy/topology.go CategorizeEndpoints, KEP-1669); docs/sources.md#kube-proxy-terminating-endpoints",
+            layer: "data plane",
+        },
     ]
 }
 
@@ -774,7 +781,11 @@ fn no_terminal_or_ipless_endpoints(m: &Cluster, s: &State) -> bool {
 /// Judged on each client request: the proxy routes it to a pod on a node, and a container of
 /// that pod runs there.
 fn no_request_to_stopped_container(_: &Cluster, s: &State, a: &Action, _: &State) -> bool {
-    let Action::Client(proxy::Request { via, uid }) = *a else {
+    let Action::Client(proxy::Request {
+        via,
+        uid: Some(uid),
+    }) = *a
+    else {
         return true;
     };
     let Some(&(_, node)) = s.proxies[via as usize].routes.iter().find(|r| r.0 == uid) else {
@@ -782,6 +793,16 @@ fn no_request_to_stopped_container(_: &Cluster, s: &State, a: &Action, _: &State
     };
     s.rt(node, uid)
         .is_some_and(|rt| rt.ctrs.iter().any(|c| matches!(c.run, Run::Running(_))))
+}
+
+/// Judged on each client request through a kube-proxy that has routed to the Service before
+/// (the history variable [`Proxy::served`]; startup is not judged): that proxy has an endpoint
+/// for the Service.
+fn no_request_finds_no_endpoints(_: &Cluster, s: &State, a: &Action, _: &State) -> bool {
+    let Action::Client(proxy::Request { via, uid }) = *a else {
+        return true;
+    };
+    !s.proxies[via as usize].served || !proxy::no_endpoints(s, via, uid)
 }
 
 /// Judged on each probe run: it does not put a liveness or startup worker on hold (what the
@@ -1269,7 +1290,7 @@ const NODE_MONITOR_PERIOD: u64 = 5;
 const DEFAULT_TOLERATION_SECONDS: u64 = 300;
 
 fn grace_plus_monitor_period(m: &Cluster) -> u64 {
-    m.scenario.cluster.node_monitor_grace_period_seconds as u64 + NODE_MONITOR_PERIOD
+    m.node_monitor_grace as u64 + NODE_MONITOR_PERIOD
 }
 
 fn grace_monitor_and_proxy_lag(m: &Cluster) -> u64 {

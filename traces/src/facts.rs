@@ -214,7 +214,26 @@ pub fn facts(m: &Context, s: &State) -> Facts {
         }
     }
     for (n, p) in s.proxies.iter().enumerate() {
-        let routes: Vec<String> = p.routes.iter().map(|r| m.uid_name(s, r.0)).collect();
+        // A route to a pod the API's slice lists as terminating is marked: kube-proxy routes
+        // there only while it lags, or (from 1.26) when no endpoint is ready.
+        let terminating = |uid: u16| {
+            s.api
+                .endpoints
+                .iter()
+                .any(|e| e.uid == uid && e.conditions.terminating)
+        };
+        let routes: Vec<String> = p
+            .routes
+            .iter()
+            .map(|r| {
+                let name = m.uid_name(s, r.0);
+                if terminating(r.0) {
+                    format!("{name} (terminating)")
+                } else {
+                    name
+                }
+            })
+            .collect();
         let mut v = format!("routes to [{}]", routes.join(", "));
         if p.lag_left.is_some() {
             v.push_str(", update pending");
@@ -234,9 +253,28 @@ pub fn facts(m: &Context, s: &State) -> Facts {
 /// changes no state; it is a fact of the step.
 pub fn refused_request(before: &State, action: &Action) -> Option<u16> {
     match *action {
-        Action::Client(r) if podcheck_model::proxy::refused(before, r.via, r.uid) => Some(r.uid),
+        Action::Client(r) if podcheck_model::proxy::refused(before, r.via, r.uid) => r.uid,
         _ => None,
     }
+}
+
+/// The kube-proxy (its node) that rejected a step's client request because it had no
+/// endpoint for the Service ([`podcheck_model::proxy::no_endpoints`]), if the step is one.
+pub fn rejected_request(before: &State, action: &Action) -> Option<u8> {
+    match *action {
+        Action::Client(r) if podcheck_model::proxy::no_endpoints(before, r.via, r.uid) => {
+            Some(r.via)
+        }
+        _ => None,
+    }
+}
+
+/// The line a trace shows for a request rejected for want of endpoints.
+pub fn rejected_words(m: &Context, via: u8) -> String {
+    format!(
+        "client: a request via kube-proxy@{} was rejected: the Service has no endpoints",
+        m.node_name(via)
+    )
 }
 
 /// The line a trace shows for a refused request.

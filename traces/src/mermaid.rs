@@ -133,6 +133,9 @@ pub fn render_mermaid(m: &Cluster, path: &RawPath, t: &Trace) -> String {
                 if crate::facts::refused_request(&path.states[i], a).is_some() {
                     l.push_str(&format!("    {to}-->>{from}: connection refused\n"));
                 }
+                if crate::facts::rejected_request(&path.states[i], a).is_some() {
+                    l.push_str(&format!("    {to}-->>{from}: rejected, no endpoints\n"));
+                }
                 l
             }
             Action::Kubelet(k) if !kubelet_writes_api(k) => {

@@ -83,6 +83,9 @@ impl From<&podcheck_properties::Kind> for Kind {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Trace {
     pub scenario: String,
+    /// The Kubernetes release the model followed, as `1.35`.
+    #[serde(default)]
+    pub kubernetes_version: String,
     pub property: String,
     pub kind: Kind,
     pub verdict: Verdict,
@@ -243,6 +246,9 @@ pub fn from_raw(
                 if let Some(uid) = crate::facts::refused_request(before, a) {
                     lines.push(crate::facts::refused_words(m, before, uid));
                 }
+                if let Some(via) = crate::facts::rejected_request(before, a) {
+                    lines.push(crate::facts::rejected_words(m, via));
+                }
                 lines
             },
             events: events(m, before, a, &replayed),
@@ -251,6 +257,7 @@ pub fn from_raw(
     }
     Ok(Trace {
         scenario: m.scenario.name.clone(),
+        kubernetes_version: m.release.to_string(),
         property: property.to_string(),
         kind,
         verdict,

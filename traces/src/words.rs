@@ -221,10 +221,17 @@ pub fn what(m: &Context, state: &State, action: &Action) -> String {
             format!("{} Unschedulable", name(uid))
         }
         Action::KubeProxy(proxy::Action::Sync { .. }) => "apply EndpointSlice".into(),
-        Action::Client(proxy::Request { via, uid }) => format!(
+        Action::Client(proxy::Request {
+            via,
+            uid: Some(uid),
+        }) => format!(
             "request via kube-proxy@{} to {}",
             m.node_name(via),
             name(uid)
+        ),
+        Action::Client(proxy::Request { via, uid: None }) => format!(
+            "request via kube-proxy@{}, which has no endpoint",
+            m.node_name(via)
         ),
         Action::Fault(faults::Action::Heal { index }) => heal(m, index),
         Action::Fault(faults::Action::Fault { index, target }) => fault(m, state, index, target),

@@ -103,7 +103,7 @@ pub fn apply(m: &Context, s: &mut State, a: Action) -> Option<()> {
         Action::DetachVolume { claim, node } => attachdetach::detach_volume(m, s, claim, node),
         Action::NodeLifecycle { node, step } => node_lifecycle::apply(m, s, node, step),
         Action::TaintEviction { uid } => taint_eviction::evict(m, s, uid),
-        Action::PodGc { uid } => podgc::collect(s, uid),
+        Action::PodGc { uid } => podgc::collect(m, s, uid),
     }
 }
 
@@ -157,7 +157,7 @@ pub fn node_actions<A: From<Action>>(
     full: bool,
     out: &mut Vec<A>,
 ) {
-    let grace = m.scenario.cluster.node_monitor_grace_period_seconds;
+    let grace = m.node_monitor_grace;
     let obj = &s.api.nodes[node as usize];
     let rt = &s.nodes[node as usize];
     if !obj.unknown && rt.partitioned && rt.lease_age > grace {
@@ -202,8 +202,8 @@ pub fn node_actions<A: From<Action>>(
             }
         }
     }
-    // PodGC: terminating pods on a not-Ready node with the out-of-service taint.
-    if obj.out_of_service && obj.unknown {
+    // PodGC: terminating pods on a not-Ready node with the out-of-service taint (from 1.26).
+    if obj.out_of_service && obj.unknown && m.by_release.pod_gc_out_of_service {
         for p in s.api.pods.iter().filter(|p| p.node == Some(node)) {
             if p.deletion.is_some() {
                 out.push(Action::PodGc { uid: p.uid }.into());

@@ -19,10 +19,12 @@ pub fn terminated_gc_victim(m: &Context, s: &State) -> Option<u16> {
         .map(|p| p.uid)
 }
 
-/// PodGC: phase Failed, DisruptionTarget, then a force delete (grace 0).
-pub fn collect(s: &mut State, uid: u16) -> Option<()> {
+/// PodGC: phase Failed, DisruptionTarget (from 1.26, gate `PodDisruptionConditions`), then a
+/// force delete (grace 0).
+pub fn collect(m: &Context, s: &mut State, uid: u16) -> Option<()> {
+    let conditions = m.by_release.pod_disruption_conditions;
     let p = s.pod_mut(uid)?;
-    if !p.status.phase.is_terminal() {
+    if !p.status.phase.is_terminal() && conditions {
         p.status.phase = Phase::Failed;
         p.disruption_target = true;
     }

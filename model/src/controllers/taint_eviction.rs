@@ -4,10 +4,12 @@
 
 use super::*;
 
-/// Taint eviction deletes a pod: DisruptionTarget=True (DeletionByTaintManager), then a
-/// graceful delete.
+/// Taint eviction deletes a pod: DisruptionTarget=True (DeletionByTaintManager; from 1.26,
+/// gate `PodDisruptionConditions`), then a graceful delete.
 pub fn evict(m: &Context, s: &mut State, uid: u16) -> Option<()> {
-    s.pod_mut(uid)?.disruption_target = true;
+    if m.by_release.pod_disruption_conditions {
+        s.pod_mut(uid)?.disruption_target = true;
+    }
     crate::apiserver::record_event(
         s,
         None,

@@ -55,17 +55,25 @@ pub(super) fn eviction_candidates(m: &Context, s: &State, n: u8) -> Vec<u16> {
         .collect()
 }
 
-/// The eviction manager evicts a pod: hard threshold, grace 1 s, status Failed /
-/// Evicted, one pod per 10 s interval.
+/// The eviction manager evicts a pod: hard threshold (a requested grace of 0, which the pod
+/// worker turns into 1 s from 1.31 and into the spec's grace before, PR #124063), status
+/// Failed / Evicted, one pod per 10 s interval.
 pub fn evict(m: &Context, s: &mut State, node: u8, uid: u16) -> Option<()> {
     s.rt(node, uid)?;
     s.nodes[node as usize].eviction_wait = 10;
     s.rt_mut(node, uid)?.evicted = true;
-    if let Some(p) = s.pod_mut(uid) {
-        p.disruption_target = true;
+    // DisruptionTarget (TerminationByKubelet) from 1.26, gate `PodDisruptionConditions`.
+    if m.by_release.pod_disruption_conditions {
+        if let Some(p) = s.pod_mut(uid) {
+            p.disruption_target = true;
+        }
     }
     crate::apiserver::kubelet_event(s, node, uid, crate::events::EventKind::Evicted);
-    terminate(m, s, node, uid, 1)
+    let spec_grace = m
+        .workload(s.rt(node, uid)?.workload)
+        .template()
+        .termination_grace_period_seconds;
+    terminate(m, s, node, uid, m.by_release.immediate_kill(spec_grace))
 }
 
 /// Node-pressure eviction: one pod per interval, while the node is under memory pressure.

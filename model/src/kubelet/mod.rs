@@ -261,7 +261,11 @@ pub fn actions<A: From<Action>>(m: &Context, s: &State, out: &mut Vec<A>) {
                     .into(),
                 );
             }
-            if pod.deletion.is_some() && pod.status.phase.is_terminal() && rt.cleaned {
+            // `canBeDeleted`: from 1.27 the API must hold a terminal phase first; before, the
+            // pod's resources being reclaimed was enough
+            // (`docs/sources.md#kubelet-object-removal`).
+            let phase_ok = pod.status.phase.is_terminal() || !m.by_release.terminal_phase_on_delete;
+            if pod.deletion.is_some() && phase_ok && rt.cleaned {
                 out.push(
                     Action::RemoveObject {
                         node: n,

@@ -33,8 +33,9 @@ pub enum Step {
     Cleanup,
     /// The pod object is gone from the API (a force delete): `HandlePodRemoves` has the
     /// pod worker kill what still runs, with the grace of the last version the kubelet saw
-    /// (`deletionGracePeriodSeconds` 0, floored to 1 s by `calculateEffectiveGracePeriod`;
-    /// then at least 2 s per container, `killContainer`).
+    /// (`deletionGracePeriodSeconds` 0, which `calculateEffectiveGracePeriod` turns into 1 s
+    /// from 1.31 and into the spec's grace before: [`crate::context::ByRelease`]; then at
+    /// least 2 s per container, `killContainer`).
     KillOrphan,
     /// The pod object is gone and nothing of it runs: drop what is left on the node.
     Forget,
@@ -343,7 +344,10 @@ pub fn step(m: &Context, s: &mut State, n: u8, uid: u16, step: Step) -> Option<(
             let rt = s.rt_mut(n, uid)?;
             let spec = m.workload(rt.workload).template().clone();
             let idle = !rt.any_running();
-            terminate_for(rt, &spec, 1, StopWhy::Deletion);
+            let grace = m
+                .by_release
+                .immediate_kill(spec.termination_grace_period_seconds);
+            terminate_for(rt, &spec, grace, StopWhy::Deletion);
             if idle && !cleanup_fails(m, rt) {
                 rt.killed = true;
                 rt.cleaned = true;

@@ -120,7 +120,10 @@ pub fn compute_status(m: &Context, _s: &State, pod: &Pod, rt: &PodRt) -> PodStat
     // finished with it (after SyncTerminatedPod). Upstream may write it just before
     // SyncTerminatedPod; that window is where the OutOfcpu race of kubernetes#106884 lives,
     // which this model leaves out (see README).
-    let pod_is_terminal = rt.killed;
+    // Before 1.27 (PR #115331) the kubelet wrote no terminal phase for a pod it terminated:
+    // `getPhase` had no `podIsTerminal`, and `TerminatePod` did not mark the pod Failed.
+    let terminal_phase = m.by_release.terminal_phase_on_delete;
+    let pod_is_terminal = rt.killed && terminal_phase;
     let has_initialized = k8s::has_any_regular_container_started(views, &statuses);
     let mut phase = k8s::get_phase(
         spec.restart_policy,
@@ -147,7 +150,7 @@ pub fn compute_status(m: &Context, _s: &State, pod: &Pod, rt: &PodRt) -> PodStat
                 st.ready = false;
             }
         }
-        if !phase.is_terminal() {
+        if !phase.is_terminal() && terminal_phase {
             phase = Phase::Failed;
         }
     }

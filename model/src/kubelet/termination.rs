@@ -64,7 +64,7 @@ pub fn terminate_for(
     stopped
 }
 
-/// The eviction manager's kill: grace 1 s for a hard threshold; the pod worker
+/// The eviction manager's kill with `grace` (a hard threshold's, by release); the pod worker
 /// stops the containers (`Killing`) and tears the pod down.
 pub fn terminate(m: &Context, s: &mut State, n: u8, uid: u16, grace: Secs) -> Option<()> {
     let rt = s.rt_mut(n, uid)?;

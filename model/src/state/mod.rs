@@ -23,6 +23,9 @@
 //!   is judged against a count of earlier exits.
 //! - [`Env::mirror_deleted`]: a kubelet deleted a mirror pod (`mirror_pod_recreated`): the
 //!   witness is a later state where the mirror is back.
+//! - [`Proxy::served`]: the kube-proxy has routed to some endpoint of the Service
+//!   (`no_request_finds_no_endpoints`): a request it rejects for want of endpoints is judged
+//!   only after the Service has been up through it, not during startup.
 
 pub mod events;
 mod shared;
@@ -482,10 +485,13 @@ impl ProbeKind {
 /// kube-proxy on one node: the endpoints it routes to, as of its last sync.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Default)]
 pub struct Proxy {
-    /// (pod uid, node) of each ready endpoint it has programmed.
+    /// (pod uid, node) of each endpoint it has programmed: the ready ones, or (from 1.26)
+    /// the serving and terminating ones when none is ready.
     pub routes: Vec<(u16, u8)>,
     /// A newer EndpointSlice exists; it must be applied within this many seconds.
     pub lag_left: Option<Secs>,
+    /// History variable: this proxy has routed to some endpoint.
+    pub served: bool,
 }
 
 /// The world outside the cluster.

@@ -214,7 +214,7 @@ fn timers(m: &Cluster, s: &State) -> Vec<String> {
         }
     }
     if m.node_health {
-        let grace = m.scenario.cluster.node_monitor_grace_period_seconds;
+        let grace = m.node_monitor_grace;
         for n in 0..s.nodes.len() as u8 {
             let (obj, rt) = (&s.api.nodes[n as usize], &s.nodes[n as usize]);
             let name = m.node_name(n);
@@ -338,6 +338,9 @@ pub fn step_text(m: &Cluster, before: &State, action: &Action) -> Option<String>
             "⚠ the request was refused: no container of {} is running",
             m.uid_name(&s, uid)
         ));
+    }
+    if crate::facts::rejected_request(before, action).is_some() {
+        out.push("⚠ the request was rejected: the Service has no endpoints".to_string());
     }
     // The events this step recorded (pod events; the model keeps no others).
     for (uid, kind) in &s.journal.0 {
@@ -1267,7 +1270,7 @@ pub fn svg(
             let serving = s
                 .rt(node, uid)
                 .is_some_and(|rt| rt.ctrs.iter().any(|c| matches!(c.run, Run::Running(_))));
-            let this_request = matches!(prev, Some((_, Action::Client(proxy::Request { via, uid: u }))) if *via as usize == ni && *u == uid);
+            let this_request = matches!(prev, Some((_, Action::Client(proxy::Request { via, uid: u }))) if *via as usize == ni && *u == Some(uid));
             let colour = if serving { GREEN } else { RED };
             let mut extra = format!(
                 r#"stroke-width="{}" marker-end="url(#arrow-{})""#,
@@ -1330,6 +1333,15 @@ pub fn svg(
                 r#"font-weight="bold""#,
                 &format!("✗ a request to {} was refused", m.uid_name(s, uid)),
             ),
+            None if prev.is_some_and(|(b, a)| crate::facts::rejected_request(b, a).is_some()) => g
+                .text(
+                    cx + 8.0,
+                    below + 31.0,
+                    11.0,
+                    RED,
+                    r#"font-weight="bold""#,
+                    "✗ a request was rejected: no endpoints",
+                ),
             None => g.text(
                 cx + 8.0,
                 below + 31.0,
@@ -1482,7 +1494,7 @@ pub fn scenario_svg(
         15.0,
         "#222",
         r#"font-weight="bold""#,
-        &format!("scenario {}", m.scenario.name),
+        &format!("scenario {}  (Kubernetes {})", m.scenario.name, m.release),
     );
     for line in wrap(&m.scenario.description, 120) {
         y += 16.0;
