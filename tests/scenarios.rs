@@ -41,11 +41,16 @@ const PINNED: &[(&str, usize)] = &[
     ("liveness-on-dependency", 913),
     ("slow-start", 279),
     ("slow-start-startup-probe", 150),
-    ("deployment-partition", 9223),
-    // With the ReadWriteOnce claim data-db-0 (1586, 22, 43, 58 without): the attach/detach
+    ("deployment-partition", 635),
+    // deployment-partition with a Service: the kube-proxies' lags and the EndpointSlice
+    // updates interleave with the partition's steps.
+    ("deployment-partition-traffic", 9223),
+    // statefulset-partition-volume is statefulset-partition with the ReadWriteOnce claim
+    // data-db-0, and the three below have it too (22, 43, 58 without): the attach/detach
     // controller's attach, Multi-Attach report and detach are steps of their own, interleaved
     // with the kubelet's, the StatefulSet controller's and the scheduler's.
-    ("statefulset-partition", 3651),
+    ("statefulset-partition", 1586),
+    ("statefulset-partition-volume", 3651),
     ("statefulset-force-delete", 26),
     ("statefulset-node-deleted", 51),
     ("statefulset-out-of-service", 151),

@@ -48,7 +48,7 @@ fn partition_timeline_follows_from_the_grace_period_the_toleration_and_the_proxy
         (Some("1.32"), None, 50),
         (Some("1.35"), Some(40), 40),
     ] {
-        let mut s = catalogue::find("deployment-partition").unwrap();
+        let mut s = catalogue::find("deployment-partition-traffic").unwrap();
         s.cluster.kubernetes_version = release.map(String::from);
         s.cluster.node_monitor_grace_period_seconds = set;
         let r = check_scenario(&s, false);

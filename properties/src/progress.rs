@@ -123,6 +123,11 @@ const MIB: f64 = 1024.0 * 1024.0;
 /// that needs 3).
 pub const ALLOCATOR_SLACK: u64 = 16 << 20;
 
+/// Memory kept free when a phase stops at the bound mid-way ([`Progress::tick`]): what the
+/// phases after it still allocate on a stopped run (replaying the traces found so far,
+/// building the report) must fit below the bound too (about half a MiB seen).
+pub const STOP_RESERVE: u64 = 2 << 20;
+
 /// The progress of one check: its line on stderr, and the bounds that stop its phases.
 pub struct Progress {
     name: Option<String>,
@@ -279,7 +284,8 @@ impl Progress {
                     // over, or the phase's largest growth at once would pass it.
                     let growth = self.last_rss.map_or(0, |r| rss.saturating_sub(r));
                     self.last_rss = Some(rss);
-                    if rss.saturating_add((2 * growth).max(self.headroom)) >= limit {
+                    let ahead = (2 * growth).max(self.headroom) + STOP_RESERVE;
+                    if rss.saturating_add(ahead) >= limit {
                         let stop = Stop {
                             bound: Bound::MaxMemory,
                             phase: self.phase,

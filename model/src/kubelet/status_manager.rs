@@ -153,6 +153,12 @@ pub fn compute_status(m: &Context, _s: &State, pod: &Pod, rt: &PodRt) -> PodStat
         if !phase.is_terminal() && terminal_phase {
             phase = Phase::Failed;
         }
+        // Before 1.27 a pod deleted while still Pending stayed Pending until its object was
+        // removed: nothing gave it a terminal phase, and with no container ever started
+        // `getPhase` never reached Running (the motivation of PR #115331).
+        if !terminal_phase && !pod.ghost.ever_started {
+            phase = Phase::Pending;
+        }
     }
     // `generateAPIPodStatus`: a terminal phase is never left.
     if pod.status.phase.is_terminal() && phase != pod.status.phase {
