@@ -419,3 +419,40 @@ fn the_force_detach_waits_six_minutes_and_read_write_many_does_not() {
     assert!(judge("rwo_volume_mounted_on_one_node", &rwx));
     assert!(!judge("rwo_volume_attached_to_one_node", &m));
 }
+
+/// The eviction manager's status function (`eviction_manager.go` `evictPod`) writes phase
+/// Failed with reason Evicted from the moment of the eviction: no reachable state has a pod
+/// whose reason is Evicted in another phase (it used to pass through Running + Evicted).
+#[test]
+fn an_evicted_pod_is_failed_from_the_moment_of_its_eviction() {
+    use podcheck_properties::{check_with, CheckOptions, Kind, PropertyDef};
+    fn evicted_means_failed(_: &podcheck_model::Cluster, s: &podcheck_model::State) -> bool {
+        s.api.pods.iter().all(|p| {
+            p.status.reason != "Evicted" || p.status.phase == podcheck_model::k8s::Phase::Failed
+        })
+    }
+    fn some_evicted(_: &podcheck_model::Cluster, s: &podcheck_model::State) -> bool {
+        s.api.pods.iter().any(|p| p.status.reason == "Evicted")
+    }
+    let defs = [
+        PropertyDef {
+            name: "evicted_means_failed",
+            kind: Kind::Always(evicted_means_failed),
+            sentence: "A pod with reason Evicted is Failed.",
+            source: "eviction_manager.go evictPod",
+            layer: "api",
+        },
+        PropertyDef {
+            name: "some_evicted",
+            kind: Kind::Sometimes(some_evicted),
+            sentence: "Some pod is evicted.",
+            source: "this test: the premise happens",
+            layer: "api",
+        },
+    ];
+    let s = podcheck_model::catalogue::find("node-pressure-eviction").unwrap();
+    let r = check_with(&s, &defs, &CheckOptions::default()).unwrap();
+    assert!(r.complete);
+    assert_eq!(r.properties[0].verdict, podcheck_model::Verdict::Holds);
+    assert_eq!(r.properties[1].verdict, podcheck_model::Verdict::Holds);
+}

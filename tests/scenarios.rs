@@ -56,7 +56,7 @@ const PINNED: &[(&str, usize)] = &[
     ("statefulset-out-of-service", 151),
     ("statefulset-force-delete-no-force-detach", 16),
     ("all-nodes-unreachable", 8),
-    ("node-pressure-eviction", 8),
+    ("node-pressure-eviction", 7),
     ("stuck-sandbox", 21),
     ("stuck-cni", 21),
     ("stuck-volume-mount", 27),

@@ -160,6 +160,12 @@ pub fn compute_status(m: &Context, _s: &State, pod: &Pod, rt: &PodRt) -> PodStat
             phase = Phase::Pending;
         }
     }
+    // The eviction manager kills with a status function (`eviction_manager.go` `evictPod`):
+    // phase Failed and reason Evicted are written from the moment of the eviction, while the
+    // containers still stop, never Running with reason Evicted.
+    if rt.evicted {
+        phase = Phase::Failed;
+    }
     // `generateAPIPodStatus`: a terminal phase is never left.
     if pod.status.phase.is_terminal() && phase != pod.status.phase {
         phase = pod.status.phase;
