@@ -202,6 +202,20 @@ pub struct Timing {
 }
 
 impl PropertyResult {
+    /// A property not decided yet: `incomplete`, with the scenario's expectation.
+    pub fn undecided(scenario: &Scenario, def: &PropertyDef) -> Self {
+        let (expected, expected_source) = expectation(scenario, def);
+        PropertyResult {
+            def: *def,
+            verdict: Verdict::Incomplete,
+            expected,
+            expected_source,
+            trace: None,
+            lasso: None,
+            timing: None,
+        }
+    }
+
     /// Number of actions in the trace (or the lasso: its stem and one round of its cycle).
     pub fn trace_steps(&self) -> Option<usize> {
         self.trace
@@ -637,16 +651,7 @@ pub fn check_with(
     let mut replayed = 0usize;
     let mut properties = Vec::new();
     for (i, (d, (first, _))) in defs.iter().zip(&slots).enumerate() {
-        let (expected, expected_source) = expectation(scenario, d);
-        let mut result = PropertyResult {
-            def: *d,
-            verdict: Verdict::Incomplete,
-            expected,
-            expected_source,
-            trace: None,
-            lasso: None,
-            timing: None,
-        };
+        let mut result = PropertyResult::undecided(scenario, d);
         // A finding whose trace is not replayed when the phase stops is not reported.
         let found = match (d.kind, &findings[*first]) {
             (Kind::Always(_) | Kind::Sometimes(_), Finding::State(f)) => f.is_some(),
@@ -972,18 +977,7 @@ pub fn not_checked(scenario: &Scenario, stop: Stop) -> Result<ScenarioResult, St
         stopped: Some(Stop { states: 0, ..stop }),
         properties: defs
             .iter()
-            .map(|d| {
-                let (expected, expected_source) = expectation(scenario, d);
-                PropertyResult {
-                    def: *d,
-                    verdict: Verdict::Incomplete,
-                    expected,
-                    expected_source,
-                    trace: None,
-                    lasso: None,
-                    timing: None,
-                }
-            })
+            .map(|d| PropertyResult::undecided(scenario, d))
             .collect(),
         graph: None,
         symmetry: Vec::new(),
