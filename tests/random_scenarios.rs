@@ -249,8 +249,8 @@ fn scenario() -> impl Strategy<Value = Scenario> {
                     Workload::Job {
                         metadata,
                         spec: JobSpec {
-                            backoff_limit,
-                            template,
+                            backoff_limit_field: Some(backoff_limit),
+                            ..JobSpec::new(template)
                         },
                     }
                 };

@@ -72,6 +72,8 @@ pub fn create_pod_named(m: &Context, s: &mut State, workload: u8, suffix: u8) ->
             }
             .into(),
             job_counted: false,
+            job_index: None,
+            index_failures: 0,
             disruption_target: false,
             mirror_of: None,
             events: Vec::new().into(),

@@ -39,6 +39,10 @@ pub struct Context {
     /// The status the kubelet computes for a pod, by the content of the pod object and its
     /// runtime record (see [`StatusMemo`]).
     pub status_memo: StatusMemo,
+    /// Per workload: a Job's podFailurePolicy, as the upstream matcher reads it.
+    pub job_policies: Vec<Option<crate::k8s::PodFailurePolicy>>,
+    /// Per workload: a Job's successPolicy rules, as (indexes bit set, succeededCount).
+    pub success_rules: Vec<Vec<(Option<u16>, Option<u8>)>>,
 }
 
 /// A cache of a pure function of parts of the state, by their content hashes (64-bit, as the
@@ -164,9 +168,19 @@ pub struct ByRelease {
     /// nothing reads it yet.
     pub sidecar_containers: bool,
     /// 1.29 (gate `JobPodReplacementPolicy` beta, on by default; GA 1.34; KEP-3939): Jobs
-    /// accept `podReplacementPolicy` and report `status.terminating`. A hook for the Job
-    /// model; nothing reads it yet.
+    /// accept `podReplacementPolicy`, report `status.terminating`, and write a terminal
+    /// condition in two steps: `FailureTarget` / `SuccessCriteriaMet` first, `Failed` /
+    /// `Complete` only once no pod is terminating (`job_controller.go`
+    /// `delayTerminalCondition`). Before: `Failed` and `Complete` at once.
+    /// `docs/sources.md#job-conditions-and-counters`.
     pub job_pod_replacement_policy: bool,
+    /// 1.26 (gate `JobPodFailurePolicy` beta; GA 1.31; KEP-3329): `podFailurePolicy`.
+    pub job_pod_failure_policy: bool,
+    /// 1.29 (gate `JobBackoffLimitPerIndex` beta; KEP-3850): `backoffLimitPerIndex`,
+    /// `maxFailedIndexes` and the FailIndex action.
+    pub job_backoff_limit_per_index: bool,
+    /// 1.31 (gate `JobSuccessPolicy` beta; KEP-3998): `successPolicy`.
+    pub job_success_policy: bool,
 }
 
 impl ByRelease {
@@ -182,6 +196,9 @@ impl ByRelease {
             pod_disruption_conditions: since(26),
             sidecar_containers: since(29),
             job_pod_replacement_policy: since(29),
+            job_pod_failure_policy: since(26),
+            job_backoff_limit_per_index: since(29),
+            job_success_policy: since(31),
         }
     }
 
@@ -295,6 +312,34 @@ impl Context {
                     .collect()
             })
             .collect();
+        let job_policies = scenario
+            .workloads
+            .iter()
+            .map(|w| match w {
+                Workload::Job { spec, .. } => spec.pod_failure_policy.as_ref().map(job_policy),
+                _ => None,
+            })
+            .collect();
+        let success_rules = scenario
+            .workloads
+            .iter()
+            .map(|w| match w {
+                Workload::Job { spec, .. } => spec
+                    .success_policy
+                    .iter()
+                    .flat_map(|p| &p.rules)
+                    .map(|r| {
+                        let completions = spec.completions().unwrap_or(0);
+                        let set = r.succeeded_indexes.as_ref().map(|i| {
+                            crate::k8s::parse_indexes(i, completions)
+                                .expect("a validated scenario has valid succeededIndexes")
+                        });
+                        (set, r.succeeded_count)
+                    })
+                    .collect(),
+                _ => Vec::new(),
+            })
+            .collect();
         let claims: Vec<Claim> = scenario
             .claims()
             .into_iter()
@@ -335,6 +380,8 @@ impl Context {
             pod_claims,
             failures,
             status_memo: StatusMemo::default(),
+            job_policies,
+            success_rules,
             scenario,
             images,
             views,
@@ -384,7 +431,7 @@ impl Context {
     }
 
     pub fn pod_name(&self, pod: &Pod) -> String {
-        self.name_of(pod.workload, pod.suffix)
+        self.indexed_name(pod.workload, pod.suffix, pod.job_index)
     }
 
     /// The failure of `step` for workload `w`'s pods, if the scenario has one.
@@ -407,6 +454,15 @@ impl Context {
             Workload::Pod { metadata, .. } => metadata.name.clone(),
             Workload::StaticPod { metadata, node, .. } => format!("{}-{node}", metadata.name),
             w => format!("{}-{}", w.name(), suffix),
+        }
+    }
+
+    /// An Indexed Job's pod is named `<job>-<index>-<suffix>` (its generateName carries the
+    /// index: `job_controller.go` `manageJob`); every other pod as [`Context::name_of`].
+    pub fn indexed_name(&self, workload: u8, suffix: u8, index: Option<u8>) -> String {
+        match index {
+            Some(i) => format!("{}-{i}-{suffix}", self.workload(workload).name()),
+            None => self.name_of(workload, suffix),
         }
     }
 
@@ -437,7 +493,7 @@ impl Context {
 
     /// The name of the pod a runtime record belongs to (kept after its object is gone).
     pub fn rt_name(&self, rt: &PodRt) -> String {
-        self.name_of(rt.workload, rt.suffix)
+        self.indexed_name(rt.workload, rt.suffix, rt.job_index)
     }
 
     /// The pod's name, or `uid N` for one that no longer exists.
@@ -447,5 +503,44 @@ impl Context {
             .map(|p| self.pod_name(p))
             .or_else(|| state.rt_any(uid).map(|(_, rt)| self.rt_name(rt)))
             .unwrap_or_else(|| format!("pod uid {uid}"))
+    }
+}
+
+/// A scenario's podFailurePolicy as the upstream matcher reads it.
+fn job_policy(p: &crate::spec::PodFailurePolicySpec) -> crate::k8s::PodFailurePolicy {
+    use crate::k8s::{
+        PodFailurePolicyAction as A, PodFailurePolicyOnExitCodes, PodFailurePolicyRequirement,
+        PodFailurePolicyOnPodConditionsPattern, PodFailurePolicyRule,
+    };
+    use crate::spec::PodFailurePolicyActionSpec as S;
+    crate::k8s::PodFailurePolicy {
+        rules: p
+            .rules
+            .iter()
+            .map(|r| PodFailurePolicyRule {
+                action: match r.action {
+                    S::FailJob => A::FailJob,
+                    S::FailIndex => A::FailIndex,
+                    S::Ignore => A::Ignore,
+                    S::Count => A::Count,
+                },
+                requirement: match &r.on_exit_codes {
+                    Some(e) => PodFailurePolicyRequirement::OnExitCodes(PodFailurePolicyOnExitCodes {
+                        container_name: e.container_name.clone(),
+                        operator: e.operator,
+                        values: e.values.clone(),
+                    }),
+                    None => PodFailurePolicyRequirement::OnPodConditions(
+                        r.on_pod_conditions
+                            .iter()
+                            .map(|c| PodFailurePolicyOnPodConditionsPattern {
+                                type_: c.type_.clone(),
+                                status: c.status,
+                            })
+                            .collect(),
+                    ),
+                },
+            })
+            .collect(),
     }
 }

@@ -347,14 +347,171 @@ pub enum PodManagementPolicy {
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct JobSpec {
-    /// Default 6 (API reference).
-    #[serde(default = "six")]
-    pub backoff_limit: u8,
+    /// `completions`: nil means any one success completes the Job (with `parallelism` also
+    /// nil both default to 1: `SetDefaults_Job`).
+    #[serde(default)]
+    pub completions: Option<u8>,
+    /// `parallelism`: default 1.
+    #[serde(default)]
+    pub parallelism: Option<u8>,
+    #[serde(default)]
+    pub completion_mode: CompletionMode,
+    /// `backoffLimit`: default 6, or no limit (MaxInt32) when `backoffLimitPerIndex` is set
+    /// (`SetDefaults_Job`). Read it with [`JobSpec::backoff_limit`].
+    #[serde(default, rename = "backoffLimit")]
+    pub backoff_limit_field: Option<u8>,
+    /// `backoffLimitPerIndex` (Indexed Jobs; gate `JobBackoffLimitPerIndex`, beta in 1.29).
+    #[serde(default)]
+    pub backoff_limit_per_index: Option<u8>,
+    /// `maxFailedIndexes` (with `backoffLimitPerIndex`).
+    #[serde(default)]
+    pub max_failed_indexes: Option<u8>,
+    /// `podFailurePolicy` (gate `JobPodFailurePolicy`, beta in 1.26).
+    #[serde(default)]
+    pub pod_failure_policy: Option<PodFailurePolicySpec>,
+    /// `podReplacementPolicy` (gate `JobPodReplacementPolicy`, beta in 1.29): default
+    /// `Failed` with a podFailurePolicy, else `TerminatingOrFailed`.
+    #[serde(default)]
+    pub pod_replacement_policy: Option<PodReplacementPolicy>,
+    /// `activeDeadlineSeconds`, counted from the Job's `startTime`.
+    #[serde(default)]
+    pub active_deadline_seconds: Option<u16>,
+    /// `successPolicy` (Indexed Jobs; gate `JobSuccessPolicy`, beta in 1.31).
+    #[serde(default)]
+    pub success_policy: Option<SuccessPolicySpec>,
     pub template: PodTemplate,
 }
 
-fn six() -> u8 {
-    6
+impl JobSpec {
+    /// A Job of one pod at a time with every other field at its default.
+    pub fn new(template: PodTemplate) -> Self {
+        JobSpec {
+            completions: None,
+            parallelism: None,
+            completion_mode: CompletionMode::NonIndexed,
+            backoff_limit_field: None,
+            backoff_limit_per_index: None,
+            max_failed_indexes: None,
+            pod_failure_policy: None,
+            pod_replacement_policy: None,
+            active_deadline_seconds: None,
+            success_policy: None,
+            template,
+        }
+    }
+
+    /// The effective `backoffLimit` (`SetDefaults_Job`: 6, or MaxInt32 with
+    /// `backoffLimitPerIndex`).
+    pub fn backoff_limit(&self) -> u32 {
+        match (self.backoff_limit_field, self.backoff_limit_per_index) {
+            (Some(b), _) => b as u32,
+            (None, Some(_)) => i32::MAX as u32,
+            (None, None) => 6,
+        }
+    }
+
+    /// The effective `parallelism` (default 1).
+    pub fn parallelism(&self) -> u8 {
+        self.parallelism.unwrap_or(1)
+    }
+
+    /// The effective `completions`: both unset → 1; `parallelism` set alone → nil.
+    pub fn completions(&self) -> Option<u8> {
+        match (self.completions, self.parallelism) {
+            (None, None) => Some(1),
+            (c, _) => c,
+        }
+    }
+
+    pub fn indexed(&self) -> bool {
+        self.completion_mode == CompletionMode::Indexed
+    }
+}
+
+/// `completionMode`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum CompletionMode {
+    #[default]
+    NonIndexed,
+    /// Each pod has a completion index `0..completions`; one success per index completes it.
+    Indexed,
+}
+
+/// `podReplacementPolicy`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum PodReplacementPolicy {
+    /// Replace a pod as soon as it is terminating or Failed.
+    TerminatingOrFailed,
+    /// Replace a pod only once it is fully terminal (phase Failed).
+    Failed,
+}
+
+/// `podFailurePolicy`.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct PodFailurePolicySpec {
+    pub rules: Vec<PodFailurePolicyRuleSpec>,
+}
+
+/// A `podFailurePolicy` rule: an action and one requirement.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct PodFailurePolicyRuleSpec {
+    pub action: PodFailurePolicyActionSpec,
+    #[serde(default)]
+    pub on_exit_codes: Option<OnExitCodesSpec>,
+    #[serde(default)]
+    pub on_pod_conditions: Vec<OnPodConditionsSpec>,
+}
+
+/// A rule's `action`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum PodFailurePolicyActionSpec {
+    FailJob,
+    FailIndex,
+    Ignore,
+    Count,
+}
+
+/// `onExitCodes`.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct OnExitCodesSpec {
+    #[serde(default)]
+    pub container_name: Option<String>,
+    pub operator: crate::k8s::ExitCodesOperator,
+    pub values: Vec<i32>,
+}
+
+/// An `onPodConditions` pattern: `status` defaults to True.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct OnPodConditionsSpec {
+    #[serde(rename = "type")]
+    pub type_: String,
+    #[serde(default = "condition_true")]
+    pub status: crate::k8s::ConditionStatus,
+}
+
+fn condition_true() -> crate::k8s::ConditionStatus {
+    crate::k8s::ConditionStatus::True
+}
+
+/// `successPolicy`.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct SuccessPolicySpec {
+    pub rules: Vec<SuccessPolicyRuleSpec>,
+}
+
+/// A `successPolicy` rule: `succeededIndexes` (e.g. "0,2-3") and/or `succeededCount`.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct SuccessPolicyRuleSpec {
+    #[serde(default)]
+    pub succeeded_indexes: Option<String>,
+    #[serde(default)]
+    pub succeeded_count: Option<u8>,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -1000,6 +1157,9 @@ impl Scenario {
                 ));
             }
             validate_pod_spec(w, t)?;
+            if let Workload::Job { spec, .. } = w {
+                validate_job_spec(w.name(), spec, self.release()?)?;
+            }
             for c in t.init_containers.iter().chain(&t.containers) {
                 for (kind, p) in [
                     ("startupProbe", &c.startup_probe),
@@ -1403,6 +1563,272 @@ pub fn validate_pod_spec(w: &Workload, t: &PodSpec) -> Result<(), String> {
                     return Err(at(
                         format!("{here}.{kind}.successThreshold"),
                         format!("Invalid value: {}: must be 1", p.success_threshold),
+                    ));
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Jobs the model holds: at most this many pods at once and this many completion indexes.
+pub const MAX_JOB_PARALLELISM: u8 = 5;
+pub const MAX_JOB_COMPLETIONS: u8 = 16;
+
+/// What the API server's Job validation (`pkg/apis/batch/validation/validation.go`
+/// `validateJobSpec`, `validatePodFailurePolicy`, `validateSuccessPolicy`) refuses among the
+/// fields the model reads, with its message and field path; the fields whose feature gate is
+/// off in the chosen release; and the sizes the model holds.
+pub fn validate_job_spec(name: &str, j: &JobSpec, release: Release) -> Result<(), String> {
+    let at = |path: &str, what: String| format!("workload `{name}`: spec.{path}: {what}");
+    let by = crate::context::ByRelease::of(release);
+    let gate = |field: &str, on: bool, gate: &str, since: &str| {
+        if on {
+            Ok(())
+        } else {
+            Err(at(
+                field,
+                format!(
+                    "needs Kubernetes {since} or later (feature gate {gate}); the scenario follows {release}, whose API server drops the field"
+                ),
+            ))
+        }
+    };
+    if j.pod_failure_policy.is_some() {
+        gate("podFailurePolicy", by.job_pod_failure_policy, "JobPodFailurePolicy", "1.26")?;
+    }
+    if j.pod_replacement_policy.is_some() {
+        gate(
+            "podReplacementPolicy",
+            by.job_pod_replacement_policy,
+            "JobPodReplacementPolicy",
+            "1.29",
+        )?;
+    }
+    if j.backoff_limit_per_index.is_some() || j.max_failed_indexes.is_some() {
+        gate(
+            "backoffLimitPerIndex",
+            by.job_backoff_limit_per_index,
+            "JobBackoffLimitPerIndex",
+            "1.29",
+        )?;
+    }
+    if j.success_policy.is_some() {
+        gate("successPolicy", by.job_success_policy, "JobSuccessPolicy", "1.31")?;
+    }
+    if let Some(p) = j.parallelism {
+        if p == 0 || p > MAX_JOB_PARALLELISM {
+            return Err(at(
+                "parallelism",
+                format!("{p}: the model holds 1 to {MAX_JOB_PARALLELISM}"),
+            ));
+        }
+    }
+    if let Some(c) = j.completions {
+        if c == 0 || c > MAX_JOB_COMPLETIONS {
+            return Err(at(
+                "completions",
+                format!("{c}: the model holds 1 to {MAX_JOB_COMPLETIONS}"),
+            ));
+        }
+    }
+    let restart = j.template.spec.restart_policy;
+    if restart == RestartPolicy::Always {
+        return Err(at(
+            "template.spec.restartPolicy",
+            "Required value: valid values: \"OnFailure\", \"Never\"".into(),
+        ));
+    }
+    if let Some(m) = j.max_failed_indexes {
+        if j.backoff_limit_per_index.is_none() {
+            return Err(at(
+                "backoffLimitPerIndex",
+                "Required value: when maxFailedIndexes is specified".into(),
+            ));
+        }
+        if j.completions.is_some_and(|c| m > c) {
+            return Err(at(
+                "maxFailedIndexes",
+                format!("Invalid value: {m}: must be less than or equal to completions"),
+            ));
+        }
+    }
+    if j.indexed() {
+        if j.completions.is_none() {
+            return Err(at(
+                "completions",
+                "Required value: when completion mode is Indexed".into(),
+            ));
+        }
+    } else {
+        if let Some(b) = j.backoff_limit_per_index {
+            return Err(at(
+                "backoffLimitPerIndex",
+                format!("Invalid value: {b}: requires indexed completion mode"),
+            ));
+        }
+        if let Some(m) = j.max_failed_indexes {
+            return Err(at(
+                "maxFailedIndexes",
+                format!("Invalid value: {m}: requires indexed completion mode"),
+            ));
+        }
+        if j.success_policy.is_some() {
+            return Err(at(
+                "successPolicy",
+                "Invalid value: requires indexed completion mode".into(),
+            ));
+        }
+    }
+    if let Some(p) = &j.pod_failure_policy {
+        if p.rules.len() > 20 {
+            return Err(at(
+                "podFailurePolicy.rules",
+                format!("Too many: {}: must have at most 20 items", p.rules.len()),
+            ));
+        }
+        let names: Vec<&str> = j
+            .template
+            .spec
+            .containers
+            .iter()
+            .chain(&j.template.spec.init_containers)
+            .map(|c| c.name.as_str())
+            .collect();
+        for (i, r) in p.rules.iter().enumerate() {
+            let rule = format!("podFailurePolicy.rules[{i}]");
+            if r.action == PodFailurePolicyActionSpec::FailIndex && j.backoff_limit_per_index.is_none()
+            {
+                return Err(at(
+                    &format!("{rule}.action"),
+                    "Invalid value: \"FailIndex\": requires the backoffLimitPerIndex to be set"
+                        .into(),
+                ));
+            }
+            match (&r.on_exit_codes, r.on_pod_conditions.is_empty()) {
+                (Some(_), false) => {
+                    return Err(at(
+                        &rule,
+                        "Invalid value: specifying both OnExitCodes and OnPodConditions is not supported".into(),
+                    ))
+                }
+                (None, true) => {
+                    return Err(at(
+                        &rule,
+                        "Invalid value: specifying one of OnExitCodes and OnPodConditions is required".into(),
+                    ))
+                }
+                _ => {}
+            }
+            if r.on_pod_conditions.len() > 20 {
+                return Err(at(
+                    &format!("{rule}.onPodConditions"),
+                    format!(
+                        "Too many: {}: must have at most 20 items",
+                        r.on_pod_conditions.len()
+                    ),
+                ));
+            }
+            if let Some(e) = &r.on_exit_codes {
+                let here = format!("{rule}.onExitCodes");
+                if let Some(c) = &e.container_name {
+                    if !names.contains(&c.as_str()) {
+                        return Err(at(
+                            &format!("{here}.containerName"),
+                            format!("Invalid value: \"{c}\": must be one of the container or initContainer names in the pod template"),
+                        ));
+                    }
+                }
+                if e.values.is_empty() {
+                    return Err(at(
+                        &format!("{here}.values"),
+                        "Invalid value: []: at least one value is required".into(),
+                    ));
+                }
+                if e.values.len() > 255 {
+                    return Err(at(
+                        &format!("{here}.values"),
+                        format!("Too many: {}: must have at most 255 items", e.values.len()),
+                    ));
+                }
+                for (k, v) in e.values.iter().enumerate() {
+                    if e.operator == crate::k8s::ExitCodesOperator::In && *v == 0 {
+                        return Err(at(
+                            &format!("{here}.values[{k}]"),
+                            "Invalid value: 0: must not be 0 for the In operator".into(),
+                        ));
+                    }
+                    if e.values[..k].contains(v) {
+                        return Err(at(
+                            &format!("{here}.values[{k}]"),
+                            format!("Duplicate value: {v}"),
+                        ));
+                    }
+                }
+                if e.values.windows(2).any(|w| w[0] > w[1]) {
+                    return Err(at(
+                        &format!("{here}.values"),
+                        format!("Invalid value: {:?}: must be ordered", e.values),
+                    ));
+                }
+            }
+        }
+        if restart != RestartPolicy::Never {
+            return Err(at(
+                "template.spec.restartPolicy",
+                "Invalid value: \"OnFailure\": only \"Never\" is supported when podFailurePolicy is specified".into(),
+            ));
+        }
+        if j.pod_replacement_policy == Some(PodReplacementPolicy::TerminatingOrFailed) {
+            return Err(at(
+                "podReplacementPolicy",
+                "Unsupported value: \"TerminatingOrFailed\": supported values: \"Failed\"".into(),
+            ));
+        }
+    }
+    if let Some(p) = &j.success_policy {
+        let completions = j.completions.unwrap_or(0);
+        if p.rules.is_empty() {
+            return Err(at(
+                "successPolicy.rules",
+                "Required value: at least one rules must be specified when the successPolicy is specified".into(),
+            ));
+        }
+        if p.rules.len() > 20 {
+            return Err(at(
+                "successPolicy.rules",
+                format!("Too many: {}: must have at most 20 items", p.rules.len()),
+            ));
+        }
+        for (i, r) in p.rules.iter().enumerate() {
+            let rule = format!("successPolicy.rules[{i}]");
+            if r.succeeded_count.is_none() && r.succeeded_indexes.is_none() {
+                return Err(at(
+                    &rule,
+                    "Required value: at least one of succeededCount or succeededIndexes must be specified".into(),
+                ));
+            }
+            let mut total = completions as u32;
+            if let Some(idx) = &r.succeeded_indexes {
+                let set = crate::k8s::parse_indexes(idx, completions).map_err(|e| {
+                    at(
+                        &format!("{rule}.succeededIndexes"),
+                        format!("Invalid value: \"{idx}\": error parsing succeededIndexes: {e}"),
+                    )
+                })?;
+                total = set.count_ones();
+            }
+            if let Some(c) = r.succeeded_count {
+                if c > completions {
+                    return Err(at(
+                        &format!("{rule}.succeededCount"),
+                        format!("Invalid value: {c}: must be less than or equal to {completions} (the number of specified completions)"),
+                    ));
+                }
+                if r.succeeded_indexes.is_some() && c as u32 > total {
+                    return Err(at(
+                        &format!("{rule}.succeededCount"),
+                        format!("Invalid value: {c}: must be less than or equal to {total} (the number of indexes in the specified succeededIndexes field)"),
                     ));
                 }
             }

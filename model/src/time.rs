@@ -107,8 +107,11 @@ macro_rules! each_timer {
         }
         for w in & $($mut)? *$s.api.workloads {
             if let Some(j) = & $($mut)? w.job {
-                let due = j.condition.is_none();
+                let due = !j.decided();
                 $f(Timer::Countdown { left: & $($mut)? j.backoff_left, due });
+                if let Some(t) = & $($mut)? j.deadline_left {
+                    $f(Timer::Countdown { left: t, due });
+                }
             }
         }
         if let Some(t) = & $($mut)? $s.env.outage_left {

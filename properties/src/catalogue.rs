@@ -208,7 +208,7 @@ pub fn all() -> Vec<PropertyDef> {
         PropertyDef {
             name: "job_fails_only_after_backoff_limit_plus_one_failures",
             kind: Kind::Always(job_fails_only_after_limit_plus_one),
-            sentence: "A Job is marked Failed only after more than backoffLimit of its container runs have failed.",
+            sentence: "A Job fails with BackoffLimitExceeded only after more than backoffLimit of its container runs have failed.",
             source: "job_controller.go exceedsBackoffLimit (failed > backoffLimit), pastBackoffLimitOnFailure; docs/sources.md#job-backofflimit",
             layer: "api + runtime",
         },
@@ -648,7 +648,132 @@ pub fn all() -> Vec<PropertyDef> {
             source: "kube-proxy rejects traffic to a Service with no usable endpoint (pkg/proxy/iptables syncProxyRules; pkg/proxy/topology.go CategorizeEndpoints, KEP-1669); docs/sources.md#kube-proxy-terminating-endpoints",
             layer: "data plane",
         },
+        PropertyDef {
+            name: "job_running_pods_within_parallelism",
+            kind: Kind::Always(job_running_pods_within_parallelism),
+            sentence: "No more of a Job's pods run containers at once than its parallelism.",
+            source: "with podReplacementPolicy TerminatingOrFailed the Job controller replaces a pod as soon as it is deleted, while its containers still run; Failed waits for the phase (job_controller.go manageJob, onlyReplaceFailedPods; KEP-3939); docs/sources.md#job-conditions-and-counters",
+            layer: "runtime",
+        },
+        PropertyDef {
+            name: "job_terminal_after_pods_terminated",
+            kind: Kind::Always(job_terminal_after_pods_terminated),
+            sentence: "A Job is marked Failed or Complete only once none of its pods is still terminating.",
+            source: "from 1.29 the Job controller writes FailureTarget or SuccessCriteriaMet first and the terminal condition once status.terminating is 0 (job_controller.go delayTerminalCondition, KEP-3939); before, at once; docs/sources.md#job-conditions-and-counters",
+            layer: "api",
+        },
+        PropertyDef {
+            name: "job_disrupted_pods_not_counted_as_failures",
+            kind: Kind::Always(job_disrupted_pods_not_counted_as_failures),
+            sentence: "A Job pod that Kubernetes disrupted (condition DisruptionTarget: an eviction, a taint, a preemption) is never counted in the Job's status.failed.",
+            source: "a disrupted pod counts as failed unless a podFailurePolicy rule ignores DisruptionTarget (job_controller.go isPodFailed; pod_failure_policy.go matchPodFailurePolicy; KEP-3329); docs/sources.md#job-pod-failure-policy",
+            layer: "api",
+        },
+        PropertyDef {
+            name: "job_one_pod_per_index",
+            kind: Kind::Always(job_one_pod_per_index),
+            sentence: "No two active pods of an Indexed Job have the same completion index.",
+            source: "new pods take the lowest pending indexes, and duplicates are removed (job_controller.go manageJob, activePodsForRemoval); docs/sources.md#job-conditions-and-counters",
+            layer: "api",
+        },
+        PropertyDef {
+            name: "job_deadline_exceeded",
+            kind: Kind::Sometimes(job_deadline_exceeded),
+            sentence: "Some Job is Failed with reason DeadlineExceeded: it was active longer than activeDeadlineSeconds.",
+            source: "job_controller.go pastActiveDeadline: \"Job was active longer than specified deadline\"; docs/sources.md#job-conditions-and-counters",
+            layer: "api",
+        },
+        PropertyDef {
+            name: "job_failed_by_pod_failure_policy",
+            kind: Kind::Sometimes(job_failed_by_pod_failure_policy),
+            sentence: "Some Job is Failed with reason PodFailurePolicy: a FailJob rule matched a failed pod.",
+            source: "pod_failure_policy.go matchPodFailurePolicy: FailJob; docs/sources.md#job-pod-failure-policy",
+            layer: "api",
+        },
+        PropertyDef {
+            name: "job_failure_target_before_failed",
+            kind: Kind::Sometimes(job_failure_target_pending),
+            sentence: "Some Job has FailureTarget=True while it is not yet Failed: a pod is still terminating.",
+            source: "from 1.29 (job_controller.go delayTerminalCondition, KEP-3939); docs/sources.md#job-conditions-and-counters",
+            layer: "api",
+        },
+        PropertyDef {
+            name: "job_failed_indexes",
+            kind: Kind::Sometimes(job_failed_indexes),
+            sentence: "Some Indexed Job is Failed with reason FailedIndexes: every index finished, and some failed more often than backoffLimitPerIndex allows.",
+            source: "job_controller.go syncJob: \"Job has failed indexes\" (KEP-3850); docs/sources.md#job-conditions-and-counters",
+            layer: "api",
+        },
     ]
+}
+
+fn jobs<'a>(
+    m: &'a Cluster,
+    s: &'a State,
+) -> impl Iterator<Item = (u8, &'a podcheck_model::spec::JobSpec, &'a JobStatus)> + 'a {
+    s.api.workloads.iter().enumerate().filter_map(|(i, w)| {
+        let job = w.job.as_ref()?;
+        match &m.scenario.workloads[i] {
+            Workload::Job { spec, .. } => Some((i as u8, spec, job)),
+            _ => None,
+        }
+    })
+}
+
+fn job_running_pods_within_parallelism(m: &Cluster, s: &State) -> bool {
+    jobs(m, s).all(|(w, spec, _)| {
+        let running = rt_pods(s)
+            .filter(|(_, rt)| rt.workload == w)
+            .filter(|(_, rt)| {
+                rt.init
+                    .iter()
+                    .chain(&rt.ctrs)
+                    .any(|c| matches!(c.run, Run::Running(_)))
+            })
+            .count();
+        running <= spec.parallelism() as usize
+    })
+}
+
+fn job_terminal_after_pods_terminated(m: &Cluster, s: &State) -> bool {
+    jobs(m, s).all(|(w, _, job)| {
+        job.condition.is_none()
+            || !s.api.pods.iter().any(|p| {
+                p.workload == w && p.deletion.is_some() && !p.status.phase.is_terminal()
+            })
+    })
+}
+
+fn job_disrupted_pods_not_counted_as_failures(m: &Cluster, s: &State) -> bool {
+    jobs(m, s).all(|(_, _, job)| job.failed_disrupted == 0)
+}
+
+fn job_one_pod_per_index(m: &Cluster, s: &State) -> bool {
+    jobs(m, s).all(|(w, _, _)| {
+        let mut seen = 0u16;
+        s.api
+            .pods
+            .iter()
+            .filter(|p| p.workload == w && derived::is_active(p))
+            .filter_map(|p| p.job_index)
+            .all(|i| {
+                let fresh = seen & (1 << i) == 0;
+                seen |= 1 << i;
+                fresh
+            })
+    })
+}
+
+fn job_deadline_exceeded(m: &Cluster, s: &State) -> bool {
+    jobs(m, s).any(|(_, _, j)| j.condition == Some(JobCondition::Failed(JobReason::DeadlineExceeded)))
+}
+
+fn job_failed_by_pod_failure_policy(m: &Cluster, s: &State) -> bool {
+    jobs(m, s).any(|(_, _, j)| j.condition == Some(JobCondition::Failed(JobReason::PodFailurePolicy)))
+}
+
+fn job_failure_target_pending(m: &Cluster, s: &State) -> bool {
+    jobs(m, s).any(|(_, _, j)| j.condition.is_none() && matches!(j.target, Some(JobTarget::Failure(_))))
 }
 
 /// The claims whose volumes may be attached to one node only (`IsMultiAttachAllowed` false:
@@ -857,8 +982,8 @@ fn job_fails_only_after_limit_plus_one(m: &Cluster, s: &State) -> bool {
         let podcheck_model::spec::Workload::Job { spec, .. } = &m.scenario.workloads[i] else {
             return true;
         };
-        job.condition != Some(JobCondition::BackoffLimitExceeded)
-            || job.failed_runs as u32 > spec.backoff_limit as u32
+        job.failure() != Some(JobReason::BackoffLimitExceeded)
+            || job.failed_runs as u32 > spec.backoff_limit()
     })
 }
 
@@ -1146,7 +1271,7 @@ fn job_failed(_: &Cluster, s: &State) -> bool {
     s.api.workloads.iter().any(|w| {
         w.job
             .as_ref()
-            .is_some_and(|j| j.condition == Some(JobCondition::BackoffLimitExceeded))
+            .is_some_and(|j| j.condition == Some(JobCondition::Failed(JobReason::BackoffLimitExceeded)))
     })
 }
 
@@ -1154,7 +1279,7 @@ fn job_completes(_: &Cluster, s: &State) -> bool {
     s.api.workloads.iter().any(|w| {
         w.job
             .as_ref()
-            .is_some_and(|j| j.condition == Some(JobCondition::Complete))
+            .is_some_and(|j| matches!(j.condition, Some(JobCondition::Complete(_))))
     })
 }
 
@@ -1454,4 +1579,8 @@ fn deleted_pod_routed(_: &Cluster, s: &State) -> bool {
 
 fn no_deleted_pod_routed(m: &Cluster, s: &State) -> bool {
     !deleted_pod_routed(m, s)
+}
+
+fn job_failed_indexes(m: &Cluster, s: &State) -> bool {
+    jobs(m, s).any(|(_, _, j)| j.condition == Some(JobCondition::Failed(JobReason::FailedIndexes)))
 }

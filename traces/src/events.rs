@@ -76,17 +76,18 @@ pub fn events(m: &Context, before: &State, action: &Action, after: &State) -> Ve
                     .and_then(|j| j.condition)
             };
             if cond(before) != cond(after) {
-                match cond(after) {
-                    Some(JobCondition::BackoffLimitExceeded) => out.push(ev(
+                let job = after.api.workloads[workload as usize].job.as_ref();
+                match (cond(after), job) {
+                    (Some(JobCondition::Failed(r)), Some(j)) => out.push(ev(
                         "Warning",
-                        "BackoffLimitExceeded",
+                        crate::words::job_reason(r),
                         owner,
-                        "Job has reached the specified backoff limit".into(),
+                        crate::words::job_message(j, r),
                     )),
-                    Some(JobCondition::Complete) => {
+                    (Some(JobCondition::Complete(_)), _) => {
                         out.push(ev("Normal", "Completed", owner, "Job completed".into()))
                     }
-                    None => {}
+                    _ => {}
                 }
             }
         }

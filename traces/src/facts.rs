@@ -138,14 +138,9 @@ pub fn facts(m: &Context, s: &State) -> Facts {
     }
     for (i, w) in s.api.workloads.iter().enumerate() {
         if let Some(j) = &w.job {
-            let cond = match j.condition {
-                None => "active".to_string(),
-                Some(JobCondition::Complete) => "Complete".into(),
-                Some(JobCondition::BackoffLimitExceeded) => "Failed (BackoffLimitExceeded)".into(),
-            };
             f.api.insert(
                 format!("job {}", m.workload(i as u8).name()),
-                format!("{cond}, succeeded={}, failed={}", j.succeeded, j.failed),
+                crate::words::job_words(j),
             );
         }
     }

@@ -411,3 +411,65 @@ fn fault(m: &Context, s: &State, index: u8, target: Option<u16>) -> String {
         None => format!("fault #{index}"),
     }
 }
+
+/// A Job condition's reason, as the Job controller spells it.
+pub fn job_reason(r: JobReason) -> &'static str {
+    match r {
+        JobReason::BackoffLimitExceeded => "BackoffLimitExceeded",
+        JobReason::DeadlineExceeded => "DeadlineExceeded",
+        JobReason::PodFailurePolicy => "PodFailurePolicy",
+        JobReason::MaxFailedIndexesExceeded => "MaxFailedIndexesExceeded",
+        JobReason::FailedIndexes => "FailedIndexes",
+        JobReason::CompletionsReached => "CompletionsReached",
+        JobReason::SuccessPolicy => "SuccessPolicy",
+    }
+}
+
+/// A Job condition's message, as the Job controller writes it (`job_controller.go`); a
+/// FailJob verdict carries the podFailurePolicy's own message.
+pub fn job_message(j: &JobStatus, r: JobReason) -> String {
+    match r {
+        JobReason::BackoffLimitExceeded => "Job has reached the specified backoff limit".into(),
+        JobReason::DeadlineExceeded => "Job was active longer than specified deadline".into(),
+        JobReason::PodFailurePolicy => j.message.clone(),
+        JobReason::MaxFailedIndexesExceeded => {
+            "Job has exceeded the specified maximal number of failed indexes".into()
+        }
+        JobReason::FailedIndexes => "Job has failed indexes".into(),
+        JobReason::CompletionsReached => "Reached expected number of succeeded pods".into(),
+        JobReason::SuccessPolicy => "Matched rules at index 0".into(),
+    }
+}
+
+/// A Job's status in a few words: its conditions and counters, as `kubectl get job -o yaml`
+/// would show them.
+pub fn job_words(j: &JobStatus) -> String {
+    let mut v = match (j.condition, j.target) {
+        (Some(JobCondition::Complete(r)), _) => format!("Complete ({})", job_reason(r)),
+        (Some(JobCondition::Failed(r)), _) => format!("Failed ({})", job_reason(r)),
+        (None, Some(JobTarget::Failure(r))) => format!("FailureTarget ({})", job_reason(r)),
+        (None, Some(JobTarget::Success(r))) => format!("SuccessCriteriaMet ({})", job_reason(r)),
+        (None, None) => "active".into(),
+    };
+    v.push_str(&format!(
+        ", active={}, ready={}",
+        j.active, j.ready
+    ));
+    if let Some(t) = j.terminating {
+        v.push_str(&format!(", terminating={t}"));
+    }
+    v.push_str(&format!(", succeeded={}, failed={}", j.succeeded, j.failed));
+    if j.completed_indexes != 0 {
+        v.push_str(&format!(
+            ", completedIndexes={}",
+            podcheck_model::k8s::format_indexes(j.completed_indexes)
+        ));
+    }
+    if j.failed_indexes != 0 {
+        v.push_str(&format!(
+            ", failedIndexes={}",
+            podcheck_model::k8s::format_indexes(j.failed_indexes)
+        ));
+    }
+    v
+}

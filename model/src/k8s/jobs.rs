@@ -283,3 +283,64 @@ pub fn match_pod_failure_policy(
     }
     no_match
 }
+
+/// `parseIndexesFromString` / `validateIndexesFormat` (pkg/controller/job/indexed_job_utils.go,
+/// pkg/apis/batch/validation): a comma-separated list of indexes and `a-b` intervals, in
+/// increasing order, each below `completions`, as a bit set.
+pub fn parse_indexes(s: &str, completions: u8) -> Result<u16, String> {
+    let mut set = 0u16;
+    let mut last: Option<u32> = None;
+    for part in s.split(',') {
+        let (a, b) = match part.split_once('-') {
+            Some((a, b)) => (a, b),
+            None => (part, part),
+        };
+        let num = |x: &str| {
+            x.parse::<u32>()
+                .map_err(|_| format!("cannot convert string to integer for index: {x:?}"))
+        };
+        let (a, b) = (num(a)?, num(b)?);
+        if a > b {
+            return Err(format!("non-increasing order, previous: {a}, current: {b}"));
+        }
+        if let Some(l) = last {
+            if a <= l {
+                return Err(format!("non-increasing order, previous: {l}, current: {a}"));
+            }
+        }
+        if b >= completions as u32 {
+            return Err(format!(
+                "too large index: {b}, must be less than completions: {completions}"
+            ));
+        }
+        for i in a..=b {
+            set |= 1 << i;
+        }
+        last = Some(b);
+    }
+    Ok(set)
+}
+
+/// The interval form the Job controller writes `status.completedIndexes` and
+/// `status.failedIndexes` in (`orderedIntervals.String`, indexed_job_utils.go): "1,3-5,7".
+pub fn format_indexes(set: u16) -> String {
+    let mut out: Vec<String> = Vec::new();
+    let mut i = 0u32;
+    while i < 16 {
+        if set & (1 << i) == 0 {
+            i += 1;
+            continue;
+        }
+        let start = i;
+        while i + 1 < 16 && set & (1 << (i + 1)) != 0 {
+            i += 1;
+        }
+        out.push(if start == i {
+            format!("{start}")
+        } else {
+            format!("{start}-{i}")
+        });
+        i += 1;
+    }
+    out.join(",")
+}

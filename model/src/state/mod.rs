@@ -125,23 +125,82 @@ pub struct WorkloadStatus {
     pub job: Option<JobStatus>,
 }
 
-/// `job.status`.
+/// `job.status`, as the Job controller writes it, and its bookkeeping.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Default)]
 pub struct JobStatus {
+    /// `status.active`: pods neither terminal nor deleted.
+    pub active: u8,
+    /// `status.ready`: active pods with Ready=True.
+    pub ready: u8,
+    /// `status.terminating`: deleted pods not yet terminal; published only from 1.29
+    /// (gate `JobPodReplacementPolicy`), `None` before.
+    pub terminating: Option<u8>,
     pub failed: u8,
+    /// `status.succeeded` (for an Indexed Job, the succeeded indexes).
     pub succeeded: u8,
+    /// `status.completedIndexes` and `status.failedIndexes` as bit sets (Indexed Jobs).
+    pub completed_indexes: u16,
+    pub failed_indexes: u16,
+    /// `FailureTarget=True` or `SuccessCriteriaMet=True`: the verdict decided, before the
+    /// terminal condition (from 1.29, `delayTerminalCondition`).
+    pub target: Option<JobTarget>,
+    /// The terminal condition, `Failed` or `Complete`, with its reason.
     pub condition: Option<JobCondition>,
+    /// The message of a podFailurePolicy FailJob verdict.
+    pub message: String,
     /// Seconds left of the pod-failure back-off before the next pod may be created.
     pub backoff_left: Secs,
+    /// Pods failed since the last success (the back-off's exponent).
+    pub consecutive_failures: u8,
+    /// Seconds left until `activeDeadlineSeconds` passes, from the `startTime` the first sync
+    /// sets.
+    pub deadline_left: Option<Secs>,
     /// History variable: container runs of this Job's pods that ended in failure.
     pub failed_runs: u8,
+    /// History variable: pods counted in `status.failed` that carried DisruptionTarget.
+    pub failed_disrupted: u8,
 }
 
+/// Why a Job ends (the reason of its conditions).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum JobReason {
+    BackoffLimitExceeded,
+    DeadlineExceeded,
+    /// A podFailurePolicy FailJob rule matched.
+    PodFailurePolicy,
+    MaxFailedIndexesExceeded,
+    FailedIndexes,
+    CompletionsReached,
+    SuccessPolicy,
+}
+
+/// The verdict the Job controller has decided (`FailureTarget`, `SuccessCriteriaMet`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum JobTarget {
+    Failure(JobReason),
+    Success(JobReason),
+}
+
+/// A Job's terminal condition.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum JobCondition {
-    Complete,
-    /// `Failed`, reason `BackoffLimitExceeded`.
-    BackoffLimitExceeded,
+    Complete(JobReason),
+    Failed(JobReason),
+}
+
+impl JobStatus {
+    /// The reason the Job fails, decided or written.
+    pub fn failure(&self) -> Option<JobReason> {
+        match (self.condition, self.target) {
+            (Some(JobCondition::Failed(r)), _) | (None, Some(JobTarget::Failure(r))) => Some(r),
+            _ => None,
+        }
+    }
+
+    /// Whether the controller has decided the Job's end (a target or a terminal condition).
+    pub fn decided(&self) -> bool {
+        self.condition.is_some() || self.target.is_some()
+    }
 }
 
 /// A pod object.
@@ -161,6 +220,10 @@ pub struct Pod {
     pub status: Shared<PodStatus>,
     /// Counted by the Job controller (its `uncountedTerminatedPods` bookkeeping).
     pub job_counted: bool,
+    /// An Indexed Job pod's completion index (`batch.kubernetes.io/job-completion-index`).
+    pub job_index: Option<u8>,
+    /// `batch.kubernetes.io/job-index-failure-count`: failures of this index before this pod.
+    pub index_failures: u8,
     /// Condition DisruptionTarget=True (taint eviction, PodGC, kubelet eviction;
     /// KEP-3329).
     pub disruption_target: bool,
@@ -240,6 +303,8 @@ pub struct PodRt {
     pub workload: u8,
     /// The pod's name suffix (a StatefulSet ordinal), kept with the runtime record.
     pub suffix: u8,
+    /// An Indexed Job pod's completion index, kept with the runtime record.
+    pub job_index: Option<u8>,
     /// Evicted by the kubelet's eviction manager (status reason `Evicted`).
     pub evicted: bool,
     /// The pod's volumes are attached and mounted (`WaitForAttachAndMount` in kubelet

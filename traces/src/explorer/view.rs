@@ -122,14 +122,7 @@ fn workload_words(w: &podcheck_model::spec::Workload, st: &WorkloadStatus) -> St
     v
 }
 
-fn job_words(j: &JobStatus) -> String {
-    let cond = match j.condition {
-        None => "active",
-        Some(JobCondition::Complete) => "Complete",
-        Some(JobCondition::BackoffLimitExceeded) => "Failed (BackoffLimitExceeded)",
-    };
-    format!("{cond}, succeeded={}, failed={}", j.succeeded, j.failed)
-}
+use crate::words::job_words;
 
 use crate::facts::sandbox_words;
 
@@ -204,7 +197,7 @@ fn timers(m: &Cluster, s: &State) -> Vec<String> {
     }
     for (i, w) in s.api.workloads.iter().enumerate() {
         if let Some(j) = &w.job {
-            if j.condition.is_none() && j.backoff_left > 0 {
+            if !j.decided() && j.backoff_left > 0 {
                 out.push(format!(
                     "job {}: pod-failure back-off, next pod in {} s",
                     m.workload(i as u8).name(),
