@@ -113,8 +113,9 @@ fn out_of_service_taint_differs_between_1_25_and_1_26() {
 #[test]
 fn every_scenario_meets_its_expectations_at_every_release_boundary() {
     let mut failures = Vec::new();
+    let mut refused = Vec::new();
     for release in [
-        "1.22", "1.25", "1.26", "1.27", "1.30", "1.31", "1.32", "1.35",
+        "1.22", "1.25", "1.26", "1.27", "1.28", "1.29", "1.30", "1.31", "1.32", "1.35",
     ] {
         for s in catalogue::builtin() {
             if s.name == "termination-race" && !["1.25", "1.35"].contains(&release) {
@@ -122,7 +123,20 @@ fn every_scenario_meets_its_expectations_at_every_release_boundary() {
                 // (1.27), so the two ends are enough.
                 continue;
             }
-            let r = run(&at(&s.name, release));
+            let mut sc = s.clone();
+            sc.cluster.kubernetes_version = Some(release.into());
+            if let Err(e) = sc.validate() {
+                // A field whose feature gate is off at this release is refused, never
+                // dropped: the scenario is checked from the release that has it.
+                assert!(
+                    e.contains("needs Kubernetes"),
+                    "{} at {release}: {e}",
+                    s.name
+                );
+                refused.push(format!("{} at {release}", s.name));
+                continue;
+            }
+            let r = run(&sc);
             for p in &r.properties {
                 if p.verdict != p.expected {
                     failures.push(format!(
@@ -138,6 +152,33 @@ fn every_scenario_meets_its_expectations_at_every_release_boundary() {
         }
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
+    // Exactly the scenarios that use a Job field younger than the release are refused.
+    assert_eq!(
+        refused,
+        [
+            "job-pod-deleted-replace-failed at 1.22",
+            "job-evicted-ignored at 1.22",
+            "job-fail-job-exit-code at 1.22",
+            "job-success-policy at 1.22",
+            "job-backoff-limit-per-index at 1.22",
+            "job-pod-deleted-replace-failed at 1.25",
+            "job-evicted-ignored at 1.25",
+            "job-fail-job-exit-code at 1.25",
+            "job-success-policy at 1.25",
+            "job-backoff-limit-per-index at 1.25",
+            "job-pod-deleted-replace-failed at 1.26",
+            "job-success-policy at 1.26",
+            "job-backoff-limit-per-index at 1.26",
+            "job-pod-deleted-replace-failed at 1.27",
+            "job-success-policy at 1.27",
+            "job-backoff-limit-per-index at 1.27",
+            "job-pod-deleted-replace-failed at 1.28",
+            "job-success-policy at 1.28",
+            "job-backoff-limit-per-index at 1.28",
+            "job-success-policy at 1.29",
+            "job-success-policy at 1.30",
+        ]
+    );
 }
 
 /// The release decides each behaviour at the release the sources give.

@@ -17,7 +17,7 @@ use std::collections::{HashSet, VecDeque};
 /// (scenario, unique states of the complete run).
 const PINNED: &[(&str, usize)] = &[
     ("healthy", 57),
-    ("unschedulable", 575),
+    ("unschedulable", 606),
     ("image-pull-backoff", 45),
     ("crash-loop", 125),
     ("oom-killed", 99),
@@ -36,8 +36,8 @@ const PINNED: &[(&str, usize)] = &[
     // 411 before kube-proxy fell back to terminating endpoints (1.26): the proxies now keep
     // routing to the deleted pod, which ignores SIGTERM, until its replacement is Ready.
     ("sigterm-ignored", 501),
-    ("job-never", 57),
-    ("job-on-failure", 42),
+    ("job-never", 60),
+    ("job-on-failure", 44),
     ("liveness-on-dependency", 913),
     ("slow-start", 279),
     ("slow-start-startup-probe", 150),
@@ -70,6 +70,15 @@ const PINNED: &[(&str, usize)] = &[
     ("admission-outofcpu", 13),
     ("static-pod-mirror-delete", 9310),
     ("create-container-error", 24),
+    ("job-pod-deleted", 5348),
+    ("job-pod-deleted-replace-failed", 3795),
+    ("job-evicted", 44),
+    ("job-evicted-ignored", 329),
+    ("job-fail-job-exit-code", 22),
+    ("job-indexed", 1471),
+    ("job-success-policy", 651),
+    ("job-backoff-limit-per-index", 1827),
+    ("job-active-deadline", 26),
 ];
 
 /// (scenario, --nodes, --replicas, unique states): the same scenarios at a larger size.

@@ -268,7 +268,10 @@ impl Cluster {
             .iter()
             .map(|w| WorkloadStatus {
                 job: match w {
-                    Workload::Job { .. } => Some(JobStatus::default()),
+                    Workload::Job { .. } => Some(JobStatus {
+                        terminating: self.by_release.job_pod_replacement_policy.then_some(0),
+                        ..JobStatus::default()
+                    }),
                     _ => None,
                 },
             })

@@ -509,8 +509,8 @@ impl Context {
 /// A scenario's podFailurePolicy as the upstream matcher reads it.
 fn job_policy(p: &crate::spec::PodFailurePolicySpec) -> crate::k8s::PodFailurePolicy {
     use crate::k8s::{
-        PodFailurePolicyAction as A, PodFailurePolicyOnExitCodes, PodFailurePolicyRequirement,
-        PodFailurePolicyOnPodConditionsPattern, PodFailurePolicyRule,
+        PodFailurePolicyAction as A, PodFailurePolicyOnExitCodes,
+        PodFailurePolicyOnPodConditionsPattern, PodFailurePolicyRequirement, PodFailurePolicyRule,
     };
     use crate::spec::PodFailurePolicyActionSpec as S;
     crate::k8s::PodFailurePolicy {
@@ -525,11 +525,13 @@ fn job_policy(p: &crate::spec::PodFailurePolicySpec) -> crate::k8s::PodFailurePo
                     S::Count => A::Count,
                 },
                 requirement: match &r.on_exit_codes {
-                    Some(e) => PodFailurePolicyRequirement::OnExitCodes(PodFailurePolicyOnExitCodes {
-                        container_name: e.container_name.clone(),
-                        operator: e.operator,
-                        values: e.values.clone(),
-                    }),
+                    Some(e) => {
+                        PodFailurePolicyRequirement::OnExitCodes(PodFailurePolicyOnExitCodes {
+                            container_name: e.container_name.clone(),
+                            operator: e.operator,
+                            values: e.values.clone(),
+                        })
+                    }
                     None => PodFailurePolicyRequirement::OnPodConditions(
                         r.on_pod_conditions
                             .iter()

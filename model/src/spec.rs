@@ -1581,7 +1581,8 @@ pub const MAX_JOB_COMPLETIONS: u8 = 16;
 /// off in the chosen release; and the sizes the model holds.
 pub fn validate_job_spec(name: &str, j: &JobSpec, release: Release) -> Result<(), String> {
     let at = |path: &str, what: String| format!("workload `{name}`: spec.{path}: {what}");
-    let by = crate::context::ByRelease::of(release);
+    // The releases where the gates turned on by default, as `ByRelease::of` has them.
+    let since = |minor| release.at_least(minor);
     let gate = |field: &str, on: bool, gate: &str, since: &str| {
         if on {
             Ok(())
@@ -1595,12 +1596,12 @@ pub fn validate_job_spec(name: &str, j: &JobSpec, release: Release) -> Result<()
         }
     };
     if j.pod_failure_policy.is_some() {
-        gate("podFailurePolicy", by.job_pod_failure_policy, "JobPodFailurePolicy", "1.26")?;
+        gate("podFailurePolicy", since(26), "JobPodFailurePolicy", "1.26")?;
     }
     if j.pod_replacement_policy.is_some() {
         gate(
             "podReplacementPolicy",
-            by.job_pod_replacement_policy,
+            since(29),
             "JobPodReplacementPolicy",
             "1.29",
         )?;
@@ -1608,13 +1609,13 @@ pub fn validate_job_spec(name: &str, j: &JobSpec, release: Release) -> Result<()
     if j.backoff_limit_per_index.is_some() || j.max_failed_indexes.is_some() {
         gate(
             "backoffLimitPerIndex",
-            by.job_backoff_limit_per_index,
+            since(29),
             "JobBackoffLimitPerIndex",
             "1.29",
         )?;
     }
     if j.success_policy.is_some() {
-        gate("successPolicy", by.job_success_policy, "JobSuccessPolicy", "1.31")?;
+        gate("successPolicy", since(31), "JobSuccessPolicy", "1.31")?;
     }
     if let Some(p) = j.parallelism {
         if p == 0 || p > MAX_JOB_PARALLELISM {
@@ -1697,7 +1698,8 @@ pub fn validate_job_spec(name: &str, j: &JobSpec, release: Release) -> Result<()
             .collect();
         for (i, r) in p.rules.iter().enumerate() {
             let rule = format!("podFailurePolicy.rules[{i}]");
-            if r.action == PodFailurePolicyActionSpec::FailIndex && j.backoff_limit_per_index.is_none()
+            if r.action == PodFailurePolicyActionSpec::FailIndex
+                && j.backoff_limit_per_index.is_none()
             {
                 return Err(at(
                     &format!("{rule}.action"),

@@ -280,3 +280,27 @@ fn job_pod_failure_backoff_schedule() {
         assert_eq!(job_pod_failure_backoff(n), d, "{n} failures");
     }
 }
+
+#[test]
+fn index_sets_parse_and_print_as_the_job_controller_writes_them() {
+    use podcheck_model::k8s::{format_indexes, parse_indexes};
+    assert_eq!(parse_indexes("0,2-4", 5), Ok(0b11101));
+    assert_eq!(format_indexes(0b11101), "0,2-4");
+    assert_eq!(format_indexes(0b1011), "0-1,3");
+    assert_eq!(format_indexes(0), "");
+    assert!(parse_indexes("1,0", 3)
+        .unwrap_err()
+        .contains("non-increasing order"));
+    assert!(parse_indexes("3", 3)
+        .unwrap_err()
+        .contains("too large index: 3"));
+    assert!(parse_indexes("a", 3)
+        .unwrap_err()
+        .contains("cannot convert"));
+    for set in 0..64u16 {
+        let text = format_indexes(set);
+        if set != 0 {
+            assert_eq!(parse_indexes(&text, 6), Ok(set), "{text}");
+        }
+    }
+}

@@ -97,3 +97,118 @@ fn a_container_name_given_twice_is_refused() {
         "{e}"
     );
 }
+
+/// A one-Job scenario with `spec` (YAML lines at the Job spec's indentation) at `release`.
+fn job(spec: &str, restart: &str, release: &str) -> String {
+    format!(
+        "- name: v
+  description: validation
+  source: this test
+  cluster:
+    nodes: [{{name: node-1, allocatable: {{cpuMilli: 4000, memoryMi: 4096}}}}]
+    kubernetesVersion: \"{release}\"
+  workloads:
+    - kind: Job
+      metadata: {{name: batch}}
+      spec:
+{spec}
+        template:
+          spec:
+            restartPolicy: {restart}
+            containers:
+              - {{name: work, image: \"batch:1\"}}
+"
+    )
+}
+
+#[test]
+fn job_fields_are_validated_as_the_api_server_does() {
+    let cases = [
+        (
+            "        podFailurePolicy: {rules: [{action: Ignore, onPodConditions: [{type: DisruptionTarget}]}]}",
+            "OnFailure",
+            "spec.template.spec.restartPolicy: Invalid value: \"OnFailure\": only \"Never\" is supported when podFailurePolicy is specified",
+        ),
+        (
+            "        podFailurePolicy: {rules: [{action: FailJob, onExitCodes: {operator: In, values: [0, 1]}}]}",
+            "Never",
+            "spec.podFailurePolicy.rules[0].onExitCodes.values[0]: Invalid value: 0: must not be 0 for the In operator",
+        ),
+        (
+            "        podFailurePolicy: {rules: [{action: FailJob, onExitCodes: {operator: In, values: [3, 1]}}]}",
+            "Never",
+            "spec.podFailurePolicy.rules[0].onExitCodes.values: Invalid value: [3, 1]: must be ordered",
+        ),
+        (
+            "        podFailurePolicy: {rules: [{action: FailJob, onExitCodes: {containerName: other, operator: In, values: [1]}}]}",
+            "Never",
+            "spec.podFailurePolicy.rules[0].onExitCodes.containerName: Invalid value: \"other\": must be one of the container or initContainer names in the pod template",
+        ),
+        (
+            "        podFailurePolicy: {rules: [{action: Count}]}",
+            "Never",
+            "spec.podFailurePolicy.rules[0]: Invalid value: specifying one of OnExitCodes and OnPodConditions is required",
+        ),
+        (
+            "        podFailurePolicy: {rules: [{action: FailIndex, onExitCodes: {operator: In, values: [1]}}]}",
+            "Never",
+            "spec.podFailurePolicy.rules[0].action: Invalid value: \"FailIndex\": requires the backoffLimitPerIndex to be set",
+        ),
+        (
+            "        podReplacementPolicy: TerminatingOrFailed\n        podFailurePolicy: {rules: [{action: Ignore, onPodConditions: [{type: DisruptionTarget}]}]}",
+            "Never",
+            "spec.podReplacementPolicy: Unsupported value: \"TerminatingOrFailed\": supported values: \"Failed\"",
+        ),
+        (
+            "        backoffLimitPerIndex: 1",
+            "Never",
+            "spec.backoffLimitPerIndex: Invalid value: 1: requires indexed completion mode",
+        ),
+        (
+            "        completionMode: Indexed",
+            "Never",
+            "spec.completions: Required value: when completion mode is Indexed",
+        ),
+        (
+            "        completionMode: Indexed\n        completions: 2\n        successPolicy: {rules: [{succeededIndexes: \"0-2\"}]}",
+            "Never",
+            "spec.successPolicy.rules[0].succeededIndexes: Invalid value: \"0-2\": error parsing succeededIndexes: too large index: 2, must be less than completions: 2",
+        ),
+        (
+            "        completionMode: Indexed\n        completions: 2\n        successPolicy: {rules: [{succeededCount: 3}]}",
+            "Never",
+            "spec.successPolicy.rules[0].succeededCount: Invalid value: 3: must be less than or equal to 2 (the number of specified completions)",
+        ),
+        (
+            "        parallelism: 9",
+            "Never",
+            "spec.parallelism: 9: the model holds 1 to 5",
+        ),
+        (
+            "        backoffLimit: 1",
+            "Always",
+            "spec.template.spec.restartPolicy: Required value: valid values: \"OnFailure\", \"Never\"",
+        ),
+    ];
+    for (spec, restart, want) in cases {
+        let e = error(&job(spec, restart, "1.35"));
+        assert!(
+            e.contains(&format!("workload `batch`: {want}")),
+            "{spec}\n{e}"
+        );
+    }
+}
+
+#[test]
+fn a_job_field_younger_than_the_release_is_refused_not_dropped() {
+    let spec = "        podReplacementPolicy: Failed";
+    let e = error(&job(spec, "Never", "1.28"));
+    assert!(
+        e.contains("spec.podReplacementPolicy: needs Kubernetes 1.29 or later (feature gate JobPodReplacementPolicy)"),
+        "{e}"
+    );
+    assert!(parse_scenarios(&job(spec, "Never", "1.29"), "v.yaml").is_ok());
+    let pfp = "        podFailurePolicy: {rules: [{action: Ignore, onPodConditions: [{type: DisruptionTarget}]}]}";
+    assert!(error(&job(pfp, "Never", "1.25")).contains("needs Kubernetes 1.26"));
+    assert!(parse_scenarios(&job(pfp, "Never", "1.26"), "v.yaml").is_ok());
+}

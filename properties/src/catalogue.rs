@@ -738,9 +738,11 @@ fn job_running_pods_within_parallelism(m: &Cluster, s: &State) -> bool {
 fn job_terminal_after_pods_terminated(m: &Cluster, s: &State) -> bool {
     jobs(m, s).all(|(w, _, job)| {
         job.condition.is_none()
-            || !s.api.pods.iter().any(|p| {
-                p.workload == w && p.deletion.is_some() && !p.status.phase.is_terminal()
-            })
+            || !s
+                .api
+                .pods
+                .iter()
+                .any(|p| p.workload == w && p.deletion.is_some() && !p.status.phase.is_terminal())
     })
 }
 
@@ -765,15 +767,18 @@ fn job_one_pod_per_index(m: &Cluster, s: &State) -> bool {
 }
 
 fn job_deadline_exceeded(m: &Cluster, s: &State) -> bool {
-    jobs(m, s).any(|(_, _, j)| j.condition == Some(JobCondition::Failed(JobReason::DeadlineExceeded)))
+    jobs(m, s)
+        .any(|(_, _, j)| j.condition == Some(JobCondition::Failed(JobReason::DeadlineExceeded)))
 }
 
 fn job_failed_by_pod_failure_policy(m: &Cluster, s: &State) -> bool {
-    jobs(m, s).any(|(_, _, j)| j.condition == Some(JobCondition::Failed(JobReason::PodFailurePolicy)))
+    jobs(m, s)
+        .any(|(_, _, j)| j.condition == Some(JobCondition::Failed(JobReason::PodFailurePolicy)))
 }
 
 fn job_failure_target_pending(m: &Cluster, s: &State) -> bool {
-    jobs(m, s).any(|(_, _, j)| j.condition.is_none() && matches!(j.target, Some(JobTarget::Failure(_))))
+    jobs(m, s)
+        .any(|(_, _, j)| j.condition.is_none() && matches!(j.target, Some(JobTarget::Failure(_))))
 }
 
 /// The claims whose volumes may be attached to one node only (`IsMultiAttachAllowed` false:
@@ -1269,9 +1274,9 @@ fn deleted_pod_ends_failed(_: &Cluster, s: &State) -> bool {
 
 fn job_failed(_: &Cluster, s: &State) -> bool {
     s.api.workloads.iter().any(|w| {
-        w.job
-            .as_ref()
-            .is_some_and(|j| j.condition == Some(JobCondition::Failed(JobReason::BackoffLimitExceeded)))
+        w.job.as_ref().is_some_and(|j| {
+            j.condition == Some(JobCondition::Failed(JobReason::BackoffLimitExceeded))
+        })
     })
 }
 

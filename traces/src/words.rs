@@ -451,10 +451,7 @@ pub fn job_words(j: &JobStatus) -> String {
         (None, Some(JobTarget::Success(r))) => format!("SuccessCriteriaMet ({})", job_reason(r)),
         (None, None) => "active".into(),
     };
-    v.push_str(&format!(
-        ", active={}, ready={}",
-        j.active, j.ready
-    ));
+    v.push_str(&format!(", active={}, ready={}", j.active, j.ready));
     if let Some(t) = j.terminating {
         v.push_str(&format!(", terminating={t}"));
     }

@@ -144,8 +144,7 @@ pub fn sync(m: &Context, s: &mut State, w: u8) -> Option<()> {
             Some(JobTarget::Failure(JobReason::BackoffLimitExceeded))
         } else if job.deadline_left == Some(0) {
             Some(JobTarget::Failure(JobReason::DeadlineExceeded))
-        } else if per_index.is_some()
-            && spec.max_failed_indexes.is_some_and(|max| failed_idx > max)
+        } else if per_index.is_some() && spec.max_failed_indexes.is_some_and(|max| failed_idx > max)
         {
             Some(JobTarget::Failure(JobReason::MaxFailedIndexesExceeded))
         } else if per_index.is_some() && failed_idx > 0 && Some(done_idx) >= completions {
@@ -230,7 +229,12 @@ fn count_finished(
         .is_some();
     let completions = spec.completions().unwrap_or(0);
     let mut updates = Vec::new();
-    for p in s.api.pods.iter().filter(|p| p.workload == w && !p.job_counted) {
+    for p in s
+        .api
+        .pods
+        .iter()
+        .filter(|p| p.workload == w && !p.job_counted)
+    {
         if p.status.phase == Phase::Succeeded {
             updates.push((p.uid, None));
             continue;
