@@ -79,6 +79,8 @@ const PINNED: &[(&str, usize)] = &[
     ("job-success-policy", 651),
     ("job-backoff-limit-per-index", 1827),
     ("job-active-deadline", 26),
+    ("kubelet-restart", 29),
+    ("deployment-node-power-off", 182),
 ];
 
 /// (scenario, --nodes, --replicas, unique states): the same scenarios at a larger size.

@@ -250,6 +250,8 @@ impl Cluster {
                 partitioned: false,
                 lease_age: 0,
                 memory_hog: false,
+                kubelet_down: false,
+                powered_off: false,
                 eviction_wait: 0,
                 static_pods: Vec::new(),
                 pods: Vec::new(),

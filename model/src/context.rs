@@ -253,6 +253,7 @@ impl Context {
                     | Fault::DeleteNode { .. }
                     | Fault::OutOfServiceTaint { .. }
                     | Fault::MemoryPressure { .. }
+                    | Fault::PowerOff { .. }
             )
         });
         let taint_age_cap = scenario

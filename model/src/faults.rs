@@ -133,6 +133,31 @@ pub fn actions<A: From<Action>>(m: &Context, s: &State, out: &mut Vec<A>) {
                     );
                 }
             }
+            Fault::PowerOff { node } => {
+                if node_index(m, node).is_some_and(|n| !s.api.nodes[n].deleted) {
+                    out.push(
+                        Action::Fault {
+                            index,
+                            target: None,
+                        }
+                        .into(),
+                    );
+                }
+            }
+            // The kubelet of a node that runs something restarts.
+            Fault::KubeletRestart { node } => {
+                if node_index(m, node).is_some_and(|n| {
+                    !s.nodes[n].kubelet_down && s.nodes[n].pods.iter().any(|p| p.any_running())
+                }) {
+                    out.push(
+                        Action::Fault {
+                            index,
+                            target: None,
+                        }
+                        .into(),
+                    );
+                }
+            }
             // The dependency fails while some pod is serving.
             Fault::DependencyOutage { .. } => {
                 if s.api.pods.iter().any(|p| p.status.ready) {
@@ -220,6 +245,22 @@ pub fn apply(m: &Context, s: &mut State, index: u8, target: Option<u16>) -> Opti
             let uid = target?;
             s.pod(uid)?;
             s.api.pods.retain(|p| p.uid != uid);
+            Some(())
+        }
+        Fault::PowerOff { node } => {
+            let n = node_index(m, node)?;
+            let dead = &mut s.nodes[n];
+            dead.powered_off = true;
+            dead.partitioned = true;
+            dead.lease_age = 0;
+            dead.memory_hog = false;
+            dead.kubelet_down = false;
+            dead.pods.clear();
+            Some(())
+        }
+        Fault::KubeletRestart { node } => {
+            let n = node_index(m, node)?;
+            s.nodes[n].kubelet_down = true;
             Some(())
         }
         Fault::DependencyOutage { seconds } => {

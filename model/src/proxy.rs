@@ -106,6 +106,10 @@ pub fn environment_actions<A: From<Action> + From<Request>>(
         return;
     }
     for (n, p) in s.proxies.iter().enumerate() {
+        if s.nodes[n].powered_off {
+            // No client reaches a kube-proxy on a machine that is off.
+            continue;
+        }
         for &(uid, _) in &p.routes {
             out.push(
                 Request {

@@ -863,6 +863,14 @@ pub enum Fault {
     MemoryPressure { node: String },
     /// The external dependency goes down, and comes back after `seconds`.
     DependencyOutage { seconds: u16 },
+    /// The kubelet of the node restarts (`systemctl restart kubelet`, an upgrade, a crash):
+    /// its containers keep running, and the new kubelet starts its probe workers afresh
+    /// (`prober/worker.go` `newWorker`).
+    KubeletRestart { node: String },
+    /// The node dies (power-off, kernel panic): its containers are gone at once, without
+    /// preStop or a last status, and its kubelet and kube-proxy stop. To the control plane it
+    /// looks like a partition: the lease stops being renewed.
+    PowerOff { node: String },
     /// The app of this workload's container deadlocks: it stays up but answers nothing.
     Deadlock { workload: String },
     /// A step of the kubelet's per-pod state machine fails for this workload's pods, from
@@ -1332,6 +1340,8 @@ impl Scenario {
                 | Fault::DeleteNode { node }
                 | Fault::OutOfServiceTaint { node }
                 | Fault::MemoryPressure { node }
+                | Fault::KubeletRestart { node }
+                | Fault::PowerOff { node }
                     if !self.cluster.nodes.iter().any(|n| &n.name == node) =>
                 {
                     return Err(format!("fault names unknown node `{node}`"));

@@ -698,6 +698,13 @@ pub fn all() -> Vec<PropertyDef> {
             layer: "api",
         },
         PropertyDef {
+            name: "healthy_pod_stays_ready",
+            kind: Kind::Step(healthy_pod_stays_ready),
+            sentence: "No kubelet reports a Ready pod not Ready while its containers keep running and answer their readiness probes.",
+            source: "a restarted kubelet's new readiness workers start from Failure, so a healthy pod is reported not Ready until its first probe succeeds (prober/worker.go newWorker; kubernetes#78733, #113646, #100277); docs/sources.md#kubelet-restart",
+            layer: "api + runtime",
+        },
+        PropertyDef {
             name: "job_failed_indexes",
             kind: Kind::Sometimes(job_failed_indexes),
             sentence: "Some Indexed Job is Failed with reason FailedIndexes: every index finished, and some failed more often than backoffLimitPerIndex allows.",
@@ -1588,4 +1595,29 @@ fn no_deleted_pod_routed(m: &Cluster, s: &State) -> bool {
 
 fn job_failed_indexes(m: &Cluster, s: &State) -> bool {
     jobs(m, s).any(|(_, _, j)| j.condition == Some(JobCondition::Failed(JobReason::FailedIndexes)))
+}
+
+/// Judged on each status the kubelet writes: a pod Ready before is still Ready after unless
+/// one of its containers stopped, is stopping, or does not answer its readiness probe.
+fn healthy_pod_stays_ready(m: &Cluster, s: &State, a: &Action, n: &State) -> bool {
+    let Action::Kubelet(kubelet::Action::StatusUpdate { node, uid }) = *a else {
+        return true;
+    };
+    let ready = |st: &State| st.pod(uid).is_some_and(|p| p.status.ready);
+    if !ready(s) || ready(n) {
+        return true;
+    }
+    let Some(rt) = s.rt(node, uid) else {
+        return true;
+    };
+    let spec = m.workload(rt.workload).template();
+    let healthy = !rt.terminating
+        && rt.ctrs.iter().zip(&spec.containers).all(|(c, cs)| {
+            let down = cs
+                .readiness_probe
+                .as_ref()
+                .is_some_and(|p| p.checks_dependency && s.env.dependency_down);
+            matches!(&c.run, Run::Running(p) if p.answers() && p.stop.is_none()) && !down
+        });
+    !healthy
 }

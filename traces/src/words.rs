@@ -90,6 +90,7 @@ pub fn fault_by(f: Option<&Fault>) -> FaultBy {
             | Fault::DeleteNode { .. }
             | Fault::OutOfServiceTaint { .. },
         ) => FaultBy::Kubectl,
+        Some(Fault::KubeletRestart { .. }) => FaultBy::Environment,
         Some(Fault::Partition { .. } | Fault::ControlPlanePartition {}) => FaultBy::Network,
         _ => FaultBy::Environment,
     }
@@ -193,6 +194,9 @@ pub fn what(m: &Context, state: &State, action: &Action) -> String {
         },
         Action::Kubelet(k) => match k {
             kubelet::Action::NodeStatus { .. } => "post node status Ready=True".into(),
+            kubelet::Action::Start { .. } => {
+                "start again: new probe workers (readiness Failure, liveness Success, startup Unknown); the running containers are kept".into()
+            }
             kubelet::Action::Evict { uid, .. } => format!("evict {} (memory pressure)", name(uid)),
             kubelet::Action::Sync { uid, step, .. } => {
                 format!("{} {}", kubelet_step(m, state, uid, step), name(uid))
@@ -276,6 +280,8 @@ fn fault_kind(f: Option<&Fault>) -> &'static str {
         Some(Fault::MemoryPressure { .. }) => "memory pressure",
         Some(Fault::DependencyOutage { .. }) => "dependency outage",
         Some(Fault::Deadlock { .. }) => "deadlock",
+        Some(Fault::KubeletRestart { .. }) => "kubelet restart",
+        Some(Fault::PowerOff { .. }) => "power-off",
         Some(Fault::StepFails { .. }) => "step fails",
         None => "fault",
     }
@@ -406,6 +412,12 @@ fn fault(m: &Context, s: &State, index: u8, target: Option<u16>) -> String {
         }
         Some(Fault::Deadlock { .. }) => {
             format!("the program in {} deadlocks", name(target))
+        }
+        Some(Fault::KubeletRestart { node }) => {
+            format!("systemctl restart kubelet on {node} (the containers keep running)")
+        }
+        Some(Fault::PowerOff { node }) => {
+            format!("{node} powers off: its containers are gone, its kubelet and kube-proxy stop")
         }
         Some(f @ Fault::StepFails { .. }) => condition_words(f),
         None => format!("fault #{index}"),

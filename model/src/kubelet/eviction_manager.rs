@@ -79,7 +79,11 @@ pub fn evict(m: &Context, s: &mut State, node: u8, uid: u16) -> Option<()> {
 /// Node-pressure eviction: one pod per interval, while the node is under memory pressure.
 pub fn actions<A: From<super::Action>>(m: &Context, s: &State, node: u8, out: &mut Vec<A>) {
     let rt = &s.nodes[node as usize];
-    if rt.memory_hog && rt.eviction_wait == 0 && under_memory_pressure(m, s, node) {
+    if rt.memory_hog
+        && !rt.kubelet_down
+        && rt.eviction_wait == 0
+        && under_memory_pressure(m, s, node)
+    {
         for uid in eviction_candidates(m, s, node) {
             out.push(super::Action::Evict { node, uid }.into());
         }

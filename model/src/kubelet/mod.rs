@@ -59,6 +59,8 @@ pub enum Action {
     NodeStatus { node: u8 },
     /// Eviction manager: evict a pod under memory pressure.
     Evict { node: u8, uid: u16 },
+    /// The kubelet process starts again after a restart.
+    Start { node: u8 },
 }
 
 impl Action {
@@ -70,6 +72,7 @@ impl Action {
             | Action::StatusUpdate { node, .. }
             | Action::RemoveObject { node, .. }
             | Action::NodeStatus { node }
+            | Action::Start { node }
             | Action::Evict { node, .. } => node,
         }
     }
@@ -82,7 +85,7 @@ impl Action {
             | Action::StatusUpdate { uid, .. }
             | Action::RemoveObject { uid, .. }
             | Action::Evict { uid, .. } => Some(uid),
-            Action::NodeStatus { .. } => None,
+            Action::NodeStatus { .. } | Action::Start { .. } => None,
         }
     }
 }
@@ -101,14 +104,65 @@ pub fn apply(m: &Context, s: &mut State, a: Action) -> Option<()> {
         Action::RemoveObject { node, uid } => status_manager::remove_object(m, s, node, uid),
         Action::NodeStatus { node } => node_status::post(s, node),
         Action::Evict { node, uid } => eviction_manager::evict(m, s, node, uid),
+        Action::Start { node } => start(m, s, node),
     }
+}
+
+/// A restarted kubelet (`kubelet.go` `HandlePodAdditions`, `prober_manager.go` `AddPod`): the
+/// containers it finds running keep running, but its probe results were in memory only. Each
+/// probe worker starts again as a new one: readiness Failure, liveness Success, startup
+/// Unknown (`worker.go` `newWorker`), so a started container is not started until its
+/// startup probe succeeds again and not Ready until its readiness probe does. The readiness
+/// probe runs at once (the status generation triggers it: `UpdatePodStatus`); the others
+/// after one period (their first tick is delayed by up to a period after a kubelet start:
+/// the model takes the whole period).
+pub fn start(m: &Context, s: &mut State, n: u8) -> Option<()> {
+    if !s.nodes[n as usize].kubelet_down {
+        return None;
+    }
+    s.nodes[n as usize].kubelet_down = false;
+    for rt in s.nodes[n as usize].pods.iter_mut() {
+        let w = rt.workload;
+        let rt = &mut **rt;
+        for (i, c) in rt.ctrs.iter_mut().enumerate() {
+            if !matches!(c.run, Run::Running(_)) {
+                continue;
+            }
+            let cs = m.container(w, false, i);
+            for kind in ProbeKind::ALL {
+                let (Some(p), Some(slot)) = (
+                    prober::probe_spec(cs, kind),
+                    c.probes[kind as usize].as_mut(),
+                ) else {
+                    continue;
+                };
+                *slot = Worker {
+                    result: match kind {
+                        ProbeKind::Startup => ProbeResult::Unknown,
+                        ProbeKind::Readiness => ProbeResult::Failure,
+                        ProbeKind::Liveness => ProbeResult::Success,
+                    },
+                    last: ProbeResult::Unknown,
+                    run: 0,
+                    on_hold: false,
+                    next_in: Some(if kind == ProbeKind::Readiness {
+                        0
+                    } else {
+                        p.period_seconds
+                    }),
+                };
+            }
+        }
+    }
+    Some(())
 }
 
 /// The node-level actions of node `node`'s kubelet: its node status once it reaches the API
 /// server again (`status_first`) and, after the controllers' node-level steps, eviction under
 /// memory pressure.
 pub fn node_status_actions<A: From<Action>>(s: &State, node: u8, out: &mut Vec<A>) {
-    if !s.nodes[node as usize].partitioned && s.api.nodes[node as usize].unknown {
+    let kubelet = &s.nodes[node as usize];
+    if !kubelet.partitioned && !kubelet.kubelet_down && s.api.nodes[node as usize].unknown {
         out.push(Action::NodeStatus { node }.into());
     }
 }
@@ -129,6 +183,11 @@ fn container_spec(spec: &PodSpec, init: bool, i: usize) -> &Container {
 pub fn actions<A: From<Action>>(m: &Context, s: &State, out: &mut Vec<A>) {
     for (n, node) in s.nodes.iter().enumerate() {
         let n = n as u8;
+        if node.kubelet_down {
+            // Nothing acts on the node until the kubelet has started again.
+            out.push(Action::Start { node: n }.into());
+            continue;
+        }
         // Cut off from the API server, the kubelet sees no new pods, no deletions and no
         // removals, and writes no status; its pod workers and probers go on locally.
         let online = !node.partitioned;

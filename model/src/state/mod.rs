@@ -287,6 +287,11 @@ pub struct Node {
     pub lease_age: Secs,
     /// The programs on the node use their `memoryUsageMi` (the memory-pressure fault).
     pub memory_hog: bool,
+    /// The kubelet process has exited and not yet started again (the kubelet-restart
+    /// fault); the containers keep running.
+    pub kubelet_down: bool,
+    /// The machine is off (the power-off fault): no kubelet, no kube-proxy, no containers.
+    pub powered_off: bool,
     /// Seconds until the eviction manager may evict again (one pod per 10 s interval,
     /// `pkg/kubelet/eviction`).
     pub eviction_wait: Secs,

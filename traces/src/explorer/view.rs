@@ -826,6 +826,10 @@ pub fn svg(
                         }
                         Fault::ControlPlanePartition {} => "may: cut off every node".into(),
                         Fault::DeleteNode { node } => format!("may: delete node {node}"),
+                        Fault::PowerOff { node } => format!("may: {node} powers off"),
+                        Fault::KubeletRestart { node } => {
+                            format!("may: restart the kubelet of {node}")
+                        }
                         Fault::OutOfServiceTaint { node } => {
                             format!("may: taint {node} out-of-service")
                         }
