@@ -43,6 +43,9 @@ fn uid_in_use(s: &State, uid: u16) -> bool {
         || s.proxies
             .iter()
             .any(|p| p.routes.iter().any(|r| r.0 == uid))
+        // A budget's `disruptedPods` names it. Upstream keys the map by pod name, and a
+        // ReplicaSet's pods have random names, so a new pod never inherits an entry.
+        || s.api.pdbs.iter().any(|b| b.disrupted_pods.contains(&uid))
         // A drain run waits for this uid to be gone (`waitForDelete` compares UIDs).
         || s.env
             .drains

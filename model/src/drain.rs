@@ -122,15 +122,19 @@ pub fn apply(m: &Context, s: &mut State, a: Action) -> Option<()> {
                 s.api.nodes[n as usize].unschedulable = true;
             }
             let refused = listed(s, n).any(|p| refusal(m, p, force, emptydir).is_some());
-            let uids: Vec<u16> = listed(s, n).map(|p| p.uid).collect();
+            let uids: Vec<(u16, u8, u8)> = listed(s, n)
+                .map(|p| (p.uid, p.workload, p.suffix))
+                .collect();
             let d = &mut s.env.drains[i];
             if refused {
                 d.failed = true;
             } else {
                 d.pods = uids
                     .into_iter()
-                    .map(|uid| DrainPod {
+                    .map(|(uid, workload, suffix)| DrainPod {
                         uid,
+                        workload,
+                        suffix,
                         step: DrainStep::Request { wait: 0 },
                     })
                     .collect();

@@ -279,8 +279,13 @@ fn drain_step(m: &Context, state: &State, a: drain::Action) -> String {
         ),
         _ => ("", false, false, false),
     };
-    let name = |uid: u16| m.uid_name(state, uid);
     let run = state.env.drains.iter().find(|d| d.fault == a.fault());
+    // The pod by the name the run listed it with (its object may be gone).
+    let name = |uid: u16| {
+        run.and_then(|d| d.pods.iter().find(|p| p.uid == uid))
+            .map(|p| m.name_of(p.workload, p.suffix))
+            .unwrap_or_else(|| m.uid_name(state, uid))
+    };
     // Whether this step ends the run: no other pod is left.
     let last = |uid: u16| run.is_some_and(|d| d.pods.iter().all(|p| p.uid == uid));
     let drained = |uid: u16| {

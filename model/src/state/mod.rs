@@ -566,6 +566,9 @@ pub enum DrainStage {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct DrainPod {
     pub uid: u16,
+    /// The pod's workload and name suffix, as the run listed it (its name once it is gone).
+    pub workload: u8,
+    pub suffix: u8,
     pub step: DrainStep,
 }
 
