@@ -151,6 +151,7 @@ fn behaviours_switch_at_their_releases() {
     assert_eq!(r(30).immediate_kill(0), 1, "never below 1 s");
     assert!(!r(25).pod_gc_out_of_service && r(26).pod_gc_out_of_service);
     assert!(!r(25).pod_disruption_conditions && r(26).pod_disruption_conditions);
+    assert!(!r(26).pdb_unhealthy_pod_eviction_policy && r(27).pdb_unhealthy_pod_eviction_policy);
     assert_eq!(r(31).node_monitor_grace_default, 40);
     assert_eq!(r(32).node_monitor_grace_default, 50);
 }

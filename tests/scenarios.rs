@@ -70,6 +70,14 @@ const PINNED: &[(&str, usize)] = &[
     ("admission-outofcpu", 13),
     ("static-pod-mirror-delete", 9310),
     ("create-container-error", 24),
+    // Both pods on node-1: the drain's second eviction waits (429, 5 s retries) until the
+    // first one's replacement is Ready on node-2 and the disruption controller counts it; the
+    // controller's syncs, the kubelets' steps and the retries interleave.
+    ("drain-respects-budget", 10859),
+    // The drain, the cordon-and-list step, then 429 and the 5 s wait, forever.
+    ("drain-budget-never-met", 4),
+    // The delete of web-1 and its replacement's start on node-2 interleave.
+    ("drain-disable-eviction", 392),
 ];
 
 /// (scenario, --nodes, --replicas, unique states): the same scenarios at a larger size.
