@@ -759,7 +759,8 @@ pub struct PdbSpec {
     pub spec: PdbSpecFields,
 }
 
-/// `podDisruptionBudget.spec`, the fields the model reads.
+/// `podDisruptionBudget.spec`, the fields the model reads. Exactly one of `minAvailable` and
+/// `maxUnavailable` (the API server refuses both; the model asks for one).
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct PdbSpecFields {
@@ -786,11 +787,33 @@ pub enum UnhealthyPodEvictionPolicy {
 }
 
 /// An `IntOrString` as a budget reads it: a number, or a percentage (`"50%"`).
-#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize)]
 #[serde(untagged)]
 pub enum IntOrPercent {
     Int(i64),
     Text(String),
+}
+
+impl<'de> Deserialize<'de> for IntOrPercent {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl serde::de::Visitor<'_> for V {
+            type Value = IntOrPercent;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("a number of pods or a percentage such as \"50%\"")
+            }
+            fn visit_i64<E: serde::de::Error>(self, v: i64) -> Result<IntOrPercent, E> {
+                Ok(IntOrPercent::Int(v))
+            }
+            fn visit_u64<E: serde::de::Error>(self, v: u64) -> Result<IntOrPercent, E> {
+                Ok(IntOrPercent::Int(v.min(i64::MAX as u64) as i64))
+            }
+            fn visit_str<E: serde::de::Error>(self, v: &str) -> Result<IntOrPercent, E> {
+                Ok(IntOrPercent::Text(v.to_string()))
+            }
+        }
+        d.deserialize_any(V)
+    }
 }
 
 /// A budget's number, read: a count, or a percentage.

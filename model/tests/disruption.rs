@@ -305,3 +305,11 @@ fn a_drain_of_an_unknown_node_is_refused() {
     let e = s.validate().unwrap_err();
     assert!(e.contains("fault names unknown node `node-9`"), "{e}");
 }
+
+/// A value that is neither a number nor a string is refused by the parser, with the kind of
+/// value it wants.
+#[test]
+fn a_budget_amount_of_the_wrong_type_is_refused() {
+    let e = error("{selects: [web], minAvailable: [1]}");
+    assert!(e.contains("a number of pods or a percentage"), "{e}");
+}
