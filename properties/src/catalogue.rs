@@ -679,7 +679,7 @@ pub fn all() -> Vec<PropertyDef> {
 /// them in `s` (`countHealthyPods`, `getExpectedPodCount`; `disruptedPods` taken as the
 /// stored status has it), if it can count them.
 fn live_budget(m: &Cluster, s: &State, b: usize) -> Option<(u32, u32)> {
-    let (_, desired) = controllers::disruption::expected_and_desired(m, s, b).ok()?;
+    let (_, desired) = controllers::disruption::expected_and_desired(m, s, b)?;
     let disrupted: Vec<u16> = s.api.pdbs[b]
         .disrupted_pods
         .iter()

@@ -26,7 +26,7 @@ pub fn selects(m: &Context, b: usize, pod: &Pod) -> bool {
 /// pods. A pod no controller owns (a bare pod) is unmanaged and adds nothing; a pod whose
 /// controller has no scale the finders know (a Job; a mirror pod, owned by its Node) is an
 /// error ("found no controllers for pod").
-fn expected_scale(m: &Context, s: &State, b: &PdbSpec) -> Result<u32, ()> {
+fn expected_scale(m: &Context, s: &State, b: &PdbSpec) -> Option<u32> {
     let mut sum = 0u32;
     for w in selected_workloads(m, b) {
         if !s.api.pods.iter().any(|p| p.workload == w) {
@@ -36,13 +36,14 @@ fn expected_scale(m: &Context, s: &State, b: &PdbSpec) -> Result<u32, ()> {
             Workload::Deployment { spec, .. } => sum += spec.replicas as u32,
             Workload::StatefulSet { spec, .. } => sum += spec.replicas as u32,
             Workload::Pod { .. } => {}
-            Workload::Job { .. } | Workload::StaticPod { .. } => return Err(()),
+            Workload::Job { .. } | Workload::StaticPod { .. } => return None,
         }
     }
-    Ok(sum)
+    Some(sum)
 }
 
-/// `getExpectedPodCount`: (expectedCount, desiredHealthy).
+/// `getExpectedPodCount`: (expectedCount, desiredHealthy); None when the sync fails (a
+/// controller with no scale).
 ///
 /// - `maxUnavailable`: expectedCount is the controllers' scale; desiredHealthy is
 ///   expectedCount − maxUnavailable (a percentage of expectedCount rounded up), at least 0.
@@ -50,24 +51,25 @@ fn expected_scale(m: &Context, s: &State, b: &PdbSpec) -> Result<u32, ()> {
 ///   selected pods.
 /// - `minAvailable` as a percentage: expectedCount is the controllers' scale, desiredHealthy
 ///   the percentage of it rounded up.
-pub fn expected_and_desired(m: &Context, s: &State, b: usize) -> Result<(u32, u32), ()> {
+pub fn expected_and_desired(m: &Context, s: &State, b: usize) -> Option<(u32, u32)> {
     let spec = &m.scenario.pod_disruption_budgets[b];
-    let amount = |v: &crate::spec::IntOrPercent| v.amount("").map_err(|_| ());
+    let amount = |v: &crate::spec::IntOrPercent| v.amount("").ok();
     if let Some(v) = &spec.spec.max_unavailable {
         let expected = expected_scale(m, s, spec)?;
         let max = amount(v)?.scaled(expected);
-        return Ok((expected, expected.saturating_sub(max)));
+        return Some((expected, expected.saturating_sub(max)));
     }
-    match spec.spec.min_available.as_ref().map(amount).transpose()? {
-        Some(Amount::Count(n)) => {
+    match spec.spec.min_available.as_ref().map(amount) {
+        Some(Some(Amount::Count(n))) => {
             let pods = s.api.pods.iter().filter(|p| selects(m, b, p)).count() as u32;
-            Ok((pods, n as u32))
+            Some((pods, n as u32))
         }
-        Some(a @ Amount::Percent(_)) => {
+        Some(Some(a @ Amount::Percent(_))) => {
             let expected = expected_scale(m, s, spec)?;
-            Ok((expected, a.scaled(expected)))
+            Some((expected, a.scaled(expected)))
         }
-        None => Ok((0, 0)),
+        Some(None) => None,
+        None => Some((0, 0)),
     }
 }
 
@@ -89,7 +91,7 @@ pub fn count_healthy(m: &Context, s: &State, b: usize, disrupted: &[u16]) -> u32
 /// disruptionsAllowed 0 and leaves the rest as it was.
 pub fn desired_status(m: &Context, s: &State, b: usize) -> PdbStatus {
     let stored = &s.api.pdbs[b];
-    let Ok((expected, desired)) = expected_and_desired(m, s, b) else {
+    let Some((expected, desired)) = expected_and_desired(m, s, b) else {
         return PdbStatus {
             disruptions_allowed: 0,
             ..stored.clone()
