@@ -310,3 +310,96 @@ fn a_budget_amount_of_the_wrong_type_is_refused() {
     let e = error("{selects: [web], minAvailable: [1]}");
     assert!(e.contains("a number of pods or a percentage"), "{e}");
 }
+
+/// Runs the component steps (each the first enabled one) and the clock until nothing is left
+/// to do, or `limit` steps.
+fn run_until_quiet(m: &Cluster, mut s: State, limit: usize) -> State {
+    for _ in 0..limit {
+        let mut acts = Vec::new();
+        m.urgent_actions(&s, &mut acts);
+        let a = match acts.first() {
+            Some(a) => *a,
+            None => match podcheck_model::time::next_deadline(&m.ctx, &s) {
+                Some(d) => podcheck_model::Action::Tick(d),
+                None => break,
+            },
+        };
+        s = m.apply(&s, &a).expect("an enabled action applies");
+    }
+    s
+}
+
+/// `cordon` and `uncordon` of node-1: uncordon is enabled only on a cordoned node.
+#[test]
+fn cordon_then_uncordon() {
+    use podcheck_model::spec::Fault;
+    use podcheck_model::{faults, Action};
+    let m = model(|s| {
+        s.faults = vec![
+            Fault::Cordon {
+                node: "node-1".into(),
+            },
+            Fault::Uncordon {
+                node: "node-1".into(),
+            },
+        ]
+    });
+    let enabled = |s: &State| {
+        let mut out: Vec<Action> = Vec::new();
+        faults::actions(&m.ctx, s, &mut out);
+        out
+    };
+    let s = m.start.clone();
+    let cordon = Action::Fault(faults::Action::Fault {
+        index: 0,
+        target: None,
+    });
+    assert_eq!(enabled(&s), vec![cordon]);
+    let s = m.apply(&s, &cordon).unwrap();
+    assert!(s.api.nodes[0].unschedulable);
+    let uncordon = Action::Fault(faults::Action::Fault {
+        index: 1,
+        target: None,
+    });
+    assert_eq!(enabled(&s), vec![uncordon]);
+    let s = m.apply(&s, &uncordon).unwrap();
+    assert!(!s.api.nodes[0].unschedulable);
+}
+
+/// A pod no controller owns on the drained node: without `--force` the drain refuses and
+/// evicts nothing (`unreplicatedFilter`); with it, the pod is evicted too and the node
+/// drained.
+#[test]
+fn a_bare_pod_needs_force() {
+    use podcheck_model::spec::{Fault, Metadata, Workload};
+    for force in [false, true] {
+        let m = model(|s| {
+            let spec = s.workloads[0].template().clone();
+            s.workloads.push(Workload::Pod {
+                metadata: Metadata {
+                    name: "bare".into(),
+                },
+                spec,
+            });
+            s.faults = vec![Fault::Drain {
+                node: "node-1".into(),
+                disable_eviction: false,
+                force,
+                delete_emptydir_data: false,
+            }];
+        });
+        let on_node_1 = |s: &State| s.api.pods.iter().filter(|p| p.node == Some(0)).count();
+        assert_eq!(on_node_1(&m.start), 3, "web-1, web-2 and bare on node-1");
+        let start = podcheck_model::Action::Fault(podcheck_model::faults::Action::Fault {
+            index: 0,
+            target: None,
+        });
+        let s = m.apply(&m.start, &start).unwrap();
+        let s = run_until_quiet(&m, s, 2000);
+        let d = &s.env.drains[0];
+        assert_eq!(d.stage, DrainStage::Ended);
+        assert_eq!((d.failed, d.drained()), (!force, force), "force {force}");
+        assert!(s.api.nodes[0].unschedulable, "cordoned either way");
+        assert_eq!(on_node_1(&s), if force { 0 } else { 3 });
+    }
+}
