@@ -672,6 +672,13 @@ pub fn all() -> Vec<PropertyDef> {
             source: "--disable-eviction deletes the pods with a plain DELETE, which no budget checks (drain.go DeleteOrEvictPods); docs/sources.md#kubectl-drain",
             layer: "api",
         },
+        PropertyDef {
+            name: "unready_pod_evicted_only_within_budget",
+            kind: Kind::Step(unready_pod_evicted_only_within_budget),
+            sentence: "No eviction the Eviction API allows takes a pod that is not Ready while its PodDisruptionBudget's stored status has fewer healthy pods than desiredHealthy.",
+            source: "eviction.go Create: an unready pod is deleted without the budget only while currentHealthy >= desiredHealthy > 0 (IfHealthyBudget, the default), else judged by checkAndDecrement; from 1.27 unhealthyPodEvictionPolicy AlwaysAllow deletes it regardless (KEP-3017); docs/sources.md#eviction-api-unhealthy-pod-eviction-policy",
+            layer: "api",
+        },
     ]
 }
 
@@ -723,6 +730,35 @@ fn eviction_respects_budget(m: &Cluster, s: &State, a: &Action, n: &State) -> bo
     m.budgets[pod.workload as usize]
         .iter()
         .all(|&b| live_budget(m, n, b as usize).is_none_or(|(healthy, desired)| healthy >= desired))
+}
+
+/// Judged on each eviction a drain sends through the Eviction API: a pod that was not Ready
+/// and is deleted by it had no budget whose stored status (before the step) was below
+/// desiredHealthy.
+fn unready_pod_evicted_only_within_budget(m: &Cluster, s: &State, a: &Action, n: &State) -> bool {
+    let Action::Drain(drain::Action::Evict { fault, uid }) = *a else {
+        return true;
+    };
+    if matches!(
+        m.scenario.faults.get(fault as usize),
+        Some(Fault::Drain {
+            disable_eviction: true,
+            ..
+        })
+    ) {
+        return true;
+    }
+    let Some(pod) = s.pod(uid) else {
+        return true;
+    };
+    let taken = !pod.status.ready
+        && pod.deletion.is_none()
+        && n.pod(uid).is_none_or(|p| p.deletion.is_some());
+    !taken
+        || m.budgets[pod.workload as usize].iter().all(|&b| {
+            let st = &s.api.pdbs[b as usize];
+            st.current_healthy >= st.desired_healthy
+        })
 }
 
 /// Some drain run has started and not ended with its node drained.
