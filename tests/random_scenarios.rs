@@ -361,6 +361,7 @@ fn scenario() -> impl Strategy<Value = Scenario> {
                     }),
                     faults,
                     persistent_volume_claims: vec![],
+                    pod_disruption_budgets: vec![],
                     expect: vec![],
                 }
             },

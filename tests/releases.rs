@@ -108,6 +108,19 @@ fn out_of_service_taint_differs_between_1_25_and_1_26() {
     );
 }
 
+/// `unhealthyPodEvictionPolicy: AlwaysAllow`: from 1.27 (gate `PDBUnhealthyPodEvictionPolicy`
+/// beta, KEP-3017) the Eviction API deletes an unready pod though the budget has no healthy
+/// pod; in 1.26 the field is dropped and the pod gets 429. That one verdict changes.
+#[test]
+fn unhealthy_pod_eviction_policy_differs_between_1_26_and_1_27() {
+    let old = run(&at("drain-unhealthy-always-allow", "1.26"));
+    let new = run(&at("drain-unhealthy-always-allow", "1.27"));
+    assert_eq!(
+        changed(&old, &new),
+        [("unready_pod_evicted_only_within_budget", (Holds, Violated))].into()
+    );
+}
+
 /// Every built-in scenario, at the releases on both sides of each change the model follows:
 /// each verdict is the catalogue's expectation for that release.
 #[test]
@@ -192,6 +205,7 @@ fn behaviours_switch_at_their_releases() {
     assert_eq!(r(30).immediate_kill(0), 1, "never below 1 s");
     assert!(!r(25).pod_gc_out_of_service && r(26).pod_gc_out_of_service);
     assert!(!r(25).pod_disruption_conditions && r(26).pod_disruption_conditions);
+    assert!(!r(26).pdb_unhealthy_pod_eviction_policy && r(27).pdb_unhealthy_pod_eviction_policy);
     assert_eq!(r(31).node_monitor_grace_default, 40);
     assert_eq!(r(32).node_monitor_grace_default, 50);
 }

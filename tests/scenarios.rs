@@ -81,6 +81,18 @@ const PINNED: &[(&str, usize)] = &[
     ("job-active-deadline", 26),
     ("kubelet-restart", 29),
     ("deployment-node-power-off", 182),
+    // Both pods on node-1: the drain's second eviction waits (429, 5 s retries) until the
+    // first one's replacement is Ready on node-2 and the disruption controller counts it; the
+    // controller's syncs, the kubelets' steps and the retries interleave.
+    ("drain-respects-budget", 10859),
+    // The drain, the cordon-and-list step, then 429 and the 5 s wait, forever.
+    ("drain-budget-never-met", 4),
+    // The delete of web-1 and its replacement's start on node-2 interleave.
+    ("drain-disable-eviction", 392),
+    // Readiness probes on the database, its 30 s outage and the drain at any moment, with the
+    // disruption controller's syncs in between (19248 at 1.26: before 1.27 the unready pod's
+    // eviction is refused, and the deleted pods get no terminal phase).
+    ("drain-unhealthy-always-allow", 33032),
 ];
 
 /// (scenario, --nodes, --replicas, unique states): the same scenarios at a larger size.
@@ -469,4 +481,47 @@ fn witnesses_are_met_after_the_fault_and_after_being_ready() {
         }
         assert!(seen >= 2, "{name}: {seen} witnesses");
     }
+}
+
+/// The done-when of the voluntary-disruption item: `kubectl drain` against a budget that can
+/// never be met is a lasso of `drain_completes`, whose cycle is the drain's eviction answered
+/// with 429 and its 5 s wait (`EvictErrorRetryDelay`), with the budget's stored status never
+/// allowing a disruption.
+#[test]
+fn a_budget_never_met_keeps_the_drain_retrying_forever() {
+    use podcheck_model::{apiserver, drain};
+    let r = run("drain-budget-never-met", 1);
+    let p = r
+        .properties
+        .iter()
+        .find(|p| p.def.name == "drain_completes")
+        .unwrap();
+    assert_eq!(p.verdict, podcheck_model::Verdict::Violated);
+    let shown = p.shown().expect("a counterexample");
+    let start = shown.loop_start.expect("a lasso");
+    let cycle = &shown.actions[start..];
+    assert_eq!(cycle.len(), 2, "{cycle:?}");
+    assert!(matches!(
+        cycle[0],
+        Action::Drain(drain::Action::Evict { .. })
+    ));
+    assert_eq!(cycle[1], Action::Tick(drain::EVICT_ERROR_RETRY_DELAY));
+    // Replayed: the eviction in the cycle is refused, and the budget allows nothing.
+    let m = check::model(&r.scenario, &[], false);
+    let mut s = m.init_states().remove(0);
+    for a in &shown.actions[..start] {
+        s = m.next_state(&s, *a).unwrap();
+    }
+    let Action::Drain(drain::Action::Evict { uid, .. }) = cycle[0] else {
+        unreachable!()
+    };
+    let mut t = s.clone();
+    assert!(matches!(
+        apiserver::evict_pod(&m, &mut t, uid),
+        apiserver::EvictionResult::TooManyRequests {
+            processing: false,
+            ..
+        }
+    ));
+    assert_eq!(s.api.pdbs[0].disruptions_allowed, 0);
 }

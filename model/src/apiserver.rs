@@ -43,6 +43,14 @@ fn uid_in_use(s: &State, uid: u16) -> bool {
         || s.proxies
             .iter()
             .any(|p| p.routes.iter().any(|r| r.0 == uid))
+        // A budget's `disruptedPods` names it. Upstream keys the map by pod name, and a
+        // ReplicaSet's pods have random names, so a new pod never inherits an entry.
+        || s.api.pdbs.iter().any(|b| b.disrupted_pods.contains(&uid))
+        // A drain run waits for this uid to be gone (`waitForDelete` compares UIDs).
+        || s.env
+            .drains
+            .iter()
+            .any(|d| d.pods.iter().any(|p| p.uid == uid))
 }
 
 /// Creates a pod object named `<workload>-<suffix>` (a StatefulSet ordinal).
@@ -132,4 +140,95 @@ pub fn record_event(s: &mut State, node: Option<u8>, uid: u16, kind: EventKind, 
 pub fn kubelet_event(s: &mut State, node: u8, uid: u16, kind: EventKind) {
     let reachable = !s.nodes[node as usize].partitioned;
     record_event(s, Some(node), uid, kind, reachable);
+}
+
+/// What the Eviction API (`POST pods/<name>/eviction`) answers.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum EvictionResult {
+    /// Success: the pod was deleted (gracefully, with its own grace period).
+    Evicted,
+    /// 429 TooManyRequests, "Cannot evict pod as it would violate the pod's disruption
+    /// budget.", about budget `budget`: its status allows no disruption, or
+    /// (`processing`) the controller has not yet observed it.
+    TooManyRequests { budget: u8, processing: bool },
+    /// 404 NotFound: no such pod.
+    NotFound,
+    /// 500: "This pod has more than one PodDisruptionBudget, which the eviction subresource
+    /// does not support."
+    MultipleBudgets,
+}
+
+/// The Eviction API (`pkg/registry/core/pod/storage/eviction.go` `Create`;
+/// docs/sources.md#eviction-api), judged on the budget's *stored* status, which the
+/// disruption controller may not have brought up to date:
+///
+/// 1. A pod that is Succeeded, Failed or Pending, or already has a deletionTimestamp, is
+///    deleted without looking at any budget (`canIgnorePDB`): an already terminating pod
+///    costs no budget again.
+/// 2. More than one budget matches: 500. None: the pod is deleted.
+/// 3. A pod that is not Ready is deleted without decrementing when the budget's policy is
+///    `AlwaysAllow` (honoured from 1.27), or when status currentHealthy ≥ desiredHealthy and
+///    desiredHealthy > 0 (`IfHealthyBudget`, the default); otherwise it goes on as a
+///    healthy pod.
+/// 4. `checkAndDecrement`: 429 while observedGeneration < generation; 429 when
+///    disruptionsAllowed is 0; else disruptionsAllowed − 1, the pod into `disruptedPods`,
+///    and the status written before the pod is deleted.
+///
+/// Every delete adds `DisruptionTarget=True` (reason `EvictionByEvictionAPI`, from 1.26) and
+/// is graceful (`addConditionAndDeletePod`). The handler's writes are one step here; the
+/// resourceVersion preconditions that turn a concurrent change into 429 have nothing to
+/// catch in a step that no other write interleaves with.
+pub fn evict_pod(m: &Context, s: &mut State, uid: u16) -> EvictionResult {
+    let Some(pod) = s.pod(uid) else {
+        return EvictionResult::NotFound;
+    };
+    let phase = pod.status.phase;
+    let ignore_pdb = matches!(phase, Phase::Succeeded | Phase::Failed | Phase::Pending)
+        || pod.deletion.is_some();
+    let ready = pod.status.ready;
+    let budgets = &m.budgets[pod.workload as usize];
+    if !ignore_pdb {
+        if budgets.len() > 1 {
+            return EvictionResult::MultipleBudgets;
+        }
+        if let Some(&b) = budgets.first() {
+            let spec = &m.scenario.pod_disruption_budgets[b as usize].spec;
+            let status = &s.api.pdbs[b as usize];
+            let always_allow = m.by_release.pdb_unhealthy_pod_eviction_policy
+                && spec.unhealthy_pod_eviction_policy
+                    == Some(crate::spec::UnhealthyPodEvictionPolicy::AlwaysAllow);
+            let unhealthy_free = !ready
+                && (always_allow
+                    || (status.current_healthy >= status.desired_healthy
+                        && status.desired_healthy > 0));
+            if !unhealthy_free {
+                if !status.observed {
+                    return EvictionResult::TooManyRequests {
+                        budget: b,
+                        processing: true,
+                    };
+                }
+                if status.disruptions_allowed == 0 {
+                    return EvictionResult::TooManyRequests {
+                        budget: b,
+                        processing: false,
+                    };
+                }
+                let status = &mut s.api.pdbs[b as usize];
+                status.disruptions_allowed -= 1;
+                if !status.disrupted_pods.contains(&uid) {
+                    status.disrupted_pods.push(uid);
+                }
+            }
+        }
+    }
+    if m.by_release.pod_disruption_conditions {
+        if let Some(p) = s.pod_mut(uid) {
+            p.disruption_target = true;
+        }
+    }
+    match delete_pod(m, s, uid, None) {
+        Some(()) => EvictionResult::Evicted,
+        None => EvictionResult::NotFound,
+    }
 }

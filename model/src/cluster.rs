@@ -18,7 +18,7 @@ use crate::derived::full_disruption;
 use crate::spec::{Scenario, Start, Workload};
 use crate::state::*;
 use crate::symmetry::Symmetry;
-use crate::{apiserver, controllers, faults, kubelet, proxy, scheduler, time};
+use crate::{apiserver, controllers, drain, faults, kubelet, proxy, scheduler, time};
 use stateright::{Expectation, Model, Property};
 
 /// A property as the model carries it: Stateright wants plain `fn` conditions, so parameters
@@ -81,6 +81,8 @@ pub enum Action {
     Client(proxy::Request),
     /// A fault or operator action of the scenario, or a partition that heals.
     Fault(faults::Action),
+    /// A step of a `kubectl drain` run.
+    Drain(drain::Action),
 }
 
 impl From<scheduler::Action> for Action {
@@ -108,6 +110,11 @@ impl From<proxy::Request> for Action {
         Action::Client(a)
     }
 }
+impl From<drain::Action> for Action {
+    fn from(a: drain::Action) -> Self {
+        Action::Drain(a)
+    }
+}
 impl From<faults::Action> for Action {
     fn from(a: faults::Action) -> Self {
         Action::Fault(a)
@@ -128,6 +135,9 @@ pub enum Actor {
     Network,
     /// A client sending requests through a Service.
     Client,
+    /// A `kubectl drain` run (of the scenario's fault with this index): once the operator
+    /// has started it, it keeps going.
+    Drain(u8),
     /// A fault or an operator's action (`kubectl`).
     Environment,
 }
@@ -151,6 +161,7 @@ impl Action {
             Action::Client(_) => Actor::Client,
             Action::Fault(faults::Action::Heal { .. }) => Actor::Network,
             Action::Fault(faults::Action::Fault { .. }) => Actor::Environment,
+            Action::Drain(a) => Actor::Drain(a.fault()),
         }
     }
 
@@ -162,6 +173,7 @@ impl Action {
             Action::Controller(a) => a.pod(),
             Action::Client(r) => r.uid,
             Action::Fault(faults::Action::Fault { target, .. }) => target,
+            Action::Drain(a) => a.pod(),
             _ => None,
         }
     }
@@ -287,6 +299,7 @@ impl Cluster {
                 nodes: vec![NodeObj::default(); self.scenario.cluster.nodes.len()].into(),
                 attach_retry: Vec::new().into(),
                 attached: Vec::new().into(),
+                pdbs: vec![PdbStatus::default(); self.scenario.pod_disruption_budgets.len()].into(),
             }
             .into(),
             nodes,
@@ -362,6 +375,7 @@ impl Cluster {
         scheduler::actions(ctx, state, out);
         kubelet::actions(ctx, state, out);
         proxy::urgent_actions(state, out);
+        drain::actions(ctx, state, out);
     }
 
     /// The controllers' enabled actions ([`controllers::actions`]), kept by the API's
@@ -435,6 +449,7 @@ impl Cluster {
                 faults::apply(ctx, &mut s, index, target)
             }
             Action::Fault(faults::Action::Heal { index }) => faults::heal(ctx, &mut s, index),
+            Action::Drain(a) => drain::apply(ctx, &mut s, a),
         }?;
         proxy::observe(ctx, &mut s);
         kubelet::node_status::report_volumes_in_use(ctx, &mut s);

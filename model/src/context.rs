@@ -43,6 +43,8 @@ pub struct Context {
     pub job_policies: Vec<Option<crate::k8s::PodFailurePolicy>>,
     /// Per workload: a Job's successPolicy rules, as (indexes bit set, succeededCount).
     pub success_rules: Vec<Vec<(Option<u16>, Option<u8>)>>,
+    /// Per workload: the PodDisruptionBudgets whose selector matches its pods, by index.
+    pub budgets: Vec<Vec<u8>>,
 }
 
 /// A cache of a pure function of parts of the state, by their content hashes (64-bit, as the
@@ -161,8 +163,16 @@ pub struct ByRelease {
     pub pod_gc_out_of_service: bool,
     /// 1.26 (gate `PodDisruptionConditions` beta, on by default; GA 1.31; KEP-3329): taint
     /// eviction, PodGC and the kubelet's eviction manager add the `DisruptionTarget`
-    /// condition to the pods they delete. `docs/sources.md#taint-eviction`.
+    /// condition to the pods they delete, and so does the Eviction API (reason
+    /// `EvictionByEvictionAPI`, `eviction.go` `addConditionAndDeletePod`).
+    /// `docs/sources.md#taint-eviction`, `docs/sources.md#eviction-api`.
     pub pod_disruption_conditions: bool,
+    /// 1.27 (gate `PDBUnhealthyPodEvictionPolicy` beta, on by default; alpha, off, in 1.26;
+    /// GA 1.31; KEP-3017): the Eviction API honours a budget's
+    /// `unhealthyPodEvictionPolicy: AlwaysAllow`. Before, the API server drops the field and
+    /// every budget behaves as `IfHealthyBudget`.
+    /// `docs/sources.md#eviction-api-unhealthy-pod-eviction-policy`.
+    pub pdb_unhealthy_pod_eviction_policy: bool,
     /// 1.29 (gate `SidecarContainers` beta, on by default; GA 1.33; KEP-753): init
     /// containers with `restartPolicy: Always` are sidecars. A hook for the sidecar model;
     /// nothing reads it yet.
@@ -194,6 +204,7 @@ impl ByRelease {
             node_monitor_grace_default: if since(32) { 50 } else { 40 },
             pod_gc_out_of_service: since(26),
             pod_disruption_conditions: since(26),
+            pdb_unhealthy_pod_eviction_policy: since(27),
             sidecar_containers: since(29),
             job_pod_replacement_policy: since(29),
             job_pod_failure_policy: since(26),
@@ -376,7 +387,21 @@ impl Context {
                     .collect()
             })
             .collect();
+        let budgets = scenario
+            .workloads
+            .iter()
+            .map(|w| {
+                scenario
+                    .pod_disruption_budgets
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, b)| b.spec.selects.iter().any(|n| n == w.name()))
+                    .map(|(i, _)| i as u8)
+                    .collect()
+            })
+            .collect();
         Context {
+            budgets,
             claims,
             pod_claims,
             failures,

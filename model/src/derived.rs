@@ -36,9 +36,19 @@ pub fn worker_blocked(rt: &PodRt) -> bool {
     })
 }
 
-/// The unreachable taints and the out-of-service taint a node carries now.
+/// The unreachable taints, the out-of-service taint and the unschedulable taint a node
+/// carries now. The node lifecycle controller adds `node.kubernetes.io/unschedulable:NoSchedule`
+/// to a node with `spec.unschedulable` (`doNoScheduleTaintingPass`, TaintNodesByCondition);
+/// the model has it there at once (docs/sources.md#kubectl-drain).
 pub fn dynamic_taints(obj: &NodeObj) -> Vec<Taint> {
     let mut t = Vec::new();
+    if obj.unschedulable {
+        t.push(Taint {
+            key: "node.kubernetes.io/unschedulable".into(),
+            value: String::new(),
+            effect: TaintEffect::NoSchedule,
+        });
+    }
     if obj.unreachable_taint {
         for effect in [TaintEffect::NoSchedule, TaintEffect::NoExecute] {
             t.push(Taint {

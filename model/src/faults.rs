@@ -1,5 +1,6 @@
 //! Faults and operator actions. Each fault of a scenario happens at most once, at any moment
-//! it is enabled, or never; none of them is fair.
+//! it is enabled, or never; none of them is fair. A `drain` starts a `kubectl drain` run,
+//! whose own steps are the drain client's (`crate::drain`).
 
 use crate::apiserver;
 use crate::context::Context;
@@ -170,6 +171,32 @@ pub fn actions<A: From<Action>>(m: &Context, s: &State, out: &mut Vec<A>) {
                     );
                 }
             }
+            // `kubectl cordon` and `kubectl drain` of a node that exists; `kubectl uncordon`
+            // of a cordoned one.
+            Fault::Cordon { node } | Fault::Drain { node, .. } => {
+                if node_index(m, node).is_some_and(|n| !s.api.nodes[n].deleted) {
+                    out.push(
+                        Action::Fault {
+                            index,
+                            target: None,
+                        }
+                        .into(),
+                    );
+                }
+            }
+            Fault::Uncordon { node } => {
+                if node_index(m, node)
+                    .is_some_and(|n| !s.api.nodes[n].deleted && s.api.nodes[n].unschedulable)
+                {
+                    out.push(
+                        Action::Fault {
+                            index,
+                            target: None,
+                        }
+                        .into(),
+                    );
+                }
+            }
             // A program that is up deadlocks.
             Fault::Deadlock { workload } => {
                 let w = workload_index(m, workload);
@@ -266,6 +293,23 @@ pub fn apply(m: &Context, s: &mut State, index: u8, target: Option<u16>) -> Opti
         Fault::DependencyOutage { seconds } => {
             s.env.dependency_down = true;
             s.env.outage_left = Some(*seconds);
+            Some(())
+        }
+        Fault::Cordon { node } | Fault::Uncordon { node } => {
+            let n = node_index(m, node)?;
+            s.api.nodes[n].unschedulable = matches!(f, Fault::Cordon { .. });
+            Some(())
+        }
+        // The command starts; its steps are the drain client's (`crate::drain`).
+        Fault::Drain { node, .. } => {
+            let n = node_index(m, node)?;
+            s.env.drains.push(DrainRun {
+                fault: index,
+                node: n as u8,
+                pods: Vec::new(),
+                failed: false,
+                stage: DrainStage::Cordon,
+            });
             Some(())
         }
         Fault::Deadlock { .. } => {

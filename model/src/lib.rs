@@ -15,7 +15,8 @@
 //!    store's write semantics), [`derived`] (facts several components read), [`runtime`] (the
 //!    container runtime and the programs), [`kubectl`] (what `kubectl get pods` computes);
 //! 4. the components, none of which imports another: [`kubelet`], [`controllers`],
-//!    [`scheduler`], [`proxy`] (kube-proxy and clients), [`faults`], [`time`] (the clock);
+//!    [`scheduler`], [`proxy`] (kube-proxy and clients), [`faults`], [`drain`] (`kubectl
+//!    drain`), [`time`] (the clock);
 //! 5. [`cluster`]: their composition into one Stateright model; [`symmetry`]: which nodes
 //!    are interchangeable, and a representative of a state up to swapping them.
 //!
@@ -27,6 +28,7 @@ pub mod cluster;
 pub mod context;
 pub mod controllers;
 pub mod derived;
+pub mod drain;
 pub mod faults;
 pub mod k8s;
 pub mod kubectl;

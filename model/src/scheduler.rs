@@ -1,5 +1,5 @@
-//! kube-scheduler: one pod without a node at a time. Filter (NodeResourcesFit, TaintToleration,
-//! nodeSelector), score (LeastAllocated), bind. When no node fits, the pod gets
+//! kube-scheduler: one pod without a node at a time. Filter (NodeUnschedulable,
+//! NodeResourcesFit, TaintToleration, nodeSelector), score (LeastAllocated), bind. When no node fits, the pod gets
 //! `PodScheduled=False` / Unschedulable with the upstream message, and it is tried again when
 //! the cluster has changed so that it would fit — the effect of the unschedulable queue being
 //! flushed on cluster events. Among equally scored nodes the real scheduler
@@ -51,6 +51,23 @@ pub fn filter(m: &Context, s: &State, pod: &Pod) -> Vec<Vec<String>> {
             }
             let node_taints = taints(m, s, n as u8);
             let tolerations = tolerations(spec);
+            // NodeUnschedulable, the first filter plugin: a cordoned node, unless the pod
+            // tolerates its unschedulable taint.
+            if s.api.nodes[n].unschedulable
+                && k8s::first_untolerated_taint(
+                    &node_taints
+                        .iter()
+                        .filter(|t| t.key == "node.kubernetes.io/unschedulable")
+                        .cloned()
+                        .collect::<Vec<_>>(),
+                    &tolerations,
+                    &[TaintEffect::NoSchedule],
+                )
+                .is_some()
+            {
+                reasons.push("node(s) were unschedulable".into());
+                return reasons;
+            }
             if !k8s::node_selector_matches(&spec.node_selector, &node.labels) {
                 reasons.push("node(s) didn't match Pod's node affinity/selector".into());
             }

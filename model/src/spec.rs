@@ -32,6 +32,10 @@ pub struct Scenario {
     /// no access modes known.
     #[serde(default)]
     pub persistent_volume_claims: Vec<ClaimSpec>,
+    /// PodDisruptionBudgets (`policy/v1`), each over the pods of the workloads it `selects`
+    /// (docs/sources.md#disruption-controller).
+    #[serde(default)]
+    pub pod_disruption_budgets: Vec<PdbSpec>,
     /// Expected verdicts that differ from the catalogue default, with their source.
     #[serde(default)]
     pub expect: Vec<Expectation>,
@@ -890,6 +894,140 @@ pub enum Fault {
         #[serde(default)]
         container: Option<String>,
     },
+    /// `kubectl cordon`: `spec.unschedulable: true` on the node, so the scheduler places no
+    /// new pod there (docs/sources.md#kubectl-drain).
+    Cordon { node: String },
+    /// `kubectl uncordon`, of a node that is cordoned.
+    Uncordon { node: String },
+    /// `kubectl drain`: cordon the node, then evict every pod on it through the Eviction API
+    /// (retrying every 5 s while a disruption budget refuses), and wait until they are gone.
+    /// `disableEviction` (`--disable-eviction`): delete the pods instead, bypassing the
+    /// budgets. `force` and `deleteEmptydirData` are the flags of the same names: without
+    /// them, a pod that no controller owns or one with an emptyDir volume makes the drain
+    /// refuse (docs/sources.md#kubectl-drain).
+    Drain {
+        node: String,
+        #[serde(default)]
+        disable_eviction: bool,
+        #[serde(default)]
+        force: bool,
+        #[serde(default)]
+        delete_emptydir_data: bool,
+    },
+}
+
+/// A PodDisruptionBudget of the scenario.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct PdbSpec {
+    pub metadata: Metadata,
+    pub spec: PdbSpecFields,
+}
+
+/// `podDisruptionBudget.spec`, the fields the model reads. Exactly one of `minAvailable` and
+/// `maxUnavailable` (the API server refuses both; the model asks for one).
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct PdbSpecFields {
+    /// The workloads whose pods the budget's selector matches (as `service.selects`).
+    pub selects: Vec<String>,
+    /// `minAvailable`: a number of pods, or a percentage such as `"50%"`.
+    #[serde(default)]
+    pub min_available: Option<IntOrPercent>,
+    /// `maxUnavailable`: a number of pods, or a percentage such as `"50%"`.
+    #[serde(default)]
+    pub max_unavailable: Option<IntOrPercent>,
+    /// `unhealthyPodEvictionPolicy`; unset behaves as `IfHealthyBudget`.
+    #[serde(default)]
+    pub unhealthy_pod_eviction_policy: Option<UnhealthyPodEvictionPolicy>,
+}
+
+/// `unhealthyPodEvictionPolicy` (KEP-3017).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum UnhealthyPodEvictionPolicy {
+    /// A Running pod that is not Ready may be evicted only while the budget is met.
+    IfHealthyBudget,
+    /// A Running pod that is not Ready may always be evicted.
+    AlwaysAllow,
+}
+
+/// An `IntOrString` as a budget reads it: a number, or a percentage (`"50%"`).
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize)]
+#[serde(untagged)]
+pub enum IntOrPercent {
+    Int(i64),
+    Text(String),
+}
+
+impl<'de> Deserialize<'de> for IntOrPercent {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl serde::de::Visitor<'_> for V {
+            type Value = IntOrPercent;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("a number of pods or a percentage such as \"50%\"")
+            }
+            fn visit_i64<E: serde::de::Error>(self, v: i64) -> Result<IntOrPercent, E> {
+                Ok(IntOrPercent::Int(v))
+            }
+            fn visit_u64<E: serde::de::Error>(self, v: u64) -> Result<IntOrPercent, E> {
+                Ok(IntOrPercent::Int(v.min(i64::MAX as u64) as i64))
+            }
+            fn visit_str<E: serde::de::Error>(self, v: &str) -> Result<IntOrPercent, E> {
+                Ok(IntOrPercent::Text(v.to_string()))
+            }
+        }
+        d.deserialize_any(V)
+    }
+}
+
+/// A budget's number, read: a count, or a percentage.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Amount {
+    Count(u8),
+    Percent(u8),
+}
+
+impl IntOrPercent {
+    /// The amount, or the error naming the field (`field`: its path in the user's words).
+    /// As the API server's `ValidatePodDisruptionBudgetSpec`: not negative, a percentage not
+    /// above 100%. A count above 255 is beyond what the model holds.
+    pub fn amount(&self, field: &str) -> Result<Amount, String> {
+        match self {
+            IntOrPercent::Int(n) if *n < 0 => {
+                Err(format!("{field}: {n}: must be greater than or equal to 0"))
+            }
+            IntOrPercent::Int(n) if *n > u8::MAX as i64 => Err(format!(
+                "{field}: {n}: the model holds at most {} pods",
+                u8::MAX
+            )),
+            IntOrPercent::Int(n) => Ok(Amount::Count(*n as u8)),
+            IntOrPercent::Text(t) => {
+                let bad =
+                    || format!("{field}: `{t}` is neither a number nor a percentage such as `50%`");
+                let digits = t.strip_suffix('%').ok_or_else(bad)?;
+                if digits.is_empty() || !digits.chars().all(|c| c.is_ascii_digit()) {
+                    return Err(bad());
+                }
+                let v: u32 = digits.parse().map_err(|_| bad())?;
+                if v > 100 {
+                    return Err(format!("{field}: `{t}`: must not be greater than 100%"));
+                }
+                Ok(Amount::Percent(v as u8))
+            }
+        }
+    }
+}
+
+impl Amount {
+    /// `intstr.GetScaledValueFromIntOrPercent(…, total, roundUp=true)`: a count as it is, a
+    /// percentage of `total` rounded up.
+    pub fn scaled(self, total: u32) -> u32 {
+        match self {
+            Amount::Count(n) => n as u32,
+            Amount::Percent(p) => (p as u32 * total).div_ceil(100),
+        }
+    }
 }
 
 /// A kubelet step that can fail (docs/sources.md#kubelet-volumes-sandbox-and-containers).
@@ -1015,6 +1153,9 @@ pub const MAX_FAULTS: usize = 32;
 /// How many PersistentVolumeClaims a scenario may have (declared, referenced, and one per
 /// StatefulSet ordinal and claim template): a node's volumes in use are a 32-bit set.
 pub const MAX_CLAIMS: usize = 32;
+
+/// How many PodDisruptionBudgets a scenario may have: they are counted in 8 bits.
+pub const MAX_BUDGETS: usize = u8::MAX as usize;
 
 /// How many workloads a scenario may have, and containers a pod template: both are counted
 /// in 8 bits in the state and the actions.
@@ -1365,6 +1506,63 @@ impl Scenario {
         }
         if self.faults.len() > 16 {
             return Err("at most 16 faults".into());
+        }
+        self.validate_budgets_and_drains()
+    }
+
+    /// Budgets: names, selected workloads, one of minAvailable and maxUnavailable (as
+    /// `ValidatePodDisruptionBudgetSpec`); drains, cordons and uncordons: known nodes.
+    fn validate_budgets_and_drains(&self) -> Result<(), String> {
+        let known = |n: &str| self.workloads.iter().any(|w| w.name() == n);
+        let mut names = std::collections::BTreeSet::new();
+        if self.pod_disruption_budgets.len() > MAX_BUDGETS {
+            return Err(format!(
+                "podDisruptionBudgets: {} budgets, the model holds at most {MAX_BUDGETS}",
+                self.pod_disruption_budgets.len()
+            ));
+        }
+        for b in &self.pod_disruption_budgets {
+            let what = format!("podDisruptionBudgets `{}`", b.metadata.name);
+            if !names.insert(b.metadata.name.as_str()) {
+                return Err(format!(
+                    "podDisruptionBudgets: two budgets are named `{}`",
+                    b.metadata.name
+                ));
+            }
+            if b.spec.selects.is_empty() {
+                return Err(format!("{what}: spec.selects must name a workload"));
+            }
+            for n in &b.spec.selects {
+                if !known(n) {
+                    return Err(format!("{what}: spec.selects names unknown workload `{n}`"));
+                }
+            }
+            match (&b.spec.min_available, &b.spec.max_unavailable) {
+                (Some(_), Some(_)) => {
+                    return Err(format!(
+                        "{what}: spec: minAvailable and maxUnavailable cannot be both set"
+                    ))
+                }
+                (None, None) => {
+                    return Err(format!(
+                        "{what}: spec: give one of minAvailable and maxUnavailable"
+                    ))
+                }
+                (Some(v), None) => {
+                    v.amount(&format!("{what}: spec.minAvailable"))?;
+                }
+                (None, Some(v)) => {
+                    v.amount(&format!("{what}: spec.maxUnavailable"))?;
+                }
+            }
+        }
+        for f in &self.faults {
+            if let Fault::Cordon { node } | Fault::Uncordon { node } | Fault::Drain { node, .. } = f
+            {
+                if !self.cluster.nodes.iter().any(|n| &n.name == node) {
+                    return Err(format!("fault names unknown node `{node}`"));
+                }
+            }
         }
         Ok(())
     }

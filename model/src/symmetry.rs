@@ -169,7 +169,7 @@ fn node_key(s: &State, i: u8) -> u64 {
 
 /// `s` with node `i` moved to `perm[i]` and every node reference renamed (pods' nodes,
 /// `Scheduled` events, endpoints, routes, the attach/detach controller's attachments and
-/// retries).
+/// retries, the node of a drain run).
 fn permute(s: &State, perm: &[u8]) -> State {
     let map = |n: u8| perm[n as usize];
     let mut t = s.clone();
@@ -238,6 +238,9 @@ fn permute(s: &State, perm: &[u8]) -> State {
             *n = map(*n);
         }
         t.api.attach_retry.sort_by_key(|(k, _)| *k);
+    }
+    for d in t.env.drains.iter_mut() {
+        d.node = map(d.node);
     }
     if t.api.endpoints.iter().any(|e| map(e.node) != e.node) {
         for e in t.api.endpoints.iter_mut() {

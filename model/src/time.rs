@@ -114,6 +114,14 @@ macro_rules! each_timer {
                 }
             }
         }
+        // A drain run's wait after a 429 (`EvictErrorRetryDelay`).
+        for d in & $($mut)? $s.env.drains {
+            for p in & $($mut)? d.pods {
+                if let DrainStep::Request { wait } = & $($mut)? p.step {
+                    $f(Timer::Countdown { left: wait, due: true });
+                }
+            }
+        }
         if let Some(t) = & $($mut)? $s.env.outage_left {
             $f(Timer::Countdown { left: t, due: true });
         }

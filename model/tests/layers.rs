@@ -37,6 +37,7 @@ fn allowed() -> BTreeMap<&'static str, BTreeSet<&'static str>> {
         "scheduler",
         "proxy",
         "faults",
+        "drain",
         "time",
     ] {
         m.insert(component, below_components.to_vec());

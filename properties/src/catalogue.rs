@@ -5,7 +5,7 @@
 use podcheck_model::k8s::{ContainerState, Phase};
 use podcheck_model::spec::{Fault, Workload};
 use podcheck_model::state::*;
-use podcheck_model::{controllers, derived, events, kubectl as render, kubelet, proxy};
+use podcheck_model::{controllers, derived, drain, events, kubectl as render, kubelet, proxy};
 use podcheck_model::{Action, Cluster};
 use serde::Serialize;
 
@@ -711,7 +711,133 @@ pub fn all() -> Vec<PropertyDef> {
             source: "job_controller.go syncJob: \"Job has failed indexes\" (KEP-3850); docs/sources.md#job-conditions-and-counters",
             layer: "api",
         },
+        PropertyDef {
+            name: "eviction_respects_budget",
+            kind: Kind::Step(eviction_respects_budget),
+            sentence: "No eviction the Eviction API allows takes a Ready pod from a PodDisruptionBudget whose healthy pods, counted on the pods as they are at that moment, then fall below its desiredHealthy.",
+            source: "eviction.go checkAndDecrement allows an eviction only while the budget's stored status has disruptionsAllowed > 0, and records the pod in disruptedPods; the stored status is the disruption controller's last count (disruption.go updatePdbStatus), so the guarantee is only as fresh as that count; docs/sources.md#eviction-api",
+            layer: "api",
+        },
+        PropertyDef {
+            name: "drain_completes",
+            kind: Kind::LeadsTo {
+                p: drain_not_done,
+                q: drains_done,
+            },
+            sentence: "Every kubectl drain that has started eventually ends with its node drained: every pod it listed is gone.",
+            source: "drain.go evictPods retries a 429 every 5 s (EvictErrorRetryDelay) with no end under the default --timeout 0, and waitForDelete waits for each pod; a budget that is never met refuses every eviction (eviction.go checkAndDecrement); docs/sources.md#kubectl-drain",
+            layer: "api",
+        },
+        PropertyDef {
+            name: "drain_breaks_budget",
+            kind: Kind::Sometimes(drain_breaks_budget),
+            sentence: "After a kubectl drain has started, some PodDisruptionBudget has fewer healthy pods (Ready, not being deleted) than its desiredHealthy.",
+            source: "--disable-eviction deletes the pods with a plain DELETE, which no budget checks (drain.go DeleteOrEvictPods); docs/sources.md#kubectl-drain",
+            layer: "api",
+        },
+        PropertyDef {
+            name: "unready_pod_evicted_only_within_budget",
+            kind: Kind::Step(unready_pod_evicted_only_within_budget),
+            sentence: "No eviction the Eviction API allows takes a pod that is not Ready while its PodDisruptionBudget's stored status has fewer healthy pods than desiredHealthy.",
+            source: "eviction.go Create: an unready pod is deleted without the budget only while currentHealthy >= desiredHealthy > 0 (IfHealthyBudget, the default), else judged by checkAndDecrement; from 1.27 unhealthyPodEvictionPolicy AlwaysAllow deletes it regardless (KEP-3017); docs/sources.md#eviction-api-unhealthy-pod-eviction-policy",
+            layer: "api",
+        },
     ]
+}
+
+/// Budget `b`'s healthy pods and desiredHealthy, as the disruption controller would count
+/// them in `s` (`countHealthyPods`, `getExpectedPodCount`; `disruptedPods` taken as the
+/// stored status has it), if it can count them.
+fn live_budget(m: &Cluster, s: &State, b: usize) -> Option<(u32, u32)> {
+    let (_, desired) = controllers::disruption::expected_and_desired(m, s, b)?;
+    let disrupted: Vec<u16> = s.api.pdbs[b]
+        .disrupted_pods
+        .iter()
+        .copied()
+        .filter(|uid| s.pod(*uid).is_some_and(|p| p.deletion.is_none()))
+        .collect();
+    Some((
+        controllers::disruption::count_healthy(m, s, b, &disrupted),
+        desired,
+    ))
+}
+
+/// Judged on each eviction a drain sends through the Eviction API: if it takes a Ready pod
+/// that was not being deleted, every budget over that pod still has at least desiredHealthy
+/// healthy pods afterwards, counted on the pods of the next state. Upstream judges the
+/// eviction on the budget's stored status instead, so this holds only while that status is
+/// current: a pod that turns unready between the controller's last sync and the eviction
+/// can make it fail.
+fn eviction_respects_budget(m: &Cluster, s: &State, a: &Action, n: &State) -> bool {
+    let Action::Drain(drain::Action::Evict { fault, uid }) = *a else {
+        return true;
+    };
+    if matches!(
+        m.scenario.faults.get(fault as usize),
+        Some(Fault::Drain {
+            disable_eviction: true,
+            ..
+        })
+    ) {
+        return true;
+    }
+    let Some(pod) = s.pod(uid) else {
+        return true;
+    };
+    let taken = pod.status.ready
+        && pod.deletion.is_none()
+        && n.pod(uid).is_none_or(|p| p.deletion.is_some());
+    if !taken {
+        return true;
+    }
+    m.budgets[pod.workload as usize]
+        .iter()
+        .all(|&b| live_budget(m, n, b as usize).is_none_or(|(healthy, desired)| healthy >= desired))
+}
+
+/// Judged on each eviction a drain sends through the Eviction API: a pod that was not Ready
+/// and is deleted by it had no budget whose stored status (before the step) was below
+/// desiredHealthy.
+fn unready_pod_evicted_only_within_budget(m: &Cluster, s: &State, a: &Action, n: &State) -> bool {
+    let Action::Drain(drain::Action::Evict { fault, uid }) = *a else {
+        return true;
+    };
+    if matches!(
+        m.scenario.faults.get(fault as usize),
+        Some(Fault::Drain {
+            disable_eviction: true,
+            ..
+        })
+    ) {
+        return true;
+    }
+    let Some(pod) = s.pod(uid) else {
+        return true;
+    };
+    let taken = !pod.status.ready
+        && pod.deletion.is_none()
+        && n.pod(uid).is_none_or(|p| p.deletion.is_some());
+    !taken
+        || m.budgets[pod.workload as usize].iter().all(|&b| {
+            let st = &s.api.pdbs[b as usize];
+            st.current_healthy >= st.desired_healthy
+        })
+}
+
+/// Some drain run has started and not ended with its node drained.
+fn drain_not_done(_: &Cluster, s: &State) -> bool {
+    s.env.drains.iter().any(|d| !d.drained())
+}
+
+fn drains_done(m: &Cluster, s: &State) -> bool {
+    !drain_not_done(m, s)
+}
+
+/// A drain has started and some budget is below its desiredHealthy, counted on the pods.
+fn drain_breaks_budget(m: &Cluster, s: &State) -> bool {
+    !s.env.drains.is_empty()
+        && (0..m.scenario.pod_disruption_budgets.len())
+            .any(|b| live_budget(m, s, b).is_some_and(|(healthy, desired)| healthy < desired))
 }
 
 fn jobs<'a>(

@@ -173,6 +173,35 @@ pub fn facts(m: &Context, s: &State) -> Facts {
             );
         }
     }
+    for (n, obj) in s.api.nodes.iter().enumerate() {
+        if obj.unschedulable {
+            f.api.insert(
+                format!("node {} unschedulable", m.node_name(n as u8)),
+                "true (taint node.kubernetes.io/unschedulable:NoSchedule)".into(),
+            );
+        }
+    }
+    for (b, st) in s.api.pdbs.iter().enumerate() {
+        let name = &m.scenario.pod_disruption_budgets[b].metadata.name;
+        let v = if st.observed {
+            let disrupted: Vec<String> = st
+                .disrupted_pods
+                .iter()
+                .map(|u| m.uid_name(s, *u))
+                .collect();
+            format!(
+                "currentHealthy {}, desiredHealthy {}, expectedPods {}, disruptionsAllowed {}, disruptedPods [{}]",
+                st.current_healthy,
+                st.desired_healthy,
+                st.expected_pods,
+                st.disruptions_allowed,
+                disrupted.join(", ")
+            )
+        } else {
+            "not yet observed by the disruption controller".into()
+        };
+        f.api.insert(format!("PodDisruptionBudget {name}"), v);
+    }
     for (n, node) in s.nodes.iter().enumerate() {
         let node_name = m.node_name(n as u8);
         for rt in &node.pods {
@@ -235,6 +264,32 @@ pub fn facts(m: &Context, s: &State) -> Facts {
         }
         f.data_plane
             .insert(format!("kube-proxy@{}", m.node_name(n as u8)), v);
+    }
+    // The kubectl drain runs: the client's memory, outside the cluster.
+    for d in &s.env.drains {
+        let pods = |f: fn(&DrainStep) -> bool| -> Vec<String> {
+            d.pods
+                .iter()
+                .filter(|p| f(&p.step))
+                .map(|p| m.name_of(p.workload, p.suffix))
+                .collect()
+        };
+        let v = match d.stage {
+            DrainStage::Cordon => "started".to_string(),
+            DrainStage::Ended if d.failed => "ended: error: unable to drain node".into(),
+            DrainStage::Ended => "ended: node drained".into(),
+            DrainStage::Evicting => {
+                let evict = pods(|st| matches!(st, DrainStep::Request { .. }));
+                let wait = pods(|st| matches!(st, DrainStep::Deleting));
+                format!(
+                    "evicting [{}], waiting for [{}] to be gone",
+                    evict.join(", "),
+                    wait.join(", ")
+                )
+            }
+        };
+        f.data_plane
+            .insert(format!("kubectl drain {}", m.node_name(d.node)), v);
     }
     f.data_plane.insert(
         "dependency".into(),

@@ -35,6 +35,7 @@ fn controller_id(c: Controller) -> &'static str {
         Controller::TaintEviction => "tainteviction",
         Controller::PodGc => "podgc",
         Controller::AttachDetach => "attachdetach",
+        Controller::Disruption => "disruption",
     }
 }
 
@@ -52,6 +53,8 @@ fn participant(m: &Cluster, w: Who) -> Participant {
             Actor::Client => ((7, 0), "client".into()),
             Actor::Clock => ((8, 0), "clock".into()),
             Actor::Environment => ((9, 0), "environment".into()),
+            // Rendered as `kubectl` (see `words::who`).
+            Actor::Drain(_) => ((0, 0), "kubectl".into()),
         },
     };
     (key, id, label)

@@ -1,11 +1,12 @@
 //! One wording of every action: the text trace, JSON, ITF, Mermaid, DOT and the Explorer all
 //! name actors and actions through this module, so they cannot drift apart.
 
+use podcheck_model::apiserver::EvictionResult;
 use podcheck_model::controllers::{self, node_lifecycle, Controller};
 use podcheck_model::kubelet::{self, Step};
 use podcheck_model::spec::Fault;
 use podcheck_model::state::*;
-use podcheck_model::{faults, proxy, scheduler, Action, Actor, Context};
+use podcheck_model::{drain, faults, proxy, scheduler, Action, Actor, Context};
 
 /// Who acts, typed: the model's [`Actor`], except that an unfair fault is split by who
 /// really does it (an operator's `kubectl`, the network, or the environment).
@@ -27,6 +28,8 @@ pub fn who(m: &Context, a: &Action) -> Who {
                 FaultBy::Environment => Who::Actor(Actor::Environment),
             }
         }
+        // The drain client is `kubectl` too.
+        Action::Drain(_) => Who::Kubectl,
         _ => Who::Actor(a.actor()),
     }
 }
@@ -56,6 +59,7 @@ pub fn actor(m: &Context, a: Actor) -> String {
         Actor::Network => "network".into(),
         Actor::Client => "client".into(),
         Actor::Environment => "environment".into(),
+        Actor::Drain(_) => "kubectl".into(),
     }
 }
 
@@ -70,6 +74,7 @@ pub fn controller(c: Controller) -> &'static str {
         Controller::TaintEviction => "taint-eviction-controller",
         Controller::PodGc => "pod-garbage-collector",
         Controller::AttachDetach => "attachdetach-controller",
+        Controller::Disruption => "disruption-controller",
     }
 }
 
@@ -88,7 +93,10 @@ pub fn fault_by(f: Option<&Fault>) -> FaultBy {
             Fault::DeletePod { .. }
             | Fault::ForceDeletePod { .. }
             | Fault::DeleteNode { .. }
-            | Fault::OutOfServiceTaint { .. },
+            | Fault::OutOfServiceTaint { .. }
+            | Fault::Cordon { .. }
+            | Fault::Uncordon { .. }
+            | Fault::Drain { .. },
         ) => FaultBy::Kubectl,
         Some(Fault::KubeletRestart { .. }) => FaultBy::Environment,
         Some(Fault::Partition { .. } | Fault::ControlPlanePartition {}) => FaultBy::Network,
@@ -191,6 +199,7 @@ pub fn what(m: &Context, state: &State, action: &Action) -> String {
                 )
             }
             controllers::Action::EndpointSliceSync => "update EndpointSlice".into(),
+            controllers::Action::DisruptionSync { pdb } => disruption_sync(m, state, pdb),
         },
         Action::Kubelet(k) => match k {
             kubelet::Action::NodeStatus { .. } => "post node status Ready=True".into(),
@@ -239,6 +248,170 @@ pub fn what(m: &Context, state: &State, action: &Action) -> String {
         ),
         Action::Fault(faults::Action::Heal { index }) => heal(m, index),
         Action::Fault(faults::Action::Fault { index, target }) => fault(m, state, index, target),
+        Action::Drain(a) => drain_step(m, state, a),
+    }
+}
+
+/// The disruption controller's status write, with the status it writes.
+fn disruption_sync(m: &Context, state: &State, pdb: u8) -> String {
+    let st = controllers::disruption::desired_status(m, state, pdb as usize);
+    format!(
+        "update PodDisruptionBudget {} status: currentHealthy {}, desiredHealthy {}, expectedPods {}, disruptionsAllowed {}",
+        m.scenario.pod_disruption_budgets[pdb as usize].metadata.name,
+        st.current_healthy,
+        st.desired_healthy,
+        st.expected_pods,
+        st.disruptions_allowed
+    )
+}
+
+/// A step of a `kubectl drain` run, with what the API server answers (`drain.go`,
+/// `eviction.go`, and `kubectl drain`'s own output lines).
+fn drain_step(m: &Context, state: &State, a: drain::Action) -> String {
+    let fault = m.scenario.faults.get(a.fault() as usize);
+    let (node, disable_eviction, force, emptydir) = match fault {
+        Some(Fault::Drain {
+            node,
+            disable_eviction,
+            force,
+            delete_emptydir_data,
+        }) => (
+            node.as_str(),
+            *disable_eviction,
+            *force,
+            *delete_emptydir_data,
+        ),
+        _ => ("", false, false, false),
+    };
+    let run = state.env.drains.iter().find(|d| d.fault == a.fault());
+    // The pod by the name the run listed it with (its object may be gone).
+    let name = |uid: u16| {
+        run.and_then(|d| d.pods.iter().find(|p| p.uid == uid))
+            .map(|p| m.name_of(p.workload, p.suffix))
+            .unwrap_or_else(|| m.uid_name(state, uid))
+    };
+    // Whether this step ends the run: no other pod is left.
+    let last = |uid: u16| run.is_some_and(|d| d.pods.iter().all(|p| p.uid == uid));
+    let drained = |uid: u16| {
+        if last(uid) && !run.is_some_and(|d| d.failed) {
+            format!("; node/{node} drained")
+        } else {
+            String::new()
+        }
+    };
+    match a {
+        drain::Action::Cordon { .. } => {
+            let n = run.map_or(0, |d| d.node);
+            let cordon = if state.api.nodes[n as usize].unschedulable {
+                format!("node/{node} already cordoned")
+            } else {
+                format!("node/{node} cordoned")
+            };
+            let refused: Vec<String> = drain::listed(state, n)
+                .filter_map(|p| {
+                    drain::refusal(m, p, force, emptydir).map(|r| format!("{}: {r}", m.pod_name(p)))
+                })
+                .collect();
+            let pods: Vec<String> = drain::listed(state, n).map(|p| m.pod_name(p)).collect();
+            if !refused.is_empty() {
+                format!(
+                    "{cordon}; error: unable to drain node \"{node}\": cannot delete {}",
+                    refused.join(", ")
+                )
+            } else if pods.is_empty() {
+                format!("{cordon}; no pods to evict; node/{node} drained")
+            } else {
+                format!("{cordon}; pods to evict: {}", pods.join(", "))
+            }
+        }
+        drain::Action::Evict { uid, .. } if disable_eviction => {
+            format!(
+                "delete pod {} (--disable-eviction: no budget is checked){}",
+                name(uid),
+                {
+                    let mut t = state.clone();
+                    let gone = podcheck_model::apiserver::delete_pod(m, &mut t, uid, None)
+                        .is_some()
+                        && t.pod(uid).is_none();
+                    if gone {
+                        drained(uid)
+                    } else {
+                        String::new()
+                    }
+                }
+            )
+        }
+        drain::Action::Evict { uid, .. } => {
+            let mut t = state.clone();
+            let before = state.pod(uid).and_then(|p| {
+                m.budgets[p.workload as usize]
+                    .first()
+                    .map(|b| (*b, state.api.pdbs[*b as usize].clone()))
+            });
+            let budget = |b: u8| &m.scenario.pod_disruption_budgets[b as usize].metadata.name;
+            match podcheck_model::apiserver::evict_pod(m, &mut t, uid) {
+                EvictionResult::Evicted => {
+                    let condition = if m.by_release.pod_disruption_conditions {
+                        ", DisruptionTarget=True reason EvictionByEvictionAPI"
+                    } else {
+                        ""
+                    };
+                    let spent = match before {
+                        Some((b, st)) if t.api.pdbs[b as usize] != st => format!(
+                            ", budget {} disruptionsAllowed {} -> {}",
+                            budget(b),
+                            st.disruptions_allowed,
+                            t.api.pdbs[b as usize].disruptions_allowed
+                        ),
+                        _ => String::new(),
+                    };
+                    let gone = if t.pod(uid).is_none() { drained(uid) } else { String::new() };
+                    format!(
+                        "evict pod {}: evicted (graceful delete{condition}{spent}){gone}",
+                        name(uid)
+                    )
+                }
+                EvictionResult::TooManyRequests { budget: b, processing } => {
+                    let cause = if processing {
+                        format!("The disruption budget {} is still being processed by the server.", budget(b))
+                    } else {
+                        let st = &state.api.pdbs[b as usize];
+                        format!(
+                            "The disruption budget {} needs {} healthy pods and has {} currently",
+                            budget(b),
+                            st.desired_healthy,
+                            st.current_healthy
+                        )
+                    };
+                    format!(
+                        "evict pod {}: 429 Cannot evict pod as it would violate the pod's disruption budget. ({cause}); will retry after 5s",
+                        name(uid)
+                    )
+                }
+                EvictionResult::NotFound => format!("evict pod {}: not found{}", name(uid), drained(uid)),
+                EvictionResult::MultipleBudgets => format!(
+                    "evict pod {}: 500 This pod has more than one PodDisruptionBudget, which the eviction subresource does not support.",
+                    name(uid)
+                ),
+            }
+        }
+        drain::Action::Gone { uid, .. } => {
+            let verb = if disable_eviction {
+                "deleted"
+            } else {
+                "evicted"
+            };
+            let end = if last(uid) {
+                if run.is_some_and(|d| d.failed) {
+                    format!("; error: unable to drain node \"{node}\"")
+                } else {
+                    format!("; node/{node} drained")
+                }
+            } else {
+                String::new()
+            };
+            format!("pod/{} {verb}{end}", name(uid))
+        }
     }
 }
 
@@ -283,6 +456,9 @@ fn fault_kind(f: Option<&Fault>) -> &'static str {
         Some(Fault::KubeletRestart { .. }) => "kubelet restart",
         Some(Fault::PowerOff { .. }) => "power-off",
         Some(Fault::StepFails { .. }) => "step fails",
+        Some(Fault::Cordon { .. }) => "cordon",
+        Some(Fault::Uncordon { .. }) => "uncordon",
+        Some(Fault::Drain { .. }) => "drain",
         None => "fault",
     }
 }
@@ -420,6 +596,26 @@ fn fault(m: &Context, s: &State, index: u8, target: Option<u16>) -> String {
             format!("{node} powers off: its containers are gone, its kubelet and kube-proxy stop")
         }
         Some(f @ Fault::StepFails { .. }) => condition_words(f),
+        Some(Fault::Cordon { node }) => format!("cordon {node}"),
+        Some(Fault::Uncordon { node }) => format!("uncordon {node}"),
+        Some(Fault::Drain {
+            node,
+            disable_eviction,
+            force,
+            delete_emptydir_data,
+        }) => {
+            let mut flags = String::new();
+            for (on, flag) in [
+                (*disable_eviction, " --disable-eviction"),
+                (*force, " --force"),
+                (*delete_emptydir_data, " --delete-emptydir-data"),
+            ] {
+                if on {
+                    flags.push_str(flag);
+                }
+            }
+            format!("drain {node}{flags}")
+        }
         None => format!("fault #{index}"),
     }
 }

@@ -1,5 +1,6 @@
 //! The controllers of kube-controller-manager: ReplicaSet (a Deployment is its ReplicaSet),
-//! Job, StatefulSet, EndpointSlice, PodGC, attach/detach, node lifecycle and taint eviction.
+//! Job, StatefulSet, EndpointSlice, PodGC, attach/detach, node lifecycle, taint eviction and
+//! disruption (PodDisruptionBudgets).
 //! Each acts only on the API objects it watches; a controller's action is enabled when its
 //! sync would change something.
 
@@ -11,6 +12,7 @@ use crate::spec::{FailingStep, Workload};
 use crate::state::*;
 
 pub mod attachdetach;
+pub mod disruption;
 pub mod endpointslice;
 pub mod job;
 pub mod node_lifecycle;
@@ -50,6 +52,8 @@ pub enum Action {
     TaintEviction { uid: u16 },
     /// PodGC force-deletes a pod.
     PodGc { uid: u16 },
+    /// Disruption controller: write the budget's status.
+    DisruptionSync { pdb: u8 },
 }
 
 /// Which controller takes a step.
@@ -63,6 +67,7 @@ pub enum Controller {
     TaintEviction,
     PodGc,
     AttachDetach,
+    Disruption,
 }
 
 impl Action {
@@ -79,6 +84,7 @@ impl Action {
             Action::NodeLifecycle { .. } => Controller::NodeLifecycle,
             Action::TaintEviction { .. } => Controller::TaintEviction,
             Action::PodGc { .. } => Controller::PodGc,
+            Action::DisruptionSync { .. } => Controller::Disruption,
         }
     }
 
@@ -104,6 +110,7 @@ pub fn apply(m: &Context, s: &mut State, a: Action) -> Option<()> {
         Action::NodeLifecycle { node, step } => node_lifecycle::apply(m, s, node, step),
         Action::TaintEviction { uid } => taint_eviction::evict(m, s, uid),
         Action::PodGc { uid } => podgc::collect(m, s, uid),
+        Action::DisruptionSync { pdb } => disruption::sync(m, s, pdb),
     }
 }
 
@@ -137,6 +144,7 @@ pub fn actions<A: From<Action>>(m: &Context, s: &State, out: &mut Vec<A>) {
         out.push(Action::EndpointSliceSync.into());
     }
     attachdetach::actions(m, s, out);
+    disruption::actions(m, s, out);
 }
 
 /// PodGC's orphans of a deleted node, once its quarantine has passed.

@@ -74,6 +74,28 @@ pub struct Api {
     /// attached to which node (a VolumeAttachment, for a CSI volume), ordered by (claim,
     /// node).
     pub attached: Shared<Vec<Attachment>>,
+    /// The PodDisruptionBudgets' status, one per budget of the scenario, same order: what
+    /// the disruption controller last wrote, and the Eviction API's decrements since.
+    pub pdbs: Shared<Vec<PdbStatus>>,
+}
+
+/// `podDisruptionBudget.status` (`policy/v1`), as the disruption controller writes it
+/// (`pkg/controller/disruption/disruption.go` `updatePdbStatus`) and the Eviction API
+/// decrements it (`pkg/registry/core/pod/storage/eviction.go` `checkAndDecrement`;
+/// docs/sources.md#disruption-controller).
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Default)]
+pub struct PdbStatus {
+    /// `observedGeneration` equals the budget's generation: the controller has written the
+    /// status once. Before, the Eviction API answers 429 ("still being processed").
+    pub observed: bool,
+    pub current_healthy: u8,
+    pub desired_healthy: u8,
+    pub expected_pods: u8,
+    pub disruptions_allowed: u8,
+    /// `disruptedPods`: the pods (by uid) the Eviction API has allowed and the controller has
+    /// not yet seen deleted. Their timestamps, for the 2 min `DeletionTimeout`, are not kept:
+    /// the model's eviction deletes the pod in the same step, so no entry can outlive it.
+    pub disrupted_pods: Vec<u16>,
 }
 
 /// A volume attached to a node, as the attach/detach controller's actual state of the world
@@ -117,6 +139,8 @@ pub struct NodeObj {
     /// mounted (or about to be) on the node. The attach/detach controller reads it as
     /// `MountedByNode`; a kubelet that cannot reach the API server leaves it as it was.
     pub volumes_in_use: u32,
+    /// `spec.unschedulable` (`kubectl cordon`, or the first step of `kubectl drain`).
+    pub unschedulable: bool,
 }
 
 /// A workload's controller-visible status.
@@ -577,6 +601,62 @@ pub struct Env {
     /// History variable: a kubelet deleted a mirror pod that had been deleted through the
     /// API.
     pub mirror_deleted: bool,
+    /// The `kubectl drain` runs the scenario's drain faults started, in the order they
+    /// started.
+    pub drains: Vec<DrainRun>,
+}
+
+/// One `kubectl drain` run: the client's own memory (`staging/src/k8s.io/kubectl/pkg/drain`
+/// `drain.go`; docs/sources.md#kubectl-drain).
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct DrainRun {
+    /// The drain fault of the scenario.
+    pub fault: u8,
+    pub node: u8,
+    /// The pods it still evicts (or deletes) or waits for, by uid.
+    pub pods: Vec<DrainPod>,
+    /// Some pod's eviction failed with an error other than 429 or NotFound, or the pod list
+    /// was refused: the run ends with "error: unable to drain node".
+    pub failed: bool,
+    pub stage: DrainStage,
+}
+
+/// Where a drain run is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum DrainStage {
+    /// The command has started: it cordons the node and lists its pods next.
+    Cordon,
+    /// It evicts (or deletes) the listed pods and waits for them to be gone.
+    Evicting,
+    /// Every pod is handled (`node/X drained`), or the run failed.
+    Ended,
+}
+
+/// One pod of a drain run.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct DrainPod {
+    pub uid: u16,
+    /// The pod's workload and name suffix, as the run listed it (its name once it is gone).
+    pub workload: u8,
+    pub suffix: u8,
+    pub step: DrainStep,
+}
+
+/// Where a drain run is with one pod.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum DrainStep {
+    /// The eviction (or delete) is to be sent in `wait` seconds: 0 at first, 5 after a 429
+    /// (`EvictErrorRetryDelay`).
+    Request { wait: Secs },
+    /// Accepted: the run waits until the pod is gone (`waitForDelete`).
+    Deleting,
+}
+
+impl DrainRun {
+    /// The run has ended with every pod gone: `node/X drained`.
+    pub fn drained(&self) -> bool {
+        self.stage == DrainStage::Ended && !self.failed
+    }
 }
 
 /// QoS class (Guaranteed > Burstable > BestEffort), as the eviction docs order them.

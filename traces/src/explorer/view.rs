@@ -833,6 +833,9 @@ pub fn svg(
                         Fault::OutOfServiceTaint { node } => {
                             format!("may: taint {node} out-of-service")
                         }
+                        Fault::Cordon { node } => format!("may: cordon {node}"),
+                        Fault::Uncordon { node } => format!("may: uncordon {node}"),
+                        Fault::Drain { node, .. } => format!("may: drain {node}"),
                         // The environment's faults are drawn where they happen.
                         Fault::Partition { .. }
                         | Fault::MemoryPressure { .. }
