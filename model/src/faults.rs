@@ -48,6 +48,14 @@ pub fn actions<A: From<Action>>(m: &Context, s: &State, out: &mut Vec<A>) {
         match f {
             // A condition in force from the start, not an action.
             Fault::StepFails { .. } => {}
+            // `kubectl rollout restart`, at any moment (once).
+            Fault::RolloutRestart { .. } => out.push(
+                Action::Fault {
+                    index,
+                    target: None,
+                }
+                .into(),
+            ),
             // `kubectl delete pod` of a Ready pod of the workload.
             Fault::DeletePod { workload } => {
                 let w = workload_index(m, workload);
@@ -225,6 +233,16 @@ pub fn apply(m: &Context, s: &mut State, index: u8, target: Option<u16>) -> Opti
         Fault::DependencyOutage { seconds } => {
             s.env.dependency_down = true;
             s.env.outage_left = Some(*seconds);
+            Some(())
+        }
+        Fault::RolloutRestart { workload } => {
+            // The template gets `kubectl.kubernetes.io/restartedAt`: its next revision.
+            let w = workload_index(m, workload)?;
+            let d = s.api.workloads[w as usize].deployment.as_mut()?;
+            d.template = d
+                .template
+                .checked_add(1)
+                .filter(|&t| (t as usize) < REVISIONS)?;
             Some(())
         }
         Fault::Deadlock { .. } => {

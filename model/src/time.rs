@@ -110,6 +110,22 @@ macro_rules! each_timer {
                 let due = j.condition.is_none();
                 $f(Timer::Countdown { left: & $($mut)? j.backoff_left, due });
             }
+            // A rollout's progress deadline.
+            if let Some(d) = & $($mut)? w.deployment {
+                if let Some(Progressing::Updated { left, .. }) = & $($mut)? d.progressing {
+                    $f(Timer::Countdown { left, due: true });
+                }
+            }
+        }
+        // `minReadySeconds`: a Ready pod becomes available.
+        if m.min_ready {
+            for p in & $($mut)? $s.api.pods {
+                if p.available_in.is_some_and(|k| k > 0) {
+                    if let Some(t) = & $($mut)? p.available_in {
+                        $f(Timer::Countdown { left: t, due: true });
+                    }
+                }
+            }
         }
         if let Some(t) = & $($mut)? $s.env.outage_left {
             $f(Timer::Countdown { left: t, due: true });

@@ -148,6 +148,37 @@ pub fn facts(m: &Context, s: &State) -> Facts {
                 format!("{cond}, succeeded={}, failed={}", j.succeeded, j.failed),
             );
         }
+        // A Deployment's ReplicaSets and rollout, once its template has changed.
+        if let Some(d) = w.deployment.as_ref().filter(|d| d.template > 0) {
+            let name = m.workload(i as u8).name();
+            f.api.insert(
+                format!("deployment {name}"),
+                format!("template revision {}", d.template + 1),
+            );
+            for (r, n) in d.replica_sets.iter().enumerate() {
+                if let Some(n) = n {
+                    f.api.insert(
+                        format!(
+                            "ReplicaSet {}",
+                            crate::words::replica_set(m, i as u8, r as u8)
+                        ),
+                        format!("replicas={n}"),
+                    );
+                }
+            }
+            let cond = match d.progressing {
+                None => None,
+                Some(Progressing::Updated { .. }) => Some("True (ReplicaSetUpdated)"),
+                Some(Progressing::NewReplicaSetAvailable) => Some("True (NewReplicaSetAvailable)"),
+                Some(Progressing::ProgressDeadlineExceeded { .. }) => {
+                    Some("False (ProgressDeadlineExceeded)")
+                }
+            };
+            if let Some(c) = cond {
+                f.api
+                    .insert(format!("deployment {name} Progressing"), c.to_string());
+            }
+        }
     }
     // The attach/detach controller's actual state of the world, and what each node reports
     // mounted (`volumesInUse`).

@@ -35,6 +35,7 @@ fn controller_id(c: Controller) -> &'static str {
         Controller::TaintEviction => "tainteviction",
         Controller::PodGc => "podgc",
         Controller::AttachDetach => "attachdetach",
+        Controller::Deployment => "deployment",
     }
 }
 

@@ -381,6 +381,7 @@ pub fn new_rt(m: &Context, pod: &Pod) -> PodRt {
         uid: pod.uid,
         workload: pod.workload,
         suffix: pod.suffix,
+        revision: pod.revision,
         evicted: false,
         volumes: false,
         sandbox: false,
