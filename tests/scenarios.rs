@@ -70,6 +70,14 @@ const PINNED: &[(&str, usize)] = &[
     ("admission-outofcpu", 13),
     ("static-pod-mirror-delete", 9310),
     ("create-container-error", 24),
+    // The rollouts, from a settled start on one node: the rollout restart may come at any
+    // moment of the settled cycle (probes ticking), then the Deployment controller, the
+    // ReplicaSet controller, the kubelet, the EndpointSlice controller, the kube-proxy and
+    // the clients interleave over the replacement of each of the three pods (two for
+    // Recreate, where the old pods stop together and the new ones start together).
+    ("rolling-update", 143405),
+    ("rolling-update-prestop", 183493),
+    ("recreate", 238279),
 ];
 
 /// (scenario, --nodes, --replicas, unique states): the same scenarios at a larger size.
