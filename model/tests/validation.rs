@@ -97,3 +97,45 @@ fn a_container_name_given_twice_is_refused() {
         "{e}"
     );
 }
+
+/// A one-Deployment scenario with `strategy` (a YAML flow mapping) on 3 replicas.
+fn with_strategy(strategy: &str) -> String {
+    deployment("", "").replace(
+        "        replicas: 1\n",
+        &format!("        replicas: 3\n        strategy: {strategy}\n"),
+    )
+}
+
+#[test]
+fn a_rolling_update_with_no_surge_and_no_unavailability_is_refused() {
+    let e = error(&with_strategy(
+        "{rollingUpdate: {maxSurge: 0, maxUnavailable: 0}}",
+    ));
+    assert!(
+        e.contains("workload `web`: spec.strategy.rollingUpdate.maxUnavailable: Invalid value: 0: may not be 0 when `maxSurge` is 0"),
+        "{e}"
+    );
+    // A percentage that rounds down to 0 is allowed: the controller then takes
+    // maxUnavailable 1 (ResolveFenceposts).
+    assert!(parse_scenarios(
+        &with_strategy("{rollingUpdate: {maxSurge: 0, maxUnavailable: \"20%\"}}"),
+        "v.yaml"
+    )
+    .is_ok());
+}
+
+#[test]
+fn a_string_that_is_not_a_percentage_is_refused() {
+    for bad in ["\"25\"", "\"%\"", "\"2.5%\"", "abc"] {
+        let e = error(&with_strategy(&format!(
+            "{{rollingUpdate: {{maxSurge: {bad}}}}}"
+        )));
+        assert!(
+            e.contains("spec.strategy.rollingUpdate.maxSurge: Invalid value: ")
+                && e.contains(
+                    "a valid percent string must be a numeric string followed by an ending '%'"
+                ),
+            "{bad}: {e}"
+        );
+    }
+}
