@@ -166,17 +166,27 @@ pub fn facts(m: &Context, s: &State) -> Facts {
                     );
                 }
             }
-            let cond = match d.progressing {
+            // The condition, with the status counts the controller last wrote.
+            let counts = |c: &Seen| {
+                format!(
+                    "; replicas={} updated={} ready={} available={}",
+                    c.replicas, c.updated, c.ready, c.available
+                )
+            };
+            let cond = match &d.progressing {
                 None => None,
-                Some(Progressing::Updated { .. }) => Some("True (ReplicaSetUpdated)"),
-                Some(Progressing::NewReplicaSetAvailable) => Some("True (NewReplicaSetAvailable)"),
-                Some(Progressing::ProgressDeadlineExceeded { .. }) => {
-                    Some("False (ProgressDeadlineExceeded)")
+                Some(Progressing::Updated { seen, .. }) => {
+                    Some(format!("True (ReplicaSetUpdated){}", counts(seen)))
+                }
+                Some(Progressing::NewReplicaSetAvailable) => {
+                    Some("True (NewReplicaSetAvailable)".to_string())
+                }
+                Some(Progressing::ProgressDeadlineExceeded { seen }) => {
+                    Some(format!("False (ProgressDeadlineExceeded){}", counts(seen)))
                 }
             };
             if let Some(c) = cond {
-                f.api
-                    .insert(format!("deployment {name} Progressing"), c.to_string());
+                f.api.insert(format!("deployment {name} Progressing"), c);
             }
         }
     }
