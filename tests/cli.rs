@@ -1543,3 +1543,91 @@ fn kubernetes_version_in_a_catalogue() {
         &["cluster.kubernetesVersion"],
     );
 }
+
+#[test]
+fn bad_deployment_strategies_are_bad_input() {
+    let dir = TempDir::new("strategies");
+    let with = |strategy: &str| {
+        MY_CRASH_YAML.replace(
+            "        replicas: 1\n",
+            &format!("        replicas: 1\n        strategy: {strategy}\n"),
+        )
+    };
+    for (name, strategy, needles) in [
+        (
+            "both-zero.yaml",
+            "{type: RollingUpdate, rollingUpdate: {maxSurge: 0, maxUnavailable: 0}}",
+            vec![
+                "spec.strategy.rollingUpdate.maxUnavailable",
+                "Invalid value: 0: may not be 0 when `maxSurge` is 0",
+            ],
+        ),
+        (
+            "zero-percent.yaml",
+            "{rollingUpdate: {maxSurge: \"0%\", maxUnavailable: 0}}",
+            vec!["may not be 0 when `maxSurge` is 0"],
+        ),
+        (
+            "bad-percent.yaml",
+            "{rollingUpdate: {maxSurge: 20Percent}}",
+            vec![
+                "spec.strategy.rollingUpdate.maxSurge",
+                "Invalid value: \"20Percent\": a valid percent string must be a numeric string followed by an ending '%'",
+            ],
+        ),
+        (
+            "negative.yaml",
+            "{rollingUpdate: {maxUnavailable: -1}}",
+            vec![
+                "spec.strategy.rollingUpdate.maxUnavailable",
+                "must be greater than or equal to 0",
+            ],
+        ),
+        (
+            "over-100.yaml",
+            "{rollingUpdate: {maxUnavailable: \"110%\"}}",
+            vec!["must not be greater than 100%"],
+        ),
+        (
+            "recreate-rolling.yaml",
+            "{type: Recreate, rollingUpdate: {maxSurge: 1}}",
+            vec![
+                "spec.strategy.rollingUpdate",
+                "may not be specified when strategy `type` is 'Recreate'",
+            ],
+        ),
+        (
+            "unknown-type.yaml",
+            "{type: BlueGreen}",
+            vec!["BlueGreen"],
+        ),
+    ] {
+        let file = dir.write(name, &with(strategy));
+        let mut all = needles.clone();
+        all.push(&file);
+        assert_bad_input(&["check", "--catalogue", &file], &all);
+    }
+    let deadline = MY_CRASH_YAML.replace(
+        "        replicas: 1\n",
+        "        replicas: 1\n        minReadySeconds: 30\n        progressDeadlineSeconds: 30\n",
+    );
+    let file = dir.write("deadline.yaml", &deadline);
+    assert_bad_input(
+        &["check", "--catalogue", &file],
+        &[
+            "spec.progressDeadlineSeconds",
+            "must be greater than minReadySeconds",
+        ],
+    );
+    let rollout = MY_CRASH_YAML
+        .replace("kind: Deployment", "kind: StatefulSet")
+        .replace(
+            "  expect:\n",
+            "  faults:\n    - rolloutRestart: {workload: web}\n  expect:\n",
+        );
+    let file = dir.write("rollout-sts.yaml", &rollout);
+    assert_bad_input(
+        &["check", "--catalogue", &file],
+        &["rolloutRestart", "is not a Deployment"],
+    );
+}

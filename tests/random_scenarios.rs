@@ -243,7 +243,7 @@ fn scenario() -> impl Strategy<Value = Scenario> {
                 } else if deployment {
                     Workload::Deployment {
                         metadata,
-                        spec: DeploymentSpec { replicas, template },
+                        spec: DeploymentSpec::new(replicas, template),
                     }
                 } else {
                     Workload::Job {

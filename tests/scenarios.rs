@@ -93,6 +93,14 @@ const PINNED: &[(&str, usize)] = &[
     // disruption controller's syncs in between (19248 at 1.26: before 1.27 the unready pod's
     // eviction is refused, and the deleted pods get no terminal phase).
     ("drain-unhealthy-always-allow", 33032),
+    // The rollouts, from a settled start on one node: the rollout restart may come at any
+    // moment of the settled cycle (probes ticking), then the Deployment controller, the
+    // ReplicaSet controller, the kubelet, the EndpointSlice controller, the kube-proxy and
+    // the clients interleave over the replacement of each of the three pods (two for
+    // Recreate, where the old pods stop together and the new ones start together).
+    ("rolling-update", 143405),
+    ("rolling-update-prestop", 183493),
+    ("recreate", 238279),
 ];
 
 /// (scenario, --nodes, --replicas, unique states): the same scenarios at a larger size.

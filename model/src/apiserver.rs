@@ -16,6 +16,11 @@ use crate::state::*;
 /// creating and removing pods (a rejected pod's replacement, a crash-looping Job) comes back
 /// to the same states instead of counting forever.
 pub fn create_pod(m: &Context, s: &mut State, workload: u8) -> u16 {
+    create_pod_of_revision(m, s, workload, 0)
+}
+
+/// [`create_pod`] for the ReplicaSet of template revision `revision` of a Deployment.
+pub fn create_pod_of_revision(m: &Context, s: &mut State, workload: u8, revision: u8) -> u16 {
     let used = |n: u8| {
         s.api
             .pods
@@ -27,7 +32,13 @@ pub fn create_pod(m: &Context, s: &mut State, workload: u8) -> u16 {
                 .any(|r| r.workload == workload && r.suffix == n)
     };
     let suffix = (1..=u8::MAX).find(|&n| !used(n)).unwrap_or(u8::MAX);
-    create_pod_named(m, s, workload, suffix)
+    let uid = create_pod_named(m, s, workload, suffix);
+    if revision != 0 {
+        if let Some(p) = s.pod_mut(uid) {
+            p.revision = revision;
+        }
+    }
+    uid
 }
 
 /// Whether any object, runtime record, route or observer still refers to `uid`.
@@ -71,6 +82,8 @@ pub fn create_pod_named(m: &Context, s: &mut State, workload: u8, suffix: u8) ->
             uid,
             workload,
             suffix,
+            revision: 0,
+            available_in: None,
             node,
             deletion: None,
             unschedulable: None,

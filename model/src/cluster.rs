@@ -288,6 +288,14 @@ impl Cluster {
                     }),
                     _ => None,
                 },
+                deployment: match w {
+                    Workload::Deployment { spec, .. } => Some(DeploymentStatus {
+                        template: 0,
+                        replica_sets: [Some(spec.replicas), None],
+                        progressing: None,
+                    }),
+                    _ => None,
+                },
             })
             .collect::<Vec<_>>()
             .into();
@@ -454,6 +462,7 @@ impl Cluster {
         proxy::observe(ctx, &mut s);
         kubelet::node_status::report_volumes_in_use(ctx, &mut s);
         controllers::attachdetach::observe(ctx, &mut s);
+        controllers::deployment::observe(ctx, &mut s);
         Some(s)
     }
 }

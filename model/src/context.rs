@@ -28,6 +28,8 @@ pub struct Context {
     pub node_health: bool,
     /// Taint ages saturate here: one past the longest toleration that matters.
     pub taint_age_cap: Secs,
+    /// Some Deployment has `minReadySeconds`: pods keep [`Pod::available_in`].
+    pub min_ready: bool,
     /// Per workload: the kubelet steps that fail for its pods (`stepFails` faults).
     pub failures: Vec<Vec<(FailingStep, StepFailure)>>,
     /// Every claim the pods can use ([`Scenario::claims`]); a claim's index is its bit in
@@ -400,8 +402,13 @@ impl Context {
                     .collect()
             })
             .collect();
+        let min_ready = scenario
+            .workloads
+            .iter()
+            .any(|w| matches!(w, Workload::Deployment { spec, .. } if spec.min_ready_seconds > 0));
         Context {
             budgets,
+            min_ready,
             claims,
             pod_claims,
             failures,

@@ -49,6 +49,14 @@ pub fn actions<A: From<Action>>(m: &Context, s: &State, out: &mut Vec<A>) {
         match f {
             // A condition in force from the start, not an action.
             Fault::StepFails { .. } => {}
+            // `kubectl rollout restart`, at any moment (once).
+            Fault::RolloutRestart { .. } => out.push(
+                Action::Fault {
+                    index,
+                    target: None,
+                }
+                .into(),
+            ),
             // `kubectl delete pod` of a Ready pod of the workload.
             Fault::DeletePod { workload } => {
                 let w = workload_index(m, workload);
@@ -310,6 +318,16 @@ pub fn apply(m: &Context, s: &mut State, index: u8, target: Option<u16>) -> Opti
                 failed: false,
                 stage: DrainStage::Cordon,
             });
+            Some(())
+        }
+        Fault::RolloutRestart { workload } => {
+            // The template gets `kubectl.kubernetes.io/restartedAt`: its next revision.
+            let w = workload_index(m, workload)?;
+            let d = s.api.workloads[w as usize].deployment.as_mut()?;
+            d.template = d
+                .template
+                .checked_add(1)
+                .filter(|&t| (t as usize) < REVISIONS)?;
             Some(())
         }
         Fault::Deadlock { .. } => {

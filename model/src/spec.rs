@@ -5,6 +5,7 @@
 //! The built-in catalogue is `model/scenarios/catalogue.yaml`; users' own files use the same
 //! shape.
 
+pub use crate::k8s::deployment::{percent, IntOrString};
 use crate::k8s::{Resources, RestartPolicy, Taint, Toleration};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -317,6 +318,91 @@ pub struct DeploymentSpec {
     #[serde(default = "one")]
     pub replicas: u8,
     pub template: PodTemplate,
+    /// `strategy`: RollingUpdate (the default) or Recreate
+    /// (`docs/sources.md#deployment-rolling-update`).
+    #[serde(default)]
+    pub strategy: DeploymentStrategy,
+    /// `minReadySeconds` (default 0): a pod counts as available once it has been Ready this
+    /// long (`pkg/api/v1/pod/util.go` `IsPodAvailable`).
+    #[serde(default)]
+    pub min_ready_seconds: u16,
+    /// `progressDeadlineSeconds` (default 600, `SetDefaults_Deployment`).
+    #[serde(default = "six_hundred")]
+    pub progress_deadline_seconds: u16,
+    /// `revisionHistoryLimit` (default 10, `SetDefaults_Deployment`): old ReplicaSets kept
+    /// at 0 replicas for rollbacks.
+    #[serde(default = "ten_u8")]
+    pub revision_history_limit: u8,
+}
+
+impl DeploymentSpec {
+    /// A Deployment with the API's defaults for everything but `replicas` and `template`.
+    pub fn new(replicas: u8, template: PodTemplate) -> Self {
+        DeploymentSpec {
+            replicas,
+            template,
+            strategy: DeploymentStrategy::default(),
+            min_ready_seconds: 0,
+            progress_deadline_seconds: six_hundred(),
+            revision_history_limit: ten_u8(),
+        }
+    }
+}
+
+fn six_hundred() -> u16 {
+    600
+}
+
+fn ten_u8() -> u8 {
+    10
+}
+
+/// `spec.strategy` of a Deployment.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct DeploymentStrategy {
+    #[serde(default, rename = "type")]
+    pub kind: StrategyType,
+    #[serde(default)]
+    pub rolling_update: Option<RollingUpdateDeployment>,
+}
+
+/// `spec.strategy.type`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum StrategyType {
+    /// Replace the pods a few at a time, within `maxSurge` and `maxUnavailable`.
+    #[default]
+    RollingUpdate,
+    /// Scale the old ReplicaSets to 0, wait until none of their pods runs, then create the
+    /// new ones.
+    Recreate,
+}
+
+/// `spec.strategy.rollingUpdate`: each field an integer or a percentage of `replicas`;
+/// unset fields default to `25%` (`SetDefaults_Deployment`).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct RollingUpdateDeployment {
+    #[serde(default)]
+    pub max_surge: Option<IntOrString>,
+    #[serde(default)]
+    pub max_unavailable: Option<IntOrString>,
+}
+
+impl DeploymentStrategy {
+    /// `maxSurge` and `maxUnavailable` after defaulting (`SetDefaults_Deployment`: each unset
+    /// one is `25%` under RollingUpdate); None under Recreate.
+    pub fn rolling(&self) -> Option<(IntOrString, IntOrString)> {
+        if self.kind != StrategyType::RollingUpdate {
+            return None;
+        }
+        let quarter = || IntOrString::String("25%".into());
+        let ru = self.rolling_update.clone().unwrap_or_default();
+        Some((
+            ru.max_surge.unwrap_or_else(quarter),
+            ru.max_unavailable.unwrap_or_else(quarter),
+        ))
+    }
 }
 
 fn one() -> u8 {
@@ -914,6 +1000,11 @@ pub enum Fault {
         #[serde(default)]
         delete_emptydir_data: bool,
     },
+    /// `kubectl rollout restart deployment/<workload>`: the pod template gets the annotation
+    /// `kubectl.kubernetes.io/restartedAt`, so it changes once and the Deployment rolls out
+    /// a new ReplicaSet (`docs/sources.md#deployment-rollout-restart`). It may come at any
+    /// moment, once.
+    RolloutRestart { workload: String },
 }
 
 /// A PodDisruptionBudget of the scenario.
@@ -1198,6 +1289,16 @@ impl Scenario {
         for w in &self.workloads {
             let t = w.template();
             let name = w.name();
+            if let Workload::Deployment { spec, .. } = w {
+                seconds(
+                    format!("workload `{name}`: spec.minReadySeconds"),
+                    spec.min_ready_seconds,
+                )?;
+                seconds(
+                    format!("workload `{name}`: spec.progressDeadlineSeconds"),
+                    spec.progress_deadline_seconds,
+                )?;
+            }
             for (field, n) in [
                 ("initContainers", t.init_containers.len()),
                 ("containers", t.containers.len()),
@@ -1308,6 +1409,9 @@ impl Scenario {
             validate_pod_spec(w, t)?;
             if let Workload::Job { spec, .. } = w {
                 validate_job_spec(w.name(), spec, self.release()?)?;
+            }
+            if let Workload::Deployment { spec, .. } = w {
+                validate_deployment_spec(w.name(), spec)?;
             }
             for c in t.init_containers.iter().chain(&t.containers) {
                 for (kind, p) in [
@@ -1473,9 +1577,19 @@ impl Scenario {
                 Fault::DeletePod { workload }
                 | Fault::ForceDeletePod { workload, .. }
                 | Fault::Deadlock { workload }
+                | Fault::RolloutRestart { workload }
                     if !known(workload) =>
                 {
                     return Err(format!("fault names unknown workload `{workload}`"));
+                }
+                Fault::RolloutRestart { workload }
+                    if !self.workloads.iter().any(|w| {
+                        w.name() == workload && matches!(w, Workload::Deployment { .. })
+                    }) =>
+                {
+                    return Err(format!(
+                        "rolloutRestart: workload `{workload}` is not a Deployment (the model rolls out Deployments only)"
+                    ));
                 }
                 Fault::Partition { node, .. }
                 | Fault::DeleteNode { node }
@@ -1703,6 +1817,82 @@ impl Scenario {
         }
         Ok(())
     }
+}
+
+/// What the API server's validation of a Deployment (`pkg/apis/apps/validation/validation.go`
+/// `ValidateDeploymentSpec`, `ValidateDeploymentStrategy`, `ValidateRollingUpdateDeployment`)
+/// refuses among the fields the model reads, with its message and field path:
+///
+/// - `rollingUpdate` under `type: Recreate` (Forbidden);
+/// - `maxSurge` or `maxUnavailable` that is a negative integer, or a string that is not a
+///   percentage (`ValidatePositiveIntOrPercent`, `IsValidPercent`);
+/// - both zero after defaulting (`may not be 0 when `maxSurge` is 0`: a percentage counts
+///   by its number, so `0%` is zero too);
+/// - `maxUnavailable` over 100% (`IsNotMoreThan100Percent`);
+/// - `progressDeadlineSeconds` not greater than `minReadySeconds`.
+///
+/// `docs/sources.md#deployment-rolling-update`.
+pub fn validate_deployment_spec(name: &str, spec: &DeploymentSpec) -> Result<(), String> {
+    let at = |path: &str, what: String| format!("workload `{name}`: {path}: {what}");
+    let strategy = &spec.strategy;
+    if strategy.kind == StrategyType::Recreate && strategy.rolling_update.is_some() {
+        return Err(at(
+            "spec.strategy.rollingUpdate",
+            "Forbidden: may not be specified when strategy `type` is 'Recreate'".into(),
+        ));
+    }
+    if let Some((surge, unavailable)) = strategy.rolling() {
+        let base = "spec.strategy.rollingUpdate";
+        let mut values = [0i64; 2];
+        for (i, (field, v)) in [("maxUnavailable", &unavailable), ("maxSurge", &surge)]
+            .into_iter()
+            .enumerate()
+        {
+            let path = format!("{base}.{field}");
+            values[i] = match v {
+                IntOrString::Int(n) if *n < 0 => {
+                    return Err(at(
+                        &path,
+                        format!("Invalid value: {n}: must be greater than or equal to 0"),
+                    ));
+                }
+                IntOrString::Int(n) => *n,
+                IntOrString::String(text) => match percent(text) {
+                    Some(p) => p,
+                    None => {
+                        return Err(at(
+                            &path,
+                            format!(
+                                "Invalid value: {v}: a valid percent string must be a numeric string followed by an ending '%' (e.g. '1%',  or '93%', regex used for validation is '[0-9]+%')"
+                            ),
+                        ));
+                    }
+                },
+            };
+        }
+        if values == [0, 0] {
+            return Err(at(
+                &format!("{base}.maxUnavailable"),
+                format!("Invalid value: {unavailable}: may not be 0 when `maxSurge` is 0"),
+            ));
+        }
+        if matches!(&unavailable, IntOrString::String(_)) && values[0] > 100 {
+            return Err(at(
+                &format!("{base}.maxUnavailable"),
+                format!("Invalid value: {unavailable}: must not be greater than 100%"),
+            ));
+        }
+    }
+    if spec.progress_deadline_seconds <= spec.min_ready_seconds {
+        return Err(at(
+            "spec.progressDeadlineSeconds",
+            format!(
+                "Invalid value: {}: must be greater than minReadySeconds",
+                spec.progress_deadline_seconds
+            ),
+        ));
+    }
+    Ok(())
 }
 
 /// Where a workload's pod spec is, in the API's field paths.

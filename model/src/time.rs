@@ -113,12 +113,28 @@ macro_rules! each_timer {
                     $f(Timer::Countdown { left: t, due });
                 }
             }
+            // A rollout's progress deadline.
+            if let Some(d) = & $($mut)? w.deployment {
+                if let Some(Progressing::Updated { left, .. }) = & $($mut)? d.progressing {
+                    $f(Timer::Countdown { left, due: true });
+                }
+            }
         }
         // A drain run's wait after a 429 (`EvictErrorRetryDelay`).
         for d in & $($mut)? $s.env.drains {
             for p in & $($mut)? d.pods {
                 if let DrainStep::Request { wait } = & $($mut)? p.step {
                     $f(Timer::Countdown { left: wait, due: true });
+                }
+            }
+        }
+        // `minReadySeconds`: a Ready pod becomes available.
+        if m.min_ready {
+            for p in & $($mut)? $s.api.pods {
+                if p.available_in.is_some_and(|k| k > 0) {
+                    if let Some(t) = & $($mut)? p.available_in {
+                        $f(Timer::Countdown { left: t, due: true });
+                    }
                 }
             }
         }

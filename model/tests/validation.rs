@@ -121,6 +121,14 @@ fn job(spec: &str, restart: &str, release: &str) -> String {
     )
 }
 
+/// A one-Deployment scenario with `strategy` (a YAML flow mapping) on 3 replicas.
+fn with_strategy(strategy: &str) -> String {
+    deployment("", "").replace(
+        "        replicas: 1\n",
+        &format!("        replicas: 3\n        strategy: {strategy}\n"),
+    )
+}
+
 #[test]
 fn job_fields_are_validated_as_the_api_server_does() {
     let cases = [
@@ -211,4 +219,38 @@ fn a_job_field_younger_than_the_release_is_refused_not_dropped() {
     let pfp = "        podFailurePolicy: {rules: [{action: Ignore, onPodConditions: [{type: DisruptionTarget}]}]}";
     assert!(error(&job(pfp, "Never", "1.25")).contains("needs Kubernetes 1.26"));
     assert!(parse_scenarios(&job(pfp, "Never", "1.26"), "v.yaml").is_ok());
+}
+
+#[test]
+fn a_rolling_update_with_no_surge_and_no_unavailability_is_refused() {
+    let e = error(&with_strategy(
+        "{rollingUpdate: {maxSurge: 0, maxUnavailable: 0}}",
+    ));
+    assert!(
+        e.contains("workload `web`: spec.strategy.rollingUpdate.maxUnavailable: Invalid value: 0: may not be 0 when `maxSurge` is 0"),
+        "{e}"
+    );
+    // A percentage that rounds down to 0 is allowed: the controller then takes
+    // maxUnavailable 1 (ResolveFenceposts).
+    assert!(parse_scenarios(
+        &with_strategy("{rollingUpdate: {maxSurge: 0, maxUnavailable: \"20%\"}}"),
+        "v.yaml"
+    )
+    .is_ok());
+}
+
+#[test]
+fn a_string_that_is_not_a_percentage_is_refused() {
+    for bad in ["\"25\"", "\"%\"", "\"2.5%\"", "abc"] {
+        let e = error(&with_strategy(&format!(
+            "{{rollingUpdate: {{maxSurge: {bad}}}}}"
+        )));
+        assert!(
+            e.contains("spec.strategy.rollingUpdate.maxSurge: Invalid value: ")
+                && e.contains(
+                    "a valid percent string must be a numeric string followed by an ending '%'"
+                ),
+            "{bad}: {e}"
+        );
+    }
 }

@@ -742,7 +742,137 @@ pub fn all() -> Vec<PropertyDef> {
             source: "eviction.go Create: an unready pod is deleted without the budget only while currentHealthy >= desiredHealthy > 0 (IfHealthyBudget, the default), else judged by checkAndDecrement; from 1.27 unhealthyPodEvictionPolicy AlwaysAllow deletes it regardless (KEP-3017); docs/sources.md#eviction-api-unhealthy-pod-eviction-policy",
             layer: "api",
         },
+        PropertyDef {
+            name: "rollout_running_within_surge",
+            kind: Kind::Always(rollout_running_within_surge),
+            sentence: "From a Deployment's template change on, no more of its pods have a running container than replicas + maxSurge.",
+            source: "the surge is counted over the ReplicaSets' spec.replicas, which leave out terminating pods (deployment_util.go NewRSNewReplicas; controller_utils.go IsPodActive; kubernetes#95498); docs/sources.md#deployment-rolling-update",
+            layer: "runtime",
+        },
+        PropertyDef {
+            name: "rollout_serving_endpoints_within_unavailable",
+            kind: Kind::Always(rollout_serving_endpoints_within_unavailable),
+            sentence: "From a RollingUpdate Deployment's template change on, the Service's EndpointSlice lists at least replicas − maxUnavailable of its pods as ready whose program still serves (running, answering, SIGTERM not yet sent).",
+            source: "the rollout keeps MinAvailable = replicas − maxUnavailable pods available (rolling.go reconcileOldReplicaSets; deployment_util.go MinAvailable), but the slice and the proxies learn of a deleted pod after it may have stopped (kubernetes#43576); docs/sources.md#deployment-rolling-update",
+            layer: "data plane",
+        },
+        PropertyDef {
+            name: "rollout_completes",
+            kind: Kind::LeadsTo {
+                p: rollout_started,
+                q: rollout_complete,
+            },
+            sentence: "Once a Deployment's template has changed, it eventually has every replica updated and available and no old pod active (DeploymentComplete).",
+            source: "deployment_util.go DeploymentComplete; rolling.go rolloutRolling, recreate.go rolloutRecreate; docs/sources.md#deployment-rolling-update, docs/sources.md#deployment-recreate",
+            layer: "api",
+        },
+        PropertyDef {
+            name: "recreate_revisions_never_overlap",
+            kind: Kind::Always(recreate_revisions_never_overlap),
+            sentence: "With strategy Recreate, pods of two template revisions of one Deployment never have running containers at the same time.",
+            source: "recreate.go rolloutRecreate waits while oldPodsRunning (a pod of an old ReplicaSet in a phase other than Failed or Succeeded); docs/sources.md#deployment-recreate",
+            layer: "runtime",
+        },
     ]
+}
+
+/// The Deployments whose template has changed (a rollout has begun), with their index.
+fn deployments_rolled<'a>(
+    m: &'a Cluster,
+    s: &'a State,
+) -> impl Iterator<Item = (u8, &'a podcheck_model::spec::DeploymentSpec)> + 'a {
+    m.scenario
+        .workloads
+        .iter()
+        .enumerate()
+        .filter_map(move |(w, wl)| match wl {
+            Workload::Deployment { spec, .. }
+                if s.api.workloads[w]
+                    .deployment
+                    .as_ref()
+                    .is_some_and(|d| d.template > 0) =>
+            {
+                Some((w as u8, spec))
+            }
+            _ => None,
+        })
+}
+
+fn rollout_running_within_surge(m: &Cluster, s: &State) -> bool {
+    deployments_rolled(m, s).all(|(w, spec)| {
+        let surge = controllers::deployment::bounds(spec).max_surge;
+        let running = rt_pods(s)
+            .filter(|(_, p)| p.workload == w && p.any_running())
+            .count() as i64;
+        running <= i64::from(spec.replicas) + surge
+    })
+}
+
+/// The program of the pod serves: a container runs and answers, and SIGTERM has not been
+/// sent (a preStop hook may be running).
+fn serves(rt: &PodRt) -> bool {
+    rt.ctrs.iter().any(|c| {
+        matches!(&c.run, Run::Running(p) if p.answers()
+            && p.stop.is_none_or(|st| st.prestop_left.is_some()))
+    })
+}
+
+fn rollout_serving_endpoints_within_unavailable(m: &Cluster, s: &State) -> bool {
+    let Some(svc) = &m.scenario.service else {
+        return true;
+    };
+    deployments_rolled(m, s).all(|(w, spec)| {
+        if spec.strategy.rolling().is_none()
+            || !svc.selects.iter().any(|n| n == m.workload(w).name())
+        {
+            return true;
+        }
+        let min = controllers::deployment::bounds(spec).min_available(i64::from(spec.replicas));
+        let serving = s
+            .api
+            .endpoints
+            .iter()
+            .filter(|e| e.conditions.ready)
+            .filter(|e| {
+                s.rt(e.node, e.uid)
+                    .is_some_and(|rt| rt.workload == w && serves(rt))
+            })
+            .count() as i64;
+        serving >= min
+    })
+}
+
+fn rollout_started(m: &Cluster, s: &State) -> bool {
+    deployments_rolled(m, s).next().is_some() && !rollout_complete(m, s)
+}
+
+fn rollout_complete(m: &Cluster, s: &State) -> bool {
+    deployments_rolled(m, s).all(|(w, spec)| {
+        let template = s.api.workloads[w as usize]
+            .deployment
+            .as_ref()
+            .map_or(0, |d| d.template);
+        let c = controllers::deployment::counts(spec, s, w, template);
+        controllers::deployment::complete(spec, c)
+    })
+}
+
+fn recreate_revisions_never_overlap(m: &Cluster, s: &State) -> bool {
+    m.scenario.workloads.iter().enumerate().all(|(w, wl)| {
+        let Workload::Deployment { spec, .. } = wl else {
+            return true;
+        };
+        if spec.strategy.rolling().is_some() {
+            return true;
+        }
+        let mut running = rt_pods(s)
+            .filter(|(_, p)| p.workload as usize == w && p.any_running())
+            .map(|(_, p)| p.revision);
+        let Some(first) = running.next() else {
+            return true;
+        };
+        running.all(|r| r == first)
+    })
 }
 
 /// Budget `b`'s healthy pods and desiredHealthy, as the disruption controller would count

@@ -33,8 +33,37 @@ pub fn events(m: &Context, before: &State, action: &Action, after: &State) -> Ve
         }
     }
     match *action {
+        Action::Controller(controllers::Action::DeploymentSync { workload }) => {
+            let owner = format!("deployment/{}", m.workload(workload).name());
+            let d = |s: &State| s.api.workloads[workload as usize].deployment.clone();
+            let (Some(was), Some(now)) = (d(before), d(after)) else {
+                return out;
+            };
+            // scaleReplicaSet: "Scaled {up|down} replica set %s to %d from %d".
+            for r in 0..REVISIONS {
+                let rs = crate::words::replica_set(m, workload, r as u8);
+                match (was.replica_sets[r], now.replica_sets[r]) {
+                    (None, Some(n)) => out.push(ev(
+                        "Normal",
+                        "ScalingReplicaSet",
+                        owner.clone(),
+                        format!("Scaled up replica set {rs} to {n} from 0"),
+                    )),
+                    (Some(a), Some(b)) if a != b => out.push(ev(
+                        "Normal",
+                        "ScalingReplicaSet",
+                        owner.clone(),
+                        format!(
+                            "Scaled {} replica set {rs} to {b} from {a}",
+                            if b > a { "up" } else { "down" }
+                        ),
+                    )),
+                    _ => {}
+                }
+            }
+        }
         Action::Controller(
-            controllers::Action::ReplicaSetSync { workload }
+            controllers::Action::ReplicaSetSync { workload, .. }
             | controllers::Action::JobSync { workload },
         ) => {
             let kind = if matches!(
@@ -45,7 +74,20 @@ pub fn events(m: &Context, before: &State, action: &Action, after: &State) -> Ve
             } else {
                 "replicaset"
             };
-            let owner = format!("{kind}/{}", m.workload(workload).name());
+            let owner = match *action {
+                Action::Controller(controllers::Action::ReplicaSetSync { revision, .. })
+                    if after.api.workloads[workload as usize]
+                        .deployment
+                        .as_ref()
+                        .is_some_and(|d| d.template > 0) =>
+                {
+                    format!(
+                        "{kind}/{}",
+                        crate::words::replica_set(m, workload, revision)
+                    )
+                }
+                _ => format!("{kind}/{}", m.workload(workload).name()),
+            };
             for p in &after.api.pods {
                 if before.pod(p.uid).is_none() {
                     out.push(ev(

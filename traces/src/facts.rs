@@ -143,6 +143,47 @@ pub fn facts(m: &Context, s: &State) -> Facts {
                 crate::words::job_words(j),
             );
         }
+        // A Deployment's ReplicaSets and rollout, once its template has changed.
+        if let Some(d) = w.deployment.as_ref().filter(|d| d.template > 0) {
+            let name = m.workload(i as u8).name();
+            f.api.insert(
+                format!("deployment {name}"),
+                format!("template revision {}", d.template + 1),
+            );
+            for (r, n) in d.replica_sets.iter().enumerate() {
+                if let Some(n) = n {
+                    f.api.insert(
+                        format!(
+                            "ReplicaSet {}",
+                            crate::words::replica_set(m, i as u8, r as u8)
+                        ),
+                        format!("replicas={n}"),
+                    );
+                }
+            }
+            // The condition, with the status counts the controller last wrote.
+            let counts = |c: &Seen| {
+                format!(
+                    "; replicas={} updated={} ready={} available={}",
+                    c.replicas, c.updated, c.ready, c.available
+                )
+            };
+            let cond = match &d.progressing {
+                None => None,
+                Some(Progressing::Updated { seen, .. }) => {
+                    Some(format!("True (ReplicaSetUpdated){}", counts(seen)))
+                }
+                Some(Progressing::NewReplicaSetAvailable) => {
+                    Some("True (NewReplicaSetAvailable)".to_string())
+                }
+                Some(Progressing::ProgressDeadlineExceeded { seen }) => {
+                    Some(format!("False (ProgressDeadlineExceeded){}", counts(seen)))
+                }
+            };
+            if let Some(c) = cond {
+                f.api.insert(format!("deployment {name} Progressing"), c);
+            }
+        }
     }
     // The attach/detach controller's actual state of the world, and what each node reports
     // mounted (`volumesInUse`).

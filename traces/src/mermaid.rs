@@ -36,6 +36,7 @@ fn controller_id(c: Controller) -> &'static str {
         Controller::PodGc => "podgc",
         Controller::AttachDetach => "attachdetach",
         Controller::Disruption => "disruption",
+        Controller::Deployment => "deployment",
     }
 }
 

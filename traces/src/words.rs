@@ -63,6 +63,13 @@ pub fn actor(m: &Context, a: Actor) -> String {
     }
 }
 
+/// The name of the ReplicaSet of a Deployment's template revision: `<deployment>-<hash>`
+/// upstream, `<deployment>-rev<N>` here, with the revision number the
+/// `deployment.kubernetes.io/revision` annotation gives it (1 for the scenario's template).
+pub fn replica_set(m: &Context, workload: u8, revision: u8) -> String {
+    format!("{}-rev{}", m.workload(workload).name(), revision + 1)
+}
+
 /// A controller's name, as kube-controller-manager logs it.
 pub fn controller(c: Controller) -> &'static str {
     match c {
@@ -75,6 +82,7 @@ pub fn controller(c: Controller) -> &'static str {
         Controller::PodGc => "pod-garbage-collector",
         Controller::AttachDetach => "attachdetach-controller",
         Controller::Disruption => "disruption-controller",
+        Controller::Deployment => "deployment-controller",
     }
 }
 
@@ -96,7 +104,8 @@ pub fn fault_by(f: Option<&Fault>) -> FaultBy {
             | Fault::OutOfServiceTaint { .. }
             | Fault::Cordon { .. }
             | Fault::Uncordon { .. }
-            | Fault::Drain { .. },
+            | Fault::Drain { .. }
+            | Fault::RolloutRestart { .. },
         ) => FaultBy::Kubectl,
         Some(Fault::KubeletRestart { .. }) => FaultBy::Environment,
         Some(Fault::Partition { .. } | Fault::ControlPlanePartition {}) => FaultBy::Network,
@@ -128,8 +137,27 @@ pub fn what(m: &Context, state: &State, action: &Action) -> String {
     match *action {
         Action::Tick(d) => format!("time passes {d} s"),
         Action::Controller(c) => match c {
-            controllers::Action::ReplicaSetSync { workload } => {
-                format!("create pods for Deployment {}", m.workload(workload).name())
+            controllers::Action::ReplicaSetSync { workload, revision } => {
+                let d = state.api.workloads[workload as usize].deployment.as_ref();
+                let want = controllers::replicaset::rs_replicas(state, workload, revision);
+                let active = controllers::replicaset::active_of(state, workload, revision).count();
+                let name = m.workload(workload).name();
+                if d.is_none_or(|d| d.template == 0) && revision == 0 {
+                    format!("create pods for Deployment {name}")
+                } else if want.is_some_and(|w| w as usize > active) {
+                    format!(
+                        "create pods for ReplicaSet {}",
+                        replica_set(m, workload, revision)
+                    )
+                } else {
+                    format!(
+                        "delete pods of ReplicaSet {}",
+                        replica_set(m, workload, revision)
+                    )
+                }
+            }
+            controllers::Action::DeploymentSync { workload } => {
+                format!("sync Deployment {}", m.workload(workload).name())
             }
             controllers::Action::JobSync { workload } => {
                 format!("sync Job {}", m.workload(workload).name())
@@ -459,6 +487,7 @@ fn fault_kind(f: Option<&Fault>) -> &'static str {
         Some(Fault::Cordon { .. }) => "cordon",
         Some(Fault::Uncordon { .. }) => "uncordon",
         Some(Fault::Drain { .. }) => "drain",
+        Some(Fault::RolloutRestart { .. }) => "rollout restart",
         None => "fault",
     }
 }
@@ -615,6 +644,9 @@ fn fault(m: &Context, s: &State, index: u8, target: Option<u16>) -> String {
                 }
             }
             format!("drain {node}{flags}")
+        }
+        Some(Fault::RolloutRestart { workload }) => {
+            format!("rollout restart deployment/{workload} (the pod template changes)")
         }
         None => format!("fault #{index}"),
     }

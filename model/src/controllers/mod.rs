@@ -12,6 +12,7 @@ use crate::spec::{FailingStep, Workload};
 use crate::state::*;
 
 pub mod attachdetach;
+pub mod deployment;
 pub mod disruption;
 pub mod endpointslice;
 pub mod job;
@@ -27,8 +28,9 @@ pub use podgc::terminated_gc_victim;
 /// A step of one of the controllers.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Action {
-    /// ReplicaSet controller: create the missing pods of a Deployment.
-    ReplicaSetSync { workload: u8 },
+    /// ReplicaSet controller: create the missing pods of the ReplicaSet of a Deployment's
+    /// template revision, or delete its surplus.
+    ReplicaSetSync { workload: u8, revision: u8 },
     /// Job controller: count, decide, create or delete.
     JobSync { workload: u8 },
     /// StatefulSet controller: create the missing identities, delete finished ones.
@@ -54,6 +56,9 @@ pub enum Action {
     PodGc { uid: u16 },
     /// Disruption controller: write the budget's status.
     DisruptionSync { pdb: u8 },
+    /// Deployment controller: create or scale the ReplicaSets of a Deployment, and write its
+    /// `Progressing` condition.
+    DeploymentSync { workload: u8 },
 }
 
 /// Which controller takes a step.
@@ -68,6 +73,7 @@ pub enum Controller {
     PodGc,
     AttachDetach,
     Disruption,
+    Deployment,
 }
 
 impl Action {
@@ -85,6 +91,7 @@ impl Action {
             Action::TaintEviction { .. } => Controller::TaintEviction,
             Action::PodGc { .. } => Controller::PodGc,
             Action::DisruptionSync { .. } => Controller::Disruption,
+            Action::DeploymentSync { .. } => Controller::Deployment,
         }
     }
 
@@ -100,7 +107,8 @@ impl Action {
 /// Applies a controller step; None if it is not enabled.
 pub fn apply(m: &Context, s: &mut State, a: Action) -> Option<()> {
     match a {
-        Action::ReplicaSetSync { workload } => replicaset::sync(m, s, workload),
+        Action::ReplicaSetSync { workload, revision } => replicaset::sync(m, s, workload, revision),
+        Action::DeploymentSync { workload } => deployment::sync(m, s, workload),
         Action::JobSync { workload } => job::sync(m, s, workload),
         Action::StatefulSetSync { workload } => statefulset::sync(m, s, workload),
         Action::EndpointSliceSync => endpointslice::sync(m, s),
@@ -120,9 +128,20 @@ pub fn actions<A: From<Action>>(m: &Context, s: &State, out: &mut Vec<A>) {
     for (w, workload) in m.scenario.workloads.iter().enumerate() {
         let w = w as u8;
         match workload {
-            Workload::Deployment { spec, .. } => {
-                if active_pods(s, w) < spec.replicas as usize {
-                    out.push(Action::ReplicaSetSync { workload: w }.into());
+            Workload::Deployment { .. } => {
+                for revision in 0..REVISIONS as u8 {
+                    if replicaset::enabled(s, w, revision) {
+                        out.push(
+                            Action::ReplicaSetSync {
+                                workload: w,
+                                revision,
+                            }
+                            .into(),
+                        );
+                    }
+                }
+                if deployment::enabled(m, s, w) {
+                    out.push(Action::DeploymentSync { workload: w }.into());
                 }
             }
             Workload::Job { .. } => {

@@ -6,6 +6,7 @@
 pub mod backoff;
 pub mod conditions;
 pub mod convert;
+pub mod deployment;
 pub mod endpoints;
 pub mod jobs;
 pub mod phase;

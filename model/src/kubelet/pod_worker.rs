@@ -382,6 +382,7 @@ pub fn new_rt(m: &Context, pod: &Pod) -> PodRt {
         workload: pod.workload,
         suffix: pod.suffix,
         job_index: pod.job_index,
+        revision: pod.revision,
         evicted: false,
         volumes: false,
         sandbox: false,

@@ -147,6 +147,53 @@ pub struct NodeObj {
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Default)]
 pub struct WorkloadStatus {
     pub job: Option<JobStatus>,
+    /// A Deployment's template revision and ReplicaSets.
+    pub deployment: Option<DeploymentStatus>,
+}
+
+/// The revisions a Deployment's template can have: the scenario's, and the one a rollout
+/// makes (`rolloutRestart`, which happens at most once).
+pub const REVISIONS: usize = 2;
+
+/// What the Deployment controller keeps in the API about one Deployment: which template
+/// revision its spec has now, the `spec.replicas` of the ReplicaSet of each revision, and
+/// the `Progressing` condition of the rollout.
+///
+/// Revision 0 is the ReplicaSet the Deployment had when the scenario starts (the controller's
+/// first sync, creating it at `replicas`, is taken as done); each pod names its ReplicaSet by
+/// [`Pod::revision`], as the `pod-template-hash` label does.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Default)]
+pub struct DeploymentStatus {
+    /// The revision of the Deployment's `spec.template`.
+    pub template: u8,
+    /// `spec.replicas` of each revision's ReplicaSet; None: no such ReplicaSet (not created
+    /// yet, or removed by the history cleanup).
+    pub replica_sets: [Option<u8>; REVISIONS],
+    /// The `Progressing` condition since the template changed (None before).
+    pub progressing: Option<Progressing>,
+}
+
+/// The `Progressing` condition of a Deployment (`progress.go` `syncRolloutStatus`), with the
+/// status counts the controller last wrote, which the next sync compares with to tell
+/// progress (`DeploymentProgressing`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Progressing {
+    /// True, reason `NewReplicaSetCreated` or `ReplicaSetUpdated`: `left` seconds until the
+    /// deadline has passed (`lastUpdateTime + progressDeadlineSeconds` is before now).
+    Updated { left: Secs, seen: Seen },
+    /// False, reason `ProgressDeadlineExceeded`: the rollout goes on (nothing acts on it).
+    ProgressDeadlineExceeded { seen: Seen },
+    /// True, reason `NewReplicaSetAvailable`: the rollout is complete.
+    NewReplicaSetAvailable,
+}
+
+/// A Deployment's status counts (`calculateStatus`, over active pods).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+pub struct Seen {
+    pub replicas: u8,
+    pub updated: u8,
+    pub ready: u8,
+    pub available: u8,
 }
 
 /// `job.status`, as the Job controller writes it, and its bookkeeping.
@@ -234,6 +281,13 @@ pub struct Pod {
     pub workload: u8,
     /// Name suffix: the pod is `<workload>-<suffix>`.
     pub suffix: u8,
+    /// The template revision the pod was created from: for a Deployment's pod, its
+    /// ReplicaSet (the `pod-template-hash` label); 0 for every other workload.
+    pub revision: u8,
+    /// A Deployment with `minReadySeconds` only: None while the pod is not Ready; once it is,
+    /// seconds left until it counts as available (`IsPodAvailable`: Ready for
+    /// `minReadySeconds`), 0 from then on.
+    pub available_in: Option<Secs>,
     pub node: Option<u8>,
     /// `deletionTimestamp` set, with `deletionGracePeriodSeconds`.
     pub deletion: Option<Secs>,
@@ -334,6 +388,8 @@ pub struct PodRt {
     pub suffix: u8,
     /// An Indexed Job pod's completion index, kept with the runtime record.
     pub job_index: Option<u8>,
+    /// The pod's template revision ([`Pod::revision`]), kept with the runtime record.
+    pub revision: u8,
     /// Evicted by the kubelet's eviction manager (status reason `Evicted`).
     pub evicted: bool,
     /// The pod's volumes are attached and mounted (`WaitForAttachAndMount` in kubelet

@@ -842,6 +842,9 @@ pub fn svg(
                         | Fault::DependencyOutage { .. }
                         | Fault::Deadlock { .. } => continue,
                         f @ Fault::StepFails { .. } => words::condition_words(f),
+                        Fault::RolloutRestart { workload } => {
+                            format!("may: rollout restart ({workload})")
+                        }
                     };
                     lines.push((w, "#333"));
                 }
