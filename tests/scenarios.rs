@@ -101,6 +101,9 @@ const PINNED: &[(&str, usize)] = &[
     ("rolling-update", 143405),
     ("rolling-update-prestop", 183493),
     ("recreate", 238279),
+    // Both Job pods on node-1 (node-2 is fuller): the drain evicts them one by one.
+    ("job-drained", 79887),
+    ("job-drained-ignored", 75552),
 ];
 
 /// (scenario, --nodes, --replicas, unique states): the same scenarios at a larger size.
