@@ -32,6 +32,17 @@ fn node_index(m: &Context, name: &str) -> Option<usize> {
     m.scenario.cluster.nodes.iter().position(|n| n.name == name)
 }
 
+/// Fault `index`, which picks no pod, is enabled.
+fn untargeted<A: From<Action>>(out: &mut Vec<A>, index: u8) {
+    out.push(
+        Action::Fault {
+            index,
+            target: None,
+        }
+        .into(),
+    );
+}
+
 /// Enabled faults.
 pub fn actions<A: From<Action>>(m: &Context, s: &State, out: &mut Vec<A>) {
     for (i, f) in m.scenario.faults.iter().enumerate() {
@@ -119,13 +130,7 @@ pub fn actions<A: From<Action>>(m: &Context, s: &State, out: &mut Vec<A>) {
                 if node_index(m, node)
                     .is_some_and(|n| s.api.nodes[n].unknown && !s.api.nodes[n].deleted)
                 {
-                    out.push(
-                        Action::Fault {
-                            index,
-                            target: None,
-                        }
-                        .into(),
-                    );
+                    untargeted(out, index);
                 }
             }
             // Memory use grows once the node's pods run.
@@ -133,24 +138,12 @@ pub fn actions<A: From<Action>>(m: &Context, s: &State, out: &mut Vec<A>) {
                 if node_index(m, node)
                     .is_some_and(|n| s.nodes[n].pods.iter().any(|p| p.any_running()))
                 {
-                    out.push(
-                        Action::Fault {
-                            index,
-                            target: None,
-                        }
-                        .into(),
-                    );
+                    untargeted(out, index);
                 }
             }
             Fault::PowerOff { node } => {
                 if node_index(m, node).is_some_and(|n| !s.api.nodes[n].deleted) {
-                    out.push(
-                        Action::Fault {
-                            index,
-                            target: None,
-                        }
-                        .into(),
-                    );
+                    untargeted(out, index);
                 }
             }
             // The kubelet of a node that runs something restarts.
@@ -158,51 +151,27 @@ pub fn actions<A: From<Action>>(m: &Context, s: &State, out: &mut Vec<A>) {
                 if node_index(m, node).is_some_and(|n| {
                     !s.nodes[n].kubelet_down && s.nodes[n].pods.iter().any(|p| p.any_running())
                 }) {
-                    out.push(
-                        Action::Fault {
-                            index,
-                            target: None,
-                        }
-                        .into(),
-                    );
+                    untargeted(out, index);
                 }
             }
             // The dependency fails while some pod is serving.
             Fault::DependencyOutage { .. } => {
                 if s.api.pods.iter().any(|p| p.status.ready) {
-                    out.push(
-                        Action::Fault {
-                            index,
-                            target: None,
-                        }
-                        .into(),
-                    );
+                    untargeted(out, index);
                 }
             }
             // `kubectl cordon` and `kubectl drain` of a node that exists; `kubectl uncordon`
             // of a cordoned one.
             Fault::Cordon { node } | Fault::Drain { node, .. } => {
                 if node_index(m, node).is_some_and(|n| !s.api.nodes[n].deleted) {
-                    out.push(
-                        Action::Fault {
-                            index,
-                            target: None,
-                        }
-                        .into(),
-                    );
+                    untargeted(out, index);
                 }
             }
             Fault::Uncordon { node } => {
                 if node_index(m, node)
                     .is_some_and(|n| !s.api.nodes[n].deleted && s.api.nodes[n].unschedulable)
                 {
-                    out.push(
-                        Action::Fault {
-                            index,
-                            target: None,
-                        }
-                        .into(),
-                    );
+                    untargeted(out, index);
                 }
             }
             // A program that is up deadlocks.

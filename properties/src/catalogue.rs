@@ -892,6 +892,24 @@ fn live_budget(m: &Cluster, s: &State, b: usize) -> Option<(u32, u32)> {
     ))
 }
 
+/// The pod a drain's step asks the Eviction API to evict (not a `--disable-eviction` delete).
+fn evicted_pod<'a>(m: &Cluster, s: &'a State, a: &Action) -> Option<&'a Pod> {
+    let Action::Drain(drain::Action::Evict { fault, uid }) = *a else {
+        return None;
+    };
+    let plain_delete = matches!(
+        m.scenario.faults.get(fault as usize),
+        Some(Fault::Drain {
+            disable_eviction: true,
+            ..
+        })
+    );
+    if plain_delete {
+        return None;
+    }
+    s.pod(uid)
+}
+
 /// Judged on each eviction a drain sends through the Eviction API: if it takes a Ready pod
 /// that was not being deleted, every budget over that pod still has at least desiredHealthy
 /// healthy pods afterwards, counted on the pods of the next state. Upstream judges the
@@ -899,24 +917,12 @@ fn live_budget(m: &Cluster, s: &State, b: usize) -> Option<(u32, u32)> {
 /// current: a pod that turns unready between the controller's last sync and the eviction
 /// can make it fail.
 fn eviction_respects_budget(m: &Cluster, s: &State, a: &Action, n: &State) -> bool {
-    let Action::Drain(drain::Action::Evict { fault, uid }) = *a else {
-        return true;
-    };
-    if matches!(
-        m.scenario.faults.get(fault as usize),
-        Some(Fault::Drain {
-            disable_eviction: true,
-            ..
-        })
-    ) {
-        return true;
-    }
-    let Some(pod) = s.pod(uid) else {
+    let Some(pod) = evicted_pod(m, s, a) else {
         return true;
     };
     let taken = pod.status.ready
         && pod.deletion.is_none()
-        && n.pod(uid).is_none_or(|p| p.deletion.is_some());
+        && n.pod(pod.uid).is_none_or(|p| p.deletion.is_some());
     if !taken {
         return true;
     }
@@ -929,24 +935,12 @@ fn eviction_respects_budget(m: &Cluster, s: &State, a: &Action, n: &State) -> bo
 /// and is deleted by it had no budget whose stored status (before the step) was below
 /// desiredHealthy.
 fn unready_pod_evicted_only_within_budget(m: &Cluster, s: &State, a: &Action, n: &State) -> bool {
-    let Action::Drain(drain::Action::Evict { fault, uid }) = *a else {
-        return true;
-    };
-    if matches!(
-        m.scenario.faults.get(fault as usize),
-        Some(Fault::Drain {
-            disable_eviction: true,
-            ..
-        })
-    ) {
-        return true;
-    }
-    let Some(pod) = s.pod(uid) else {
+    let Some(pod) = evicted_pod(m, s, a) else {
         return true;
     };
     let taken = !pod.status.ready
         && pod.deletion.is_none()
-        && n.pod(uid).is_none_or(|p| p.deletion.is_some());
+        && n.pod(pod.uid).is_none_or(|p| p.deletion.is_some());
     !taken
         || m.budgets[pod.workload as usize].iter().all(|&b| {
             let st = &s.api.pdbs[b as usize];
