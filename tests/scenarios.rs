@@ -81,6 +81,11 @@ const PINNED: &[(&str, usize)] = &[
     ("job-active-deadline", 26),
     ("kubelet-restart", 29),
     ("deployment-node-power-off", 182),
+    // The shutdown races the replacement's binding to node-1 before its not-ready taint;
+    // rejected replacements pile up to the terminated-pod threshold of 1.
+    ("node-shutdown", 24703),
+    ("node-shutdown-prestop", 4866),
+    ("node-shutdown-critical", 49),
     // Both pods on node-1: the drain's second eviction waits (429, 5 s retries) until the
     // first one's replacement is Ready on node-2 and the disruption controller counts it; the
     // controller's syncs, the kubelets' steps and the retries interleave.

@@ -264,6 +264,7 @@ impl Cluster {
                 memory_hog: false,
                 kubelet_down: false,
                 powered_off: false,
+                shutdown: None,
                 eviction_wait: 0,
                 static_pods: Vec::new(),
                 pods: Vec::new(),
@@ -378,6 +379,7 @@ impl Cluster {
                 kubelet::node_status_actions(state, node, out);
                 controllers::node_actions(ctx, state, node, full, out);
                 kubelet::eviction_manager::actions(ctx, state, node, out);
+                kubelet::shutdown::actions(ctx, state, node, out);
             }
         }
         scheduler::actions(ctx, state, out);

@@ -267,6 +267,7 @@ impl Context {
                     | Fault::OutOfServiceTaint { .. }
                     | Fault::MemoryPressure { .. }
                     | Fault::PowerOff { .. }
+                    | Fault::NodeShutdown { .. }
             )
         });
         let taint_age_cap = scenario

@@ -58,6 +58,15 @@ pub fn dynamic_taints(obj: &NodeObj) -> Vec<Taint> {
             });
         }
     }
+    if obj.not_ready_taint {
+        for effect in [TaintEffect::NoSchedule, TaintEffect::NoExecute] {
+            t.push(Taint {
+                key: "node.kubernetes.io/not-ready".into(),
+                value: String::new(),
+                effect,
+            });
+        }
+    }
     if obj.out_of_service {
         t.push(Taint {
             key: "node.kubernetes.io/out-of-service".into(),

@@ -146,6 +146,14 @@ pub fn actions<A: From<Action>>(m: &Context, s: &State, out: &mut Vec<A>) {
                     untargeted(out, index);
                 }
             }
+            // A node that is up is shut down.
+            Fault::NodeShutdown { node } => {
+                if node_index(m, node).is_some_and(|n| {
+                    !s.api.nodes[n].deleted && !s.nodes[n].powered_off && !s.nodes[n].kubelet_down
+                }) {
+                    untargeted(out, index);
+                }
+            }
             // The kubelet of a node that runs something restarts.
             Fault::KubeletRestart { node } => {
                 if node_index(m, node).is_some_and(|n| {
@@ -252,19 +260,23 @@ pub fn apply(m: &Context, s: &mut State, index: u8, target: Option<u16>) -> Opti
             Some(())
         }
         Fault::PowerOff { node } => {
-            let n = node_index(m, node)?;
-            let dead = &mut s.nodes[n];
-            dead.powered_off = true;
-            dead.partitioned = true;
-            dead.lease_age = 0;
-            dead.memory_hog = false;
-            dead.kubelet_down = false;
-            dead.pods.clear();
+            power_off(s, node_index(m, node)?);
             Some(())
         }
         Fault::KubeletRestart { node } => {
             let n = node_index(m, node)?;
             s.nodes[n].kubelet_down = true;
+            Some(())
+        }
+        // logind announces the shutdown (PrepareForShutdown); the kubelet's shutdown manager
+        // takes it from here (`crate::kubelet::shutdown`).
+        Fault::NodeShutdown { node } => {
+            let n = node_index(m, node)?;
+            s.nodes[n].shutdown = Some(Shutdown {
+                group: 0,
+                killing: false,
+                left: 0,
+            });
             Some(())
         }
         Fault::DependencyOutage { seconds } => {
@@ -311,6 +323,19 @@ pub fn apply(m: &Context, s: &mut State, index: u8, target: Option<u16>) -> Opti
             Some(())
         }
     }
+}
+
+/// Node `n`'s machine stops: its containers are gone, its kubelet and kube-proxy stop, and
+/// its lease is no longer renewed.
+pub fn power_off(s: &mut State, n: usize) {
+    let dead = &mut s.nodes[n];
+    dead.powered_off = true;
+    dead.partitioned = true;
+    dead.lease_age = 0;
+    dead.memory_hog = false;
+    dead.kubelet_down = false;
+    dead.shutdown = None;
+    dead.pods.clear();
 }
 
 /// The partition of fault `index` heals: the kubelet reaches the API server again.

@@ -208,6 +208,16 @@ pub struct NodeSpec {
     /// Images already present on the node.
     #[serde(default)]
     pub images: Vec<String>,
+    /// The kubelet's `shutdownGracePeriod` (KubeletConfiguration), in seconds: how long it
+    /// holds a systemd inhibitor lock to delay a shutdown and terminate its pods. 0 (the
+    /// default): graceful node shutdown is off
+    /// (`docs/sources.md#graceful-node-shutdown`).
+    #[serde(default)]
+    pub shutdown_grace_period_seconds: u16,
+    /// The kubelet's `shutdownGracePeriodCriticalPods`, in seconds: the part of
+    /// `shutdownGracePeriodSeconds` kept for pods of priority 2000000000 or more.
+    #[serde(default)]
+    pub shutdown_grace_period_critical_pods_seconds: u16,
 }
 
 impl NodeSpec {
@@ -225,6 +235,8 @@ impl NodeSpec {
             labels: BTreeMap::new(),
             taints: Vec::new(),
             images: Vec::new(),
+            shutdown_grace_period_seconds: 0,
+            shutdown_grace_period_critical_pods_seconds: 0,
         }
     }
 }
@@ -961,6 +973,12 @@ pub enum Fault {
     /// preStop or a last status, and its kubelet and kube-proxy stop. To the control plane it
     /// looks like a partition: the lease stops being renewed.
     PowerOff { node: String },
+    /// The node's machine is shut down (`systemctl poweroff`, a cloud stop that signals the
+    /// OS): its kubelet, which holds a shutdown inhibitor lock, terminates the pods first —
+    /// regular pods, then critical ones — and the machine powers off when they are done or
+    /// its grace period is over (`nodeshutdown_manager_linux.go` `processShutdownEvent`).
+    /// Needs the node's `shutdownGracePeriodSeconds`.
+    NodeShutdown { node: String },
     /// The app of this workload's container deadlocks: it stays up but answers nothing.
     Deadlock { workload: String },
     /// A step of the kubelet's per-pod state machine fails for this workload's pods, from
@@ -1286,6 +1304,21 @@ impl Scenario {
         if let Some(g) = self.cluster.node_monitor_grace_period_seconds {
             seconds("cluster.nodeMonitorGracePeriodSeconds".into(), g)?;
         }
+        for n in &self.cluster.nodes {
+            let total = n.shutdown_grace_period_seconds;
+            let critical = n.shutdown_grace_period_critical_pods_seconds;
+            seconds(
+                format!("node `{}`: shutdownGracePeriodSeconds", n.name),
+                total,
+            )?;
+            // `ValidateKubeletConfiguration` (pkg/kubelet/apis/config/validation).
+            if critical > total {
+                return Err(format!(
+                    "node `{}`: invalid configuration: shutdownGracePeriodCriticalPods {critical}s must be <= shutdownGracePeriod {total}s",
+                    n.name
+                ));
+            }
+        }
         for w in &self.workloads {
             let t = w.template();
             let name = w.name();
@@ -1597,9 +1630,23 @@ impl Scenario {
                 | Fault::MemoryPressure { node }
                 | Fault::KubeletRestart { node }
                 | Fault::PowerOff { node }
+                | Fault::NodeShutdown { node }
                     if !self.cluster.nodes.iter().any(|n| &n.name == node) =>
                 {
                     return Err(format!("fault names unknown node `{node}`"));
+                }
+                // `NewManager`: with no shutdown grace period the kubelet takes no inhibitor
+                // lock, and a shutdown is immediate for its pods.
+                Fault::NodeShutdown { node }
+                    if self
+                        .cluster
+                        .nodes
+                        .iter()
+                        .any(|n| &n.name == node && n.shutdown_grace_period_seconds == 0) =>
+                {
+                    return Err(format!(
+                        "nodeShutdown: node `{node}` has no shutdownGracePeriodSeconds, so its kubelet would not delay the shutdown (graceful node shutdown is off); set it, or use powerOff for a node that dies at once"
+                    ));
                 }
                 _ => {}
             }

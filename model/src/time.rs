@@ -160,7 +160,13 @@ macro_rules! each_timer {
             }
             let due = m.node_health && node.memory_hog;
             $f(Timer::Countdown { left: & $($mut)? node.eviction_wait, due });
-            if obj.unreachable_taint || obj.out_of_service {
+            // The running shutdown group's grace period.
+            if let Some(sd) = & $($mut)? node.shutdown {
+                if sd.killing {
+                    $f(Timer::Countdown { left: & $($mut)? sd.left, due: true });
+                }
+            }
+            if obj.unreachable_taint || obj.not_ready_taint || obj.out_of_service {
                 // Taint eviction's deadlines follow from this age (see `next_deadline`).
                 $f(Timer::Age { age: & $($mut)? obj.taint_age, cap: m.taint_age_cap, due_at: None });
             }

@@ -773,6 +773,27 @@ pub fn all() -> Vec<PropertyDef> {
             source: "recreate.go rolloutRecreate waits while oldPodsRunning (a pod of an old ReplicaSet in a phase other than Failed or Succeeded); docs/sources.md#deployment-recreate",
             layer: "runtime",
         },
+        PropertyDef {
+            name: "shutdown_stops_pods_before_power_off",
+            kind: Kind::Step(shutdown_stops_pods_before_power_off),
+            sentence: "A node that shuts down gracefully powers off only once its kubelet has stopped every container on it.",
+            source: "the node shutdown manager releases its inhibitor lock only after every priority group was killed or ran out of its grace period (nodeshutdown_manager_linux.go processShutdownEvent); docs/sources.md#graceful-node-shutdown",
+            layer: "runtime",
+        },
+        PropertyDef {
+            name: "shutdown_critical_pods_stop_last",
+            kind: Kind::Step(shutdown_critical_pods_stop_last),
+            sentence: "During a graceful node shutdown, the kubelet begins stopping critical pods (priority 2000000000 or more) only once no container of a regular pod runs on the node.",
+            source: "pods are killed in priority groups, lowest first, each group waited for up to its grace period (nodeshutdown_manager_linux.go processShutdownEvent, groupByPriority); docs/sources.md#graceful-node-shutdown",
+            layer: "runtime",
+        },
+        PropertyDef {
+            name: "pod_rejected_node_shutdown",
+            kind: Kind::Sometimes(pod_rejected_node_shutdown),
+            sentence: "Some pod is rejected by its kubelet because the node is shutting down (reason NodeShutdown).",
+            source: "the shutdown manager's admit handler refuses every pod while the node shuts down; the scheduler can bind a pod to the node until it is tainted not-ready (nodeshutdown_manager_linux.go Admit; kubelet.go rejectPod); docs/sources.md#graceful-node-shutdown",
+            layer: "api",
+        },
     ]
 }
 
@@ -1870,4 +1891,36 @@ fn healthy_pod_stays_ready(m: &Cluster, s: &State, a: &Action, n: &State) -> boo
             matches!(&c.run, Run::Running(p) if p.answers() && p.stop.is_none()) && !down
         });
     !healthy
+}
+
+/// A graceful shutdown's last step (the machine powers off) finds no container running on the
+/// node.
+fn shutdown_stops_pods_before_power_off(_: &Cluster, s: &State, a: &Action, n: &State) -> bool {
+    let Action::Kubelet(kubelet::Action::Shutdown { node }) = *a else {
+        return true;
+    };
+    let i = node as usize;
+    if s.nodes[i].powered_off || !n.nodes[i].powered_off {
+        return true;
+    }
+    s.nodes[i].pods.iter().all(|rt| !rt.any_running())
+}
+
+/// The shutdown step that starts the critical group finds no regular pod's container running.
+fn shutdown_critical_pods_stop_last(m: &Cluster, s: &State, a: &Action, _: &State) -> bool {
+    let Action::Kubelet(kubelet::Action::Shutdown { node }) = *a else {
+        return true;
+    };
+    if kubelet::shutdown::next_group(m, s, node) != Some(1) {
+        return true;
+    }
+    s.nodes[node as usize]
+        .pods
+        .iter()
+        .filter(|rt| kubelet::shutdown::group_of(m, rt.workload) == 0)
+        .all(|rt| !rt.any_running())
+}
+
+fn pod_rejected_node_shutdown(_: &Cluster, s: &State) -> bool {
+    s.api.pods.iter().any(|p| p.status.reason == "NodeShutdown")
 }

@@ -385,7 +385,10 @@ pub fn text(m: &Context, pod: &Pod, kind: EventKind) -> Event {
                     cname(c)
                 ),
                 StopWhy::PostStartHook => "FailedPostStartHook".into(),
-                StopWhy::Deletion | StopWhy::PodFinished | StopWhy::Evicted => {
+                StopWhy::Deletion
+                | StopWhy::PodFinished
+                | StopWhy::Evicted
+                | StopWhy::NodeShutdown => {
                     format!("Stopping container {}", cname(c))
                 }
             },

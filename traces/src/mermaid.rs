@@ -80,7 +80,7 @@ fn kubelet_writes_api(k: &kubelet::Action) -> bool {
         | kubelet::Action::RemoveObject { .. }
         | kubelet::Action::NodeStatus { .. }
         | kubelet::Action::Evict { .. } => true,
-        kubelet::Action::Start { .. } => false,
+        kubelet::Action::Start { .. } | kubelet::Action::Shutdown { .. } => false,
         kubelet::Action::Sync { step, .. } => {
             matches!(step, Step::Reject | Step::CreateMirror | Step::DeleteMirror)
         }

@@ -171,6 +171,9 @@ pub fn what(m: &Context, state: &State, action: &Action) -> String {
                     node_lifecycle::Step::MarkUnknown => format!(
                         "{n} Ready=Unknown (Kubelet stopped posting node status), its pods Ready=False"
                     ),
+                    node_lifecycle::Step::MarkNotReady => format!(
+                        "{n} Ready=False: its pods Ready=False, taint it node.kubernetes.io/not-ready:NoSchedule,NoExecute"
+                    ),
                     node_lifecycle::Step::Taint => format!(
                         "taint {n} node.kubernetes.io/unreachable:NoSchedule,NoExecute"
                     ),
@@ -230,7 +233,14 @@ pub fn what(m: &Context, state: &State, action: &Action) -> String {
             controllers::Action::DisruptionSync { pdb } => disruption_sync(m, state, pdb),
         },
         Action::Kubelet(k) => match k {
-            kubelet::Action::NodeStatus { .. } => "post node status Ready=True".into(),
+            kubelet::Action::NodeStatus { node } => {
+                if state.nodes[node as usize].shutdown.is_some() {
+                    "post node status Ready=False (node is shutting down)".into()
+                } else {
+                    "post node status Ready=True".into()
+                }
+            }
+            kubelet::Action::Shutdown { node } => shutdown_step(m, state, node),
             kubelet::Action::Start { .. } => {
                 "start again: new probe workers (readiness Failure, liveness Success, startup Unknown); the running containers are kept".into()
             }
@@ -469,6 +479,19 @@ pub fn short(m: &Context, action: &Action) -> String {
     }
 }
 
+/// The node shutdown manager's next step, from the state before it.
+fn shutdown_step(m: &Context, state: &State, node: u8) -> String {
+    let n = m.node_name(node);
+    match kubelet::shutdown::next_group(m, state, node) {
+        Some(g) => format!(
+            "shutdown manager of {n}: kill the {} pods (grace {} s)",
+            if g == 0 { "regular" } else { "critical" },
+            kubelet::shutdown::group_grace(m, node, g)
+        ),
+        None => format!("shutdown manager of {n}: release the inhibitor lock; {n} powers off"),
+    }
+}
+
 /// A fault's kind, in the catalogue's words.
 fn fault_kind(f: Option<&Fault>) -> &'static str {
     match f {
@@ -483,6 +506,7 @@ fn fault_kind(f: Option<&Fault>) -> &'static str {
         Some(Fault::Deadlock { .. }) => "deadlock",
         Some(Fault::KubeletRestart { .. }) => "kubelet restart",
         Some(Fault::PowerOff { .. }) => "power-off",
+        Some(Fault::NodeShutdown { .. }) => "node shutdown",
         Some(Fault::StepFails { .. }) => "step fails",
         Some(Fault::Cordon { .. }) => "cordon",
         Some(Fault::Uncordon { .. }) => "uncordon",
@@ -623,6 +647,9 @@ fn fault(m: &Context, s: &State, index: u8, target: Option<u16>) -> String {
         }
         Some(Fault::PowerOff { node }) => {
             format!("{node} powers off: its containers are gone, its kubelet and kube-proxy stop")
+        }
+        Some(Fault::NodeShutdown { node }) => {
+            format!("systemctl poweroff on {node}: the kubelet's inhibitor lock delays it")
         }
         Some(f @ Fault::StepFails { .. }) => condition_words(f),
         Some(Fault::Cordon { node }) => format!("cordon {node}"),

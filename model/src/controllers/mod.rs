@@ -196,6 +196,17 @@ pub fn node_actions<A: From<Action>>(
             .into(),
         );
     }
+    // Ready=False from the kubelet (a node shutting down): `MarkPodsNotReady` on the
+    // transition, and the not-ready taints.
+    if obj.not_ready && !obj.unknown && !obj.not_ready_taint {
+        out.push(
+            Action::NodeLifecycle {
+                node,
+                step: node_lifecycle::Step::MarkNotReady,
+            }
+            .into(),
+        );
+    }
     if obj.unknown && !obj.unreachable_taint && !full {
         out.push(
             Action::NodeLifecycle {
@@ -205,7 +216,9 @@ pub fn node_actions<A: From<Action>>(
             .into(),
         );
     }
-    if obj.unreachable_taint && (!obj.unknown || full) {
+    if (obj.unreachable_taint && (!obj.unknown || full))
+        || (obj.not_ready_taint && obj.unknown && full)
+    {
         out.push(
             Action::NodeLifecycle {
                 node,

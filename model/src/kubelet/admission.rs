@@ -80,5 +80,12 @@ pub(super) fn admission_failure(
             "Predicate TaintToleration failed: node(s) had untolerated taint".into(),
         ));
     }
+    // The node shutdown manager's admit handler (`nodeshutdown_manager_linux.go` `Admit`).
+    if s.nodes[n as usize].shutdown.is_some() {
+        return Some((
+            "NodeShutdown".into(),
+            "Pod was rejected as the node is shutting down.".into(),
+        ));
+    }
     None
 }

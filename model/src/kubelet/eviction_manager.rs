@@ -73,7 +73,14 @@ pub fn evict(m: &Context, s: &mut State, node: u8, uid: u16) -> Option<()> {
         .workload(s.rt(node, uid)?.workload)
         .template()
         .termination_grace_period_seconds;
-    terminate(m, s, node, uid, m.by_release.immediate_kill(spec_grace))
+    terminate(
+        m,
+        s,
+        node,
+        uid,
+        m.by_release.immediate_kill(spec_grace),
+        StopWhy::Evicted,
+    )
 }
 
 /// Node-pressure eviction: one pod per interval, while the node is under memory pressure.

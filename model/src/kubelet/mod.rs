@@ -27,6 +27,7 @@ pub mod eviction_manager;
 pub mod node_status;
 pub mod pod_worker;
 pub mod prober;
+pub mod shutdown;
 pub mod status_manager;
 pub mod termination;
 
@@ -61,6 +62,8 @@ pub enum Action {
     Evict { node: u8, uid: u16 },
     /// The kubelet process starts again after a restart.
     Start { node: u8 },
+    /// Node shutdown manager: the next group of pods is killed, or the machine powers off.
+    Shutdown { node: u8 },
 }
 
 impl Action {
@@ -73,6 +76,7 @@ impl Action {
             | Action::RemoveObject { node, .. }
             | Action::NodeStatus { node }
             | Action::Start { node }
+            | Action::Shutdown { node }
             | Action::Evict { node, .. } => node,
         }
     }
@@ -85,7 +89,7 @@ impl Action {
             | Action::StatusUpdate { uid, .. }
             | Action::RemoveObject { uid, .. }
             | Action::Evict { uid, .. } => Some(uid),
-            Action::NodeStatus { .. } | Action::Start { .. } => None,
+            Action::NodeStatus { .. } | Action::Start { .. } | Action::Shutdown { .. } => None,
         }
     }
 }
@@ -105,6 +109,7 @@ pub fn apply(m: &Context, s: &mut State, a: Action) -> Option<()> {
         Action::NodeStatus { node } => node_status::post(s, node),
         Action::Evict { node, uid } => eviction_manager::evict(m, s, node, uid),
         Action::Start { node } => start(m, s, node),
+        Action::Shutdown { node } => shutdown::advance(m, s, node),
     }
 }
 
@@ -162,7 +167,12 @@ pub fn start(m: &Context, s: &mut State, n: u8) -> Option<()> {
 /// memory pressure.
 pub fn node_status_actions<A: From<Action>>(s: &State, node: u8, out: &mut Vec<A>) {
     let kubelet = &s.nodes[node as usize];
-    if !kubelet.partitioned && !kubelet.kubelet_down && s.api.nodes[node as usize].unknown {
+    let obj = &s.api.nodes[node as usize];
+    let shutting_down = kubelet.shutdown.is_some();
+    if !kubelet.partitioned
+        && !kubelet.kubelet_down
+        && (obj.unknown || obj.not_ready != shutting_down)
+    {
         out.push(Action::NodeStatus { node }.into());
     }
 }

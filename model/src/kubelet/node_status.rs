@@ -6,9 +6,14 @@
 
 use super::*;
 
-/// The kubelet posts Ready=True again.
+/// The kubelet posts its Ready condition: True, or False while its node shutdown manager
+/// reports "node is shutting down" (`nodestatus.ReadyCondition`, whose errors include
+/// `ShutdownStatus`; the shutdown manager syncs the node status at once).
 pub fn post(s: &mut State, node: u8) -> Option<()> {
-    s.api.nodes[node as usize].unknown = false;
+    let not_ready = s.nodes[node as usize].shutdown.is_some();
+    let obj = &mut s.api.nodes[node as usize];
+    obj.unknown = false;
+    obj.not_ready = not_ready;
     Some(())
 }
 

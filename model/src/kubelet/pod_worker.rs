@@ -384,6 +384,7 @@ pub fn new_rt(m: &Context, pod: &Pod) -> PodRt {
         job_index: pod.job_index,
         revision: pod.revision,
         evicted: false,
+        shutdown: false,
         volumes: false,
         sandbox: false,
         init: vec![Ctr::default(); spec.init_containers.len()],

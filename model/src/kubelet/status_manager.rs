@@ -166,6 +166,11 @@ pub fn compute_status(m: &Context, _s: &State, pod: &Pod, rt: &PodRt) -> PodStat
     if rt.evicted {
         phase = Phase::Failed;
     }
+    // So does the node shutdown manager (`processShutdownEvent`): Failed unless the pod
+    // Succeeded, reason Terminated.
+    if rt.shutdown && phase != Phase::Succeeded {
+        phase = Phase::Failed;
+    }
     // `generateAPIPodStatus`: a terminal phase is never left.
     if pod.status.phase.is_terminal() && phase != pod.status.phase {
         phase = pod.status.phase;
@@ -181,10 +186,16 @@ pub fn compute_status(m: &Context, _s: &State, pod: &Pod, rt: &PodRt) -> PodStat
         // The reason carries over; an evicted pod's is `Evicted`.
         reason: if rt.evicted {
             "Evicted".into()
+        } else if rt.shutdown {
+            "Terminated".into()
         } else {
             pod.status.reason.clone()
         },
-        message: pod.status.message.clone(),
+        message: if rt.shutdown {
+            "Pod was terminated in response to imminent node shutdown.".into()
+        } else {
+            pod.status.message.clone()
+        },
         pod_ip: pod.status.pod_ip || rt.sandbox,
         initialized: cond("Initialized"),
         containers_ready: cond("ContainersReady"),

@@ -64,20 +64,23 @@ pub fn terminate_for(
     stopped
 }
 
-/// The eviction manager's kill with `grace` (a hard threshold's, by release); the pod worker
+/// A kill by the kubelet itself (`why`: the eviction manager, with a hard threshold's grace
+/// by release; the node shutdown manager, with its group's) with `grace`; the pod worker
 /// stops the containers (`Killing`) and tears the pod down.
-pub fn terminate(m: &Context, s: &mut State, n: u8, uid: u16, grace: Secs) -> Option<()> {
+pub fn terminate(
+    m: &Context,
+    s: &mut State,
+    n: u8,
+    uid: u16,
+    grace: Secs,
+    why: StopWhy,
+) -> Option<()> {
     let rt = s.rt_mut(n, uid)?;
     let spec = m.workload(rt.workload).template().clone();
     let idle = !rt.any_running();
-    let stopped = terminate_for(rt, &spec, grace, StopWhy::Evicted);
+    let stopped = terminate_for(rt, &spec, grace, why);
     for c in stopped {
-        crate::apiserver::kubelet_event(
-            s,
-            n,
-            uid,
-            crate::events::EventKind::Killing(c, StopWhy::Evicted),
-        );
+        crate::apiserver::kubelet_event(s, n, uid, crate::events::EventKind::Killing(c, why));
     }
     if idle {
         finish_termination(m, s, n, uid)?;

@@ -141,6 +141,12 @@ pub struct NodeObj {
     pub volumes_in_use: u32,
     /// `spec.unschedulable` (`kubectl cordon`, or the first step of `kubectl drain`).
     pub unschedulable: bool,
+    /// The kubelet posted Ready=False ("node is shutting down": its shutdown manager's
+    /// `ShutdownStatus` is among the Ready condition's errors).
+    pub not_ready: bool,
+    /// `node.kubernetes.io/not-ready` with effects NoSchedule and NoExecute, added by the
+    /// node lifecycle controller for a node whose Ready is False.
+    pub not_ready_taint: bool,
 }
 
 /// A workload's controller-visible status.
@@ -370,12 +376,28 @@ pub struct Node {
     pub kubelet_down: bool,
     /// The machine is off (the power-off fault): no kubelet, no kube-proxy, no containers.
     pub powered_off: bool,
+    /// A graceful node shutdown is under way (the node-shutdown fault).
+    pub shutdown: Option<Shutdown>,
     /// Seconds until the eviction manager may evict again (one pod per 10 s interval,
     /// `pkg/kubelet/eviction`).
     pub eviction_wait: Secs,
     /// The kubelet's own copies of its static pods (file source plus status manager): the
     /// pod objects it works from, which exist without the API server.
     pub static_pods: Vec<Shared<Pod>>,
+}
+
+/// The kubelet's node shutdown manager at work (`processShutdownEvent`): it terminates the
+/// pods group by group, lowest priority first, each group for at most its grace period, and
+/// then lets the machine power off.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Shutdown {
+    /// The group being shut down: 0, the regular pods (priority below 2000000000); 1, the
+    /// critical pods.
+    pub group: u8,
+    /// The group's pods are being killed (false: the group is about to start).
+    pub killing: bool,
+    /// Seconds left of the group's grace period.
+    pub left: Secs,
 }
 
 /// A pod as the kubelet and the container runtime hold it on a node.
@@ -392,6 +414,8 @@ pub struct PodRt {
     pub revision: u8,
     /// Evicted by the kubelet's eviction manager (status reason `Evicted`).
     pub evicted: bool,
+    /// Killed by the kubelet's node shutdown manager (status reason `Terminated`).
+    pub shutdown: bool,
     /// The pod's volumes are attached and mounted (`WaitForAttachAndMount` in kubelet
     /// SyncPod, before the runtime's SyncPod creates the sandbox).
     pub volumes: bool,
@@ -582,6 +606,8 @@ pub enum StopWhy {
     PodFinished,
     /// The kubelet's eviction manager.
     Evicted,
+    /// The kubelet's node shutdown manager.
+    NodeShutdown,
     LivenessProbe,
     StartupProbe,
     /// The postStart hook failed (`killContainer(…, "FailedPostStartHook", …)`).

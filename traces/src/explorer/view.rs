@@ -827,6 +827,7 @@ pub fn svg(
                         Fault::ControlPlanePartition {} => "may: cut off every node".into(),
                         Fault::DeleteNode { node } => format!("may: delete node {node}"),
                         Fault::PowerOff { node } => format!("may: {node} powers off"),
+                        Fault::NodeShutdown { node } => format!("may: shut down {node}"),
                         Fault::KubeletRestart { node } => {
                             format!("may: restart the kubelet of {node}")
                         }
