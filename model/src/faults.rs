@@ -260,7 +260,7 @@ pub fn apply(m: &Context, s: &mut State, index: u8, target: Option<u16>) -> Opti
             Some(())
         }
         Fault::PowerOff { node } => {
-            power_off(s, node_index(m, node)?);
+            crate::runtime::power_off(s, node_index(m, node)?);
             Some(())
         }
         Fault::KubeletRestart { node } => {
@@ -323,19 +323,6 @@ pub fn apply(m: &Context, s: &mut State, index: u8, target: Option<u16>) -> Opti
             Some(())
         }
     }
-}
-
-/// Node `n`'s machine stops: its containers are gone, its kubelet and kube-proxy stop, and
-/// its lease is no longer renewed.
-pub fn power_off(s: &mut State, n: usize) {
-    let dead = &mut s.nodes[n];
-    dead.powered_off = true;
-    dead.partitioned = true;
-    dead.lease_age = 0;
-    dead.memory_hog = false;
-    dead.kubelet_down = false;
-    dead.shutdown = None;
-    dead.pods.clear();
 }
 
 /// The partition of fault `index` heals: the kubelet reaches the API server again.

@@ -47,3 +47,16 @@ pub fn sigterm(c: &mut Ctr, cs: &Container) {
         exit_now(c, code, false);
     }
 }
+
+/// Node `n`'s machine stops: its containers are gone, its kubelet and kube-proxy stop, and
+/// its lease is no longer renewed.
+pub fn power_off(s: &mut State, n: usize) {
+    let dead = &mut s.nodes[n];
+    dead.powered_off = true;
+    dead.partitioned = true;
+    dead.lease_age = 0;
+    dead.memory_hog = false;
+    dead.kubelet_down = false;
+    dead.shutdown = None;
+    dead.pods.clear();
+}

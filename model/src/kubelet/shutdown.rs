@@ -84,7 +84,7 @@ pub fn next_group(m: &Context, s: &State, n: u8) -> Option<u8> {
 pub(super) fn advance(m: &Context, s: &mut State, n: u8) -> Option<()> {
     s.nodes[n as usize].shutdown?;
     let Some(group) = next_group(m, s, n) else {
-        crate::faults::power_off(s, n as usize);
+        crate::runtime::power_off(s, n as usize);
         return Some(());
     };
     let grace = group_grace(m, n, group);
