@@ -43,7 +43,26 @@ pub fn pod_view(m: &Context, pod: &Pod) -> PodView {
 
 /// kubectl's READY, STATUS and RESTARTS for a pod.
 pub fn print(m: &Context, pod: &Pod) -> PrintedPod {
-    let mut p = k8s::print_pod(&pod_view(m, pod));
+    print_at(m, pod, &|_, _| None)
+}
+
+/// [`print`], where `finished_ago(init, i)` tells how many seconds ago the last terminated
+/// instance of container `i` (an init container if `init`) finished, when that is known: the
+/// state keeps no clock, a run does. RESTARTS then reads "N (X ago)".
+pub fn print_at(
+    m: &Context,
+    pod: &Pod,
+    finished_ago: &dyn Fn(bool, usize) -> Option<u64>,
+) -> PrintedPod {
+    let mut view = pod_view(m, pod);
+    for (init, statuses) in [(true, &mut view.init_statuses), (false, &mut view.statuses)] {
+        for (i, st) in statuses.iter_mut().enumerate() {
+            if let Some(lt) = st.last_state.as_mut() {
+                lt.finished_ago = finished_ago(init, i);
+            }
+        }
+    }
+    let mut p = k8s::print_pod(&view);
     let capped = pod
         .status
         .init_statuses

@@ -2,7 +2,7 @@
 
 use crate::events::{events, Event};
 use crate::facts::{diff, facts};
-use crate::kubectl::{describe_warned, kubectl_get_pods};
+use crate::kubectl::{describe_warned_at, kubectl_get_pods, kubectl_get_pods_at, History};
 use crate::words;
 use podcheck_model::{Action, Cluster, State, Verdict};
 use podcheck_properties::Run;
@@ -222,18 +222,23 @@ pub fn from_raw(
     }
     let mut steps = Vec::new();
     let mut time = 0u64;
+    let mut history = History::default();
     for (i, a) in path.actions.iter().enumerate() {
         let (before, after) = (&path.states[i], &path.states[i + 1]);
         if let Action::Tick(d) = a {
             time += *d as u64;
         }
+        history.note(before, after, time);
         let actor_name = words::actor_name(m, a);
         let action = words::what(m, before, a);
         // The events come from the step itself, replayed: a stored state may carry another
         // path's journal (it is not part of the state's identity).
         let replayed = m.apply(before, a).ok_or("a step does not replay")?;
         let (fb, fa) = (facts(m, before), facts(m, after));
+        // The table is shown where the pods changed, not where only the clock moved on
+        // (RESTARTS "(X ago)" grows with every tick).
         let (pb, pa) = (kubectl_get_pods(m, before), kubectl_get_pods(m, after));
+        let shown = kubectl_get_pods_at(m, after, &history);
         steps.push(Step {
             index: i + 1,
             time,
@@ -252,7 +257,7 @@ pub fn from_raw(
                 lines
             },
             events: events(m, before, a, &replayed),
-            pods: (pb != pa).then_some(pa),
+            pods: (pb != pa).then_some(shown),
         });
     }
     Ok(Trace {
@@ -261,10 +266,10 @@ pub fn from_raw(
         property: property.to_string(),
         kind,
         verdict,
-        initial_pods: kubectl_get_pods(m, &path.states[0]),
+        initial_pods: kubectl_get_pods_at(m, &path.states[0], &History::default()),
         steps,
         loop_start: loop_start.map(|l| l + 1),
-        describe: describe_warned(m, path.states.last().unwrap_or(&path.states[0])),
+        describe: describe_warned_at(m, path.states.last().unwrap_or(&path.states[0]), &history),
         clock: None,
     })
 }
