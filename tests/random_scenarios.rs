@@ -258,6 +258,8 @@ fn scenario() -> impl Strategy<Value = Scenario> {
                 if delete {
                     groups.push(vec![Fault::DeletePod {
                         workload: "w".into(),
+                        grace_period_seconds: -1,
+                        force: false,
                     }]);
                 }
                 if deadlock {
@@ -343,6 +345,8 @@ fn scenario() -> impl Strategy<Value = Scenario> {
                     });
                     faults.push(Fault::DeletePod {
                         workload: "etcd".into(),
+                        grace_period_seconds: -1,
+                        force: false,
                     });
                 }
                 let mut cluster = ClusterSpec::default();

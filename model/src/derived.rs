@@ -202,6 +202,7 @@ pub fn has_step_failure_event(pod: &Pod) -> bool {
                 | crate::events::EventKind::FailedKillPod
                 | crate::events::EventKind::PullFailed(_)
                 | crate::events::EventKind::ImagePullBackOff(_)
+                | crate::events::EventKind::ErrImageNeverPull(_)
                 | crate::events::EventKind::BackOff(_)
                 | crate::events::EventKind::Rejected
         )

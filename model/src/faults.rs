@@ -69,7 +69,7 @@ pub fn actions<A: From<Action>>(m: &Context, s: &State, out: &mut Vec<A>) {
                 .into(),
             ),
             // `kubectl delete pod` of a Ready pod of the workload.
-            Fault::DeletePod { workload } => {
+            Fault::DeletePod { workload, .. } => {
                 let w = workload_index(m, workload);
                 for p in &s.api.pods {
                     if Some(p.workload) == w && p.status.ready && p.deletion.is_none() {
@@ -211,7 +211,8 @@ pub fn apply(m: &Context, s: &mut State, index: u8, target: Option<u16>) -> Opti
     s.env.fired |= 1 << index;
     match f {
         Fault::StepFails { .. } => None,
-        Fault::DeletePod { .. } => apiserver::delete_pod(m, s, target?, None),
+        // The request carries the grace kubectl made of its flags (validated on input).
+        Fault::DeletePod { .. } => apiserver::delete_pod(m, s, target?, f.delete_grace().ok()?),
         Fault::Partition { node, .. } => {
             let n = node_index(m, node)?;
             s.nodes[n].partitioned = true;

@@ -501,6 +501,7 @@ pub fn step_name(step: Step) -> &'static str {
         Step::CreateSandbox => "create sandbox",
         Step::PullImage { .. } => "pull image",
         Step::ImagePullBackOff { .. } => "ImagePullBackOff",
+        Step::NeverPull { .. } => "ErrImageNeverPull",
         Step::CrashLoopBackOff { .. } => "CrashLoopBackOff",
         Step::Start { .. } => "start",
         Step::KillPod => "kill pod",
@@ -541,6 +542,12 @@ pub fn kubelet_step(m: &Context, state: &State, uid: u16, step: Step) -> String 
         Step::MountVolumes => "mount volumes of".into(),
         Step::CreateSandbox => "RunPodSandbox + CNI ADD (pod IP) for".into(),
         Step::PullImage { init, ctr } => format!("pull image of {}", cname(init, ctr)),
+        Step::NeverPull { init, ctr } => {
+            format!(
+                "find no image for {} (imagePullPolicy Never) in",
+                cname(init, ctr)
+            )
+        }
         Step::ImagePullBackOff { init, ctr } => {
             format!("back-off pulling image of {}", cname(init, ctr))
         }
@@ -595,7 +602,20 @@ fn heal(m: &Context, index: u8) -> String {
 fn fault(m: &Context, s: &State, index: u8, target: Option<u16>) -> String {
     let name = |t: Option<u16>| t.map(|u| m.uid_name(s, u)).unwrap_or_default();
     match m.scenario.faults.get(index as usize) {
-        Some(Fault::DeletePod { .. }) => format!("delete pod {}", name(target)),
+        Some(Fault::DeletePod {
+            grace_period_seconds,
+            force,
+            ..
+        }) => {
+            let mut flags = String::new();
+            if *grace_period_seconds >= 0 {
+                flags += &format!(" --grace-period={grace_period_seconds}");
+            }
+            if *force {
+                flags += " --force";
+            }
+            format!("delete pod {}{flags}", name(target))
+        }
         Some(Fault::Partition { node, .. }) => {
             format!("{node} is cut off from the API server (its containers keep running)")
         }
