@@ -60,8 +60,8 @@ pub fn actions<A: From<Action>>(m: &Context, s: &State, out: &mut Vec<A>) {
         match f {
             // A condition in force from the start, not an action.
             Fault::StepFails { .. } => {}
-            // `kubectl rollout restart`, at any moment (once).
-            Fault::RolloutRestart { .. } => out.push(
+            // `kubectl rollout restart` or `kubectl scale`, at any moment (once).
+            Fault::RolloutRestart { .. } | Fault::Scale { .. } => out.push(
                 Action::Fault {
                     index,
                     target: None,
@@ -298,6 +298,14 @@ pub fn apply(m: &Context, s: &mut State, index: u8, target: Option<u16>) -> Opti
                 .template
                 .checked_add(1)
                 .filter(|&t| (t as usize) < REVISIONS)?;
+            Some(())
+        }
+        Fault::Scale { workload, replicas } => {
+            // The merge PATCH of `spec.replicas`; the Deployment controller scales its
+            // ReplicaSet next (`crate::controllers::deployment`).
+            let w = workload_index(m, workload)?;
+            let d = s.api.workloads[w as usize].deployment.as_mut()?;
+            d.replicas = *replicas;
             Some(())
         }
         Fault::Deadlock { .. } => {

@@ -1076,6 +1076,10 @@ pub enum Fault {
     /// a new ReplicaSet (`docs/sources.md#deployment-rollout-restart`). It may come at any
     /// moment, once.
     RolloutRestart { workload: String },
+    /// `kubectl scale deployment/<workload> --replicas=<replicas>`: a merge PATCH of the
+    /// Deployment's `spec.replicas` through its `/scale` subresource, at any moment, once
+    /// (docs/sources.md#kubectl-scale). The model scales Deployments without a rollout.
+    Scale { workload: String, replicas: u8 },
 }
 
 /// A PodDisruptionBudget of the scenario.
@@ -1673,6 +1677,44 @@ impl Scenario {
                 {
                     return Err(format!(
                         "rolloutRestart: workload `{workload}` is not a Deployment (the model rolls out Deployments only)"
+                    ));
+                }
+                Fault::Scale { workload, .. } if !known(workload) => {
+                    return Err(format!("fault names unknown workload `{workload}`"));
+                }
+                Fault::Scale { workload, .. }
+                    if !self.workloads.iter().any(|w| {
+                        w.name() == workload && matches!(w, Workload::Deployment { .. })
+                    }) =>
+                {
+                    return Err(format!(
+                        "scale: workload `{workload}` is not a Deployment (the model scales Deployments only)"
+                    ));
+                }
+                Fault::Scale { workload, replicas } if *replicas > 5 => {
+                    return Err(format!(
+                        "scale `{workload}`: replicas {replicas}: the model holds 0 to 5"
+                    ));
+                }
+                Fault::Scale { workload, .. }
+                    if self.faults.iter().any(|g| {
+                        matches!(g, Fault::RolloutRestart { workload: r } if r == workload)
+                    }) =>
+                {
+                    return Err(format!(
+                        "scale `{workload}`: the Deployment also has a rolloutRestart; the model does not scale a Deployment during a rollout (proportional scaling is not modelled)"
+                    ));
+                }
+                Fault::Scale { workload, .. }
+                    if self
+                        .faults
+                        .iter()
+                        .filter(|g| matches!(g, Fault::Scale { workload: r, .. } if r == workload))
+                        .count()
+                        > 1 =>
+                {
+                    return Err(format!(
+                        "scale `{workload}`: one scale per Deployment (the model does not scale during a scale-down's rollout of pods)"
                     ));
                 }
                 Fault::Partition { node, .. }

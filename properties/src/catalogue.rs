@@ -222,7 +222,7 @@ pub fn all() -> Vec<PropertyDef> {
         PropertyDef {
             name: "deployment_at_most_replicas_running",
             kind: Kind::Always(deployment_at_most_replicas_running),
-            sentence: "At no time do more pods of a Deployment have running containers than its replicas.",
+            sentence: "At no time do more pods of a Deployment have running containers than its replicas (after a kubectl scale, the larger of the two counts).",
             source: "controller_utils.go IsPodActive: terminating pods are not counted (kubernetes#95498); docs/sources.md#replicaset-active-pods",
             layer: "runtime",
         },
@@ -1385,10 +1385,12 @@ fn deployment_at_most_replicas_running(m: &Cluster, s: &State) -> bool {
         let Workload::Deployment { spec, .. } = wl else {
             return true;
         };
+        // After a `kubectl scale`, the larger of the replicas before and after it.
+        let now = derived::desired_replicas(m, s, w as u8).unwrap_or(spec.replicas);
         rt_pods(s)
             .filter(|(_, p)| p.workload as usize == w && p.any_running())
             .count()
-            <= spec.replicas as usize
+            <= spec.replicas.max(now) as usize
     })
 }
 
@@ -1516,7 +1518,7 @@ fn replicas_short(m: &Cluster, s: &State) -> bool {
             .iter()
             .filter(|p| p.workload as usize == w && derived::is_active(p))
             .count()
-            < spec.replicas as usize
+            < derived::desired_replicas(m, s, w as u8).unwrap_or(spec.replicas) as usize
     })
 }
 
@@ -1530,7 +1532,7 @@ fn replicas_all_ready(m: &Cluster, s: &State) -> bool {
             .iter()
             .filter(|p| p.workload as usize == w && derived::is_active(p) && p.status.ready)
             .count()
-            >= spec.replicas as usize
+            >= derived::desired_replicas(m, s, w as u8).unwrap_or(spec.replicas) as usize
     })
 }
 
@@ -1899,7 +1901,7 @@ fn deployment_short_while_cut_off(m: &Cluster, s: &State) -> bool {
                     !s.nodes[*n].partitioned && p.workload as usize == w && p.any_running()
                 })
                 .count()
-                < spec.replicas as usize
+                < derived::desired_replicas(m, s, w as u8).unwrap_or(spec.replicas) as usize
         })
 }
 

@@ -105,7 +105,8 @@ pub fn fault_by(f: Option<&Fault>) -> FaultBy {
             | Fault::Cordon { .. }
             | Fault::Uncordon { .. }
             | Fault::Drain { .. }
-            | Fault::RolloutRestart { .. },
+            | Fault::RolloutRestart { .. }
+            | Fault::Scale { .. },
         ) => FaultBy::Kubectl,
         Some(Fault::KubeletRestart { .. }) => FaultBy::Environment,
         Some(Fault::Partition { .. } | Fault::ControlPlanePartition {}) => FaultBy::Network,
@@ -142,8 +143,13 @@ pub fn what(m: &Context, state: &State, action: &Action) -> String {
                 let want = controllers::replicaset::rs_replicas(state, workload, revision);
                 let active = controllers::replicaset::active_of(state, workload, revision).count();
                 let name = m.workload(workload).name();
+                let grows = want.is_some_and(|w| w as usize > active);
                 if d.is_none_or(|d| d.template == 0) && revision == 0 {
-                    format!("create pods for Deployment {name}")
+                    if grows {
+                        format!("create pods for Deployment {name}")
+                    } else {
+                        format!("delete pods of Deployment {name}")
+                    }
                 } else if want.is_some_and(|w| w as usize > active) {
                     format!(
                         "create pods for ReplicaSet {}",
@@ -488,6 +494,7 @@ fn fault_kind(f: Option<&Fault>) -> &'static str {
         Some(Fault::Uncordon { .. }) => "uncordon",
         Some(Fault::Drain { .. }) => "drain",
         Some(Fault::RolloutRestart { .. }) => "rollout restart",
+        Some(Fault::Scale { .. }) => "scale",
         None => "fault",
     }
 }
@@ -667,6 +674,9 @@ fn fault(m: &Context, s: &State, index: u8, target: Option<u16>) -> String {
         }
         Some(Fault::RolloutRestart { workload }) => {
             format!("rollout restart deployment/{workload} (the pod template changes)")
+        }
+        Some(Fault::Scale { workload, replicas }) => {
+            format!("scale deployment/{workload} --replicas={replicas}")
         }
         None => format!("fault #{index}"),
     }

@@ -164,6 +164,8 @@ pub const REVISIONS: usize = 2;
 /// [`Pod::revision`], as the `pod-template-hash` label does.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Default)]
 pub struct DeploymentStatus {
+    /// The Deployment's `spec.replicas`: the scenario's, until a `kubectl scale` changes it.
+    pub replicas: u8,
     /// The revision of the Deployment's `spec.template`.
     pub template: u8,
     /// `spec.replicas` of each revision's ReplicaSet; None: no such ReplicaSet (not created

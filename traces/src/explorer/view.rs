@@ -856,6 +856,9 @@ pub fn svg(
                         Fault::RolloutRestart { workload } => {
                             format!("may: rollout restart ({workload})")
                         }
+                        Fault::Scale { workload, replicas } => {
+                            format!("may: scale {workload} to {replicas}")
+                        }
                     };
                     lines.push((w, "#333"));
                 }
