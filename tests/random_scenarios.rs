@@ -18,6 +18,8 @@ fn probe() -> impl Strategy<Value = Option<Probe>> {
                     period_seconds,
                     failure_threshold,
                     success_threshold,
+                    timeout_seconds: 1,
+                    termination_grace_period_seconds: None,
                     checks_dependency: dep,
                 }
             },
@@ -91,6 +93,7 @@ fn container(name: &'static str) -> impl Strategy<Value = Container> {
                     }),
                     post_start: None,
                 }),
+                image_pull_policy: None,
                 app,
             },
         )
@@ -324,6 +327,7 @@ fn scenario() -> impl Strategy<Value = Scenario> {
                         readiness_probe: None,
                         liveness_probe: None,
                         lifecycle: None,
+                        image_pull_policy: None,
                         app: App::default(),
                     };
                     workloads.push(Workload::StaticPod {

@@ -1697,9 +1697,9 @@ impl Scenario {
                     ));
                 }
                 Fault::Scale { workload, .. }
-                    if self.faults.iter().any(|g| {
-                        matches!(g, Fault::RolloutRestart { workload: r } if r == workload)
-                    }) =>
+                    if self.faults.iter().any(
+                        |g| matches!(g, Fault::RolloutRestart { workload: r } if r == workload),
+                    ) =>
                 {
                     return Err(format!(
                         "scale `{workload}`: the Deployment also has a rolloutRestart; the model does not scale a Deployment during a rollout (proportional scaling is not modelled)"

@@ -9,10 +9,13 @@ use podcheck_model::k8s::{
 };
 use podcheck_model::spec::parse_scenarios;
 
+/// A row: `--grace-period`, `--force`, and what kubectl sends (or its error).
+type DeleteRow = (i64, bool, Result<Option<i64>, &'static str>);
+
 /// `kubectl delete --grace-period=<g> [--force]` (delete.go `Validate`, `Complete`).
 #[test]
 fn kubectl_delete_turns_its_flags_into_the_request_grace() {
-    let rows: [(i64, bool, Result<Option<i64>, &str>); 8] = [
+    let rows: [DeleteRow; 8] = [
         (-1, false, Ok(None)),
         (-5, false, Ok(None)),
         (0, false, Ok(Some(1))),
@@ -153,4 +156,29 @@ fn probe_fields_the_api_server_refuses_are_refused() {
         "{deadlock: {workload: web}}",
     ));
     assert!(e.contains("Sometimes"), "{e}");
+}
+
+#[test]
+fn scales_the_model_does_not_hold_are_refused() {
+    let e = error(&scenario("", "{scale: {workload: web, replicas: 6}}"));
+    assert!(
+        e.contains("scale `web`: replicas 6: the model holds 0 to 5"),
+        "{e}"
+    );
+    let e = error(&scenario(
+        "",
+        "{scale: {workload: web, replicas: 2}}, {rolloutRestart: {workload: web}}",
+    ));
+    assert!(
+        e.contains("the model does not scale a Deployment during a rollout"),
+        "{e}"
+    );
+    let e = error(&scenario("", "{scale: {workload: db, replicas: 2}}"));
+    assert!(e.contains("fault names unknown workload `db`"), "{e}");
+    for ok in [
+        "{scale: {workload: web, replicas: 0}}",
+        "{scale: {workload: web, replicas: 3}}",
+    ] {
+        assert!(parse_scenarios(&scenario("", ok), "v.yaml").is_ok(), "{ok}");
+    }
 }
