@@ -787,7 +787,7 @@ pub fn all() -> Vec<PropertyDef> {
                 q: no_deadlocked_not_stopping,
                 seconds: liveness_failure_threshold_periods,
             },
-            sentence: "A deadlocked container is being killed by its liveness probe within failureThreshold × periodSeconds of the deadlock, the detection time the probe documentation gives.",
+            sentence: "A deadlocked container is being killed by its liveness probe within failureThreshold × periodSeconds of the deadlock (the reckoning the probe documentation uses for its startup-probe example, 30 × 10 = 300 s).",
             source: "prober/worker.go doProbe counts failureThreshold failures one period apart, but prober.go runProbe knows a probe that gets no answer failed only after timeoutSeconds; docs/sources.md#kubelet-probe-timeout",
             layer: "runtime",
         },
