@@ -18,6 +18,8 @@ fn probe() -> impl Strategy<Value = Option<Probe>> {
                     period_seconds,
                     failure_threshold,
                     success_threshold,
+                    timeout_seconds: 1,
+                    termination_grace_period_seconds: None,
                     checks_dependency: dep,
                 }
             },
@@ -91,6 +93,7 @@ fn container(name: &'static str) -> impl Strategy<Value = Container> {
                     }),
                     post_start: None,
                 }),
+                image_pull_policy: None,
                 app,
             },
         )
@@ -258,6 +261,8 @@ fn scenario() -> impl Strategy<Value = Scenario> {
                 if delete {
                     groups.push(vec![Fault::DeletePod {
                         workload: "w".into(),
+                        grace_period_seconds: -1,
+                        force: false,
                     }]);
                 }
                 if deadlock {
@@ -322,6 +327,7 @@ fn scenario() -> impl Strategy<Value = Scenario> {
                         readiness_probe: None,
                         liveness_probe: None,
                         lifecycle: None,
+                        image_pull_policy: None,
                         app: App::default(),
                     };
                     workloads.push(Workload::StaticPod {
@@ -343,6 +349,8 @@ fn scenario() -> impl Strategy<Value = Scenario> {
                     });
                     faults.push(Fault::DeletePod {
                         workload: "etcd".into(),
+                        grace_period_seconds: -1,
+                        force: false,
                     });
                 }
                 let mut cluster = ClusterSpec::default();

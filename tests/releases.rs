@@ -121,6 +121,20 @@ fn unhealthy_pod_eviction_policy_differs_between_1_26_and_1_27() {
     );
 }
 
+/// A liveness probe's own `terminationGracePeriodSeconds`: from 1.25 (gate
+/// `ProbeTerminationGracePeriod` on by default, KEP-2238) the kill it causes has the probe's
+/// 5 s; in 1.24 the field is dropped and the program that ignores SIGTERM lives the pod's 30 s.
+/// That one verdict changes.
+#[test]
+fn probe_termination_grace_differs_between_1_24_and_1_25() {
+    let old = run(&at("probe-termination-grace", "1.24"));
+    let new = run(&at("probe-termination-grace", "1.25"));
+    assert_eq!(
+        changed(&old, &new),
+        [("probe_kill_within_probe_grace", (Violated, Holds))].into()
+    );
+}
+
 /// Every built-in scenario, at the releases on both sides of each change the model follows:
 /// each verdict is the catalogue's expectation for that release.
 #[test]
@@ -208,6 +222,7 @@ fn behaviours_switch_at_their_releases() {
     assert!(!r(25).pod_gc_out_of_service && r(26).pod_gc_out_of_service);
     assert!(!r(25).pod_disruption_conditions && r(26).pod_disruption_conditions);
     assert!(!r(26).pdb_unhealthy_pod_eviction_policy && r(27).pdb_unhealthy_pod_eviction_policy);
+    assert!(!r(24).probe_termination_grace_period && r(25).probe_termination_grace_period);
     assert_eq!(r(31).node_monitor_grace_default, 40);
     assert_eq!(r(32).node_monitor_grace_default, 50);
 }

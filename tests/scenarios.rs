@@ -24,7 +24,9 @@ const PINNED: &[(&str, usize)] = &[
     ("dependency-outage", 238),
     // 1430 before each kube-proxy kept whether it has routed to the Service (the history
     // variable `Proxy::served`): the deadlock can come before the first route or after it.
-    ("deadlock", 1294),
+    // 1358 since a deadlocked program's probes time out: each readiness and liveness run
+    // against it is in flight for timeoutSeconds (1 s) before it counts as a Failure.
+    ("deadlock", 1358),
     // 525721 while a refused request was a flag in the state (`env.refused`, which also
     // stopped further requests): the refusal is now judged on the request step itself, and a
     // request changes no state. 296241 before `Proxy::served`: the delete can come before
@@ -62,14 +64,17 @@ const PINNED: &[(&str, usize)] = &[
     ("stuck-volume-mount", 27),
     ("stuck-volume-mount-hang", 9),
     ("stuck-volume-attach", 25),
-    ("create-config-error", 26),
+    // 26 and 24 before the `Pulled` "already present on machine" event: every retry of the
+    // start records it (EnsureImageExists runs before the container config), and its count
+    // saturates one retry after the `Failed` event's.
+    ("create-config-error", 28),
     ("poststart-failure", 121),
     ("poststart-hang", 16),
     ("stuck-terminating-unmount", 147),
     ("stuck-terminating-netns", 89),
     ("admission-outofcpu", 13),
     ("static-pod-mirror-delete", 9310),
-    ("create-container-error", 24),
+    ("create-container-error", 26),
     ("job-pod-deleted", 5348),
     ("job-pod-deleted-replace-failed", 3795),
     ("job-evicted", 44),
@@ -109,6 +114,20 @@ const PINNED: &[(&str, usize)] = &[
     // Both Job pods on node-1 (node-2 is fuller): the drain evicts them one by one.
     ("job-drained", 79887),
     ("job-drained-ignored", 75552),
+    // The pull that never happens, retried every 10 s until the event counts saturate.
+    ("image-never-pull", 21),
+    // The pull that fails although the image is on both nodes: image-pull-backoff's cycle.
+    ("image-always-registry-down", 45),
+    // Two settled replicas; the delete may come at any moment of the settled cycle, then the
+    // preStop cut after 1 s, SIGTERM, the replacement and the proxies' lag interleave.
+    ("delete-grace-period", 4809),
+    // The deadlock at any moment of the liveness period, three timed-out runs, the kill and
+    // the restart.
+    ("probe-timeout", 144),
+    ("probe-termination-grace", 137),
+    // Three settled replicas on node-1; the scale at any moment of the settled cycle, then the
+    // ReplicaSet's delete and the proxies' lag.
+    ("scale-down", 361),
 ];
 
 /// (scenario, --nodes, --replicas, unique states): the same scenarios at a larger size.

@@ -291,6 +291,7 @@ impl Cluster {
                 },
                 deployment: match w {
                     Workload::Deployment { spec, .. } => Some(DeploymentStatus {
+                        replicas: spec.replicas,
                         template: 0,
                         replica_sets: [Some(spec.replicas), None],
                         progressing: None,

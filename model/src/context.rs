@@ -193,6 +193,13 @@ pub struct ByRelease {
     pub job_backoff_limit_per_index: bool,
     /// 1.31 (gate `JobSuccessPolicy` beta; KEP-3998): `successPolicy`.
     pub job_success_policy: bool,
+    /// 1.25 (gate `ProbeTerminationGracePeriod` beta, on by default from 1.25; GA 1.27;
+    /// KEP-2238): a liveness or startup probe's `terminationGracePeriodSeconds` is the grace
+    /// of the kill its failure causes (`kuberuntime_container.go`
+    /// `setTerminationGracePeriod`). Before, the gate is off: the API server drops the field
+    /// and the kill has the pod's grace.
+    /// `docs/sources.md#kubelet-probe-termination-grace-period`.
+    pub probe_termination_grace_period: bool,
 }
 
 impl ByRelease {
@@ -212,6 +219,7 @@ impl ByRelease {
             job_pod_failure_policy: since(26),
             job_backoff_limit_per_index: since(29),
             job_success_policy: since(31),
+            probe_termination_grace_period: since(25),
         }
     }
 

@@ -166,6 +166,17 @@ pub fn qos(m: &Context, w: u8) -> QosClass {
     qos_of(m.workload(w).template())
 }
 
+/// The `spec.replicas` of workload `w` now: a Deployment's as the API holds it (a `kubectl
+/// scale` changes it), else the scenario's; None for a workload without replicas.
+pub fn desired_replicas(m: &Context, s: &State, w: u8) -> Option<u8> {
+    s.api
+        .workloads
+        .get(w as usize)
+        .and_then(|x| x.deployment.as_ref())
+        .map(|d| d.replicas)
+        .or_else(|| m.workload(w).replicas())
+}
+
 /// `IsPodActive`: not Succeeded, not Failed, no deletionTimestamp.
 pub fn is_active(p: &Pod) -> bool {
     !p.status.phase.is_terminal() && p.deletion.is_none()
@@ -211,6 +222,7 @@ pub fn has_step_failure_event(pod: &Pod) -> bool {
                 | crate::events::EventKind::FailedKillPod
                 | crate::events::EventKind::PullFailed(_)
                 | crate::events::EventKind::ImagePullBackOff(_)
+                | crate::events::EventKind::ErrImageNeverPull(_)
                 | crate::events::EventKind::BackOff(_)
                 | crate::events::EventKind::Rejected
         )

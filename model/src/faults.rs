@@ -60,8 +60,8 @@ pub fn actions<A: From<Action>>(m: &Context, s: &State, out: &mut Vec<A>) {
         match f {
             // A condition in force from the start, not an action.
             Fault::StepFails { .. } => {}
-            // `kubectl rollout restart`, at any moment (once).
-            Fault::RolloutRestart { .. } => out.push(
+            // `kubectl rollout restart` or `kubectl scale`, at any moment (once).
+            Fault::RolloutRestart { .. } | Fault::Scale { .. } => out.push(
                 Action::Fault {
                     index,
                     target: None,
@@ -69,7 +69,7 @@ pub fn actions<A: From<Action>>(m: &Context, s: &State, out: &mut Vec<A>) {
                 .into(),
             ),
             // `kubectl delete pod` of a Ready pod of the workload.
-            Fault::DeletePod { workload } => {
+            Fault::DeletePod { workload, .. } => {
                 let w = workload_index(m, workload);
                 for p in &s.api.pods {
                     if Some(p.workload) == w && p.status.ready && p.deletion.is_none() {
@@ -219,7 +219,8 @@ pub fn apply(m: &Context, s: &mut State, index: u8, target: Option<u16>) -> Opti
     s.env.fired |= 1 << index;
     match f {
         Fault::StepFails { .. } => None,
-        Fault::DeletePod { .. } => apiserver::delete_pod(m, s, target?, None),
+        // The request carries the grace kubectl made of its flags (validated on input).
+        Fault::DeletePod { .. } => apiserver::delete_pod(m, s, target?, f.delete_grace().ok()?),
         Fault::Partition { node, .. } => {
             let n = node_index(m, node)?;
             s.nodes[n].partitioned = true;
@@ -309,6 +310,14 @@ pub fn apply(m: &Context, s: &mut State, index: u8, target: Option<u16>) -> Opti
                 .template
                 .checked_add(1)
                 .filter(|&t| (t as usize) < REVISIONS)?;
+            Some(())
+        }
+        Fault::Scale { workload, replicas } => {
+            // The merge PATCH of `spec.replicas`; the Deployment controller scales its
+            // ReplicaSet next (`crate::controllers::deployment`).
+            let w = workload_index(m, workload)?;
+            let d = s.api.workloads[w as usize].deployment.as_mut()?;
+            d.replicas = *replicas;
             Some(())
         }
         Fault::Deadlock { .. } => {

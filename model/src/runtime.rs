@@ -11,6 +11,7 @@ pub fn exit_now(c: &mut Ctr, code: i32, oom: bool) {
     c.run = Run::Exited(Exit { code, oom });
     for w in c.probes.iter_mut().flatten() {
         w.next_in = None;
+        w.answer_in = None;
         // A container that does not run reads as Failure.
         w.result = ProbeResult::Failure;
     }

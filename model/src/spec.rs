@@ -784,8 +784,22 @@ pub struct Container {
     pub liveness_probe: Option<Probe>,
     #[serde(default)]
     pub lifecycle: Option<Lifecycle>,
+    /// `imagePullPolicy`; unset, it defaults from the image's tag
+    /// ([`Container::pull_policy`]).
+    #[serde(default)]
+    pub image_pull_policy: Option<crate::k8s::PullPolicy>,
     #[serde(default)]
     pub app: App,
+}
+
+impl Container {
+    /// The effective `imagePullPolicy`: as written, else `Always` for the tag `latest` (or
+    /// none) and `IfNotPresent` otherwise (`SetDefaults_Container`;
+    /// docs/sources.md#kubelet-image-pull-policy).
+    pub fn pull_policy(&self) -> crate::k8s::PullPolicy {
+        self.image_pull_policy
+            .unwrap_or_else(|| crate::k8s::default_pull_policy(&self.image))
+    }
 }
 
 #[derive(Clone, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -809,10 +823,30 @@ pub struct Probe {
     pub failure_threshold: u8,
     #[serde(default = "one")]
     pub success_threshold: u8,
+    /// `timeoutSeconds` (default 1; `SetDefaults_Probe` also turns 0 into 1): a probe that
+    /// gets no answer fails this long after it began (docs/sources.md#kubelet-probe-timeout).
+    #[serde(default = "one_u16")]
+    pub timeout_seconds: u16,
+    /// `terminationGracePeriodSeconds` of a liveness or startup probe: the grace of the kill
+    /// that probe's failure causes, in place of the pod's (gate ProbeTerminationGracePeriod,
+    /// on by default from 1.25; docs/sources.md#kubelet-probe-termination-grace-period).
+    #[serde(default)]
+    pub termination_grace_period_seconds: Option<u16>,
     /// Not a Kubernetes field: whether the endpoint this probe hits also checks the external
     /// dependency (for example a `/health` that runs `SELECT 1`).
     #[serde(default)]
     pub checks_dependency: bool,
+}
+
+impl Probe {
+    /// The effective `timeoutSeconds` (0 reads as the default, 1).
+    pub fn timeout(&self) -> u16 {
+        self.timeout_seconds.max(1)
+    }
+}
+
+fn one_u16() -> u16 {
+    1
 }
 
 fn ten() -> u16 {
@@ -925,6 +959,35 @@ fn yes() -> bool {
     true
 }
 
+fn minus_one() -> i64 {
+    -1
+}
+
+impl Fault {
+    /// A `deletePod` fault's `gracePeriodSeconds` for the request (None: the pod's own), or
+    /// the error kubectl gives for its flags (`crate::k8s::delete_grace_period`).
+    pub fn delete_grace(&self) -> Result<Option<u16>, String> {
+        let Fault::DeletePod {
+            workload,
+            grace_period_seconds,
+            force,
+        } = self
+        else {
+            return Ok(None);
+        };
+        let at = format!("faults: deletePod `{workload}`");
+        let g = crate::k8s::delete_grace_period(*grace_period_seconds, *force).map_err(|e| {
+            format!("{at}: gracePeriodSeconds {grace_period_seconds} with force: {e}")
+        })?;
+        match g {
+            Some(g) if g > MAX_SECONDS as i64 => Err(format!(
+                "{at}: gracePeriodSeconds: {g} s is longer than the model's limit of {MAX_SECONDS} s"
+            )),
+            g => Ok(g.map(|g| g as u16)),
+        }
+    }
+}
+
 /// Things the environment or an operator may do. Each happens at most once, at any moment
 /// the model allows it; the checker explores every choice.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -934,8 +997,16 @@ fn yes() -> bool {
     deny_unknown_fields
 )]
 pub enum Fault {
-    /// `kubectl delete pod` (graceful) of a Ready pod of this workload.
-    DeletePod { workload: String },
+    /// `kubectl delete pod` of a Ready pod of this workload, with kubectl's
+    /// `--grace-period` (default −1: the pod's `terminationGracePeriodSeconds`) and `--force`
+    /// as kubectl turns them into the request (docs/sources.md#kubectl-delete-grace-period).
+    DeletePod {
+        workload: String,
+        #[serde(default = "minus_one")]
+        grace_period_seconds: i64,
+        #[serde(default)]
+        force: bool,
+    },
     /// `kubectl delete pod --grace-period=0 --force` of a bound pod of this workload: the
     /// object is removed at once, without the kubelet's confirmation. With
     /// `terminatingOnly`, only a pod already stuck `Terminating` (what an operator does).
@@ -1023,6 +1094,10 @@ pub enum Fault {
     /// a new ReplicaSet (`docs/sources.md#deployment-rollout-restart`). It may come at any
     /// moment, once.
     RolloutRestart { workload: String },
+    /// `kubectl scale deployment/<workload> --replicas=<replicas>`: a merge PATCH of the
+    /// Deployment's `spec.replicas` through its `/scale` subresource, at any moment, once
+    /// (docs/sources.md#kubectl-scale). The model scales Deployments without a rollout.
+    Scale { workload: String, replicas: u8 },
 }
 
 /// A PodDisruptionBudget of the scenario.
@@ -1362,6 +1437,18 @@ impl Scenario {
                             p.initial_delay_seconds,
                         )?;
                         seconds(at(&format!("{kind}.periodSeconds")), p.period_seconds)?;
+                        if let Some(g) = p.termination_grace_period_seconds {
+                            seconds(at(&format!("{kind}.terminationGracePeriodSeconds")), g)?;
+                        }
+                        // The prober's worker runs one probe at a time; a timeout longer than
+                        // the period would delay the next tick, which the model does not hold.
+                        if p.timeout() > p.period_seconds {
+                            return Err(at(&format!(
+                                "{kind}.timeoutSeconds: {} s is longer than periodSeconds ({} s); the model holds timeoutSeconds ≤ periodSeconds",
+                                p.timeout(),
+                                p.period_seconds
+                            )));
+                        }
                     }
                 }
                 if let Some(l) = &c.lifecycle {
@@ -1390,6 +1477,7 @@ impl Scenario {
             if let Fault::DependencyOutage { seconds: s } = f {
                 seconds("faults: dependencyOutage.seconds".into(), *s)?;
             }
+            f.delete_grace()?;
         }
         Ok(())
     }
@@ -1607,7 +1695,7 @@ impl Scenario {
         }
         for f in &self.faults {
             match f {
-                Fault::DeletePod { workload }
+                Fault::DeletePod { workload, .. }
                 | Fault::ForceDeletePod { workload, .. }
                 | Fault::Deadlock { workload }
                 | Fault::RolloutRestart { workload }
@@ -1622,6 +1710,44 @@ impl Scenario {
                 {
                     return Err(format!(
                         "rolloutRestart: workload `{workload}` is not a Deployment (the model rolls out Deployments only)"
+                    ));
+                }
+                Fault::Scale { workload, .. } if !known(workload) => {
+                    return Err(format!("fault names unknown workload `{workload}`"));
+                }
+                Fault::Scale { workload, .. }
+                    if !self.workloads.iter().any(|w| {
+                        w.name() == workload && matches!(w, Workload::Deployment { .. })
+                    }) =>
+                {
+                    return Err(format!(
+                        "scale: workload `{workload}` is not a Deployment (the model scales Deployments only)"
+                    ));
+                }
+                Fault::Scale { workload, replicas } if *replicas > 5 => {
+                    return Err(format!(
+                        "scale `{workload}`: replicas {replicas}: the model holds 0 to 5"
+                    ));
+                }
+                Fault::Scale { workload, .. }
+                    if self.faults.iter().any(
+                        |g| matches!(g, Fault::RolloutRestart { workload: r } if r == workload),
+                    ) =>
+                {
+                    return Err(format!(
+                        "scale `{workload}`: the Deployment also has a rolloutRestart; the model does not scale a Deployment during a rollout (proportional scaling is not modelled)"
+                    ));
+                }
+                Fault::Scale { workload, .. }
+                    if self
+                        .faults
+                        .iter()
+                        .filter(|g| matches!(g, Fault::Scale { workload: r, .. } if r == workload))
+                        .count()
+                        > 1 =>
+                {
+                    return Err(format!(
+                        "scale `{workload}`: one scale per Deployment (the model does not scale during a scale-down's rollout of pods)"
                     ));
                 }
                 Fault::Partition { node, .. }
@@ -1960,7 +2086,10 @@ fn pod_spec_path(w: &Workload) -> &'static str {
 ///   (`validateSleepAction`; zero seconds is allowed since PodLifecycleSleepActionAllowZero,
 ///   KEP-4818, beta in 1.33);
 /// - a liveness or startup probe with `successThreshold` other than 1
-///   (`validateLivenessProbe`, `validateStartupProbe`: "must be 1").
+///   (`validateLivenessProbe`, `validateStartupProbe`: "must be 1");
+/// - a readiness probe with `terminationGracePeriodSeconds` (`validateReadinessProbe`: "must
+///   not be set for readinessProbes"), and a probe's `terminationGracePeriodSeconds` of 0
+///   (`validateProbe`: "must be greater than 0").
 pub fn validate_pod_spec(w: &Workload, t: &PodSpec) -> Result<(), String> {
     let at = |path: String, what: String| format!("workload `{}`: {path}: {what}", w.name());
     let base = pod_spec_path(w);
@@ -2000,10 +2129,26 @@ pub fn validate_pod_spec(w: &Workload, t: &PodSpec) -> Result<(), String> {
                     ));
                 }
             }
+            if let Some(g) = c
+                .readiness_probe
+                .as_ref()
+                .and_then(|p| p.termination_grace_period_seconds)
+            {
+                return Err(at(
+                    format!("{here}.readinessProbe.terminationGracePeriodSeconds"),
+                    format!("Invalid value: {g}: must not be set for readinessProbes"),
+                ));
+            }
             for (kind, p) in [
                 ("livenessProbe", &c.liveness_probe),
                 ("startupProbe", &c.startup_probe),
             ] {
+                if let Some(0) = p.as_ref().and_then(|p| p.termination_grace_period_seconds) {
+                    return Err(at(
+                        format!("{here}.{kind}.terminationGracePeriodSeconds"),
+                        "Invalid value: 0: must be greater than 0".into(),
+                    ));
+                }
                 if let Some(p) = p.as_ref().filter(|p| p.success_threshold != 1) {
                     return Err(at(
                         format!("{here}.{kind}.successThreshold"),

@@ -73,6 +73,7 @@ macro_rules! each_timer {
                         Waiting::CrashLoopBackOff { left }
                         | Waiting::ErrImagePull { left }
                         | Waiting::ImagePullBackOff { left }
+                        | Waiting::ErrImageNeverPull { left }
                         | Waiting::CreateContainerConfigError { left }
                         | Waiting::CreateContainerError { left },
                     ) = & $($mut)? c.waiting
@@ -81,6 +82,9 @@ macro_rules! each_timer {
                     }
                     for w in (& $($mut)? c.probes).into_iter().flatten() {
                         if let Some(t) = & $($mut)? w.next_in {
+                            $f(Timer::Countdown { left: t, due: true });
+                        }
+                        if let Some(t) = & $($mut)? w.answer_in {
                             $f(Timer::Countdown { left: t, due: true });
                         }
                     }

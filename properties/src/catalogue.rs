@@ -222,7 +222,7 @@ pub fn all() -> Vec<PropertyDef> {
         PropertyDef {
             name: "deployment_at_most_replicas_running",
             kind: Kind::Always(deployment_at_most_replicas_running),
-            sentence: "At no time do more pods of a Deployment have running containers than its replicas.",
+            sentence: "At no time do more pods of a Deployment have running containers than its replicas (after a kubectl scale, the larger of the two counts).",
             source: "controller_utils.go IsPodActive: terminating pods are not counted (kubernetes#95498); docs/sources.md#replicaset-active-pods",
             layer: "runtime",
         },
@@ -616,7 +616,7 @@ pub fn all() -> Vec<PropertyDef> {
                 q: no_deleted_pod_routed,
                 seconds: shortest_prestop_sleep,
             },
-            sentence: "A deleted pod (or one whose object is gone) leaves every kube-proxy on a reachable node within its preStop sleep, that is before its containers get SIGTERM.",
+            sentence: "A deleted pod (or one whose object is gone) leaves every kube-proxy on a reachable node within its preStop sleep (or the shorter grace period of its delete), that is before its containers get SIGTERM.",
             source: "a preStop sleep holds SIGTERM back while kube-proxies catch up (kubernetes#43576, KEP-3960); docs/sources.md#kube-proxy-routing-lags-the-endpointslice",
             layer: "api + data plane + runtime",
         },
@@ -794,7 +794,116 @@ pub fn all() -> Vec<PropertyDef> {
             source: "the shutdown manager's admit handler refuses every pod while the node shuts down; the scheduler can bind a pod to the node until it is tainted not-ready (nodeshutdown_manager_linux.go Admit; kubelet.go rejectPod); docs/sources.md#graceful-node-shutdown",
             layer: "api",
         },
+        PropertyDef {
+            name: "status_err_image_never_pull",
+            kind: Kind::Sometimes(status_err_image_never_pull),
+            sentence: "kubectl shows some pod as ErrImageNeverPull.",
+            source: "image_manager.go EnsureImageExists: imagePullPolicy Never and no image on the node; docs/sources.md#kubelet-image-pull-policy",
+            layer: "api",
+        },
+        PropertyDef {
+            name: "deadlock_killed_within_failure_threshold_periods",
+            kind: Kind::Within {
+                p: deadlocked_not_stopping,
+                q: no_deadlocked_not_stopping,
+                seconds: liveness_failure_threshold_periods,
+            },
+            sentence: "A deadlocked container is being killed by its liveness probe within failureThreshold × periodSeconds of the deadlock (the reckoning the probe documentation uses for its startup-probe example, 30 × 10 = 300 s).",
+            source: "prober/worker.go doProbe counts failureThreshold failures one period apart, but prober.go runProbe knows a probe that gets no answer failed only after timeoutSeconds; docs/sources.md#kubelet-probe-timeout",
+            layer: "runtime",
+        },
+        PropertyDef {
+            name: "probe_kill_within_probe_grace",
+            kind: Kind::Within {
+                p: probe_kill_in_progress,
+                q: no_probe_kill_in_progress,
+                seconds: probe_kill_grace,
+            },
+            sentence: "A container killed for a failed liveness or startup probe has stopped within that probe's terminationGracePeriodSeconds (the pod's when the probe sets none; 2 s more when a preStop hook used the grace up).",
+            source: "kuberuntime_container.go setTerminationGracePeriod and killContainer (gate ProbeTerminationGracePeriod, on by default from 1.25); docs/sources.md#kubelet-probe-termination-grace-period",
+            layer: "runtime",
+        },
     ]
+}
+
+fn status_err_image_never_pull(m: &Cluster, s: &State) -> bool {
+    s.api
+        .pods
+        .iter()
+        .any(|p| printed_status(m, p) == "ErrImageNeverPull")
+}
+
+/// Some running container is deadlocked and no kill of it has begun.
+fn deadlocked_not_stopping(_: &Cluster, s: &State) -> bool {
+    s.nodes.iter().any(|n| {
+        n.pods.iter().any(|rt| {
+            rt.ctrs
+                .iter()
+                .any(|c| matches!(&c.run, Run::Running(p) if p.deadlocked && p.stop.is_none()))
+        })
+    })
+}
+
+fn no_deadlocked_not_stopping(m: &Cluster, s: &State) -> bool {
+    !deadlocked_not_stopping(m, s)
+}
+
+/// The longest liveness failureThreshold × periodSeconds of the scenario's containers.
+fn liveness_failure_threshold_periods(m: &Cluster) -> u64 {
+    m.scenario
+        .workloads
+        .iter()
+        .flat_map(|w| &w.template().containers)
+        .filter_map(|c| c.liveness_probe.as_ref())
+        .map(|p| p.failure_threshold as u64 * p.period_seconds as u64)
+        .max()
+        .unwrap_or(0)
+}
+
+/// Some container is being killed for a failed liveness or startup probe.
+fn probe_kill_in_progress(_: &Cluster, s: &State) -> bool {
+    s.nodes.iter().any(|n| {
+        n.pods.iter().any(|rt| {
+            rt.ctrs.iter().any(|c| {
+                matches!(&c.run, Run::Running(p) if p.stop.is_some_and(|st| matches!(st.why, StopWhy::LivenessProbe | StopWhy::StartupProbe)))
+            })
+        })
+    })
+}
+
+fn no_probe_kill_in_progress(m: &Cluster, s: &State) -> bool {
+    !probe_kill_in_progress(m, s)
+}
+
+/// The longest grace a probe's kill is meant to get, as the user wrote it: the liveness or
+/// startup probe's terminationGracePeriodSeconds, else the pod's; with a preStop hook, 2 s
+/// more (killContainer gives SIGTERM at least 2 s after the hook).
+fn probe_kill_grace(m: &Cluster) -> u64 {
+    m.scenario
+        .workloads
+        .iter()
+        .flat_map(|w| {
+            let t = w.template();
+            t.containers.iter().flat_map(move |c| {
+                let prestop = c.lifecycle.as_ref().is_some_and(|l| l.pre_stop.is_some());
+                [&c.liveness_probe, &c.startup_probe]
+                    .into_iter()
+                    .flatten()
+                    .map(move |p| {
+                        let g = p
+                            .termination_grace_period_seconds
+                            .unwrap_or(t.termination_grace_period_seconds)
+                            as u64;
+                        if prestop {
+                            g + 2
+                        } else {
+                            g.max(2)
+                        }
+                    })
+            })
+        })
+        .max()
+        .unwrap_or(0)
 }
 
 /// The Deployments whose template has changed (a rollout has begun), with their index.
@@ -1297,10 +1406,12 @@ fn deployment_at_most_replicas_running(m: &Cluster, s: &State) -> bool {
         let Workload::Deployment { spec, .. } = wl else {
             return true;
         };
+        // After a `kubectl scale`, the larger of the replicas before and after it.
+        let now = derived::desired_replicas(m, s, w as u8).unwrap_or(spec.replicas);
         rt_pods(s)
             .filter(|(_, p)| p.workload as usize == w && p.any_running())
             .count()
-            <= spec.replicas as usize
+            <= spec.replicas.max(now) as usize
     })
 }
 
@@ -1428,7 +1539,7 @@ fn replicas_short(m: &Cluster, s: &State) -> bool {
             .iter()
             .filter(|p| p.workload as usize == w && derived::is_active(p))
             .count()
-            < spec.replicas as usize
+            < derived::desired_replicas(m, s, w as u8).unwrap_or(spec.replicas) as usize
     })
 }
 
@@ -1442,7 +1553,7 @@ fn replicas_all_ready(m: &Cluster, s: &State) -> bool {
             .iter()
             .filter(|p| p.workload as usize == w && derived::is_active(p) && p.status.ready)
             .count()
-            >= spec.replicas as usize
+            >= derived::desired_replicas(m, s, w as u8).unwrap_or(spec.replicas) as usize
     })
 }
 
@@ -1748,12 +1859,25 @@ fn shortest_prestop_sleep(m: &Cluster) -> u64 {
     m.scenario
         .workloads
         .iter()
-        .flat_map(|w| &w.template().containers)
-        .map(|c| {
-            c.lifecycle
-                .as_ref()
-                .and_then(|l| l.pre_stop.as_ref())
-                .map_or(0, |p| p.sleep.seconds as u64)
+        .flat_map(|w| {
+            // A `kubectl delete --grace-period` shorter than the sleep ends the hook sooner:
+            // SIGTERM comes when the grace runs out (kuberuntime_container.go killContainer;
+            // docs/sources.md#kubectl-delete-grace-period).
+            let grace = m
+                .scenario
+                .faults
+                .iter()
+                .filter(|f| matches!(f, Fault::DeletePod { workload, .. } if workload == w.name()))
+                .filter_map(|f| f.delete_grace().ok().flatten())
+                .map(|g| g.max(1) as u64)
+                .min()
+                .unwrap_or(u64::MAX);
+            w.template().containers.iter().map(move |c| {
+                c.lifecycle
+                    .as_ref()
+                    .and_then(|l| l.pre_stop.as_ref())
+                    .map_or(0, |p| (p.sleep.seconds as u64).min(grace))
+            })
         })
         .min()
         .unwrap_or(0)
@@ -1798,7 +1922,7 @@ fn deployment_short_while_cut_off(m: &Cluster, s: &State) -> bool {
                     !s.nodes[*n].partitioned && p.workload as usize == w && p.any_running()
                 })
                 .count()
-                < spec.replicas as usize
+                < derived::desired_replicas(m, s, w as u8).unwrap_or(spec.replicas) as usize
         })
 }
 

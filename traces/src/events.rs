@@ -326,6 +326,24 @@ pub fn text(m: &Context, pod: &Pod, kind: EventKind) -> Event {
             "Pulled".into(),
             format!("Successfully pulled image \"{}\"", image(c)),
         ),
+        EventKind::AlreadyPresent(c) => (
+            "Normal",
+            "Pulled".into(),
+            format!("Container image \"{}\" already present on machine", image(c)),
+        ),
+        EventKind::ErrImageNeverPull(c) => (
+            "Warning",
+            "ErrImageNeverPull".into(),
+            format!(
+                "Container image \"{}\" is not present with pull policy of Never",
+                image(c)
+            ),
+        ),
+        EventKind::NeverPullFailed(_) => (
+            "Warning",
+            "Failed".into(),
+            "Error: ErrImageNeverPull".into(),
+        ),
         EventKind::PullFailed(c) => (
             "Warning",
             "Failed".into(),

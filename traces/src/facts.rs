@@ -271,6 +271,9 @@ pub fn facts(m: &Context, s: &State) -> Facts {
                         if w.on_hold {
                             v.push_str(", on hold");
                         }
+                        if w.answer_in.is_some() {
+                            v.push_str(", waiting for an answer (timeoutSeconds)");
+                        }
                         f.runtime
                             .insert(format!("{key}/{} {} probe", cs.name, kind.name()), v);
                     }

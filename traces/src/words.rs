@@ -105,7 +105,8 @@ pub fn fault_by(f: Option<&Fault>) -> FaultBy {
             | Fault::Cordon { .. }
             | Fault::Uncordon { .. }
             | Fault::Drain { .. }
-            | Fault::RolloutRestart { .. },
+            | Fault::RolloutRestart { .. }
+            | Fault::Scale { .. },
         ) => FaultBy::Kubectl,
         Some(Fault::KubeletRestart { .. }) => FaultBy::Environment,
         Some(Fault::Partition { .. } | Fault::ControlPlanePartition {}) => FaultBy::Network,
@@ -142,8 +143,13 @@ pub fn what(m: &Context, state: &State, action: &Action) -> String {
                 let want = controllers::replicaset::rs_replicas(state, workload, revision);
                 let active = controllers::replicaset::active_of(state, workload, revision).count();
                 let name = m.workload(workload).name();
+                let grows = want.is_some_and(|w| w as usize > active);
                 if d.is_none_or(|d| d.template == 0) && revision == 0 {
-                    format!("create pods for Deployment {name}")
+                    if grows {
+                        format!("create pods for Deployment {name}")
+                    } else {
+                        format!("delete pods of Deployment {name}")
+                    }
                 } else if want.is_some_and(|w| w as usize > active) {
                     format!(
                         "create pods for ReplicaSet {}",
@@ -512,6 +518,7 @@ fn fault_kind(f: Option<&Fault>) -> &'static str {
         Some(Fault::Uncordon { .. }) => "uncordon",
         Some(Fault::Drain { .. }) => "drain",
         Some(Fault::RolloutRestart { .. }) => "rollout restart",
+        Some(Fault::Scale { .. }) => "scale",
         None => "fault",
     }
 }
@@ -525,6 +532,7 @@ pub fn step_name(step: Step) -> &'static str {
         Step::CreateSandbox => "create sandbox",
         Step::PullImage { .. } => "pull image",
         Step::ImagePullBackOff { .. } => "ImagePullBackOff",
+        Step::NeverPull { .. } => "ErrImageNeverPull",
         Step::CrashLoopBackOff { .. } => "CrashLoopBackOff",
         Step::Start { .. } => "start",
         Step::KillPod => "kill pod",
@@ -565,6 +573,12 @@ pub fn kubelet_step(m: &Context, state: &State, uid: u16, step: Step) -> String 
         Step::MountVolumes => "mount volumes of".into(),
         Step::CreateSandbox => "RunPodSandbox + CNI ADD (pod IP) for".into(),
         Step::PullImage { init, ctr } => format!("pull image of {}", cname(init, ctr)),
+        Step::NeverPull { init, ctr } => {
+            format!(
+                "find no image for {} (imagePullPolicy Never) in",
+                cname(init, ctr)
+            )
+        }
         Step::ImagePullBackOff { init, ctr } => {
             format!("back-off pulling image of {}", cname(init, ctr))
         }
@@ -619,7 +633,20 @@ fn heal(m: &Context, index: u8) -> String {
 fn fault(m: &Context, s: &State, index: u8, target: Option<u16>) -> String {
     let name = |t: Option<u16>| t.map(|u| m.uid_name(s, u)).unwrap_or_default();
     match m.scenario.faults.get(index as usize) {
-        Some(Fault::DeletePod { .. }) => format!("delete pod {}", name(target)),
+        Some(Fault::DeletePod {
+            grace_period_seconds,
+            force,
+            ..
+        }) => {
+            let mut flags = String::new();
+            if *grace_period_seconds >= 0 {
+                flags += &format!(" --grace-period={grace_period_seconds}");
+            }
+            if *force {
+                flags += " --force";
+            }
+            format!("delete pod {}{flags}", name(target))
+        }
         Some(Fault::Partition { node, .. }) => {
             format!("{node} is cut off from the API server (its containers keep running)")
         }
@@ -674,6 +701,9 @@ fn fault(m: &Context, s: &State, index: u8, target: Option<u16>) -> String {
         }
         Some(Fault::RolloutRestart { workload }) => {
             format!("rollout restart deployment/{workload} (the pod template changes)")
+        }
+        Some(Fault::Scale { workload, replicas }) => {
+            format!("scale deployment/{workload} --replicas={replicas}")
         }
         None => format!("fault #{index}"),
     }

@@ -69,8 +69,17 @@ pub fn sync(m: &Context, s: &mut State, w: u8) -> Option<()> {
     };
     let d = s.api.workloads[w as usize].deployment.clone()?;
     if d.template == 0 {
-        // Nothing has changed since the scenario's ReplicaSet was made.
-        return None;
+        // No rollout: the one ReplicaSet follows the Deployment's replicas (`sync.go` `scale`
+        // with a single active ReplicaSet, after a `kubectl scale`;
+        // docs/sources.md#kubectl-scale). A scale during a rollout is not modelled.
+        if d.replica_sets[0] == Some(d.replicas) {
+            return None;
+        }
+        s.api.workloads[w as usize]
+            .deployment
+            .as_mut()?
+            .replica_sets[0] = Some(d.replicas);
+        return Some(());
     }
     let mut rs = d.replica_sets;
     let new = d.template as usize;

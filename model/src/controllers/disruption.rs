@@ -33,7 +33,9 @@ fn expected_scale(m: &Context, s: &State, b: &PdbSpec) -> Option<u32> {
             continue;
         }
         match m.workload(w) {
-            Workload::Deployment { spec, .. } => sum += spec.replicas as u32,
+            Workload::Deployment { spec, .. } => {
+                sum += crate::derived::desired_replicas(m, s, w).unwrap_or(spec.replicas) as u32
+            }
             Workload::StatefulSet { spec, .. } => sum += spec.replicas as u32,
             Workload::Pod { .. } => {}
             Workload::Job { .. } | Workload::StaticPod { .. } => return None,

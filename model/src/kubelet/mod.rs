@@ -155,6 +155,7 @@ pub fn start(m: &Context, s: &mut State, n: u8) -> Option<()> {
                     } else {
                         p.period_seconds
                     }),
+                    answer_in: None,
                 };
             }
         }
@@ -275,7 +276,8 @@ pub fn actions<A: From<Action>>(m: &Context, s: &State, out: &mut Vec<A>) {
             for (i, c) in rt.ctrs.iter().enumerate() {
                 for kind in ProbeKind::ALL {
                     if let Some(w) = c.probes[kind as usize] {
-                        if w.next_in == Some(0) && matches!(c.run, Run::Running(_)) {
+                        let due = w.next_in == Some(0) || w.answer_in == Some(0);
+                        if due && matches!(c.run, Run::Running(_)) {
                             out.push(
                                 Action::Probe {
                                     node: n,

@@ -23,6 +23,8 @@ pub enum Step {
     PullImage { init: bool, ctr: u8 },
     /// The image pull is in back-off: `ImagePullBackOff`.
     ImagePullBackOff { init: bool, ctr: u8 },
+    /// The image is not on the node and `imagePullPolicy` is Never: `ErrImageNeverPull`.
+    NeverPull { init: bool, ctr: u8 },
     /// The container is in crash back-off: `CrashLoopBackOff`.
     CrashLoopBackOff { init: bool, ctr: u8 },
     /// CRI CreateContainer + StartContainer.
@@ -168,7 +170,9 @@ pub(super) fn entry(bo: Option<Bo>) -> Option<BackoffEntry> {
     })
 }
 
-/// EnsureImageExists, then doBackOff, then start.
+/// The start of a container, as SyncPod's `start` does it: doBackOff first, then
+/// startContainer, whose EnsureImageExists pulls the image or not by `imagePullPolicy`
+/// (`image_manager.go`; docs/sources.md#kubelet-image-pull-policy), then creates it.
 pub(super) fn start_step(
     m: &Context,
     s: &State,
@@ -181,9 +185,30 @@ pub(super) fn start_step(
     let c = rt.ctr(init, i);
     let cs = container_spec(spec, init, i);
     let ctr = i as u8;
+    match c.waiting {
+        Some(
+            Waiting::CrashLoopBackOff { left }
+            | Waiting::CreateContainerConfigError { left }
+            | Waiting::CreateContainerError { left },
+        ) if left > 0 => return None,
+        Some(
+            Waiting::CrashLoopBackOff { .. }
+            | Waiting::CreateContainerConfigError { .. }
+            | Waiting::CreateContainerError { .. },
+        ) => {}
+        _ => {
+            // The newest exited record: FinishedAt is now (the pod worker reacts at once).
+            if matches!(c.run, Run::Exited(_))
+                && CRASH_LOOP_BACKOFF.is_in_backoff_since(entry(c.crash_bo), 0, 0)
+            {
+                return Some(Step::CrashLoopBackOff { init, ctr });
+            }
+        }
+    }
     let image_bit = 1u32 << m.image_index(&cs.image);
-    if s.nodes[node as usize].images & image_bit == 0 {
-        return match c.waiting {
+    let present = s.nodes[node as usize].images & image_bit != 0;
+    match k8s::image_action(cs.pull_policy(), present) {
+        k8s::ImageAction::Pull if !c.pulled => match c.waiting {
             Some(w @ (Waiting::ErrImagePull { .. } | Waiting::ImagePullBackOff { .. }))
                 if w.left() > 0 =>
             {
@@ -196,30 +221,12 @@ pub(super) fn start_step(
                     Some(Step::PullImage { init, ctr })
                 }
             }
-        };
-    }
-    match c.waiting {
-        Some(
-            Waiting::CrashLoopBackOff { left }
-            | Waiting::CreateContainerConfigError { left }
-            | Waiting::CreateContainerError { left },
-        ) => {
-            if left > 0 {
-                None
-            } else {
-                Some(Step::Start { init, ctr })
-            }
-        }
-        _ => {
-            // The newest exited record: FinishedAt is now (the pod worker reacts at once).
-            if matches!(c.run, Run::Exited(_))
-                && CRASH_LOOP_BACKOFF.is_in_backoff_since(entry(c.crash_bo), 0, 0)
-            {
-                Some(Step::CrashLoopBackOff { init, ctr })
-            } else {
-                Some(Step::Start { init, ctr })
-            }
-        }
+        },
+        k8s::ImageAction::NeverPull => match c.waiting {
+            Some(Waiting::ErrImageNeverPull { left }) if left > 0 => None,
+            _ => Some(Step::NeverPull { init, ctr }),
+        },
+        _ => Some(Step::Start { init, ctr }),
     }
 }
 
@@ -293,10 +300,20 @@ pub fn step(m: &Context, s: &mut State, n: u8, uid: u16, step: Step) -> Option<(
                 record(s, n, uid, E::ErrImagePull(e));
             } else {
                 c.waiting = None;
+                c.pulled = true;
                 s.nodes[n as usize].images |= bit;
                 record(s, n, uid, E::Pulling(e));
                 record(s, n, uid, E::Pulled(e));
             }
+        }
+        Step::NeverPull { init, ctr } => {
+            // EnsureImageExists: the Warning `ErrImageNeverPull`; startContainer: `Failed`
+            // "Error: ErrImageNeverPull"; the pod worker syncs again after backOffPeriod.
+            let c = s.rt_mut(n, uid)?.ctr_mut(init, ctr as usize);
+            c.waiting = Some(Waiting::ErrImageNeverPull { left: 10 });
+            let e = C { init, ctr };
+            record(s, n, uid, E::ErrImageNeverPull(e));
+            record(s, n, uid, E::NeverPullFailed(e));
         }
         Step::ImagePullBackOff { init, ctr } => {
             let c = s.rt_mut(n, uid)?.ctr_mut(init, ctr as usize);
@@ -459,6 +476,13 @@ pub(super) fn start(
     let w = pod.workload;
     let cs = container_spec(spec_of(m, pod), init, i).clone();
     let e = C { init, ctr: i as u8 };
+    // EnsureImageExists, before the container is created: the image this start pulled, or
+    // the one on the node ("already present on machine").
+    let c = s.rt_mut(n, uid)?.ctr_mut(init, i);
+    let pulled = std::mem::take(&mut c.pulled);
+    if !pulled {
+        crate::apiserver::kubelet_event(s, n, uid, E::AlreadyPresent(e));
+    }
     // startContainer: generateContainerConfig, then CRI CreateContainer. Either error
     // records `Failed` "Error: …", leaves the container waiting with that reason, and the
     // pod worker syncs again after backOffPeriod (no crash back-off: nothing ran).
@@ -533,6 +557,7 @@ pub(super) fn start(
                     run,
                     on_hold: false,
                     next_in: hook.is_none().then_some(p.initial_delay_seconds),
+                    answer_in: None,
                 });
             }
         }

@@ -13,10 +13,18 @@ pub(super) fn probe_spec(c: &Container, kind: ProbeKind) -> Option<&Probe> {
     }
 }
 
-/// One probe run (`doProbe` in `pkg/kubelet/prober/worker.go`).
+/// One probe run (`doProbe` in `pkg/kubelet/prober/worker.go`), or the end of one that got no
+/// answer. A program that answers does so at once: Success, or Failure while it boots or
+/// while the dependency its endpoint checks is down. A deadlocked program never answers: the
+/// probe counts as a Failure once its `timeoutSeconds` have passed (`prober.go` `runProbe`,
+/// the HTTP client's timeout and the exec probe's `ExecProbeTimeout`, locked on since 1.22;
+/// docs/sources.md#kubelet-probe-timeout). The worker's ticker keeps its period meanwhile.
 pub fn probe(m: &Context, s: &mut State, n: u8, uid: u16, i: usize, kind: ProbeKind) -> Option<()> {
     use crate::events::{EventKind as E, C};
     let pod = s.kpod(n, uid)?;
+    // `setTerminationGracePeriod`: the deletion's grace first, then the probe's own (from
+    // 1.25), then the pod's.
+    let deletion = pod.deletion;
     let spec = spec_of(m, pod).clone();
     let cs = &spec.containers[i];
     let p = probe_spec(cs, kind)?.clone();
@@ -35,8 +43,14 @@ pub fn probe(m: &Context, s: &mut State, n: u8, uid: u16, i: usize, kind: ProbeK
         return None;
     };
     let answers = proc_.answers() && !(p.checks_dependency && dependency_down);
+    let hangs = proc_.deadlocked;
     let w = c.probes[kind as usize].as_mut()?;
-    w.next_in = Some(p.period_seconds);
+    let timed_out = w.answer_in == Some(0);
+    if timed_out {
+        w.answer_in = None;
+    } else {
+        w.next_in = Some(p.period_seconds);
+    }
     // Startup gates the others; a started container skips the startup probe.
     let skip = match kind {
         ProbeKind::Startup => started,
@@ -45,7 +59,11 @@ pub fn probe(m: &Context, s: &mut State, n: u8, uid: u16, i: usize, kind: ProbeK
     if skip || w.on_hold {
         return Some(());
     }
-    let outcome = if answers {
+    if !timed_out && hangs {
+        w.answer_in = Some(p.timeout());
+        return Some(());
+    }
+    let outcome = if answers && !timed_out {
         ProbeResult::Success
     } else {
         ProbeResult::Failure
@@ -81,7 +99,13 @@ pub fn probe(m: &Context, s: &mut State, n: u8, uid: u16, i: usize, kind: ProbeK
         } else {
             StopWhy::StartupProbe
         };
-        begin_stop(c, cs, spec.termination_grace_period_seconds.max(1), why);
+        let probe_grace = p
+            .termination_grace_period_seconds
+            .filter(|_| m.by_release.probe_termination_grace_period);
+        let grace = deletion
+            .or(probe_grace)
+            .unwrap_or(spec.termination_grace_period_seconds);
+        begin_stop(c, cs, grace.max(1), why);
         killed = Some(why);
     }
     if failed {

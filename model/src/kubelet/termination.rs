@@ -54,6 +54,7 @@ pub fn terminate_for(
             if let Some(w) = c.probes[kind as usize].as_mut() {
                 w.result = ProbeResult::Success;
                 w.next_in = None;
+                w.answer_in = None;
             }
         }
         if matches!(c.run, Run::Running(_)) {

@@ -62,6 +62,13 @@ pub enum EventKind {
     FailedMount,
     Pulling(C),
     Pulled(C),
+    /// `Pulled`: "Container image … already present on machine" (`imagePullPolicy`
+    /// IfNotPresent or Never with the image on the node).
+    AlreadyPresent(C),
+    /// `ErrImageNeverPull`: "Container image … is not present with pull policy of Never".
+    ErrImageNeverPull(C),
+    /// `Failed`: "Error: ErrImageNeverPull".
+    NeverPullFailed(C),
     /// `Failed`: "Failed to pull image …".
     PullFailed(C),
     /// `Failed`: "Error: ErrImagePull".

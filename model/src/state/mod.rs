@@ -170,6 +170,8 @@ pub const REVISIONS: usize = 2;
 /// [`Pod::revision`], as the `pod-template-hash` label does.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Default)]
 pub struct DeploymentStatus {
+    /// The Deployment's `spec.replicas`: the scenario's, until a `kubectl scale` changes it.
+    pub replicas: u8,
     /// The revision of the Deployment's `spec.template`.
     pub template: u8,
     /// `spec.replicas` of each revision's ReplicaSet; None: no such ReplicaSet (not created
@@ -460,6 +462,9 @@ pub struct Ctr {
     pub crash_bo: Option<Bo>,
     /// Image-pull back-off entry.
     pub pull_bo: Option<Bo>,
+    /// The image manager has pulled the image for the container's next start (an
+    /// `imagePullPolicy` that pulls): that start uses it instead of pulling again.
+    pub pulled: bool,
     /// The kubelet's reason cache: why the container is waiting, and for how long.
     pub waiting: Option<Waiting>,
     /// Probe workers: startup, readiness, liveness (None where the spec has no such probe).
@@ -482,6 +487,9 @@ pub enum Waiting {
     ErrImagePull { left: Secs },
     /// `ImagePullBackOff`: pull again when `left` runs out.
     ImagePullBackOff { left: Secs },
+    /// `ErrImageNeverPull`: the image is not on the node and `imagePullPolicy` is Never; the
+    /// pod worker syncs again after `backOffPeriod` (10 s).
+    ErrImageNeverPull { left: Secs },
     /// `CreateContainerConfigError`: the pod worker syncs again after `backOffPeriod`.
     CreateContainerConfigError { left: Secs },
     /// `CreateContainerError`: the pod worker syncs again after `backOffPeriod`.
@@ -497,6 +505,7 @@ impl Waiting {
             Waiting::CrashLoopBackOff { .. } => "CrashLoopBackOff",
             Waiting::ErrImagePull { .. } => "ErrImagePull",
             Waiting::ImagePullBackOff { .. } => "ImagePullBackOff",
+            Waiting::ErrImageNeverPull { .. } => "ErrImageNeverPull",
             Waiting::CreateContainerConfigError { .. } => "CreateContainerConfigError",
             Waiting::CreateContainerError { .. } => "CreateContainerError",
             Waiting::PostStartHookError => "PostStartHookError",
@@ -507,6 +516,7 @@ impl Waiting {
             Waiting::CrashLoopBackOff { left }
             | Waiting::ErrImagePull { left }
             | Waiting::ImagePullBackOff { left }
+            | Waiting::ErrImageNeverPull { left }
             | Waiting::CreateContainerConfigError { left }
             | Waiting::CreateContainerError { left } => left,
             Waiting::PostStartHookError => 0,
@@ -517,6 +527,7 @@ impl Waiting {
             Waiting::CrashLoopBackOff { left }
             | Waiting::ErrImagePull { left }
             | Waiting::ImagePullBackOff { left }
+            | Waiting::ErrImageNeverPull { left }
             | Waiting::CreateContainerConfigError { left }
             | Waiting::CreateContainerError { left } => Some(left),
             Waiting::PostStartHookError => None,
@@ -626,6 +637,9 @@ pub struct Worker {
     pub on_hold: bool,
     /// Seconds until the next probe; None while the container does not run.
     pub next_in: Option<Secs>,
+    /// A probe is in flight against an endpoint that does not answer: seconds until its
+    /// `timeoutSeconds` run out and it counts as a Failure (`prober.go` `runProbe`).
+    pub answer_in: Option<Secs>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

@@ -191,6 +191,15 @@ fn timers(m: &Cluster, s: &State) -> Vec<String> {
                     {
                         out.push(format!("{at}: next {} probe in {t} s", kind.name()));
                     }
+                    if let Some(Worker {
+                        answer_in: Some(t), ..
+                    }) = c.probes[kind as usize]
+                    {
+                        out.push(format!(
+                            "{at}: the {} probe gets no answer; it times out in {t} s",
+                            kind.name()
+                        ));
+                    }
                 }
             }
         }
@@ -820,7 +829,9 @@ pub fn svg(
             0 => {
                 for f in &m.scenario.faults {
                     let w = match f {
-                        Fault::DeletePod { workload } => format!("may: delete pod ({workload})"),
+                        Fault::DeletePod { workload, .. } => {
+                            format!("may: delete pod ({workload})")
+                        }
                         Fault::ForceDeletePod { workload, .. } => {
                             format!("may: delete --force ({workload})")
                         }
@@ -845,6 +856,9 @@ pub fn svg(
                         f @ Fault::StepFails { .. } => words::condition_words(f),
                         Fault::RolloutRestart { workload } => {
                             format!("may: rollout restart ({workload})")
+                        }
+                        Fault::Scale { workload, replicas } => {
+                            format!("may: scale {workload} to {replicas}")
                         }
                     };
                     lines.push((w, "#333"));
