@@ -91,6 +91,7 @@ fn container(name: &'static str) -> impl Strategy<Value = Container> {
                     }),
                     post_start: None,
                 }),
+                restart_policy: None,
                 app,
             },
         )
@@ -322,6 +323,7 @@ fn scenario() -> impl Strategy<Value = Scenario> {
                         readiness_probe: None,
                         liveness_probe: None,
                         lifecycle: None,
+                        restart_policy: None,
                         app: App::default(),
                     };
                     workloads.push(Workload::StaticPod {

@@ -25,6 +25,7 @@ fn rtv(state: RuntimeState) -> Option<RuntimeContainerView> {
         state,
         liveness_failed: false,
         startup_failed: false,
+        startup_pending: false,
     })
 }
 
@@ -129,6 +130,7 @@ fn test_compute_pod_actions() {
         state: RUNNING,
         liveness_failed: true,
         startup_failed: false,
+        startup_pending: false,
     });
     run_case(
         "Kill and recreate the container if the liveness check has failed",

@@ -14,15 +14,24 @@ pub(super) fn probe_spec(c: &Container, kind: ProbeKind) -> Option<&Probe> {
 }
 
 /// One probe run (`doProbe` in `pkg/kubelet/prober/worker.go`).
-pub fn probe(m: &Context, s: &mut State, n: u8, uid: u16, i: usize, kind: ProbeKind) -> Option<()> {
+pub fn probe(
+    m: &Context,
+    s: &mut State,
+    n: u8,
+    uid: u16,
+    init: bool,
+    i: usize,
+    kind: ProbeKind,
+) -> Option<()> {
     use crate::events::{EventKind as E, C};
     let pod = s.kpod(n, uid)?;
     let spec = spec_of(m, pod).clone();
-    let cs = &spec.containers[i];
+    let cs = container_spec(&spec, init, i);
+    let e = C { init, ctr: i as u8 };
     let p = probe_spec(cs, kind)?.clone();
     let dependency_down = s.env.dependency_down;
     let rt = s.rt_mut(n, uid)?;
-    let c = &mut rt.ctrs[i];
+    let c = rt.ctr_mut(init, i);
     let started = match (
         cs.startup_probe.is_some(),
         c.probes[ProbeKind::Startup as usize],
@@ -65,7 +74,7 @@ pub fn probe(m: &Context, s: &mut State, n: u8, uid: u16, i: usize, kind: ProbeK
     if w.run < threshold {
         if failed {
             // prober.go: every failed probe records `Unhealthy`.
-            crate::apiserver::kubelet_event(s, n, uid, E::Unhealthy(i as u8, kind));
+            crate::apiserver::kubelet_event(s, n, uid, E::Unhealthy(e, kind));
         }
         return Some(());
     }
@@ -85,13 +94,9 @@ pub fn probe(m: &Context, s: &mut State, n: u8, uid: u16, i: usize, kind: ProbeK
         killed = Some(why);
     }
     if failed {
-        crate::apiserver::kubelet_event(s, n, uid, E::Unhealthy(i as u8, kind));
+        crate::apiserver::kubelet_event(s, n, uid, E::Unhealthy(e, kind));
     }
     if let Some(why) = killed {
-        let e = C {
-            init: false,
-            ctr: i as u8,
-        };
         crate::apiserver::kubelet_event(s, n, uid, E::Killing(e, why));
     }
     Some(())
