@@ -112,6 +112,12 @@ fn scenario() -> impl Strategy<Value = Scenario> {
         1u16..=30,
         proptest::option::of(container("init").prop_map(|mut c| {
             c.app.exit_after_seconds = Some(c.app.exit_after_seconds.unwrap_or(1));
+            // The API server refuses probes and lifecycle hooks on an init container that is
+            // not a sidecar (validateInitContainers).
+            c.startup_probe = None;
+            c.readiness_probe = None;
+            c.liveness_probe = None;
+            c.lifecycle = None;
             c
         })),
         container("app"),

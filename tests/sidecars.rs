@@ -152,3 +152,59 @@ fn a_sidecar_that_stops_on_its_own_during_termination_breaks_the_order() {
     let r = check::check_with(&s, &[def], &CheckOptions::default()).unwrap();
     assert_eq!(r.properties[0].verdict, Verdict::Holds);
 }
+
+#[test]
+fn the_start_order_property_judges_a_start_before_the_startup_probe_passed() {
+    use podcheck_model::kubelet;
+    use podcheck_properties::Kind;
+    let s = catalogue::find("sidecar-startup-probe").unwrap();
+    let m = model(&s);
+    let Kind::Step(judge) = props::find("containers_start_after_sidecars_started")
+        .unwrap()
+        .kind
+    else {
+        panic!("a step property");
+    };
+    // The canonical run from the empty cluster: find the state where the proxy runs and its
+    // startup probe has not yet succeeded.
+    let mut st = m.initial_state();
+    let mut judged = 0;
+    for _ in 0..200 {
+        let mut acts = Vec::new();
+        m.urgent_actions(&st, &mut acts);
+        let a = match acts.first() {
+            Some(a) => *a,
+            None => match time::next_deadline(&m, &st) {
+                Some(d) => Action::Tick(d),
+                None => break,
+            },
+        };
+        let next = m.apply(&st, &a).unwrap();
+        // Every step the model takes is judged to hold.
+        assert!(judge(&m, &st, &a, &next), "{a:?}");
+        if let Some((node, rt)) = st.rt_any(st.api.pods[0].uid) {
+            let proxy_booting = matches!(rt.init[0].run, Run::Running(_))
+                && rt.ctrs[0].run == Run::None
+                && !next
+                    .rt(node, rt.uid)
+                    .is_some_and(|r| r.ctrs[0].run != Run::None);
+            if proxy_booting {
+                // Starting the app here would be too early: judged violated.
+                let early = Action::Kubelet(kubelet::Action::Sync {
+                    node,
+                    uid: rt.uid,
+                    step: kubelet::Step::Start {
+                        init: false,
+                        ctr: 0,
+                    },
+                });
+                let started = rt.init[0].probes[0]
+                    .is_some_and(|w| w.result == podcheck_model::state::ProbeResult::Success);
+                assert_eq!(judge(&m, &st, &early, &st), started);
+                judged += 1;
+            }
+        }
+        st = next;
+    }
+    assert!(judged > 0, "the run passes through the proxy's boot");
+}

@@ -783,7 +783,7 @@ pub fn all() -> Vec<PropertyDef> {
         PropertyDef {
             name: "containers_start_after_sidecars_started",
             kind: Kind::Step(containers_start_after_sidecars_started),
-            sentence: "A pod's regular containers are first started only once every sidecar runs and has started (its startup probe, if it has one, has succeeded).",
+            sentence: "A pod's regular containers are first started only once every sidecar has started: it runs and its startup probe, if it has one, has succeeded, unless it has run before and is being restarted.",
             source: "kuberuntime_container.go computeInitContainerActions: a running sidecar is initialized without a startup probe or once it succeeds; docs/sources.md#sidecar-containers",
             layer: "runtime",
         },
@@ -834,7 +834,10 @@ fn sidecar_outlives_main_containers(m: &Cluster, s: &State, _: &Action, n: &Stat
 }
 
 /// Judged on each start of a regular container of a pod none of whose regular containers has
-/// been created before: every sidecar of the pod runs and has started.
+/// been created before: every sidecar of the pod runs and has started, or has run before (it
+/// has exited, or restarted since). A sidecar initialized once holds nothing back when it
+/// restarts later: the pod counts as initialized once the last init container is
+/// (`computeInitContainerActions`).
 fn containers_start_after_sidecars_started(m: &Cluster, s: &State, a: &Action, _: &State) -> bool {
     let Action::Kubelet(kubelet::Action::Sync {
         node,
@@ -852,11 +855,12 @@ fn containers_start_after_sidecars_started(m: &Cluster, s: &State, a: &Action, _
     }
     let spec = m.workload(rt.workload).template();
     rt.init.iter().zip(&spec.init_containers).all(|(c, cs)| {
-        !cs.is_sidecar()
-            || (matches!(c.run, Run::Running(_))
-                && (cs.startup_probe.is_none()
-                    || c.probes[ProbeKind::Startup as usize]
-                        .is_some_and(|w| w.result == ProbeResult::Success)))
+        let started = matches!(c.run, Run::Running(_))
+            && (cs.startup_probe.is_none()
+                || c.probes[ProbeKind::Startup as usize]
+                    .is_some_and(|w| w.result == ProbeResult::Success));
+        let ran_before = matches!(c.run, Run::Exited(_)) || c.restart_count >= 1;
+        !cs.is_sidecar() || started || ran_before
     })
 }
 
