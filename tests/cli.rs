@@ -902,6 +902,34 @@ fn catalogue_with_an_unknown_field_is_bad_input() {
 }
 
 #[test]
+fn a_sidecar_the_release_or_the_api_server_refuses_is_bad_input() {
+    // A built-in sidecar scenario at a release before the gate is on: the flag names it.
+    assert_bad_input(
+        &["check", "sidecar-job", "--kubernetes-version", "1.28"],
+        &[
+            "initContainers[0].restartPolicy",
+            "needs Kubernetes 1.29",
+            "follows 1.28",
+        ],
+    );
+    // restartPolicy on a regular container, as the API server words it.
+    let dir = TempDir::new("sidecar-field");
+    let yaml = MY_CRASH_YAML.replace(
+        "                image: web:1.0\n",
+        "                image: web:1.0\n                restartPolicy: Always\n",
+    );
+    assert_ne!(yaml, MY_CRASH_YAML);
+    let file = dir.write("regular.yaml", &yaml);
+    assert_bad_input(
+        &["check", "--catalogue", &file],
+        &[
+            "containers[0].restartPolicy",
+            "Forbidden: may not be set for non-init containers",
+        ],
+    );
+}
+
+#[test]
 fn catalogue_expecting_an_unknown_property_fails_at_check() {
     let dir = TempDir::new("unknown-property");
     let yaml = MY_CRASH_YAML.replace(

@@ -94,6 +94,7 @@ fn container(name: &'static str) -> impl Strategy<Value = Container> {
                     post_start: None,
                 }),
                 image_pull_policy: None,
+                restart_policy: None,
                 app,
             },
         )
@@ -114,6 +115,12 @@ fn scenario() -> impl Strategy<Value = Scenario> {
         1u16..=30,
         proptest::option::of(container("init").prop_map(|mut c| {
             c.app.exit_after_seconds = Some(c.app.exit_after_seconds.unwrap_or(1));
+            // The API server refuses probes and lifecycle hooks on an init container that is
+            // not a sidecar (validateInitContainers).
+            c.startup_probe = None;
+            c.readiness_probe = None;
+            c.liveness_probe = None;
+            c.lifecycle = None;
             c
         })),
         container("app"),
@@ -328,6 +335,7 @@ fn scenario() -> impl Strategy<Value = Scenario> {
                         liveness_probe: None,
                         lifecycle: None,
                         image_pull_policy: None,
+                        restart_policy: None,
                         app: App::default(),
                     };
                     workloads.push(Workload::StaticPod {

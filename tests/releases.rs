@@ -179,7 +179,8 @@ fn every_scenario_meets_its_expectations_at_every_release_boundary() {
         }
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
-    // Exactly the scenarios that use a Job field younger than the release are refused.
+    // Exactly the scenarios that use a Job field or a sidecar (1.29) younger than the
+    // release are refused.
     assert_eq!(
         refused,
         [
@@ -189,21 +190,41 @@ fn every_scenario_meets_its_expectations_at_every_release_boundary() {
             "job-success-policy at 1.22",
             "job-backoff-limit-per-index at 1.22",
             "job-drained-ignored at 1.22",
+            "sidecar-job at 1.22",
+            "sidecar-termination at 1.22",
+            "sidecar-restart-never at 1.22",
+            "sidecar-startup-probe at 1.22",
             "job-pod-deleted-replace-failed at 1.25",
             "job-evicted-ignored at 1.25",
             "job-fail-job-exit-code at 1.25",
             "job-success-policy at 1.25",
             "job-backoff-limit-per-index at 1.25",
             "job-drained-ignored at 1.25",
+            "sidecar-job at 1.25",
+            "sidecar-termination at 1.25",
+            "sidecar-restart-never at 1.25",
+            "sidecar-startup-probe at 1.25",
             "job-pod-deleted-replace-failed at 1.26",
             "job-success-policy at 1.26",
             "job-backoff-limit-per-index at 1.26",
+            "sidecar-job at 1.26",
+            "sidecar-termination at 1.26",
+            "sidecar-restart-never at 1.26",
+            "sidecar-startup-probe at 1.26",
             "job-pod-deleted-replace-failed at 1.27",
             "job-success-policy at 1.27",
             "job-backoff-limit-per-index at 1.27",
+            "sidecar-job at 1.27",
+            "sidecar-termination at 1.27",
+            "sidecar-restart-never at 1.27",
+            "sidecar-startup-probe at 1.27",
             "job-pod-deleted-replace-failed at 1.28",
             "job-success-policy at 1.28",
             "job-backoff-limit-per-index at 1.28",
+            "sidecar-job at 1.28",
+            "sidecar-termination at 1.28",
+            "sidecar-restart-never at 1.28",
+            "sidecar-startup-probe at 1.28",
             "job-success-policy at 1.29",
             "job-success-policy at 1.30",
         ]
@@ -221,6 +242,7 @@ fn behaviours_switch_at_their_releases() {
     assert_eq!(r(30).immediate_kill(0), 1, "never below 1 s");
     assert!(!r(25).pod_gc_out_of_service && r(26).pod_gc_out_of_service);
     assert!(!r(25).pod_disruption_conditions && r(26).pod_disruption_conditions);
+    assert!(!r(28).sidecar_containers && r(29).sidecar_containers);
     assert!(!r(26).pdb_unhealthy_pod_eviction_policy && r(27).pdb_unhealthy_pod_eviction_policy);
     assert!(!r(24).probe_termination_grace_period && r(25).probe_termination_grace_period);
     assert_eq!(r(31).node_monitor_grace_default, 40);

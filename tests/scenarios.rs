@@ -128,6 +128,21 @@ const PINNED: &[(&str, usize)] = &[
     // Three settled replicas on node-1; the scale at any moment of the settled cycle, then the
     // ReplicaSet's delete and the proxies' lag.
     ("scale-down", 361),
+    // Sidecars, each from a settled start but the last: the Job's container exits, the pod
+    // is killed with its sidecar and the Job completes (a few orders of the kubelet's status
+    // update, the kill and the Job controller's sync).
+    ("sidecar-job", 16),
+    // The logging container as a regular one: the pod runs on, nothing else happens.
+    ("job-regular-logger", 4),
+    // The delete at any moment of the settled pod, the app's 5 s preStop, then the proxy's
+    // and the log shipper's turns one after the other.
+    ("sidecar-termination", 18),
+    // The sidecar's crashes at 20 s after each start with the crash back-off, until the app
+    // exits at 60 s and the pod is killed.
+    ("sidecar-restart-never", 21),
+    // From the empty cluster: the proxy's startup probe every 2 s through its 6 s boot, then
+    // the app's start, the status updates in between.
+    ("sidecar-startup-probe", 32),
 ];
 
 /// (scenario, --nodes, --replicas, unique states): the same scenarios at a larger size.

@@ -176,8 +176,11 @@ pub struct ByRelease {
     /// `docs/sources.md#eviction-api-unhealthy-pod-eviction-policy`.
     pub pdb_unhealthy_pod_eviction_policy: bool,
     /// 1.29 (gate `SidecarContainers` beta, on by default; GA 1.33; KEP-753): init
-    /// containers with `restartPolicy: Always` are sidecars. A hook for the sidecar model;
-    /// nothing reads it yet.
+    /// containers with `restartPolicy: Always` are sidecars, and the kubelet orders a pod's
+    /// termination (`killContainersWithSyncResult` builds a `terminationOrdering` only with
+    /// the gate on). Before, the API server drops the field (`dropDisabledPodFields`, gate off
+    /// at 1.28; an unknown field earlier), so the scenario validation refuses it there and
+    /// the scenario is checked from 1.29. `docs/sources.md#sidecar-containers`.
     pub sidecar_containers: bool,
     /// 1.29 (gate `JobPodReplacementPolicy` beta, on by default; GA 1.34; KEP-3939): Jobs
     /// accept `podReplacementPolicy`, report `status.terminating`, and write a terminal
@@ -260,7 +263,12 @@ impl Context {
                     images.push(c.image.clone());
                 }
             }
-            let view = |c: &Container| ContainerSpecView::new(&c.name);
+            // The container-level restartPolicy makes an init container a sidecar for the
+            // upstream functions (validated: Always, on init containers only).
+            let view = |c: &Container| ContainerSpecView {
+                restart_policy: c.restart_policy,
+                ..ContainerSpecView::new(&c.name)
+            };
             views.push((
                 t.init_containers.iter().map(view).collect(),
                 t.containers.iter().map(view).collect(),

@@ -36,10 +36,53 @@ pub fn begin_stop(c: &mut Ctr, cs: &Container, grace: Secs, why: StopWhy) {
         prestop_left: prestop.filter(|&s| s > 0),
         kill_left,
         why,
+        awaits_turn: false,
     });
     if prestop.unwrap_or(0) == 0 {
         sigterm(c, cs);
     }
+}
+
+/// killContainer with a termination ordering, for a sidecar when its pod is killed
+/// (`kuberuntime_container.go` `killContainer`, `kuberuntime_termination_order.go`): preStop
+/// at once, bounded by the grace; then it waits for its turn with what is left of the grace
+/// ([`Stop::awaits_turn`]); [`take_turn`] sends SIGTERM. `docs/sources.md#sidecar-containers`.
+pub fn begin_ordered_stop(c: &mut Ctr, cs: &Container, grace: Secs, why: StopWhy) {
+    let Run::Running(p) = &mut c.run else {
+        return;
+    };
+    if p.stop.is_some() {
+        return;
+    }
+    let prestop = cs
+        .lifecycle
+        .as_ref()
+        .and_then(|l| l.pre_stop.as_ref())
+        .map(|ps| ps.sleep.seconds.min(grace));
+    p.stop = Some(Stop {
+        prestop_left: prestop.filter(|&s| s > 0),
+        kill_left: grace.saturating_sub(prestop.unwrap_or(0)),
+        why,
+        awaits_turn: true,
+    });
+}
+
+/// The wait of a container stopped by [`begin_ordered_stop`] ends (its turn has come, or the
+/// grace to wait in has run out): StopContainer with what is left of the grace, at least 2 s
+/// (`minimumGracePeriodInSeconds`), so SIGTERM now and SIGKILL when that runs out.
+pub fn take_turn(c: &mut Ctr, cs: &Container) {
+    let Run::Running(p) = &mut c.run else {
+        return;
+    };
+    let Some(st) = p.stop.as_mut() else {
+        return;
+    };
+    if !st.awaits_turn || st.prestop_left.is_some() {
+        return;
+    }
+    st.awaits_turn = false;
+    st.kill_left = st.kill_left.max(2);
+    sigterm(c, cs);
 }
 
 /// SIGTERM reaches the program.

@@ -788,6 +788,11 @@ pub struct Container {
     /// ([`Container::pull_policy`]).
     #[serde(default)]
     pub image_pull_policy: Option<crate::k8s::PullPolicy>,
+    /// `restartPolicy` of the container: only `Always`, and only on an init container, which
+    /// makes it a sidecar (a restartable init container, KEP-753; Kubernetes 1.29 or later).
+    /// The API server refuses it on a regular container ([`validate_pod_spec`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub restart_policy: Option<RestartPolicy>,
     #[serde(default)]
     pub app: App,
 }
@@ -799,6 +804,11 @@ impl Container {
     pub fn pull_policy(&self) -> crate::k8s::PullPolicy {
         self.image_pull_policy
             .unwrap_or_else(|| crate::k8s::default_pull_policy(&self.image))
+    }
+
+    /// An init container with `restartPolicy: Always`: a sidecar.
+    pub fn is_sidecar(&self) -> bool {
+        self.restart_policy == Some(RestartPolicy::Always)
     }
 }
 
@@ -1528,6 +1538,7 @@ impl Scenario {
                 ));
             }
             validate_pod_spec(w, t)?;
+            validate_sidecars(w, t, self.release()?)?;
             if let Workload::Job { spec, .. } = w {
                 validate_job_spec(w.name(), spec, self.release()?)?;
             }
@@ -2090,6 +2101,9 @@ fn pod_spec_path(w: &Workload) -> &'static str {
 /// - a readiness probe with `terminationGracePeriodSeconds` (`validateReadinessProbe`: "must
 ///   not be set for readinessProbes"), and a probe's `terminationGracePeriodSeconds` of 0
 ///   (`validateProbe`: "must be greater than 0").
+/// - a container `restartPolicy` on a regular container (`validateContainers`: "may not be
+///   set for non-init containers"), or other than `Always` on an init container
+///   (`validateInitContainers`: `Unsupported value`); docs/sources.md#sidecar-containers.
 pub fn validate_pod_spec(w: &Workload, t: &PodSpec) -> Result<(), String> {
     let at = |path: String, what: String| format!("workload `{}`: {path}: {what}", w.name());
     let base = pod_spec_path(w);
@@ -2139,6 +2153,40 @@ pub fn validate_pod_spec(w: &Workload, t: &PodSpec) -> Result<(), String> {
                     format!("Invalid value: {g}: must not be set for readinessProbes"),
                 ));
             }
+            if list == "initContainers" && !c.is_sidecar() {
+                // validateInitContainers: "These fields are disallowed for init containers."
+                for (field, set) in [
+                    ("lifecycle", c.lifecycle.is_some()),
+                    ("livenessProbe", c.liveness_probe.is_some()),
+                    ("readinessProbe", c.readiness_probe.is_some()),
+                    ("startupProbe", c.startup_probe.is_some()),
+                ] {
+                    if set {
+                        return Err(at(
+                            format!("{here}.{field}"),
+                            "Forbidden: may not be set for init containers without restartPolicy=Always".into(),
+                        ));
+                    }
+                }
+            }
+            match (list, c.restart_policy) {
+                (_, None) | ("initContainers", Some(RestartPolicy::Always)) => {}
+                ("initContainers", Some(other)) => {
+                    return Err(at(
+                        format!("{here}.restartPolicy"),
+                        format!(
+                            "Unsupported value: \"{}\": supported values: \"Always\"",
+                            restart_policy_name(other)
+                        ),
+                    ));
+                }
+                (_, Some(_)) => {
+                    return Err(at(
+                        format!("{here}.restartPolicy"),
+                        "Forbidden: may not be set for non-init containers".into(),
+                    ));
+                }
+            }
             for (kind, p) in [
                 ("livenessProbe", &c.liveness_probe),
                 ("startupProbe", &c.startup_probe),
@@ -2159,6 +2207,43 @@ pub fn validate_pod_spec(w: &Workload, t: &PodSpec) -> Result<(), String> {
         }
     }
     Ok(())
+}
+
+/// Sidecar containers (init containers with `restartPolicy: Always`): the release must have
+/// gate `SidecarContainers` on (beta, on by default, from 1.29; KEP-753). At 1.28 the gate is
+/// off and the API server drops the field (`pkg/api/pod/util.go` `dropDisabledPodFields`),
+/// and before 1.28 the field does not exist; either way the container would run as a regular
+/// init container, which is not what the scenario asks for, so it is refused with the
+/// release it needs. A postStart hook on a sidecar is not modelled.
+/// `docs/sources.md#sidecar-containers`.
+pub fn validate_sidecars(w: &Workload, t: &PodSpec, release: Release) -> Result<(), String> {
+    let base = pod_spec_path(w);
+    for (i, c) in t.init_containers.iter().enumerate() {
+        if !c.is_sidecar() {
+            continue;
+        }
+        let here = format!("workload `{}`: {base}.initContainers[{i}]", w.name());
+        if !release.at_least(29) {
+            return Err(format!(
+                "{here}.restartPolicy: a sidecar container needs Kubernetes 1.29 or later (feature gate SidecarContainers); the scenario follows {release}, whose API server drops the field"
+            ));
+        }
+        if c.lifecycle.as_ref().is_some_and(|l| l.post_start.is_some()) {
+            return Err(format!(
+                "{here}.lifecycle.postStart: a postStart hook on a sidecar container is not modelled"
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// The spelling of a restart policy in a manifest.
+fn restart_policy_name(p: RestartPolicy) -> &'static str {
+    match p {
+        RestartPolicy::Always => "Always",
+        RestartPolicy::OnFailure => "OnFailure",
+        RestartPolicy::Never => "Never",
+    }
 }
 
 /// Jobs the model holds: at most this many pods at once and this many completion indexes.

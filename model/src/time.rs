@@ -10,7 +10,7 @@
 
 use crate::context::Context;
 use crate::derived::{next_eviction_in, stuck_now};
-use crate::runtime::{exit_now, sigterm};
+use crate::runtime::{exit_now, sigterm, take_turn};
 use crate::spec::Workload;
 use crate::state::*;
 
@@ -270,13 +270,21 @@ fn due_now(m: &Context, s: &mut State) {
                 };
                 let mut sigterm_now = false;
                 let mut sigkill_now = false;
+                // A sidecar waiting for its turn: the grace to wait in has run out (or its
+                // preStop used it all up), so StopContainer is called now with 2 s.
+                let mut turn_now = false;
                 if let Some(st) = p.stop.as_mut() {
                     match st.prestop_left {
                         Some(0) => {
                             st.prestop_left = None;
-                            sigterm_now = true;
+                            if st.awaits_turn {
+                                turn_now = st.kill_left == 0;
+                            } else {
+                                sigterm_now = true;
+                            }
                         }
                         Some(_) => {}
+                        None if st.awaits_turn => turn_now = st.kill_left == 0,
                         None => sigkill_now = st.kill_left == 0,
                     }
                 }
@@ -298,6 +306,8 @@ fn due_now(m: &Context, s: &mut State) {
                     exit_now(c, 137, false);
                 } else if sigterm_now {
                     sigterm(c, cs);
+                } else if turn_now {
+                    take_turn(c, cs);
                 }
             }
         }

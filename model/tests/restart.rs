@@ -25,6 +25,7 @@ fn rtv(state: RuntimeState) -> Option<RuntimeContainerView> {
         state,
         liveness_failed: false,
         startup_failed: false,
+        startup_pending: false,
     })
 }
 
@@ -129,6 +130,7 @@ fn test_compute_pod_actions() {
         state: RUNNING,
         liveness_failed: true,
         startup_failed: false,
+        startup_pending: false,
     });
     run_case(
         "Kill and recreate the container if the liveness check has failed",
@@ -369,4 +371,50 @@ proptest! {
         prop_assert!(!should_container_be_restarted(true, s, rp));
     }
 
+}
+
+/// A running sidecar holds the next init container back while its startup probe has not
+/// succeeded, and is initialized once it has (`computeInitContainerActions`: `startup !=
+/// proberesults.Success` → break); the regular containers then start. Not an upstream row:
+/// derived from the branch, docs/sources.md#sidecar-containers.
+#[test]
+fn a_sidecar_startup_probe_gates_the_next_container() {
+    let init_specs = vec![spec("proxy", Some(Always)), spec("init2", None)];
+    let no_rt: Vec<Option<RuntimeContainerView>> = vec![None];
+    let ok = sandbox(true, true, 0);
+    let pending = Some(RuntimeContainerView {
+        startup_pending: true,
+        ..rtv(RUNNING).unwrap()
+    });
+    for rp in [Always, OnFailure, Never] {
+        let got = compute_pod_actions(rp, &init_specs, 1, ok, &[pending, None], &no_rt, false);
+        assert_eq!(got, actions(false, false, 0), "{rp:?}: wait for the probe");
+        let got = compute_pod_actions(rp, &init_specs, 1, ok, &[rtv(RUNNING), None], &no_rt, false);
+        assert_eq!(
+            got,
+            PodActions {
+                init_containers_to_start: vec![1],
+                ..actions(false, false, 0)
+            },
+            "{rp:?}: the sidecar has started"
+        );
+        // An exited sidecar is started again under every restart policy.
+        let got = compute_pod_actions(
+            rp,
+            &init_specs,
+            1,
+            ok,
+            &[rtv(exited(1)), rtv(RUNNING)],
+            &no_rt,
+            false,
+        );
+        assert_eq!(
+            got,
+            PodActions {
+                init_containers_to_start: vec![0],
+                ..actions(false, false, 0)
+            },
+            "{rp:?}: restart the sidecar"
+        );
+    }
 }

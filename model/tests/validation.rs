@@ -254,3 +254,83 @@ fn a_string_that_is_not_a_percentage_is_refused() {
         );
     }
 }
+
+/// Container `restartPolicy`: only `Always`, and only on an init container, which makes it a
+/// sidecar (`validateContainers`, `validateInitContainers`; KEP-753).
+#[test]
+fn container_restart_policy_is_validated_as_the_api_server_does() {
+    let e = error(&deployment("", ", restartPolicy: Always"));
+    assert!(
+        e.contains("workload `web`: spec.template.spec.containers[0].restartPolicy: Forbidden: may not be set for non-init containers"),
+        "{e}"
+    );
+    let init = |fields: &str| {
+        deployment(
+            &format!("initContainers: [{{name: log, image: \"log:1\"{fields}}}]"),
+            "",
+        )
+    };
+    for policy in ["Never", "OnFailure"] {
+        let e = error(&init(&format!(", restartPolicy: {policy}")));
+        assert!(
+            e.contains(&format!(
+                "spec.template.spec.initContainers[0].restartPolicy: Unsupported value: \"{policy}\": supported values: \"Always\""
+            )),
+            "{e}"
+        );
+    }
+    // A sidecar may have probes and a preStop; a regular init container may not.
+    let sidecar = init(
+        ", restartPolicy: Always, startupProbe: {periodSeconds: 1}, readinessProbe: {periodSeconds: 5}, lifecycle: {preStop: {sleep: {seconds: 1}}}",
+    );
+    assert!(parse_scenarios(&sidecar, "v.yaml").is_ok());
+    for (field, yaml) in [
+        ("startupProbe", ", startupProbe: {periodSeconds: 1}"),
+        ("readinessProbe", ", readinessProbe: {periodSeconds: 1}"),
+        ("livenessProbe", ", livenessProbe: {periodSeconds: 1}"),
+        ("lifecycle", ", lifecycle: {preStop: {sleep: {seconds: 1}}}"),
+    ] {
+        let e = error(&init(yaml));
+        assert!(
+            e.contains(&format!(
+                "spec.template.spec.initContainers[0].{field}: Forbidden: may not be set for init containers without restartPolicy=Always"
+            )),
+            "{e}"
+        );
+    }
+    // A postStart hook on a sidecar is not modelled, and says so.
+    let e = error(&init(
+        ", restartPolicy: Always, lifecycle: {postStart: {sleep: {seconds: 1}}}",
+    ));
+    assert!(
+        e.contains("initContainers[0].lifecycle.postStart: a postStart hook on a sidecar container is not modelled"),
+        "{e}"
+    );
+}
+
+/// Before 1.29 the API server drops a sidecar's `restartPolicy` (gate `SidecarContainers`
+/// off at 1.28, `dropDisabledPodFields`; no such field before): the scenario is refused with
+/// the release it needs, at every release below 1.29, and accepted from 1.29.
+#[test]
+fn sidecars_need_kubernetes_1_29() {
+    let at = |release: &str| {
+        deployment(
+            "initContainers: [{name: log, image: \"log:1\", restartPolicy: Always}]",
+            "",
+        )
+        .replace(
+            "  workloads:\n",
+            &format!("  cluster:\n    nodes: [{{name: node-1, allocatable: {{cpuMilli: 4000, memoryMi: 4096}}}}]\n    kubernetesVersion: \"{release}\"\n  workloads:\n"),
+        )
+    };
+    for release in ["1.22", "1.27", "1.28"] {
+        let e = error(&at(release));
+        assert!(
+            e.contains(&format!("workload `web`: spec.template.spec.initContainers[0].restartPolicy: a sidecar container needs Kubernetes 1.29 or later (feature gate SidecarContainers); the scenario follows {release}, whose API server drops the field")),
+            "{e}"
+        );
+    }
+    for release in ["1.29", "1.33", "1.35"] {
+        assert!(parse_scenarios(&at(release), "v.yaml").is_ok(), "{release}");
+    }
+}

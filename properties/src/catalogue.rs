@@ -823,6 +823,37 @@ pub fn all() -> Vec<PropertyDef> {
             source: "kuberuntime_container.go setTerminationGracePeriod and killContainer (gate ProbeTerminationGracePeriod, on by default from 1.25); docs/sources.md#kubelet-probe-termination-grace-period",
             layer: "runtime",
         },
+        PropertyDef {
+            name: "sidecar_outlives_main_containers",
+            kind: Kind::Step(sidecar_outlives_main_containers),
+            sentence: "While the kubelet terminates a pod, none of its sidecar containers stops while a regular container or a later sidecar of the pod still runs.",
+            source: "kuberuntime_termination_order.go newTerminationOrdering, waitForTurn: each sidecar waits for every main container and the next sidecar; docs/sources.md#sidecar-containers",
+            layer: "runtime",
+        },
+        PropertyDef {
+            name: "containers_start_after_sidecars_started",
+            kind: Kind::Step(containers_start_after_sidecars_started),
+            sentence: "A pod's regular containers are first started only once every sidecar has started: it runs and its startup probe, if it has one, has succeeded, unless it has run before and is being restarted.",
+            source: "kuberuntime_container.go computeInitContainerActions: a running sidecar is initialized without a startup probe or once it succeeds; docs/sources.md#sidecar-containers",
+            layer: "runtime",
+        },
+        PropertyDef {
+            name: "sidecar_job_completes",
+            kind: Kind::LeadsTo {
+                p: sidecar_job_not_complete,
+                q: sidecar_jobs_complete,
+            },
+            sentence: "Every Job whose pods have a sidecar container is eventually Complete.",
+            source: "kuberuntime_manager.go computePodActions kills the pod once no regular container runs or is to start, sidecars included; kubelet_pods.go getPhase decides the phase on the regular containers; docs/sources.md#sidecar-containers",
+            layer: "api + runtime",
+        },
+        PropertyDef {
+            name: "sidecar_restarted_under_never",
+            kind: Kind::Sometimes(sidecar_restarted_under_never),
+            sentence: "A sidecar container of a pod with restartPolicy Never is restarted after it exited.",
+            source: "kuberuntime_container.go computeInitContainerActions starts an exited sidecar again whatever the pod's restartPolicy; docs/sources.md#sidecar-containers",
+            layer: "runtime",
+        },
     ]
 }
 
@@ -904,6 +935,96 @@ fn probe_kill_grace(m: &Cluster) -> u64 {
         })
         .max()
         .unwrap_or(0)
+}
+
+/// Judged on every step: of each pod the kubelet is terminating, a sidecar that runs before
+/// the step and not after it leaves no regular container and no later sidecar running after
+/// the step. (A sidecar whose own program exits then breaks it too: nothing restarts it.)
+fn sidecar_outlives_main_containers(m: &Cluster, s: &State, _: &Action, n: &State) -> bool {
+    let running = |c: &Ctr| matches!(c.run, Run::Running(_));
+    s.nodes.iter().enumerate().all(|(node, kn)| {
+        kn.pods.iter().filter(|rt| rt.terminating).all(|rt| {
+            let Some(after) = n.rt(node as u8, rt.uid) else {
+                return true;
+            };
+            let spec = m.workload(rt.workload).template();
+            (0..rt.init.len()).all(|i| {
+                let stopped = spec.init_containers[i].is_sidecar()
+                    && running(&rt.init[i])
+                    && !running(&after.init[i]);
+                !stopped
+                    || !(after.ctrs.iter().any(running)
+                        || after.init[i + 1..]
+                            .iter()
+                            .zip(&spec.init_containers[i + 1..])
+                            .any(|(c, cs)| cs.is_sidecar() && running(c)))
+            })
+        })
+    })
+}
+
+/// Judged on each start of a regular container of a pod none of whose regular containers has
+/// been created before: every sidecar of the pod runs and has started, or has run before (it
+/// has exited, or restarted since). A sidecar initialized once holds nothing back when it
+/// restarts later: the pod counts as initialized once the last init container is
+/// (`computeInitContainerActions`).
+fn containers_start_after_sidecars_started(m: &Cluster, s: &State, a: &Action, _: &State) -> bool {
+    let Action::Kubelet(kubelet::Action::Sync {
+        node,
+        uid,
+        step: kubelet::Step::Start { init: false, .. },
+    }) = *a
+    else {
+        return true;
+    };
+    let Some(rt) = s.rt(node, uid) else {
+        return true;
+    };
+    if rt.ctrs.iter().any(|c| !matches!(c.run, Run::None)) {
+        return true;
+    }
+    let spec = m.workload(rt.workload).template();
+    rt.init.iter().zip(&spec.init_containers).all(|(c, cs)| {
+        let started = matches!(c.run, Run::Running(_))
+            && (cs.startup_probe.is_none()
+                || c.probes[ProbeKind::Startup as usize]
+                    .is_some_and(|w| w.result == ProbeResult::Success));
+        let ran_before = matches!(c.run, Run::Exited(_)) || c.restart_count >= 1;
+        !cs.is_sidecar() || started || ran_before
+    })
+}
+
+/// The Jobs whose pod template has a sidecar container, with their status.
+fn sidecar_jobs<'a>(m: &'a Cluster, s: &'a State) -> impl Iterator<Item = &'a JobStatus> + 'a {
+    jobs(m, s)
+        .filter(|(_, spec, _)| {
+            spec.template
+                .spec
+                .init_containers
+                .iter()
+                .any(|c| c.is_sidecar())
+        })
+        .map(|(_, _, j)| j)
+}
+
+fn sidecar_job_not_complete(m: &Cluster, s: &State) -> bool {
+    sidecar_jobs(m, s).any(|j| !matches!(j.condition, Some(JobCondition::Complete(_))))
+}
+
+fn sidecar_jobs_complete(m: &Cluster, s: &State) -> bool {
+    !sidecar_job_not_complete(m, s)
+}
+
+fn sidecar_restarted_under_never(m: &Cluster, s: &State) -> bool {
+    s.nodes.iter().flat_map(|n| n.pods.iter()).any(|rt| {
+        let spec = m.workload(rt.workload).template();
+        spec.restart_policy == podcheck_model::k8s::RestartPolicy::Never
+            && rt
+                .init
+                .iter()
+                .zip(&spec.init_containers)
+                .any(|(c, cs)| cs.is_sidecar() && c.restart_count >= 1)
+    })
 }
 
 /// The Deployments whose template has changed (a rollout has begun), with their index.
@@ -1328,6 +1449,7 @@ fn no_restart_while_healthy(_: &Cluster, s: &State, a: &Action, n: &State) -> bo
     let Action::Kubelet(kubelet::Action::Probe {
         node,
         uid,
+        init,
         ctr,
         kind,
     }) = *a
@@ -1337,14 +1459,16 @@ fn no_restart_while_healthy(_: &Cluster, s: &State, a: &Action, n: &State) -> bo
     if kind == ProbeKind::Readiness {
         return true;
     }
-    fn slot(st: &State, node: u8, uid: u16, ctr: u8) -> Option<&Ctr> {
-        st.rt(node, uid).and_then(|rt| rt.ctrs.get(ctr as usize))
-    }
+    let slot = |st: &'_ State| -> Option<Ctr> {
+        let rt = st.rt(node, uid)?;
+        let list = if init { &rt.init } else { &rt.ctrs };
+        list.get(ctr as usize).cloned()
+    };
     let held = |c: &Ctr| c.probes[kind as usize].is_some_and(|w| w.on_hold);
-    let (Some(before), Some(after)) = (slot(s, node, uid, ctr), slot(n, node, uid, ctr)) else {
+    let (Some(before), Some(after)) = (slot(s), slot(n)) else {
         return true;
     };
-    let (held_before, held_after) = (held(before), held(after));
+    let (held_before, held_after) = (held(&before), held(&after));
     let healthy = matches!(&before.run, Run::Running(p) if p.healthy());
     !(healthy && !held_before && held_after)
 }
@@ -1363,7 +1487,8 @@ fn graceful_stop_within_grace(_: &Cluster, s: &State, a: &Action, _: &State) -> 
             return true;
         };
         let exits = p.exit_left.is_some_and(|t| t <= d) || p.oom_left.is_some_and(|t| t <= d);
-        let sigkill = st.prestop_left.is_none() && st.kill_left <= d && !exits;
+        // A sidecar waiting for its turn gets SIGTERM, not SIGKILL, when its wait runs out.
+        let sigkill = st.prestop_left.is_none() && !st.awaits_turn && st.kill_left <= d && !exits;
         !(st.why == StopWhy::Deletion && sigkill)
     })
 }
@@ -2006,14 +2131,25 @@ fn healthy_pod_stays_ready(m: &Cluster, s: &State, a: &Action, n: &State) -> boo
         return true;
     };
     let spec = m.workload(rt.workload).template();
+    // Sidecars count as the regular containers do (they take part in ContainersReady).
+    let sidecars = rt
+        .init
+        .iter()
+        .zip(&spec.init_containers)
+        .filter(|(_, cs)| cs.is_sidecar());
     let healthy = !rt.terminating
-        && rt.ctrs.iter().zip(&spec.containers).all(|(c, cs)| {
-            let down = cs
-                .readiness_probe
-                .as_ref()
-                .is_some_and(|p| p.checks_dependency && s.env.dependency_down);
-            matches!(&c.run, Run::Running(p) if p.answers() && p.stop.is_none()) && !down
-        });
+        && rt
+            .ctrs
+            .iter()
+            .zip(&spec.containers)
+            .chain(sidecars)
+            .all(|(c, cs)| {
+                let down = cs
+                    .readiness_probe
+                    .as_ref()
+                    .is_some_and(|p| p.checks_dependency && s.env.dependency_down);
+                matches!(&c.run, Run::Running(p) if p.answers() && p.stop.is_none()) && !down
+            });
     !healthy
 }
 

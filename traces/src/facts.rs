@@ -52,6 +52,9 @@ pub fn run_words(c: &Ctr) -> String {
                     prestop_left: Some(_),
                     ..
                 }) => v.push_str(", preStop running"),
+                Some(Stop {
+                    awaits_turn: true, ..
+                }) => v.push_str(", waiting for its turn to stop"),
                 Some(_) => v.push_str(", SIGTERM sent"),
                 None => {}
             }

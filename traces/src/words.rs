@@ -257,12 +257,13 @@ pub fn what(m: &Context, state: &State, action: &Action) -> String {
             kubelet::Action::Probe {
                 node,
                 uid,
+                init,
                 ctr,
                 kind,
             } => {
                 let c = state
                     .rt(node, uid)
-                    .map(|rt| m.container(rt.workload, false, ctr as usize).name.clone())
+                    .map(|rt| m.container(rt.workload, init, ctr as usize).name.clone())
                     .unwrap_or_default();
                 format!("{} probe {}/{}", kind.name(), name(uid), c)
             }
@@ -539,6 +540,7 @@ pub fn step_name(step: Step) -> &'static str {
         Step::Cleanup => "cleanup",
         Step::KillOrphan => "kill orphan",
         Step::Forget => "forget",
+        Step::SidecarTurn { .. } => "sidecar's turn",
         Step::PostStartDone { .. } => "postStart done",
         Step::CreateMirror => "create mirror",
         Step::DeleteMirror => "delete mirror",
@@ -567,6 +569,19 @@ pub fn kubelet_step(m: &Context, state: &State, uid: u16, step: Step) -> String 
             })
             .unwrap_or_default()
     };
+    let sidecar = |ctr: u8| {
+        state
+            .nodes
+            .iter()
+            .find_map(|n| n.pods.iter().find(|r| r.uid == uid))
+            .and_then(|r| {
+                m.workload(r.workload)
+                    .template()
+                    .init_containers
+                    .get(ctr as usize)
+            })
+            .is_some_and(|c| c.is_sidecar())
+    };
     match step {
         Step::Admit => "admit".into(),
         Step::Reject => "reject (admission)".into(),
@@ -587,8 +602,16 @@ pub fn kubelet_step(m: &Context, state: &State, uid: u16, step: Step) -> String 
         }
         Step::Start { init, ctr } => format!(
             "start {}container {}",
-            if init { "init " } else { "" },
+            match (init, sidecar(ctr)) {
+                (true, true) => "sidecar ",
+                (true, false) => "init ",
+                _ => "",
+            },
             cname(init, ctr)
+        ),
+        Step::SidecarTurn { ctr } => format!(
+            "send SIGTERM to sidecar {} (its turn: the main containers and later sidecars have stopped) of",
+            cname(true, ctr)
         ),
         Step::KillPod => "kill (preStop, SIGTERM) containers of".into(),
         Step::Cleanup => "tear down sandbox and network of".into(),

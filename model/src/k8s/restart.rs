@@ -67,6 +67,10 @@ pub struct RuntimeContainerView {
     pub liveness_failed: bool,
     /// `startupManager.Get(id) == Failure`.
     pub startup_failed: bool,
+    /// The container has a startup probe whose result is not Success (not run yet, Unknown,
+    /// or Failure): `computeInitContainerActions` waits on such a sidecar before it starts the
+    /// next init container (`startup != proberesults.Success`: break).
+    pub startup_pending: bool,
 }
 
 /// `podActions`, with container IDs replaced by spec indexes.
@@ -112,9 +116,9 @@ fn is_init_container_failed(state: RuntimeState) -> bool {
 /// `computeInitContainerActions` ("Init progress is checked next"): returns whether the
 /// pod has been initialized; fills `InitContainersToStart`, `ContainersToKill` and `KillPod`.
 ///
-/// Sidecars: the startup-probe "not run yet → wait" and liveness "not run yet → wait" branches
-/// need to know whether the probe exists, which the view does not say; a running sidecar
-/// without a startup failure counts as started. In-place resize is not modelled.
+/// Sidecars: a running sidecar whose startup probe has no result yet (`startup_pending`) is
+/// waited for; the liveness "not run yet → wait" branch changes nothing here (it only skips
+/// the kill). In-place resize is not modelled.
 fn compute_init_container_actions(
     restart_policy: RestartPolicy,
     init_specs: &[ContainerSpecView],
@@ -155,6 +159,8 @@ fn compute_init_container_actions(
                     if status.startup_failed {
                         changes.init_containers_to_kill.push(i);
                         changes.init_containers_to_start.push(i);
+                    } else if status.startup_pending {
+                        // The startup probe has not succeeded yet: wait for it.
                     } else {
                         if i == last {
                             pod_has_initialized = true;

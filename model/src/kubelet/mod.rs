@@ -49,6 +49,8 @@ pub enum Action {
     Probe {
         node: u8,
         uid: u16,
+        /// A sidecar's probe (an init container's index), else a regular container's.
+        init: bool,
         ctr: u8,
         kind: ProbeKind,
     },
@@ -101,9 +103,10 @@ pub fn apply(m: &Context, s: &mut State, a: Action) -> Option<()> {
         Action::Probe {
             node,
             uid,
+            init,
             ctr,
             kind,
-        } => prober::probe(m, s, node, uid, ctr as usize, kind),
+        } => prober::probe(m, s, node, uid, init, ctr as usize, kind),
         Action::StatusUpdate { node, uid } => status_manager::status_update(m, s, node, uid),
         Action::RemoveObject { node, uid } => status_manager::remove_object(m, s, node, uid),
         Action::NodeStatus { node } => node_status::post(s, node),
@@ -129,11 +132,14 @@ pub fn start(m: &Context, s: &mut State, n: u8) -> Option<()> {
     for rt in s.nodes[n as usize].pods.iter_mut() {
         let w = rt.workload;
         let rt = &mut **rt;
-        for (i, c) in rt.ctrs.iter_mut().enumerate() {
+        let (init, ctrs) = (&mut rt.init, &mut rt.ctrs);
+        let all = (init.iter_mut().enumerate().map(|(i, c)| (true, i, c)))
+            .chain(ctrs.iter_mut().enumerate().map(|(i, c)| (false, i, c)));
+        for (is_init, i, c) in all {
             if !matches!(c.run, Run::Running(_)) {
                 continue;
             }
-            let cs = m.container(w, false, i);
+            let cs = m.container(w, is_init, i);
             for kind in ProbeKind::ALL {
                 let (Some(p), Some(slot)) = (
                     prober::probe_spec(cs, kind),
@@ -233,8 +239,15 @@ pub fn actions<A: From<Action>>(m: &Context, s: &State, out: &mut Vec<A>) {
                 let hook_done = rt.ctrs.iter().position(|c| {
                     matches!(&c.run, Run::Running(p) if p.post_start.is_some_and(|h| h.left == Some(0)))
                 });
+                let turn = rt
+                    .terminating
+                    .then(|| next_sidecar_turn(m.workload(rt.workload).template(), rt))
+                    .flatten();
                 let step = if let Some(i) = hook_done {
                     Some(Step::PostStartDone { ctr: i as u8 })
+                } else if let Some(i) = turn {
+                    // The pod worker goes on killing locally, as it does while cut off.
+                    Some(Step::SidecarTurn { ctr: i as u8 })
                 } else if !online || worker_blocked(rt) {
                     None
                 } else if !rt.terminating {
@@ -273,7 +286,11 @@ pub fn actions<A: From<Action>>(m: &Context, s: &State, out: &mut Vec<A>) {
                     .into(),
                 );
             }
-            for (i, c) in rt.ctrs.iter().enumerate() {
+            // Sidecars are probed as regular containers are (only they have probe workers
+            // among the init containers: the scenario validation refuses probes elsewhere).
+            let all = (rt.init.iter().enumerate().map(|(i, c)| (true, i, c)))
+                .chain(rt.ctrs.iter().enumerate().map(|(i, c)| (false, i, c)));
+            for (init, i, c) in all {
                 for kind in ProbeKind::ALL {
                     if let Some(w) = c.probes[kind as usize] {
                         let due = w.next_in == Some(0) || w.answer_in == Some(0);
@@ -282,6 +299,7 @@ pub fn actions<A: From<Action>>(m: &Context, s: &State, out: &mut Vec<A>) {
                                 Action::Probe {
                                     node: n,
                                     uid: rt.uid,
+                                    init,
                                     ctr: i as u8,
                                     kind,
                                 }

@@ -41,6 +41,10 @@ pub enum Step {
     KillOrphan,
     /// The pod object is gone and nothing of it runs: drop what is left on the node.
     Forget,
+    /// A sidecar's turn to stop has come in a pod kill: every regular container and the next
+    /// sidecar have stopped (`waitForTurn` returns), so StopContainer sends SIGTERM with the
+    /// grace left, at least 2 s (`kuberuntime_container.go` `killContainer`).
+    SidecarTurn { ctr: u8 },
     /// The postStart hook of a container returned (success, or failure: the container is
     /// killed, `kuberuntime_container.go` startContainer).
     PostStartDone { ctr: u8 },
@@ -65,10 +69,18 @@ pub(super) fn runtime_view(c: &Ctr) -> Option<RuntimeContainerView> {
         Run::Running(_) => RuntimeState::Running,
         Run::Exited(e) => RuntimeState::Exited { exit_code: e.code },
     };
+    // The prober kills a container on a liveness or startup failure itself, so the pod
+    // worker never sees `liveness_failed` or `startup_failed`; a startup probe that has not
+    // succeeded holds a sidecar's successors back.
+    let startup_pending = matches!(
+        c.probes[ProbeKind::Startup as usize],
+        Some(w) if w.result != ProbeResult::Success
+    );
     Some(RuntimeContainerView {
         state,
         liveness_failed: false,
         startup_failed: false,
+        startup_pending,
     })
 }
 
@@ -96,6 +108,9 @@ pub(super) fn next_step(
     }
     let waiting_retry = rt.retry_left.is_some_and(|t| t > 0);
     if rt.terminating {
+        if let Some(i) = next_sidecar_turn(spec_of(m, pod), rt) {
+            return Some(Step::SidecarTurn { ctr: i as u8 });
+        }
         if rt.any_running() || rt.cleaned {
             return None;
         }
@@ -348,7 +363,8 @@ pub fn step(m: &Context, s: &mut State, n: u8, uid: u16, step: Step) -> Option<(
             };
             // With nothing running, SyncTerminatedPod follows in the same pass.
             let idle = !s.rt(n, uid)?.any_running();
-            let stopped = terminate_for(s.rt_mut(n, uid)?, &spec, grace, why);
+            let ordered = m.by_release.sidecar_containers;
+            let stopped = terminate_for(s.rt_mut(n, uid)?, &spec, grace, why, ordered);
             for c in stopped {
                 record(s, n, uid, E::Killing(c, why));
             }
@@ -364,11 +380,25 @@ pub fn step(m: &Context, s: &mut State, n: u8, uid: u16, step: Step) -> Option<(
             let grace = m
                 .by_release
                 .immediate_kill(spec.termination_grace_period_seconds);
-            terminate_for(rt, &spec, grace, StopWhy::Deletion);
+            terminate_for(
+                rt,
+                &spec,
+                grace,
+                StopWhy::Deletion,
+                m.by_release.sidecar_containers,
+            );
             if idle && !cleanup_fails(m, rt) {
                 rt.killed = true;
                 rt.cleaned = true;
             }
+        }
+        Step::SidecarTurn { ctr } => {
+            let rt = s.rt_mut(n, uid)?;
+            let spec = m.workload(rt.workload).template();
+            crate::runtime::take_turn(
+                &mut rt.init[ctr as usize],
+                &spec.init_containers[ctr as usize],
+            );
         }
         Step::Forget => {
             let node = &mut s.nodes[n as usize];

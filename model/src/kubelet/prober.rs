@@ -19,18 +19,27 @@ pub(super) fn probe_spec(c: &Container, kind: ProbeKind) -> Option<&Probe> {
 /// probe counts as a Failure once its `timeoutSeconds` have passed (`prober.go` `runProbe`,
 /// the HTTP client's timeout and the exec probe's `ExecProbeTimeout`, locked on since 1.22;
 /// docs/sources.md#kubelet-probe-timeout). The worker's ticker keeps its period meanwhile.
-pub fn probe(m: &Context, s: &mut State, n: u8, uid: u16, i: usize, kind: ProbeKind) -> Option<()> {
+pub fn probe(
+    m: &Context,
+    s: &mut State,
+    n: u8,
+    uid: u16,
+    init: bool,
+    i: usize,
+    kind: ProbeKind,
+) -> Option<()> {
     use crate::events::{EventKind as E, C};
     let pod = s.kpod(n, uid)?;
     // `setTerminationGracePeriod`: the deletion's grace first, then the probe's own (from
     // 1.25), then the pod's.
     let deletion = pod.deletion;
     let spec = spec_of(m, pod).clone();
-    let cs = &spec.containers[i];
+    let cs = container_spec(&spec, init, i);
+    let e = C { init, ctr: i as u8 };
     let p = probe_spec(cs, kind)?.clone();
     let dependency_down = s.env.dependency_down;
     let rt = s.rt_mut(n, uid)?;
-    let c = &mut rt.ctrs[i];
+    let c = rt.ctr_mut(init, i);
     let started = match (
         cs.startup_probe.is_some(),
         c.probes[ProbeKind::Startup as usize],
@@ -83,7 +92,7 @@ pub fn probe(m: &Context, s: &mut State, n: u8, uid: u16, i: usize, kind: ProbeK
     if w.run < threshold {
         if failed {
             // prober.go: every failed probe records `Unhealthy`.
-            crate::apiserver::kubelet_event(s, n, uid, E::Unhealthy(i as u8, kind));
+            crate::apiserver::kubelet_event(s, n, uid, E::Unhealthy(e, kind));
         }
         return Some(());
     }
@@ -109,13 +118,9 @@ pub fn probe(m: &Context, s: &mut State, n: u8, uid: u16, i: usize, kind: ProbeK
         killed = Some(why);
     }
     if failed {
-        crate::apiserver::kubelet_event(s, n, uid, E::Unhealthy(i as u8, kind));
+        crate::apiserver::kubelet_event(s, n, uid, E::Unhealthy(e, kind));
     }
     if let Some(why) = killed {
-        let e = C {
-            init: false,
-            ctr: i as u8,
-        };
         crate::apiserver::kubelet_event(s, n, uid, E::Killing(e, why));
     }
     Some(())

@@ -32,6 +32,19 @@ pub(super) fn runtime_records(c: &Ctr) -> Vec<RuntimeRecord> {
     out
 }
 
+/// `started` and `ready` of a running regular container or sidecar, from its probe results.
+fn started_and_ready(c: &Ctr, cs: &Container) -> (Option<bool>, bool) {
+    let result =
+        |k: ProbeKind| c.probes[k as usize].map(|w| w.result) == Some(ProbeResult::Success);
+    k8s::container_started_and_ready(
+        matches!(c.run, Run::Running(_)),
+        cs.startup_probe.is_some(),
+        result(ProbeKind::Startup),
+        cs.readiness_probe.is_some(),
+        result(ProbeKind::Readiness),
+    )
+}
+
 /// The status the kubelet would write now (`generateAPIPodStatus`): container
 /// statuses from the upstream `convertToAPIContainerStatuses` port, `started` / `ready` from
 /// the prober, then phase and conditions.
@@ -94,7 +107,13 @@ pub fn compute_status(m: &Context, _s: &State, pod: &Pod, rt: &PodRt) -> PodStat
         let Some(i) = spec.init_containers.iter().position(|c| c.name == st.name) else {
             continue;
         };
-        let c = &rt.init[i];
+        let (c, cs) = (&rt.init[i], &spec.init_containers[i]);
+        if cs.is_sidecar() {
+            // A sidecar's started and ready come from its probes, as a regular container's
+            // (prober_manager.go `UpdatePodStatus`; docs/sources.md#sidecar-containers).
+            (st.started, st.ready) = started_and_ready(c, cs);
+            continue;
+        }
         // Init containers are Ready once they exited 0 (older wording).
         st.ready = matches!(c.run, Run::Exited(Exit { code: 0, .. }));
         st.started = Some(matches!(c.run, Run::Running(_)));
@@ -103,18 +122,7 @@ pub fn compute_status(m: &Context, _s: &State, pod: &Pod, rt: &PodRt) -> PodStat
         let Some(i) = spec.containers.iter().position(|c| c.name == st.name) else {
             continue;
         };
-        let (c, cs) = (&rt.ctrs[i], &spec.containers[i]);
-        let result =
-            |k: ProbeKind| c.probes[k as usize].map(|w| w.result) == Some(ProbeResult::Success);
-        let (started, ready) = k8s::container_started_and_ready(
-            matches!(c.run, Run::Running(_)),
-            cs.startup_probe.is_some(),
-            result(ProbeKind::Startup),
-            cs.readiness_probe.is_some(),
-            result(ProbeKind::Readiness),
-        );
-        st.started = started;
-        st.ready = ready;
+        (st.started, st.ready) = started_and_ready(&rt.ctrs[i], &spec.containers[i]);
     }
     // The model reports the terminal phase of a terminating pod once the pod worker has
     // finished with it (after SyncTerminatedPod). Upstream may write it just before

@@ -34,12 +34,15 @@ pub(super) fn finish_termination(m: &Context, s: &mut State, n: u8, uid: u16) ->
 
 /// The pod worker terminates a pod (SyncTerminatingPod): no more restarts, liveness
 /// and startup probes stop with Success, every running container is stopped with
-/// `grace`. Returns the containers it began to stop.
+/// `grace`. With `ordered` (gate `SidecarContainers`), the sidecars wait for their turn
+/// after their preStop: they are sent SIGTERM once every regular container and the next
+/// sidecar have stopped ([`sidecar_turns`]). Returns the containers it began to stop.
 pub fn terminate_for(
     rt: &mut PodRt,
     spec: &PodSpec,
     grace: Secs,
     why: StopWhy,
+    ordered: bool,
 ) -> Vec<crate::events::C> {
     rt.terminating = true;
     let mut stopped = Vec::new();
@@ -58,11 +61,49 @@ pub fn terminate_for(
             }
         }
         if matches!(c.run, Run::Running(_)) {
-            begin_stop(c, cs, grace, why);
+            if ordered && init && cs.is_sidecar() {
+                crate::runtime::begin_ordered_stop(c, cs, grace, why);
+            } else {
+                begin_stop(c, cs, grace, why);
+            }
             stopped.push(crate::events::C { init, ctr: i as u8 });
         }
     }
+    // The goroutines run at once: a sidecar whose turn has already come (the main
+    // containers were done, or exited on SIGTERM) is sent SIGTERM in the same instant, and
+    // so is the one before it if that stopped it.
+    while let Some(i) = next_sidecar_turn(spec, rt) {
+        crate::runtime::take_turn(&mut rt.init[i], &spec.init_containers[i]);
+    }
     stopped
+}
+
+/// `newTerminationOrdering` and `waitForTurn` (`kuberuntime_termination_order.go`): the
+/// latest sidecar (in spec order) that waits for its turn and whose turn has come. A sidecar
+/// waits for every regular container and for the nearest sidecar after it in the spec; a
+/// container that is not running counts as terminated (its channel is closed), and nothing
+/// restarts while the pod terminates, so sidecars stop in reverse spec order after the main
+/// containers. `docs/sources.md#sidecar-containers`.
+pub fn next_sidecar_turn(spec: &PodSpec, rt: &PodRt) -> Option<usize> {
+    let running = |c: &Ctr| matches!(c.run, Run::Running(_));
+    if rt.ctrs.iter().any(running) {
+        return None;
+    }
+    // Whether the nearest later sidecar still runs.
+    let mut later_running = false;
+    for i in (0..rt.init.len()).rev() {
+        if !spec.init_containers[i].is_sidecar() {
+            continue;
+        }
+        let c = &rt.init[i];
+        let waits = matches!(&c.run, Run::Running(p)
+            if p.stop.is_some_and(|st| st.awaits_turn && st.prestop_left.is_none()));
+        if waits && !later_running {
+            return Some(i);
+        }
+        later_running = running(c);
+    }
+    None
 }
 
 /// A kill by the kubelet itself (`why`: the eviction manager, with a hard threshold's grace
@@ -79,7 +120,7 @@ pub fn terminate(
     let rt = s.rt_mut(n, uid)?;
     let spec = m.workload(rt.workload).template().clone();
     let idle = !rt.any_running();
-    let stopped = terminate_for(rt, &spec, grace, why);
+    let stopped = terminate_for(rt, &spec, grace, why, m.by_release.sidecar_containers);
     for c in stopped {
         crate::apiserver::kubelet_event(s, n, uid, crate::events::EventKind::Killing(c, why));
     }

@@ -88,7 +88,7 @@ pub enum EventKind {
     /// `Killing`, with why.
     Killing(C, StopWhy),
     /// `Unhealthy`: a probe failed.
-    Unhealthy(u8, ProbeKind),
+    Unhealthy(C, ProbeKind),
     /// kubelet SyncTerminatingPod: `FailedKillPod`.
     FailedKillPod,
 }

@@ -604,9 +604,14 @@ impl Proc {
 pub struct Stop {
     /// Seconds of preStop left (SIGTERM not yet sent).
     pub prestop_left: Option<Secs>,
-    /// Grace left after SIGTERM; at 0 the runtime sends SIGKILL.
+    /// Grace left after SIGTERM; at 0 the runtime sends SIGKILL. While `awaits_turn`: the
+    /// grace left to wait in.
     pub kill_left: Secs,
     pub why: StopWhy,
+    /// A sidecar in a pod kill with a termination ordering: after its preStop it waits, SIGTERM
+    /// not yet sent, until every regular container and the next sidecar have stopped, or
+    /// until `kill_left` runs out (`kuberuntime_termination_order.go` `waitForTurn`).
+    pub awaits_turn: bool,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]

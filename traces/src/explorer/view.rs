@@ -174,6 +174,13 @@ fn timers(m: &Cluster, s: &State) -> Vec<String> {
                             prestop_left: Some(t),
                             ..
                         }) => out.push(format!("{at}: preStop ends in {t} s, then SIGTERM")),
+                        Some(Stop {
+                            awaits_turn: true,
+                            kill_left,
+                            ..
+                        }) => out.push(format!(
+                            "{at}: waits for its turn to stop, SIGTERM in {kill_left} s at the latest"
+                        )),
                         Some(st) => out.push(format!(
                             "{at}: SIGKILL in {} s unless it exits",
                             st.kill_left
