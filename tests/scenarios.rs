@@ -84,7 +84,11 @@ const PINNED: &[(&str, usize)] = &[
     ("job-success-policy", 651),
     ("job-backoff-limit-per-index", 1827),
     ("job-active-deadline", 26),
-    ("kubelet-restart", 29),
+    // The restart, then the pod's first sync (status and probe workers) in either order.
+    ("kubelet-restart", 34),
+    // The outage at any moment of the probe period, the restart before or after the pod is
+    // reported not Ready, the status written before the workers exist.
+    ("kubelet-restart-unready", 4480),
     ("deployment-node-power-off", 182),
     // The shutdown races the replacement's binding to node-1 before its not-ready taint;
     // rejected replacements pile up to the terminated-pod threshold of 1.

@@ -774,6 +774,13 @@ pub fn all() -> Vec<PropertyDef> {
             layer: "runtime",
         },
         PropertyDef {
+            name: "ready_only_after_readiness_success",
+            kind: Kind::Step(ready_only_after_readiness_success),
+            sentence: "A kubelet turns a pod Ready only when the readiness probe of each of its containers that has one last succeeded.",
+            source: "UpdatePodStatus takes ready = !exists when a container has no readiness result and no worker, and a restarted kubelet's first SyncPod generates the status before probeManager.AddPod creates the workers, so an unready pod is reported Ready (prober_manager.go UpdatePodStatus; kubelet.go SyncPod; kubernetes#135795); docs/sources.md#kubelet-restart",
+            layer: "api + runtime",
+        },
+        PropertyDef {
             name: "shutdown_stops_pods_before_power_off",
             kind: Kind::Step(shutdown_stops_pods_before_power_off),
             sentence: "A node that shuts down gracefully powers off only once its kubelet has stopped every container on it.",
@@ -2183,4 +2190,30 @@ fn shutdown_critical_pods_stop_last(m: &Cluster, s: &State, a: &Action, _: &Stat
 
 fn pod_rejected_node_shutdown(_: &Cluster, s: &State) -> bool {
     s.api.pods.iter().any(|p| p.status.reason == "NodeShutdown")
+}
+
+/// Judged on each status update that turns a pod Ready: every running container (or sidecar)
+/// with a readiness probe has a worker whose result is Success.
+fn ready_only_after_readiness_success(m: &Cluster, s: &State, a: &Action, n: &State) -> bool {
+    let Action::Kubelet(kubelet::Action::StatusUpdate { node, uid }) = *a else {
+        return true;
+    };
+    let ready = |st: &State| st.pod(uid).is_some_and(|p| p.status.ready);
+    if ready(s) || !ready(n) {
+        return true;
+    }
+    let Some(rt) = s.rt(node, uid) else {
+        return true;
+    };
+    let spec = m.workload(rt.workload).template();
+    let ctrs = rt
+        .init
+        .iter()
+        .zip(&spec.init_containers)
+        .chain(rt.ctrs.iter().zip(&spec.containers));
+    ctrs.filter(|(c, cs)| cs.readiness_probe.is_some() && matches!(c.run, Run::Running(_)))
+        .all(|(c, _)| {
+            c.probes[ProbeKind::Readiness as usize]
+                .is_some_and(|w| w.result == ProbeResult::Success)
+        })
 }

@@ -248,7 +248,7 @@ pub fn what(m: &Context, state: &State, action: &Action) -> String {
             }
             kubelet::Action::Shutdown { node } => shutdown_step(m, state, node),
             kubelet::Action::Start { .. } => {
-                "start again: new probe workers (readiness Failure, liveness Success, startup Unknown); the running containers are kept".into()
+                "start again: the running containers are kept; the probe results were in memory only, and each pod gets its probe workers in its first sync".into()
             }
             kubelet::Action::Evict { uid, .. } => format!("evict {} (memory pressure)", name(uid)),
             kubelet::Action::Sync { uid, step, .. } => {
@@ -542,6 +542,7 @@ pub fn step_name(step: Step) -> &'static str {
         Step::Forget => "forget",
         Step::SidecarTurn { .. } => "sidecar's turn",
         Step::PostStartDone { .. } => "postStart done",
+        Step::AddProbeWorkers => "add probe workers",
         Step::CreateMirror => "create mirror",
         Step::DeleteMirror => "delete mirror",
     }
@@ -619,6 +620,10 @@ pub fn kubelet_step(m: &Context, state: &State, uid: u16, step: Step) -> String 
         Step::Forget => "forget".into(),
         Step::PostStartDone { ctr } => {
             format!("postStart hook of {} returned in", cname(false, ctr))
+        }
+        Step::AddProbeWorkers => {
+            "create new probe workers (readiness Failure, liveness Success, startup Unknown) for"
+                .into()
         }
         Step::CreateMirror => "create the mirror pod of static pod".into(),
         Step::DeleteMirror => "delete (grace 0) the deleted mirror pod of static pod".into(),

@@ -116,57 +116,71 @@ pub fn apply(m: &Context, s: &mut State, a: Action) -> Option<()> {
     }
 }
 
-/// A restarted kubelet (`kubelet.go` `HandlePodAdditions`, `prober_manager.go` `AddPod`): the
-/// containers it finds running keep running, but its probe results were in memory only. Each
-/// probe worker starts again as a new one: readiness Failure, liveness Success, startup
-/// Unknown (`worker.go` `newWorker`), so a started container is not started until its
-/// startup probe succeeds again and not Ready until its readiness probe does. The readiness
-/// probe runs at once (the status generation triggers it: `UpdatePodStatus`); the others
-/// after one period (their first tick is delayed by up to a period after a kubelet start:
-/// the model takes the whole period).
-pub fn start(m: &Context, s: &mut State, n: u8) -> Option<()> {
+/// A restarted kubelet (`kubelet.go` `HandlePodAdditions`): the containers it finds running
+/// keep running, but its probe results were in memory only, and each pod's probe workers are
+/// created only when its first SyncPod reaches `probeManager.AddPod`, after that sync has
+/// generated the pod's status ([`Step::AddProbeWorkers`], [`add_probe_workers`]).
+pub fn start(_: &Context, s: &mut State, n: u8) -> Option<()> {
     if !s.nodes[n as usize].kubelet_down {
         return None;
     }
     s.nodes[n as usize].kubelet_down = false;
     for rt in s.nodes[n as usize].pods.iter_mut() {
-        let w = rt.workload;
-        let rt = &mut **rt;
-        let (init, ctrs) = (&mut rt.init, &mut rt.ctrs);
-        let all = (init.iter_mut().enumerate().map(|(i, c)| (true, i, c)))
-            .chain(ctrs.iter_mut().enumerate().map(|(i, c)| (false, i, c)));
-        for (is_init, i, c) in all {
-            if !matches!(c.run, Run::Running(_)) {
-                continue;
-            }
-            let cs = m.container(w, is_init, i);
-            for kind in ProbeKind::ALL {
-                let (Some(p), Some(slot)) = (
-                    prober::probe_spec(cs, kind),
-                    c.probes[kind as usize].as_mut(),
-                ) else {
-                    continue;
-                };
-                *slot = Worker {
-                    result: match kind {
-                        ProbeKind::Startup => ProbeResult::Unknown,
-                        ProbeKind::Readiness => ProbeResult::Failure,
-                        ProbeKind::Liveness => ProbeResult::Success,
-                    },
-                    last: ProbeResult::Unknown,
-                    run: 0,
-                    on_hold: false,
-                    next_in: Some(if kind == ProbeKind::Readiness {
-                        0
-                    } else {
-                        p.period_seconds
-                    }),
-                    answer_in: None,
-                };
-            }
+        let has_workers = rt
+            .init
+            .iter()
+            .chain(&rt.ctrs)
+            .any(|c| matches!(c.run, Run::Running(_)) && c.probes.iter().any(|w| w.is_some()));
+        if has_workers && !rt.terminating {
+            rt.probes_pending = true;
         }
     }
     Some(())
+}
+
+/// `prober_manager.go` `AddPod` for a pod of a restarted kubelet: each probe worker starts
+/// again as a new one, readiness Failure, liveness Success, startup Unknown (`worker.go`
+/// `newWorker`), so a started container is not started until its startup probe succeeds
+/// again and not Ready until its readiness probe does. The readiness probe runs at once (the
+/// status generation triggers it: `UpdatePodStatus`); the others after one period (their
+/// first tick is delayed by up to a period after a kubelet start: the model takes the whole
+/// period).
+pub(super) fn add_probe_workers(m: &Context, rt: &mut PodRt) {
+    rt.probes_pending = false;
+    let w = rt.workload;
+    let (init, ctrs) = (&mut rt.init, &mut rt.ctrs);
+    let all = (init.iter_mut().enumerate().map(|(i, c)| (true, i, c)))
+        .chain(ctrs.iter_mut().enumerate().map(|(i, c)| (false, i, c)));
+    for (is_init, i, c) in all {
+        if !matches!(c.run, Run::Running(_)) {
+            continue;
+        }
+        let cs = m.container(w, is_init, i);
+        for kind in ProbeKind::ALL {
+            let (Some(p), Some(slot)) = (
+                prober::probe_spec(cs, kind),
+                c.probes[kind as usize].as_mut(),
+            ) else {
+                continue;
+            };
+            *slot = Worker {
+                result: match kind {
+                    ProbeKind::Startup => ProbeResult::Unknown,
+                    ProbeKind::Readiness => ProbeResult::Failure,
+                    ProbeKind::Liveness => ProbeResult::Success,
+                },
+                last: ProbeResult::Unknown,
+                run: 0,
+                on_hold: false,
+                next_in: Some(if kind == ProbeKind::Readiness {
+                    0
+                } else {
+                    p.period_seconds
+                }),
+                answer_in: None,
+            };
+        }
+    }
 }
 
 /// The node-level actions of node `node`'s kubelet: its node status once it reaches the API
@@ -294,7 +308,8 @@ pub fn actions<A: From<Action>>(m: &Context, s: &State, out: &mut Vec<A>) {
                 for kind in ProbeKind::ALL {
                     if let Some(w) = c.probes[kind as usize] {
                         let due = w.next_in == Some(0) || w.answer_in == Some(0);
-                        if due && matches!(c.run, Run::Running(_)) {
+                        // A restarted kubelet probes only once the workers exist.
+                        if due && !rt.probes_pending && matches!(c.run, Run::Running(_)) {
                             out.push(
                                 Action::Probe {
                                     node: n,

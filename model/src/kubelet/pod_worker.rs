@@ -48,6 +48,9 @@ pub enum Step {
     /// The postStart hook of a container returned (success, or failure: the container is
     /// killed, `kuberuntime_container.go` startContainer).
     PostStartDone { ctr: u8 },
+    /// A restarted kubelet's first SyncPod of the pod reaches `probeManager.AddPod`: new
+    /// probe workers (readiness Failure, liveness Success, startup Unknown).
+    AddProbeWorkers,
     /// `tryReconcileMirrorPods`: create the mirror pod of a static pod.
     CreateMirror,
     /// `tryReconcileMirrorPods`: the mirror pod has a deletionTimestamp; delete it (grace 0,
@@ -105,6 +108,9 @@ pub(super) fn next_step(
     }
     if online && pod.deletion.is_some() && !rt.terminating {
         return Some(Step::KillPod);
+    }
+    if rt.probes_pending && !rt.terminating {
+        return Some(Step::AddProbeWorkers);
     }
     let waiting_retry = rt.retry_left.is_some_and(|t| t > 0);
     if rt.terminating {
@@ -347,6 +353,13 @@ pub fn step(m: &Context, s: &mut State, n: u8, uid: u16, step: Step) -> Option<(
         }
         Step::Start { init, ctr } => start(m, s, n, uid, init, ctr as usize)?,
         Step::PostStartDone { ctr } => post_start_done(m, s, n, uid, ctr as usize)?,
+        Step::AddProbeWorkers => {
+            let rt = s.rt_mut(n, uid)?;
+            if !rt.probes_pending {
+                return None;
+            }
+            super::add_probe_workers(m, rt);
+        }
         Step::KillPod => {
             let pod = s.kpod(n, uid)?;
             let spec = spec_of(m, pod).clone();
@@ -432,6 +445,7 @@ pub fn new_rt(m: &Context, pod: &Pod) -> PodRt {
         revision: pod.revision,
         evicted: false,
         shutdown: false,
+        probes_pending: false,
         volumes: false,
         sandbox: false,
         init: vec![Ctr::default(); spec.init_containers.len()],

@@ -33,14 +33,17 @@ pub(super) fn runtime_records(c: &Ctr) -> Vec<RuntimeRecord> {
 }
 
 /// `started` and `ready` of a running regular container or sidecar, from its probe results.
-fn started_and_ready(c: &Ctr, cs: &Container) -> (Option<bool>, bool) {
+/// `no_workers`: a restarted kubelet has not created the pod's probe workers yet, so
+/// `UpdatePodStatus` finds neither a result nor a worker and takes started = ready = !exists
+/// (kubernetes#135795).
+fn started_and_ready(c: &Ctr, cs: &Container, no_workers: bool) -> (Option<bool>, bool) {
     let result =
         |k: ProbeKind| c.probes[k as usize].map(|w| w.result) == Some(ProbeResult::Success);
     k8s::container_started_and_ready(
         matches!(c.run, Run::Running(_)),
-        cs.startup_probe.is_some(),
+        cs.startup_probe.is_some() && !no_workers,
         result(ProbeKind::Startup),
-        cs.readiness_probe.is_some(),
+        cs.readiness_probe.is_some() && !no_workers,
         result(ProbeKind::Readiness),
     )
 }
@@ -111,7 +114,7 @@ pub fn compute_status(m: &Context, _s: &State, pod: &Pod, rt: &PodRt) -> PodStat
         if cs.is_sidecar() {
             // A sidecar's started and ready come from its probes, as a regular container's
             // (prober_manager.go `UpdatePodStatus`; docs/sources.md#sidecar-containers).
-            (st.started, st.ready) = started_and_ready(c, cs);
+            (st.started, st.ready) = started_and_ready(c, cs, rt.probes_pending);
             continue;
         }
         // Init containers are Ready once they exited 0 (older wording).
@@ -122,7 +125,8 @@ pub fn compute_status(m: &Context, _s: &State, pod: &Pod, rt: &PodRt) -> PodStat
         let Some(i) = spec.containers.iter().position(|c| c.name == st.name) else {
             continue;
         };
-        (st.started, st.ready) = started_and_ready(&rt.ctrs[i], &spec.containers[i]);
+        (st.started, st.ready) =
+            started_and_ready(&rt.ctrs[i], &spec.containers[i], rt.probes_pending);
     }
     // The model reports the terminal phase of a terminating pod once the pod worker has
     // finished with it (after SyncTerminatedPod). Upstream may write it just before

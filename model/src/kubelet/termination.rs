@@ -45,6 +45,8 @@ pub fn terminate_for(
     ordered: bool,
 ) -> Vec<crate::events::C> {
     rt.terminating = true;
+    // A pod being terminated gets no probe workers (`AddPod` is for pods that run on).
+    rt.probes_pending = false;
     let mut stopped = Vec::new();
     for (init, i) in (0..rt.init.len())
         .map(|i| (true, i))

@@ -418,6 +418,11 @@ pub struct PodRt {
     pub evicted: bool,
     /// Killed by the kubelet's node shutdown manager (status reason `Terminated`).
     pub shutdown: bool,
+    /// A restarted kubelet has not yet created the pod's probe workers: its first SyncPod
+    /// generates the status before `probeManager.AddPod` (`kubelet.go` `SyncPod`), and with
+    /// no result and no worker `UpdatePodStatus` reports a running container started and
+    /// ready.
+    pub probes_pending: bool,
     /// The pod's volumes are attached and mounted (`WaitForAttachAndMount` in kubelet
     /// SyncPod, before the runtime's SyncPod creates the sandbox).
     pub volumes: bool,
