@@ -17,6 +17,15 @@ pub fn exit_now(c: &mut Ctr, code: i32, oom: bool) {
     }
 }
 
+/// The container's preStop sleep, bounded by the grace period (`executePreStopHook` abandons
+/// the hook when the grace runs out).
+fn prestop_seconds(cs: &Container, grace: Secs) -> Option<Secs> {
+    cs.lifecycle
+        .as_ref()
+        .and_then(|l| l.pre_stop.as_ref())
+        .map(|ps| ps.sleep.seconds.min(grace))
+}
+
 /// killContainer: preStop bounded by grace, then SIGTERM with what is left of the
 /// grace (at least 2 s), then SIGKILL.
 pub fn begin_stop(c: &mut Ctr, cs: &Container, grace: Secs, why: StopWhy) {
@@ -26,11 +35,7 @@ pub fn begin_stop(c: &mut Ctr, cs: &Container, grace: Secs, why: StopWhy) {
     if p.stop.is_some() {
         return;
     }
-    let prestop = cs
-        .lifecycle
-        .as_ref()
-        .and_then(|l| l.pre_stop.as_ref())
-        .map(|ps| ps.sleep.seconds.min(grace));
+    let prestop = prestop_seconds(cs, grace);
     let kill_left = grace.saturating_sub(prestop.unwrap_or(0)).max(2);
     p.stop = Some(Stop {
         prestop_left: prestop.filter(|&s| s > 0),
@@ -54,11 +59,7 @@ pub fn begin_ordered_stop(c: &mut Ctr, cs: &Container, grace: Secs, why: StopWhy
     if p.stop.is_some() {
         return;
     }
-    let prestop = cs
-        .lifecycle
-        .as_ref()
-        .and_then(|l| l.pre_stop.as_ref())
-        .map(|ps| ps.sleep.seconds.min(grace));
+    let prestop = prestop_seconds(cs, grace);
     p.stop = Some(Stop {
         prestop_left: prestop.filter(|&s| s > 0),
         kill_left: grace.saturating_sub(prestop.unwrap_or(0)),
