@@ -74,6 +74,11 @@ enum Command {
         /// Read scenarios from this YAML file instead of the built-in catalogue.
         #[arg(long, value_name = "FILE")]
         catalogue: Option<String>,
+        /// Make every vacuity warning an error (exit 1): a fault that never happened, a
+        /// `start: settled` that never settled, a witness that never happens, a property
+        /// whose premise no reachable state has.
+        #[arg(long)]
+        strict: bool,
         #[command(flatten)]
         size: Size,
         #[command(flatten)]
@@ -300,6 +305,8 @@ struct JsonProperty<'a> {
     /// Steps of the slowest run (from the initial state to its first Q state).
     #[serde(skip_serializing_if = "Option::is_none")]
     slowest_run_steps: Option<usize>,
+    /// The run was complete and no reachable state has the property's premise.
+    vacuous: bool,
 }
 
 #[derive(Serialize)]
@@ -336,6 +343,15 @@ struct JsonScenario<'a> {
     /// class of states that differ only by which of them holds what); empty if none.
     symmetry: &'a [Vec<String>],
     properties: Vec<JsonProperty<'a>>,
+    /// What the check never saw happen (complete runs only): see "Vacuity" in README.
+    warnings: Vec<JsonWarning<'a>>,
+}
+
+#[derive(Serialize)]
+struct JsonWarning<'a> {
+    #[serde(flatten)]
+    warning: &'a podcheck_properties::vacuity::Warning,
+    message: String,
 }
 
 /// The process's peak resident memory (VmHWM), in KiB.
@@ -401,6 +417,15 @@ fn json_scenario(r: &ScenarioResult, threads: u16, checked: bool) -> JsonScenari
                     .as_ref()
                     .and_then(|t| t.slowest.as_ref())
                     .map(|r| r.actions.len()),
+                vacuous: p.vacuous,
+            })
+            .collect(),
+        warnings: r
+            .warnings
+            .iter()
+            .map(|w| JsonWarning {
+                warning: w,
+                message: w.to_string(),
             })
             .collect(),
     }
@@ -424,6 +449,21 @@ fn run_end(r: &ScenarioResult) -> String {
         Bound::MaxMemory => format!("INCOMPLETE: stopped at --max-memory {place}"),
         Bound::Interrupt => format!("INCOMPLETE: interrupted (Ctrl-C) {place}"),
         Bound::Capacity => format!("INCOMPLETE: the graph's edge table is full {place}"),
+    }
+}
+
+/// Not a timed result (whose own note says there was no P).
+fn t_none(p: &PropertyResult) -> bool {
+    p.timing
+        .as_ref()
+        .is_none_or(|t| t.worst != WorstTime::NoPremise)
+}
+
+/// The vacuity warnings of a scenario, on stderr: `error:` under `--strict`.
+fn print_warnings(r: &ScenarioResult, strict: bool) {
+    let label = if strict { "error" } else { "warning" };
+    for w in &r.warnings {
+        eprintln!("{label}: {}: {w}", r.scenario.name);
     }
 }
 
@@ -473,6 +513,11 @@ fn print_table(r: &ScenarioResult, checked: bool) {
             if t.worst == WorstTime::NoPremise {
                 steps.push_str(": WARNING no reachable state has P, nothing was measured");
             }
+        }
+        if p.vacuous && t_none(p) {
+            let premise = p.def.premise.map_or("P", |q| q.sentence);
+            let sep = if steps.is_empty() { "" } else { "; " };
+            steps = format!("{steps}{sep}vacuous: no reachable state has {premise}");
         }
         say!(
             " {mark} {:w$}  {:9}  {:10}  expected {:10}  {}",
@@ -548,6 +593,7 @@ fn run_check(
     scenarios: Vec<Scenario>,
     format: Format,
     traces: bool,
+    strict: bool,
     opts: CheckOptions,
 ) -> Result<ExitCode, BadInput> {
     let threads = opts.threads as u16;
@@ -573,6 +619,7 @@ fn run_check(
                 print_traces(&r);
             }
         }
+        print_warnings(&r, strict);
         results.push(r);
         checked.push(!interrupted);
     }
@@ -603,16 +650,27 @@ fn run_check(
                 .count()
         })
         .sum();
+    let n_vacuous: usize = results
+        .iter()
+        .map(|r| r.properties.iter().filter(|p| p.vacuous).count())
+        .sum();
+    let n_warnings: usize = results.iter().map(|r| r.warnings.len()).sum();
     if format == Format::Table {
+        let warned = match n_warnings {
+            0 => String::new(),
+            1 => "; 1 warning".to_string(),
+            n => format!("; {n} warnings"),
+        };
         say!(
-            "{} scenarios, {} verdicts: {} as expected, {} not",
+            "{} scenarios, {} verdicts: {} as expected, {} not; {} vacuous{warned}",
             results.len(),
             n_props,
             n_props - n_bad,
-            n_bad
+            n_bad,
+            n_vacuous
         );
     }
-    Ok(if mismatch {
+    Ok(if mismatch || (strict && n_warnings > 0) {
         ExitCode::from(1)
     } else if incomplete {
         ExitCode::from(3)
@@ -986,6 +1044,7 @@ fn main() -> ExitCode {
             no_reduction,
             worst_case,
             catalogue: file,
+            strict,
             size,
             sim,
         } => {
@@ -1021,7 +1080,7 @@ fn main() -> ExitCode {
                         max_memory,
                         worst_case,
                     };
-                    run_check(picked, format, traces, opts)
+                    run_check(picked, format, traces, strict, opts)
                 })
         }
         Command::Merge {

@@ -409,9 +409,17 @@ fn check_healthy_prints_a_table_of_its_properties() {
         );
     }
     let n = props.len();
+    let vacuous = out.lines().filter(|l| l.contains("vacuous: ")).count();
+    assert!(
+        vacuous > 0,
+        "healthy has no Job, no drain, no rollout:\n{out}"
+    );
     assert_eq!(
         out.lines().last(),
-        Some(format!("1 scenarios, {n} verdicts: {n} as expected, 0 not").as_str()),
+        Some(
+            format!("1 scenarios, {n} verdicts: {n} as expected, 0 not; {vacuous} vacuous")
+                .as_str()
+        ),
         "table:\n{out}"
     );
 }
@@ -1657,5 +1665,77 @@ fn bad_deployment_strategies_are_bad_input() {
     assert_bad_input(
         &["check", "--catalogue", &file],
         &["rolloutRestart", "is not a Deployment"],
+    );
+}
+
+// ---------------------------------------------------------------------------------------------
+// Vacuity
+
+/// A scenario where nothing it asks about can happen: the pod fits no node, so the delete of
+/// a Ready pod is never enabled.
+const NOTHING_HAPPENS: &str = r#"
+- name: nothing-happens
+  description: A pod that fits no node, and a delete of a Ready pod.
+  source: "test"
+  cluster:
+    nodes:
+      - {name: node-1, allocatable: {cpuMilli: 1000, memoryMi: 4096}}
+  workloads:
+    - kind: Deployment
+      metadata: {name: web}
+      spec:
+        replicas: 1
+        template:
+          spec:
+            containers:
+              - name: app
+                image: web:1.0
+                resources: {requests: {cpuMilli: 2000}}
+                app: {bootSeconds: 1}
+  faults:
+    - deletePod: {workload: web}
+"#;
+
+#[test]
+fn a_fault_that_never_happens_is_a_warning_and_strict_makes_it_an_error() {
+    let dir = TempDir::new("vacuity");
+    let file = dir.write("nothing.yaml", NOTHING_HAPPENS);
+    let args = ["check", "--catalogue", file.as_str()];
+    let o = run_expect(&args, 0);
+    let err = stderr(&o);
+    assert!(
+        err.contains(
+            "warning: nothing-happens: faults[0] (deletePod of workload web) never happened"
+        ),
+        "{}",
+        describe(&args, &o)
+    );
+    let out = stdout(&o);
+    assert!(
+        out.contains("vacuous: no reachable state has a pod being deleted"),
+        "{out}"
+    );
+    assert!(out.contains("; 1 warning"), "{out}");
+
+    let strict = ["check", "--catalogue", file.as_str(), "--strict"];
+    let o = run_expect(&strict, 1);
+    assert!(
+        stderr(&o).contains("error: nothing-happens: faults[0]"),
+        "{}",
+        describe(&strict, &o)
+    );
+
+    let json = ["check", "--catalogue", file.as_str(), "--format", "json"];
+    let results = run_json(&json, 0);
+    let w = &scenario(&results, "nothing-happens")["warnings"][0];
+    assert_eq!(w["kind"], "fault_never_happened");
+    assert_eq!(w["index"], 0);
+    assert!(w["message"].as_str().unwrap().contains("never happened"));
+    assert_eq!(
+        property(
+            scenario(&results, "nothing-happens"),
+            "no_start_after_deletion"
+        )["vacuous"],
+        true
     );
 }

@@ -441,6 +441,7 @@ fn an_evicted_pod_is_failed_from_the_moment_of_its_eviction() {
             sentence: "A pod with reason Evicted is Failed.",
             source: "eviction_manager.go evictPod",
             layer: "api",
+            premise: None,
         },
         PropertyDef {
             name: "some_evicted",
@@ -448,6 +449,7 @@ fn an_evicted_pod_is_failed_from_the_moment_of_its_eviction() {
             sentence: "Some pod is evicted.",
             source: "this test: the premise happens",
             layer: "api",
+            premise: None,
         },
     ];
     let s = podcheck_model::catalogue::find("node-pressure-eviction").unwrap();

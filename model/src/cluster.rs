@@ -179,6 +179,19 @@ impl Action {
     }
 }
 
+/// What keeps a cluster state from being settled ([`Cluster::unsettled_start`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Unsettled {
+    /// A workload (by index) has fewer Ready pods than it wants.
+    NotReady {
+        workload: u8,
+        ready: usize,
+        wanted: usize,
+    },
+    /// Some kube-proxy has not yet applied the EndpointSlice.
+    ProxiesBehind,
+}
+
 impl Cluster {
     /// Builds the model of a scenario with the given properties.
     pub fn new(scenario: Scenario, properties: Vec<PropertyFn>) -> Self {
@@ -223,6 +236,12 @@ impl Cluster {
     }
 
     fn settled(&self, s: &State) -> bool {
+        self.unsettled_in(s).is_empty()
+    }
+
+    /// What keeps `s` from being settled: each workload with fewer Ready pods than it wants,
+    /// and whether some kube-proxy has not yet applied the EndpointSlice.
+    fn unsettled_in(&self, s: &State) -> Vec<Unsettled> {
         let ready = |w: u8| {
             s.api
                 .pods
@@ -230,19 +249,40 @@ impl Cluster {
                 .filter(|p| p.workload == w && p.status.ready)
                 .count()
         };
-        let proxies_synced = s.proxies.iter().all(|p| p.lag_left.is_none());
-        proxies_synced
-            && self
-                .scenario
-                .workloads
-                .iter()
-                .enumerate()
-                .all(|(i, w)| match w {
-                    Workload::Deployment { spec, .. } => ready(i as u8) >= spec.replicas as usize,
-                    Workload::StatefulSet { spec, .. } => ready(i as u8) >= spec.replicas as usize,
-                    Workload::Pod { .. } => ready(i as u8) >= 1,
-                    Workload::Job { .. } | Workload::StaticPod { .. } => true,
+        let mut out: Vec<Unsettled> = self
+            .scenario
+            .workloads
+            .iter()
+            .enumerate()
+            .filter_map(|(i, w)| {
+                let wanted = match w {
+                    Workload::Deployment { spec, .. } => spec.replicas as usize,
+                    Workload::StatefulSet { spec, .. } => spec.replicas as usize,
+                    Workload::Pod { .. } => 1,
+                    Workload::Job { .. } | Workload::StaticPod { .. } => 0,
+                };
+                let ready = ready(i as u8);
+                (ready < wanted).then_some(Unsettled::NotReady {
+                    workload: i as u8,
+                    ready,
+                    wanted,
                 })
+            })
+            .collect();
+        if s.proxies.iter().any(|p| p.lag_left.is_some()) {
+            out.push(Unsettled::ProxiesBehind);
+        }
+        out
+    }
+
+    /// With `start: settled`, what the canonical startup ([`Cluster::settle`]) could not
+    /// reach: empty when the start is settled, or when the scenario starts empty. A start
+    /// that never settled is not the cluster the scenario means to check.
+    pub fn unsettled_start(&self) -> Vec<Unsettled> {
+        if self.scenario.cluster.start != Start::Settled {
+            return Vec::new();
+        }
+        self.unsettled_in(&self.start)
     }
 
     /// The state exploration starts from: the empty cluster, or the settled one.

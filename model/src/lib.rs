@@ -41,7 +41,7 @@ pub mod state;
 pub mod symmetry;
 pub mod time;
 
-pub use cluster::{Action, Actor, Cluster, PropertyFn};
+pub use cluster::{Action, Actor, Cluster, PropertyFn, Unsettled};
 pub use context::Context;
 pub use spec::{Scenario, Verdict};
 pub use state::events;

@@ -121,6 +121,18 @@ pub struct PropertyDef {
     pub source: &'static str,
     /// Which layer it is about.
     pub layer: &'static str,
+    /// For a safety property: the situation it is about. A complete run in which no reachable
+    /// state has it judged nothing, and says so ([`crate::vacuity`]). `None`: not judged for
+    /// vacuity.
+    pub premise: Option<Premise>,
+}
+
+/// The situation a safety property is about: a condition, and its sentence.
+#[derive(Clone, Copy)]
+pub struct Premise {
+    pub condition: StateFn,
+    /// What it says, as "no reachable state has …" ends: "a pod of a Job".
+    pub sentence: &'static str,
 }
 
 impl std::fmt::Debug for PropertyDef {
@@ -141,6 +153,10 @@ pub fn all() -> Vec<PropertyDef> {
             sentence: "A pod whose phase became Succeeded or Failed never gets another phase.",
             source: "kubelet_pods.go generateAPIPodStatus: a terminal phase is never left; docs/sources.md#kubelet-status-merge",
             layer: "api",
+            premise: Some(Premise {
+                condition: some_pod_terminal,
+                sentence: "a pod that is Succeeded or Failed",
+            }),
         },
         PropertyDef {
             name: "pending_until_first_start",
@@ -148,6 +164,7 @@ pub fn all() -> Vec<PropertyDef> {
             sentence: "A pod is Pending until one of its containers has started: it is never Running or Succeeded before.",
             source: "kubelet_pods.go getPhase: Pending until a container has run; docs/sources.md#kubelet-pod-phase",
             layer: "api + runtime",
+            premise: None,
         },
         PropertyDef {
             name: "ready_implies_containers_ready",
@@ -155,6 +172,10 @@ pub fn all() -> Vec<PropertyDef> {
             sentence: "A pod with Ready=True has ContainersReady=True and every container ready.",
             source: "status/generate.go GeneratePodReadyCondition, GenerateContainersReadyCondition; docs/sources.md#kubelet-pod-conditions",
             layer: "api",
+            premise: Some(Premise {
+                condition: some_pod_ready,
+                sentence: "a Ready pod",
+            }),
         },
         PropertyDef {
             name: "no_start_after_deletion",
@@ -162,6 +183,10 @@ pub fn all() -> Vec<PropertyDef> {
             sentence: "No container of a pod is started or restarted by a kubelet that has seen the pod's deletionTimestamp (a partitioned kubelet cannot see it).",
             source: "container/helpers.go ShouldContainerBeRestarted: false once the pod is being deleted; docs/sources.md#kubelet-restart-decision",
             layer: "runtime",
+            premise: Some(Premise {
+                condition: some_pod_deleted,
+                sentence: "a pod being deleted",
+            }),
         },
         PropertyDef {
             name: "backoff_bounded",
@@ -169,6 +194,7 @@ pub fn all() -> Vec<PropertyDef> {
             sentence: "No crash or image-pull back-off delay ever exceeds 300 s.",
             source: "kubelet.go MaxContainerBackOff, MaxImageBackOff (300 s); docs/sources.md#kubelet-crash-back-off",
             layer: "runtime",
+            premise: None,
         },
         PropertyDef {
             name: "endpoint_ready_implies_serving_not_terminating",
@@ -176,6 +202,10 @@ pub fn all() -> Vec<PropertyDef> {
             sentence: "An EndpointSlice endpoint with ready=true is serving and not terminating (without publishNotReadyAddresses).",
             source: "endpointslice podToEndpoint: ready = serving and not terminating; docs/sources.md#endpointslice-conditions",
             layer: "api",
+            premise: Some(Premise {
+                condition: some_endpoint,
+                sentence: "a pod listed in the EndpointSlice",
+            }),
         },
         PropertyDef {
             name: "no_terminal_or_ipless_endpoints",
@@ -183,6 +213,10 @@ pub fn all() -> Vec<PropertyDef> {
             sentence: "Once the EndpointSlice controller has synced, the slice lists no pod that is Succeeded or Failed, has no IP, or no longer exists.",
             source: "endpointslice ShouldPodBeInEndpoints: no terminal or IP-less pods; docs/sources.md#endpointslice-conditions",
             layer: "api",
+            premise: Some(Premise {
+                condition: some_endpoint,
+                sentence: "a pod listed in the EndpointSlice",
+            }),
         },
         PropertyDef {
             name: "no_request_to_stopped_container",
@@ -190,6 +224,10 @@ pub fn all() -> Vec<PropertyDef> {
             sentence: "No client request is routed by a kube-proxy to a pod whose container has stopped.",
             source: "a request refused by a stopped pod that a lagging kube-proxy still routes to (kubernetes#43576); docs/sources.md#kube-proxy-routing-lags-the-endpointslice",
             layer: "data plane + runtime",
+            premise: Some(Premise {
+                condition: some_route,
+                sentence: "a kube-proxy that routes to a pod",
+            }),
         },
         PropertyDef {
             name: "no_restart_while_healthy",
@@ -197,6 +235,7 @@ pub fn all() -> Vec<PropertyDef> {
             sentence: "The kubelet never kills a container whose program is healthy (booting or serving, not deadlocked).",
             source: "kuberuntime_manager.go computePodActions kills on liveness and startup failure only; docs/sources.md#kubelet-probe-failure-kills-the-container",
             layer: "runtime",
+            premise: None,
         },
         PropertyDef {
             name: "graceful_stop_within_grace",
@@ -204,6 +243,10 @@ pub fn all() -> Vec<PropertyDef> {
             sentence: "Every container stopped because its pod was deleted exits within the grace period after SIGTERM, without SIGKILL.",
             source: "kuberuntime_container.go killContainer: SIGTERM, SIGKILL when the grace period ends; docs/sources.md#kubelet-termination-and-grace-period",
             layer: "runtime",
+            premise: Some(Premise {
+                condition: some_pod_deleted,
+                sentence: "a pod being deleted",
+            }),
         },
         PropertyDef {
             name: "job_fails_only_after_backoff_limit_plus_one_failures",
@@ -211,6 +254,10 @@ pub fn all() -> Vec<PropertyDef> {
             sentence: "A Job fails with BackoffLimitExceeded only after more than backoffLimit of its container runs have failed.",
             source: "job_controller.go exceedsBackoffLimit (failed > backoffLimit), pastBackoffLimitOnFailure; docs/sources.md#job-backofflimit",
             layer: "api + runtime",
+            premise: Some(Premise {
+                condition: job_pod_exists,
+                sentence: "a pod of a Job",
+            }),
         },
         PropertyDef {
             name: "statefulset_at_most_one",
@@ -218,6 +265,10 @@ pub fn all() -> Vec<PropertyDef> {
             sentence: "At no time do two nodes run containers of the same StatefulSet identity (the same pod name).",
             source: "StatefulSet at-most-one identity: stateful_set_control.go processReplica, PR #35235; docs 'Force Delete StatefulSet Pods'; docs/sources.md#statefulset-one-pod-per-identity",
             layer: "runtime",
+            premise: Some(Premise {
+                condition: statefulset_pod_runs,
+                sentence: "a running container of a StatefulSet pod",
+            }),
         },
         PropertyDef {
             name: "deployment_at_most_replicas_running",
@@ -225,6 +276,10 @@ pub fn all() -> Vec<PropertyDef> {
             sentence: "At no time do more pods of a Deployment have running containers than its replicas (after a kubectl scale, the larger of the two counts).",
             source: "controller_utils.go IsPodActive: terminating pods are not counted (kubernetes#95498); docs/sources.md#replicaset-active-pods",
             layer: "runtime",
+            premise: Some(Premise {
+                condition: deployment_pod_runs,
+                sentence: "a running container of a Deployment pod",
+            }),
         },
         PropertyDef {
             name: "unreachable_pods_leave_endpoints",
@@ -232,6 +287,10 @@ pub fn all() -> Vec<PropertyDef> {
             sentence: "Once the EndpointSlice controller has synced, no pod is listed ready on a node that is marked Unknown and still cannot reach the API server.",
             source: "node_lifecycle_controller.go MarkPodsNotReady, then endpointslice podToEndpoint; docs/sources.md#node-lifecycle-pods-not-ready-and-unreachable-taints",
             layer: "api",
+            premise: Some(Premise {
+                condition: some_node_unknown,
+                sentence: "a node marked Unknown",
+            }),
         },
         PropertyDef {
             name: "terminating_until_kubelet_confirms",
@@ -239,6 +298,10 @@ pub fn all() -> Vec<PropertyDef> {
             sentence: "The object of a gracefully deleted pod on an unreachable node is never removed except by a force delete or PodGC.",
             source: "status_manager.go canBeDeleted: only the kubelet finishes a graceful delete; docs/sources.md#pods-stay-terminating-on-a-lost-node",
             layer: "api",
+            premise: Some(Premise {
+                condition: deleted_on_unknown_node,
+                sentence: "a pod being deleted on a node marked Unknown",
+            }),
         },
         PropertyDef {
             name: "no_eviction_in_full_disruption",
@@ -246,6 +309,10 @@ pub fn all() -> Vec<PropertyDef> {
             sentence: "Taint eviction deletes no pod while every node is not Ready (master disruption mode).",
             source: "node_lifecycle_controller.go master disruption mode; taint_eviction.go; docs/sources.md#node-lifecycle-full-disruption",
             layer: "api",
+            premise: Some(Premise {
+                condition: all_nodes_not_ready,
+                sentence: "every node not Ready at once",
+            }),
         },
         PropertyDef {
             name: "eviction_respects_qos_order",
@@ -253,6 +320,7 @@ pub fn all() -> Vec<PropertyDef> {
             sentence: "Node-pressure eviction never evicts a pod while a pod of a lower QoS class (BestEffort < Burstable < Guaranteed) still runs on the node.",
             source: "the QoS order is a common belief; eviction/helpers.go ranks by usage over request, then priority (kubernetes#78561); docs/sources.md#kubelet-node-pressure-eviction",
             layer: "runtime",
+            premise: None,
         },
         PropertyDef {
             name: "stuck_pod_has_event",
@@ -260,6 +328,7 @@ pub fn all() -> Vec<PropertyDef> {
             sentence: "A pod that stays stuck longer than a minute (ContainerCreating, or deleted with nothing left running, on a kubelet that reaches the API server) has an event naming the failing step.",
             source: "every failing kubelet step records its diagnostic; docs 'Debug Pods'; docs/sources.md#kubelet-volumes-sandbox-and-containers",
             layer: "api + runtime",
+            premise: None,
         },
         PropertyDef {
             name: "no_ip_no_endpoint",
@@ -267,6 +336,10 @@ pub fn all() -> Vec<PropertyDef> {
             sentence: "A pod without an IP is never listed in the EndpointSlice.",
             source: "endpointslice ShouldPodBeInEndpoints: a pod without an IP is not listed; docs/sources.md#endpointslice-conditions",
             layer: "api",
+            premise: Some(Premise {
+                condition: some_endpoint,
+                sentence: "a pod listed in the EndpointSlice",
+            }),
         },
         PropertyDef {
             name: "not_running_before_poststart",
@@ -274,6 +347,7 @@ pub fn all() -> Vec<PropertyDef> {
             sentence: "The kubelet never writes a status that shows a container Running while its postStart hook is still running.",
             source: "Kubernetes docs, Container Lifecycle Hooks (the container cannot reach a running state until the hook completes); kuberuntime_container.go startContainer; docs/sources.md#kubelet-poststart-hook",
             layer: "api + runtime",
+            premise: None,
         },
         PropertyDef {
             name: "static_pod_survives_mirror_delete",
@@ -281,6 +355,10 @@ pub fn all() -> Vec<PropertyDef> {
             sentence: "The kubelet never terminates a static pod whose manifest is on the node, whatever happens to its mirror pod.",
             source: "kubelet.go tryReconcileMirrorPods, HandlePodRemoves; docs 'Create static Pods'; docs/sources.md#kubelet-static-and-mirror-pods",
             layer: "runtime",
+            premise: Some(Premise {
+                condition: static_pod_runs,
+                sentence: "a static pod on a node",
+            }),
         },
         PropertyDef {
             name: "force_delete_cleans_runtime",
@@ -288,6 +366,7 @@ pub fn all() -> Vec<PropertyDef> {
             sentence: "Once a pod's object is gone from the API, no container of that pod still runs on any node.",
             source: "strategy.go CheckGracefulDelete: a force delete does not wait for the kubelet; docs 'Force Delete StatefulSet Pods'; docs/sources.md#api-server-force-delete",
             layer: "api + runtime",
+            premise: None,
         },
         PropertyDef {
             name: "pod_becomes_ready",
@@ -295,6 +374,7 @@ pub fn all() -> Vec<PropertyDef> {
             sentence: "Some pod becomes Ready.",
             source: "status/generate.go GeneratePodReadyCondition; docs/sources.md#kubelet-pod-conditions",
             layer: "api",
+            premise: None,
         },
         PropertyDef {
             name: "endpoint_becomes_ready",
@@ -302,6 +382,7 @@ pub fn all() -> Vec<PropertyDef> {
             sentence: "Some pod is listed ready in the EndpointSlice and every kube-proxy routes to it.",
             source: "endpointslice podToEndpoint, then kube-proxy; docs/sources.md#endpointslice-conditions",
             layer: "api + data plane",
+            premise: None,
         },
         PropertyDef {
             name: "pod_unschedulable",
@@ -309,6 +390,7 @@ pub fn all() -> Vec<PropertyDef> {
             sentence: "Some pod waits with PodScheduled=False, reason Unschedulable.",
             source: "noderesources/fit.go fitsRequest: PodScheduled=False, Unschedulable; docs/sources.md#scheduler-resource-fit-and-scoring",
             layer: "api",
+            premise: None,
         },
         PropertyDef {
             name: "status_image_pull_backoff",
@@ -316,6 +398,7 @@ pub fn all() -> Vec<PropertyDef> {
             sentence: "kubectl shows some pod as ImagePullBackOff.",
             source: "images/image_manager.go EnsureImageExists; docs/sources.md#kubelet-image-pull-back-off",
             layer: "api",
+            premise: None,
         },
         PropertyDef {
             name: "status_crash_loop_while_running",
@@ -323,6 +406,7 @@ pub fn all() -> Vec<PropertyDef> {
             sentence: "kubectl shows some pod as CrashLoopBackOff while its phase is Running.",
             source: "kuberuntime_manager.go doBackOff; printers.go printPod; docs/sources.md#kubelet-crash-back-off",
             layer: "api",
+            premise: None,
         },
         PropertyDef {
             name: "status_oom_killed",
@@ -330,6 +414,7 @@ pub fn all() -> Vec<PropertyDef> {
             sentence: "Some container status shows a termination with reason OOMKilled and exit code 137.",
             source: "kubelet_pods.go convertToAPIContainerStatuses: Terminated, OOMKilled, 137; docs/sources.md#kubelet-container-statuses",
             layer: "api",
+            premise: None,
         },
         PropertyDef {
             name: "endpoint_not_ready_while_running",
@@ -337,6 +422,7 @@ pub fn all() -> Vec<PropertyDef> {
             sentence: "After a fault of the scenario has begun, some pod is listed not ready in the EndpointSlice while its container runs.",
             source: "prober/worker.go doProbe; endpointslice podToEndpoint; docs/sources.md#kubelet-probe-worker",
             layer: "api + runtime",
+            premise: None,
         },
         PropertyDef {
             name: "ready_again_after_outage",
@@ -344,6 +430,7 @@ pub fn all() -> Vec<PropertyDef> {
             sentence: "After a dependency outage has ended, some pod is Ready again.",
             source: "prober/worker.go doProbe: readiness passes again; docs/sources.md#kubelet-probe-worker",
             layer: "api",
+            premise: None,
         },
         PropertyDef {
             name: "container_restarted",
@@ -351,6 +438,7 @@ pub fn all() -> Vec<PropertyDef> {
             sentence: "Some container has a restartCount of at least 1.",
             source: "kuberuntime_manager.go computePodActions: restart after an exit or a liveness kill; docs/sources.md#kubelet-probe-failure-kills-the-container",
             layer: "api",
+            premise: None,
         },
         PropertyDef {
             name: "deleted_pod_ends_succeeded",
@@ -358,6 +446,7 @@ pub fn all() -> Vec<PropertyDef> {
             sentence: "Some deleted pod reaches phase Succeeded before its object is removed.",
             source: "since 1.27 (PR #115331) a deleted pod whose containers exit 0 ends Succeeded; docs/sources.md#kubelet-terminal-phase-of-a-deleted-pod",
             layer: "api",
+            premise: None,
         },
         PropertyDef {
             name: "deleted_pod_ends_failed",
@@ -365,6 +454,7 @@ pub fn all() -> Vec<PropertyDef> {
             sentence: "Some deleted pod reaches phase Failed before its object is removed.",
             source: "since 1.27 (PR #115331) a deleted pod with a non-zero exit ends Failed; docs/sources.md#kubelet-terminal-phase-of-a-deleted-pod",
             layer: "api",
+            premise: None,
         },
         PropertyDef {
             name: "job_failed",
@@ -372,6 +462,7 @@ pub fn all() -> Vec<PropertyDef> {
             sentence: "Some Job is Failed with reason BackoffLimitExceeded.",
             source: "job_controller.go: reason BackoffLimitExceeded; docs/sources.md#job-backofflimit",
             layer: "api",
+            premise: None,
         },
         PropertyDef {
             name: "job_completes",
@@ -379,6 +470,7 @@ pub fn all() -> Vec<PropertyDef> {
             sentence: "Some Job is Complete.",
             source: "job_controller.go: succeeded pods reach completions and none is active; docs/sources.md#job-backofflimit",
             layer: "api",
+            premise: None,
         },
         PropertyDef {
             name: "node_ready_unknown",
@@ -386,6 +478,7 @@ pub fn all() -> Vec<PropertyDef> {
             sentence: "Some node's Ready condition becomes Unknown.",
             source: "node_lifecycle_controller.go tryUpdateNodeHealth; docs/sources.md#node-lifecycle-unknown-after-the-grace-period",
             layer: "api",
+            premise: None,
         },
         PropertyDef {
             name: "all_nodes_unknown",
@@ -393,6 +486,7 @@ pub fn all() -> Vec<PropertyDef> {
             sentence: "Every node's Ready condition is Unknown at once.",
             source: "node_lifecycle_controller.go tryUpdateNodeHealth, zone states; docs/sources.md#node-lifecycle-full-disruption",
             layer: "api",
+            premise: None,
         },
         PropertyDef {
             name: "pod_terminating_on_unreachable_node",
@@ -400,6 +494,7 @@ pub fn all() -> Vec<PropertyDef> {
             sentence: "kubectl shows a pod Terminating on a node that cannot reach the API server, while its containers still run.",
             source: "printers.go printPod shows Terminating; only the kubelet finishes the delete (kubernetes#72226); docs/sources.md#pods-stay-terminating-on-a-lost-node",
             layer: "api + runtime",
+            premise: None,
         },
         PropertyDef {
             name: "pod_evicted",
@@ -407,6 +502,7 @@ pub fn all() -> Vec<PropertyDef> {
             sentence: "Some pod has status reason Evicted.",
             source: "pkg/kubelet/eviction eviction_manager.go: phase Failed, reason Evicted; docs/sources.md#kubelet-node-pressure-eviction",
             layer: "api",
+            premise: None,
         },
         PropertyDef {
             name: "stuck_container_creating",
@@ -414,6 +510,7 @@ pub fn all() -> Vec<PropertyDef> {
             sentence: "Some pod shows ContainerCreating for longer than a minute.",
             source: "a pod stuck in ContainerCreating; docs 'Debug Pods'; docs/sources.md#kubelet-volumes-sandbox-and-containers",
             layer: "api",
+            premise: None,
         },
         PropertyDef {
             name: "stuck_terminating",
@@ -421,6 +518,7 @@ pub fn all() -> Vec<PropertyDef> {
             sentence: "Some deleted pod's object stays in the API for longer than a minute after its containers stopped.",
             source: "a pod stuck in Terminating; kubelet.go SyncTerminatingPod, SyncTerminatedPod; docs/sources.md#kubelet-volumes-sandbox-and-containers",
             layer: "api + runtime",
+            premise: None,
         },
         PropertyDef {
             name: "status_create_container_config_error",
@@ -428,6 +526,7 @@ pub fn all() -> Vec<PropertyDef> {
             sentence: "kubectl shows some pod as CreateContainerConfigError.",
             source: "kuberuntime_container.go startContainer, ErrCreateContainerConfig; docs/sources.md#kubelet-volumes-sandbox-and-containers",
             layer: "api",
+            premise: None,
         },
         PropertyDef {
             name: "status_create_container_error",
@@ -435,6 +534,7 @@ pub fn all() -> Vec<PropertyDef> {
             sentence: "kubectl shows some pod as CreateContainerError.",
             source: "kuberuntime_container.go startContainer, ErrCreateContainer; docs/sources.md#kubelet-volumes-sandbox-and-containers",
             layer: "api",
+            premise: None,
         },
         PropertyDef {
             name: "poststart_hook_failed",
@@ -442,6 +542,7 @@ pub fn all() -> Vec<PropertyDef> {
             sentence: "Some pod records FailedPostStartHook and its container waits (PostStartHookError or CrashLoopBackOff) to be started again.",
             source: "kuberuntime_container.go startContainer (FailedPostStartHook, killContainer, ErrPostStartHook); docs/sources.md#kubelet-poststart-hook",
             layer: "api",
+            premise: None,
         },
         PropertyDef {
             name: "status_outofcpu",
@@ -449,6 +550,7 @@ pub fn all() -> Vec<PropertyDef> {
             sentence: "kubectl shows some pod as OutOfcpu while its phase is Failed.",
             source: "lifecycle/predicate.go Admit, kubelet.go rejectPod; printers.go printPod; docs/sources.md#kubelet-admission",
             layer: "api",
+            premise: None,
         },
         PropertyDef {
             name: "leftovers_after_force_delete",
@@ -456,6 +558,7 @@ pub fn all() -> Vec<PropertyDef> {
             sentence: "Some pod's object is gone while its node still holds its sandbox or volumes, with nothing running.",
             source: "a force delete leaves the node's leftovers; kubelet_volumes.go cleanupOrphanedPodDirs; docs/sources.md#api-server-force-delete",
             layer: "runtime",
+            premise: None,
         },
         PropertyDef {
             name: "mirror_pod_recreated",
@@ -463,6 +566,7 @@ pub fn all() -> Vec<PropertyDef> {
             sentence: "A deleted mirror pod is back in the API while its static pod runs.",
             source: "kubelet.go tryReconcileMirrorPods; docs/sources.md#kubelet-static-and-mirror-pods",
             layer: "api + runtime",
+            premise: None,
         },
         PropertyDef {
             name: "ready_leads_to_endpoint",
@@ -473,6 +577,7 @@ pub fn all() -> Vec<PropertyDef> {
             sentence: "A pod that is Ready is eventually listed ready in the EndpointSlice and routed to by every kube-proxy (or stops being Ready).",
             source: "endpointslice podToEndpoint; docs/sources.md#endpointslice-conditions",
             layer: "api + data plane",
+            premise: None,
         },
         PropertyDef {
             name: "deleted_leads_to_gone",
@@ -483,6 +588,7 @@ pub fn all() -> Vec<PropertyDef> {
             sentence: "Every pod with a deletionTimestamp is eventually removed from the API.",
             source: "status_manager.go canBeDeleted; docs/sources.md#pods-stay-terminating-on-a-lost-node",
             layer: "api",
+            premise: None,
         },
         PropertyDef {
             name: "scheduled_leads_to_running",
@@ -493,6 +599,7 @@ pub fn all() -> Vec<PropertyDef> {
             sentence: "A pod bound to a node whose images can be pulled eventually has a container started (or is deleted).",
             source: "the kubelet starts what is bound to it: kuberuntime_manager.go computePodActions, SyncPod; docs/sources.md#kubelet-pod-actions",
             layer: "api + runtime",
+            premise: None,
         },
         PropertyDef {
             name: "replicas_converge",
@@ -503,6 +610,18 @@ pub fn all() -> Vec<PropertyDef> {
             sentence: "Whenever a Deployment has fewer active pods than replicas, it eventually has them all Running and Ready (once faults stop).",
             source: "controller_utils.go IsPodActive, replica_set.go manageReplicas; docs/sources.md#replicaset-active-pods",
             layer: "api",
+            premise: None,
+        },
+        PropertyDef {
+            name: "surplus_replicas_removed",
+            kind: Kind::LeadsTo {
+                p: replicas_surplus,
+                q: replicas_exact_and_ready,
+            },
+            sentence: "Whenever a Deployment has more active pods than replicas (after a kubectl scale down), it eventually has exactly its replicas, all Running and Ready (once faults stop).",
+            source: "replica_set.go manageReplicas, getPodsToDelete; docs/sources.md#replicaset-scale-down-order",
+            layer: "api",
+            premise: None,
         },
         PropertyDef {
             name: "recovered_dependency_leads_to_ready",
@@ -513,6 +632,7 @@ pub fn all() -> Vec<PropertyDef> {
             sentence: "After a dependency outage has ended, every pod eventually is Ready again.",
             source: "prober/worker.go doProbe, after the crash back-off; docs/sources.md#kubelet-crash-back-off",
             layer: "api",
+            premise: None,
         },
         PropertyDef {
             name: "status_error_failed_pod",
@@ -520,6 +640,7 @@ pub fn all() -> Vec<PropertyDef> {
             sentence: "kubectl shows some pod as Error while its phase is Failed.",
             source: "kubelet_pods.go getPhase (Failed); printers.go printPod (Error); docs/sources.md#kubectl-status-column",
             layer: "api",
+            premise: None,
         },
         PropertyDef {
             name: "cut_off_node_unknown_within_grace",
@@ -531,6 +652,7 @@ pub fn all() -> Vec<PropertyDef> {
             sentence: "A node cut off from the API server is marked Unknown within node-monitor-grace-period plus one node monitor period (5 s) of the cut.",
             source: "node_lifecycle_controller.go tryUpdateNodeHealth (Unknown once now > probeTimestamp + grace), run every --node-monitor-period (5 s); docs/sources.md#node-lifecycle-unknown-after-the-grace-period",
             layer: "api",
+            premise: None,
         },
         PropertyDef {
             name: "cut_off_pod_unrouted_within",
@@ -542,6 +664,7 @@ pub fn all() -> Vec<PropertyDef> {
             sentence: "Within node-monitor-grace-period plus one monitor period (5 s) plus the proxy lag of a node being cut off, no kube-proxy on a reachable node routes to a pod on it.",
             source: "node_lifecycle_controller.go MarkPodsNotReady, endpointslice podToEndpoint (ready=false), then kube-proxy; docs/sources.md#node-lifecycle-pods-not-ready-and-unreachable-taints",
             layer: "api + data plane",
+            premise: None,
         },
         PropertyDef {
             name: "cut_off_pod_replaced_within",
@@ -553,6 +676,7 @@ pub fn all() -> Vec<PropertyDef> {
             sentence: "Within node-monitor-grace-period plus one monitor period (5 s) plus 300 s (the default tolerationSeconds for node.kubernetes.io/unreachable) of a node being cut off, every Deployment again has a running container in as many pods on reachable nodes as it has replicas (or the node is back).",
             source: "DefaultTolerationSeconds admission (300 s), taint_eviction.go, replica_set.go manageReplicas; docs/sources.md#node-failure",
             layer: "api + runtime",
+            premise: None,
         },
         PropertyDef {
             name: "pod_on_unknown_node_deleted_within",
@@ -564,6 +688,7 @@ pub fn all() -> Vec<PropertyDef> {
             sentence: "Every pod on a node marked Unknown is deleted (gets a deletionTimestamp) within 300 s plus one monitor period (5 s), or its node is back.",
             source: "DefaultTolerationSeconds admission (300 s), taint_eviction.go; none in master disruption mode (node_lifecycle_controller.go); docs/sources.md#node-lifecycle-full-disruption",
             layer: "api",
+            premise: None,
         },
         PropertyDef {
             name: "deleted_pod_gone_within_grace",
@@ -575,6 +700,7 @@ pub fn all() -> Vec<PropertyDef> {
             sentence: "A pod deleted on a node that reaches the API server is gone from the API within its terminationGracePeriodSeconds.",
             source: "kuberuntime_container.go killContainer (SIGKILL when the grace period ends), status_manager.go canBeDeleted; docs/sources.md#kubelet-termination-and-grace-period",
             layer: "api + runtime",
+            premise: None,
         },
         PropertyDef {
             name: "deleted_pod_gone_within_a_second_of_sigterm",
@@ -586,6 +712,7 @@ pub fn all() -> Vec<PropertyDef> {
             sentence: "A deleted pod whose containers have been sent SIGTERM (or have stopped) is gone from the API within a second.",
             source: "a program that handles SIGTERM exits at once; a shell as PID 1 ignores it and waits for SIGKILL (kubernetes#127188); docs/sources.md#kubelet-termination-and-grace-period",
             layer: "api + runtime",
+            premise: None,
         },
         PropertyDef {
             name: "recovered_dependency_ready_within_probe_period",
@@ -597,6 +724,7 @@ pub fn all() -> Vec<PropertyDef> {
             sentence: "After a dependency outage has ended, every pod is Ready again within one readiness period times successThreshold.",
             source: "prober/worker.go doProbe (readiness passes at the next probe), but a container in crash back-off waits up to 300 s (kubelet.go MaxContainerBackOff); docs/sources.md#kubelet-crash-back-off",
             layer: "api",
+            premise: None,
         },
         PropertyDef {
             name: "ready_pod_routed_within_proxy_lag",
@@ -608,6 +736,7 @@ pub fn all() -> Vec<PropertyDef> {
             sentence: "A pod that is Ready is listed ready in the EndpointSlice and routed to by every kube-proxy within the proxy lag (or stops being Ready).",
             source: "endpointslice podToEndpoint, then kube-proxy's own delay (kubernetes#43576); docs/sources.md#kube-proxy-routing-lags-the-endpointslice",
             layer: "api + data plane",
+            premise: None,
         },
         PropertyDef {
             name: "deleted_pod_unrouted_before_sigterm",
@@ -619,6 +748,7 @@ pub fn all() -> Vec<PropertyDef> {
             sentence: "A deleted pod (or one whose object is gone) leaves every kube-proxy on a reachable node within its preStop sleep (or the shorter grace period of its delete), that is before its containers get SIGTERM.",
             source: "a preStop sleep holds SIGTERM back while kube-proxies catch up (kubernetes#43576, KEP-3960); docs/sources.md#kube-proxy-routing-lags-the-endpointslice",
             layer: "api + data plane + runtime",
+            premise: None,
         },
         PropertyDef {
             name: "rwo_volume_attached_to_one_node",
@@ -626,6 +756,10 @@ pub fn all() -> Vec<PropertyDef> {
             sentence: "No volume that may be attached to one node only (access modes ReadWriteOnce or ReadWriteOncePod, without ReadWriteMany or ReadOnlyMany) is attached to two nodes at once, in the attach/detach controller's actual state of the world (its VolumeAttachments).",
             source: "reconciler.go attachDesiredVolumes: a volume that IsMultiAttachAllowed refuses is not attached while GetNodesForAttachedVolume lists another node (reportMultiAttachError); docs/sources.md#attach-detach-access-modes-and-multi-attach",
             layer: "api",
+            premise: Some(Premise {
+                condition: single_node_volume_attached,
+                sentence: "an attached ReadWriteOnce volume",
+            }),
         },
         PropertyDef {
             name: "rwo_volume_mounted_on_one_node",
@@ -633,6 +767,10 @@ pub fn all() -> Vec<PropertyDef> {
             sentence: "No volume that may be attached to one node only (access modes ReadWriteOnce or ReadWriteOncePod, without ReadWriteMany or ReadOnlyMany) is mounted on two nodes at once.",
             source: "reconciler.go reconcile: a force detach (maxWaitForUnmountDuration on an unhealthy node, or the out-of-service taint) does not wait for the unmount, so the volume can be attached and mounted elsewhere while the old node still has it mounted (KEP-2268; PR #120344); docs/sources.md#attach-detach-detach-and-force-detach",
             layer: "runtime",
+            premise: Some(Premise {
+                condition: single_node_volume_attached,
+                sentence: "an attached ReadWriteOnce volume",
+            }),
         },
         PropertyDef {
             name: "multi_attach_error_reported",
@@ -640,6 +778,7 @@ pub fn all() -> Vec<PropertyDef> {
             sentence: "Some pod gets FailedAttachVolume \"Multi-Attach error\": its volume is attached to another node.",
             source: "reconciler.go reportMultiAttachError; docs/sources.md#attach-detach-access-modes-and-multi-attach",
             layer: "api",
+            premise: None,
         },
         PropertyDef {
             name: "no_request_finds_no_endpoints",
@@ -647,6 +786,10 @@ pub fn all() -> Vec<PropertyDef> {
             sentence: "No client request reaches a kube-proxy that has routed to the Service before and now has no endpoint for it (kube-proxy rejects it: the Service has no endpoints).",
             source: "kube-proxy rejects traffic to a Service with no usable endpoint (pkg/proxy/iptables syncProxyRules; pkg/proxy/topology.go CategorizeEndpoints, KEP-1669); docs/sources.md#kube-proxy-terminating-endpoints",
             layer: "data plane",
+            premise: Some(Premise {
+                condition: some_route,
+                sentence: "a kube-proxy that routes to a pod",
+            }),
         },
         PropertyDef {
             name: "job_running_pods_within_parallelism",
@@ -654,6 +797,10 @@ pub fn all() -> Vec<PropertyDef> {
             sentence: "No more of a Job's pods run containers at once than its parallelism.",
             source: "with podReplacementPolicy TerminatingOrFailed the Job controller replaces a pod as soon as it is deleted, while its containers still run; Failed waits for the phase (job_controller.go manageJob, onlyReplaceFailedPods; KEP-3939); docs/sources.md#job-conditions-and-counters",
             layer: "runtime",
+            premise: Some(Premise {
+                condition: job_pod_exists,
+                sentence: "a pod of a Job",
+            }),
         },
         PropertyDef {
             name: "job_terminal_after_pods_terminated",
@@ -661,6 +808,10 @@ pub fn all() -> Vec<PropertyDef> {
             sentence: "A Job is marked Failed or Complete only once none of its pods is still terminating.",
             source: "from 1.29 the Job controller writes FailureTarget or SuccessCriteriaMet first and the terminal condition once status.terminating is 0 (job_controller.go delayTerminalCondition, KEP-3939); before, at once; docs/sources.md#job-conditions-and-counters",
             layer: "api",
+            premise: Some(Premise {
+                condition: job_pod_exists,
+                sentence: "a pod of a Job",
+            }),
         },
         PropertyDef {
             name: "job_disrupted_pods_not_counted_as_failures",
@@ -668,6 +819,10 @@ pub fn all() -> Vec<PropertyDef> {
             sentence: "A Job pod that Kubernetes disrupted (condition DisruptionTarget: an eviction, a taint, a preemption) is never counted in the Job's status.failed.",
             source: "a disrupted pod counts as failed unless a podFailurePolicy rule ignores DisruptionTarget (job_controller.go isPodFailed; pod_failure_policy.go matchPodFailurePolicy; KEP-3329); docs/sources.md#job-pod-failure-policy",
             layer: "api",
+            premise: Some(Premise {
+                condition: job_pod_disrupted,
+                sentence: "a Job pod with DisruptionTarget",
+            }),
         },
         PropertyDef {
             name: "job_one_pod_per_index",
@@ -675,6 +830,10 @@ pub fn all() -> Vec<PropertyDef> {
             sentence: "No two active pods of an Indexed Job have the same completion index.",
             source: "new pods take the lowest pending indexes, and duplicates are removed (job_controller.go manageJob, activePodsForRemoval); docs/sources.md#job-conditions-and-counters",
             layer: "api",
+            premise: Some(Premise {
+                condition: indexed_job_pod_exists,
+                sentence: "a pod of an Indexed Job",
+            }),
         },
         PropertyDef {
             name: "job_deadline_exceeded",
@@ -682,6 +841,7 @@ pub fn all() -> Vec<PropertyDef> {
             sentence: "Some Job is Failed with reason DeadlineExceeded: it was active longer than activeDeadlineSeconds.",
             source: "job_controller.go pastActiveDeadline: \"Job was active longer than specified deadline\"; docs/sources.md#job-conditions-and-counters",
             layer: "api",
+            premise: None,
         },
         PropertyDef {
             name: "job_failed_by_pod_failure_policy",
@@ -689,6 +849,7 @@ pub fn all() -> Vec<PropertyDef> {
             sentence: "Some Job is Failed with reason PodFailurePolicy: a FailJob rule matched a failed pod.",
             source: "pod_failure_policy.go matchPodFailurePolicy: FailJob; docs/sources.md#job-pod-failure-policy",
             layer: "api",
+            premise: None,
         },
         PropertyDef {
             name: "job_failure_target_before_failed",
@@ -696,6 +857,7 @@ pub fn all() -> Vec<PropertyDef> {
             sentence: "Some Job has FailureTarget=True while it is not yet Failed: a pod is still terminating.",
             source: "from 1.29 (job_controller.go delayTerminalCondition, KEP-3939); docs/sources.md#job-conditions-and-counters",
             layer: "api",
+            premise: None,
         },
         PropertyDef {
             name: "healthy_pod_stays_ready",
@@ -703,6 +865,10 @@ pub fn all() -> Vec<PropertyDef> {
             sentence: "No kubelet reports a Ready pod not Ready while its containers keep running and answer their readiness probes.",
             source: "a restarted kubelet's new readiness workers start from Failure, so a healthy pod is reported not Ready until its first probe succeeds (prober/worker.go newWorker; kubernetes#78733, #113646, #100277); docs/sources.md#kubelet-restart",
             layer: "api + runtime",
+            premise: Some(Premise {
+                condition: some_pod_ready,
+                sentence: "a Ready pod",
+            }),
         },
         PropertyDef {
             name: "job_failed_indexes",
@@ -710,6 +876,7 @@ pub fn all() -> Vec<PropertyDef> {
             sentence: "Some Indexed Job is Failed with reason FailedIndexes: every index finished, and some failed more often than backoffLimitPerIndex allows.",
             source: "job_controller.go syncJob: \"Job has failed indexes\" (KEP-3850); docs/sources.md#job-conditions-and-counters",
             layer: "api",
+            premise: None,
         },
         PropertyDef {
             name: "eviction_respects_budget",
@@ -717,6 +884,10 @@ pub fn all() -> Vec<PropertyDef> {
             sentence: "No eviction the Eviction API allows takes a Ready pod from a PodDisruptionBudget whose healthy pods, counted on the pods as they are at that moment, then fall below its desiredHealthy.",
             source: "eviction.go checkAndDecrement allows an eviction only while the budget's stored status has disruptionsAllowed > 0, and records the pod in disruptedPods; the stored status is the disruption controller's last count (disruption.go updatePdbStatus), so the guarantee is only as fresh as that count; docs/sources.md#eviction-api",
             layer: "api",
+            premise: Some(Premise {
+                condition: drain_started,
+                sentence: "a kubectl drain under way",
+            }),
         },
         PropertyDef {
             name: "drain_completes",
@@ -727,6 +898,7 @@ pub fn all() -> Vec<PropertyDef> {
             sentence: "Every kubectl drain that has started eventually ends with its node drained: every pod it listed is gone.",
             source: "drain.go evictPods retries a 429 every 5 s (EvictErrorRetryDelay) with no end under the default --timeout 0, and waitForDelete waits for each pod; a budget that is never met refuses every eviction (eviction.go checkAndDecrement); docs/sources.md#kubectl-drain",
             layer: "api",
+            premise: None,
         },
         PropertyDef {
             name: "drain_breaks_budget",
@@ -734,6 +906,7 @@ pub fn all() -> Vec<PropertyDef> {
             sentence: "After a kubectl drain has started, some PodDisruptionBudget has fewer healthy pods (Ready, not being deleted) than its desiredHealthy.",
             source: "--disable-eviction deletes the pods with a plain DELETE, which no budget checks (drain.go DeleteOrEvictPods); docs/sources.md#kubectl-drain",
             layer: "api",
+            premise: None,
         },
         PropertyDef {
             name: "unready_pod_evicted_only_within_budget",
@@ -741,6 +914,10 @@ pub fn all() -> Vec<PropertyDef> {
             sentence: "No eviction the Eviction API allows takes a pod that is not Ready while its PodDisruptionBudget's stored status has fewer healthy pods than desiredHealthy.",
             source: "eviction.go Create: an unready pod is deleted without the budget only while currentHealthy >= desiredHealthy > 0 (IfHealthyBudget, the default), else judged by checkAndDecrement; from 1.27 unhealthyPodEvictionPolicy AlwaysAllow deletes it regardless (KEP-3017); docs/sources.md#eviction-api-unhealthy-pod-eviction-policy",
             layer: "api",
+            premise: Some(Premise {
+                condition: drain_started,
+                sentence: "a kubectl drain under way",
+            }),
         },
         PropertyDef {
             name: "rollout_running_within_surge",
@@ -748,6 +925,10 @@ pub fn all() -> Vec<PropertyDef> {
             sentence: "From a Deployment's template change on, no more of its pods have a running container than replicas + maxSurge.",
             source: "the surge is counted over the ReplicaSets' spec.replicas, which leave out terminating pods (deployment_util.go NewRSNewReplicas; controller_utils.go IsPodActive; kubernetes#95498); docs/sources.md#deployment-rolling-update",
             layer: "runtime",
+            premise: Some(Premise {
+                condition: template_changed,
+                sentence: "a Deployment whose template has changed",
+            }),
         },
         PropertyDef {
             name: "rollout_serving_endpoints_within_unavailable",
@@ -755,6 +936,10 @@ pub fn all() -> Vec<PropertyDef> {
             sentence: "From a RollingUpdate Deployment's template change on, the Service's EndpointSlice lists at least replicas − maxUnavailable of its pods as ready whose program still serves (running, answering, SIGTERM not yet sent).",
             source: "the rollout keeps MinAvailable = replicas − maxUnavailable pods available (rolling.go reconcileOldReplicaSets; deployment_util.go MinAvailable), but the slice and the proxies learn of a deleted pod after it may have stopped (kubernetes#43576); docs/sources.md#deployment-rolling-update",
             layer: "data plane",
+            premise: Some(Premise {
+                condition: template_changed,
+                sentence: "a Deployment whose template has changed",
+            }),
         },
         PropertyDef {
             name: "rollout_completes",
@@ -765,6 +950,7 @@ pub fn all() -> Vec<PropertyDef> {
             sentence: "Once a Deployment's template has changed, it eventually has every replica updated and available and no old pod active (DeploymentComplete).",
             source: "deployment_util.go DeploymentComplete; rolling.go rolloutRolling, recreate.go rolloutRecreate; docs/sources.md#deployment-rolling-update, docs/sources.md#deployment-recreate",
             layer: "api",
+            premise: None,
         },
         PropertyDef {
             name: "recreate_revisions_never_overlap",
@@ -772,6 +958,10 @@ pub fn all() -> Vec<PropertyDef> {
             sentence: "With strategy Recreate, pods of two template revisions of one Deployment never have running containers at the same time.",
             source: "recreate.go rolloutRecreate waits while oldPodsRunning (a pod of an old ReplicaSet in a phase other than Failed or Succeeded); docs/sources.md#deployment-recreate",
             layer: "runtime",
+            premise: Some(Premise {
+                condition: recreate_template_changed,
+                sentence: "a Recreate Deployment whose template has changed",
+            }),
         },
         PropertyDef {
             name: "ready_only_after_readiness_success",
@@ -779,6 +969,10 @@ pub fn all() -> Vec<PropertyDef> {
             sentence: "A kubelet turns a pod Ready only when the readiness probe of each of its containers that has one last succeeded.",
             source: "UpdatePodStatus takes ready = !exists when a container has no readiness result and no worker, and a restarted kubelet's first SyncPod generates the status before probeManager.AddPod creates the workers, so an unready pod is reported Ready (prober_manager.go UpdatePodStatus; kubelet.go SyncPod; kubernetes#135795); docs/sources.md#kubelet-restart",
             layer: "api + runtime",
+            premise: Some(Premise {
+                condition: some_pod_ready,
+                sentence: "a Ready pod",
+            }),
         },
         PropertyDef {
             name: "shutdown_stops_pods_before_power_off",
@@ -786,6 +980,10 @@ pub fn all() -> Vec<PropertyDef> {
             sentence: "A node that shuts down gracefully powers off only once its kubelet has stopped every container on it.",
             source: "the node shutdown manager releases its inhibitor lock only after every priority group was killed or ran out of its grace period (nodeshutdown_manager_linux.go processShutdownEvent); docs/sources.md#graceful-node-shutdown",
             layer: "runtime",
+            premise: Some(Premise {
+                condition: node_shutting_down,
+                sentence: "a node shutting down gracefully",
+            }),
         },
         PropertyDef {
             name: "shutdown_critical_pods_stop_last",
@@ -793,6 +991,10 @@ pub fn all() -> Vec<PropertyDef> {
             sentence: "During a graceful node shutdown, the kubelet begins stopping critical pods (priority 2000000000 or more) only once no container of a regular pod runs on the node.",
             source: "pods are killed in priority groups, lowest first, each group waited for up to its grace period (nodeshutdown_manager_linux.go processShutdownEvent, groupByPriority); docs/sources.md#graceful-node-shutdown",
             layer: "runtime",
+            premise: Some(Premise {
+                condition: node_shutting_down,
+                sentence: "a node shutting down gracefully",
+            }),
         },
         PropertyDef {
             name: "pod_rejected_node_shutdown",
@@ -800,6 +1002,7 @@ pub fn all() -> Vec<PropertyDef> {
             sentence: "Some pod is rejected by its kubelet because the node is shutting down (reason NodeShutdown).",
             source: "the shutdown manager's admit handler refuses every pod while the node shuts down; the scheduler can bind a pod to the node until it is tainted not-ready (nodeshutdown_manager_linux.go Admit; kubelet.go rejectPod); docs/sources.md#graceful-node-shutdown",
             layer: "api",
+            premise: None,
         },
         PropertyDef {
             name: "status_err_image_never_pull",
@@ -807,6 +1010,7 @@ pub fn all() -> Vec<PropertyDef> {
             sentence: "kubectl shows some pod as ErrImageNeverPull.",
             source: "image_manager.go EnsureImageExists: imagePullPolicy Never and no image on the node; docs/sources.md#kubelet-image-pull-policy",
             layer: "api",
+            premise: None,
         },
         PropertyDef {
             name: "deadlock_killed_within_failure_threshold_periods",
@@ -818,6 +1022,7 @@ pub fn all() -> Vec<PropertyDef> {
             sentence: "A deadlocked container is being killed by its liveness probe within failureThreshold × periodSeconds of the deadlock (the reckoning the probe documentation uses for its startup-probe example, 30 × 10 = 300 s).",
             source: "prober/worker.go doProbe counts failureThreshold failures one period apart, but prober.go runProbe knows a probe that gets no answer failed only after timeoutSeconds; docs/sources.md#kubelet-probe-timeout",
             layer: "runtime",
+            premise: None,
         },
         PropertyDef {
             name: "probe_kill_within_probe_grace",
@@ -829,6 +1034,7 @@ pub fn all() -> Vec<PropertyDef> {
             sentence: "A container killed for a failed liveness or startup probe has stopped within that probe's terminationGracePeriodSeconds (the pod's when the probe sets none; 2 s more when a preStop hook used the grace up).",
             source: "kuberuntime_container.go setTerminationGracePeriod and killContainer (gate ProbeTerminationGracePeriod, on by default from 1.25); docs/sources.md#kubelet-probe-termination-grace-period",
             layer: "runtime",
+            premise: None,
         },
         PropertyDef {
             name: "sidecar_outlives_main_containers",
@@ -836,6 +1042,10 @@ pub fn all() -> Vec<PropertyDef> {
             sentence: "While the kubelet terminates a pod, none of its sidecar containers stops while a regular container or a later sidecar of the pod still runs.",
             source: "kuberuntime_termination_order.go newTerminationOrdering, waitForTurn: each sidecar waits for every main container and the next sidecar; docs/sources.md#sidecar-containers",
             layer: "runtime",
+            premise: Some(Premise {
+                condition: sidecar_pod_terminating,
+                sentence: "a pod with a sidecar being terminated",
+            }),
         },
         PropertyDef {
             name: "containers_start_after_sidecars_started",
@@ -843,6 +1053,10 @@ pub fn all() -> Vec<PropertyDef> {
             sentence: "A pod's regular containers are first started only once every sidecar has started: it runs and its startup probe, if it has one, has succeeded, unless it has run before and is being restarted.",
             source: "kuberuntime_container.go computeInitContainerActions: a running sidecar is initialized without a startup probe or once it succeeds; docs/sources.md#sidecar-containers",
             layer: "runtime",
+            premise: Some(Premise {
+                condition: sidecar_pod_on_node,
+                sentence: "a pod with a sidecar on a node",
+            }),
         },
         PropertyDef {
             name: "sidecar_job_completes",
@@ -853,6 +1067,7 @@ pub fn all() -> Vec<PropertyDef> {
             sentence: "Every Job whose pods have a sidecar container is eventually Complete.",
             source: "kuberuntime_manager.go computePodActions kills the pod once no regular container runs or is to start, sidecars included; kubelet_pods.go getPhase decides the phase on the regular containers; docs/sources.md#sidecar-containers",
             layer: "api + runtime",
+            premise: None,
         },
         PropertyDef {
             name: "sidecar_restarted_under_never",
@@ -860,6 +1075,7 @@ pub fn all() -> Vec<PropertyDef> {
             sentence: "A sidecar container of a pod with restartPolicy Never is restarted after it exited.",
             source: "kuberuntime_container.go computeInitContainerActions starts an exited sidecar again whatever the pod's restartPolicy; docs/sources.md#sidecar-containers",
             layer: "runtime",
+            premise: None,
         },
     ]
 }
@@ -1327,6 +1543,113 @@ fn multi_attach_error_reported(_: &Cluster, s: &State) -> bool {
     })
 }
 
+// The premises of the safety properties: the situation each is about (see `Premise`).
+
+fn some_pod_terminal(_: &Cluster, s: &State) -> bool {
+    s.api.pods.iter().any(|p| p.status.phase.is_terminal())
+}
+
+fn some_pod_deleted(_: &Cluster, s: &State) -> bool {
+    s.api.pods.iter().any(|p| p.deletion.is_some())
+}
+
+fn some_pod_ready(_: &Cluster, s: &State) -> bool {
+    s.api.pods.iter().any(|p| p.status.ready)
+}
+
+fn some_endpoint(_: &Cluster, s: &State) -> bool {
+    !s.api.endpoints.is_empty()
+}
+
+fn some_route(_: &Cluster, s: &State) -> bool {
+    s.proxies.iter().any(|p| !p.routes.is_empty())
+}
+
+fn workload_pod_runs(m: &Cluster, s: &State, kind: fn(&Workload) -> bool) -> bool {
+    rt_pods(s).any(|(_, p)| kind(m.workload(p.workload)) && p.any_running())
+}
+
+fn statefulset_pod_runs(m: &Cluster, s: &State) -> bool {
+    workload_pod_runs(m, s, |w| matches!(w, Workload::StatefulSet { .. }))
+}
+
+fn deployment_pod_runs(m: &Cluster, s: &State) -> bool {
+    workload_pod_runs(m, s, |w| matches!(w, Workload::Deployment { .. }))
+}
+
+fn some_node_unknown(_: &Cluster, s: &State) -> bool {
+    s.api.nodes.iter().any(|n| n.unknown)
+}
+
+fn deleted_on_unknown_node(_: &Cluster, s: &State) -> bool {
+    s.api
+        .pods
+        .iter()
+        .any(|p| p.deletion.is_some() && p.node.is_some_and(|n| s.api.nodes[n as usize].unknown))
+}
+
+fn all_nodes_not_ready(_: &Cluster, s: &State) -> bool {
+    derived::full_disruption(s)
+}
+
+fn static_pod_runs(_: &Cluster, s: &State) -> bool {
+    s.nodes.iter().any(|n| !n.static_pods.is_empty())
+}
+
+fn single_node_volume_attached(m: &Cluster, s: &State) -> bool {
+    single_node_claims(m).any(|c| s.api.attached.iter().any(|a| a.claim == c))
+}
+
+fn job_pod_exists(m: &Cluster, s: &State) -> bool {
+    s.api
+        .pods
+        .iter()
+        .any(|p| matches!(m.workload(p.workload), Workload::Job { .. }))
+}
+
+fn job_pod_disrupted(m: &Cluster, s: &State) -> bool {
+    s.api
+        .pods
+        .iter()
+        .any(|p| p.disruption_target && matches!(m.workload(p.workload), Workload::Job { .. }))
+}
+
+fn indexed_job_pod_exists(_: &Cluster, s: &State) -> bool {
+    s.api.pods.iter().any(|p| p.job_index.is_some())
+}
+
+fn drain_started(_: &Cluster, s: &State) -> bool {
+    !s.env.drains.is_empty()
+}
+
+fn template_changed(m: &Cluster, s: &State) -> bool {
+    deployments_rolled(m, s).next().is_some()
+}
+
+fn recreate_template_changed(m: &Cluster, s: &State) -> bool {
+    deployments_rolled(m, s).any(|(_, spec)| spec.strategy.rolling().is_none())
+}
+
+fn node_shutting_down(_: &Cluster, s: &State) -> bool {
+    s.nodes.iter().any(|n| n.shutdown.is_some())
+}
+
+fn has_sidecar(m: &Cluster, rt: &PodRt) -> bool {
+    m.workload(rt.workload)
+        .template()
+        .init_containers
+        .iter()
+        .any(|c| c.is_sidecar())
+}
+
+fn sidecar_pod_terminating(m: &Cluster, s: &State) -> bool {
+    rt_pods(s).any(|(_, rt)| rt.terminating && has_sidecar(m, rt))
+}
+
+fn sidecar_pod_on_node(m: &Cluster, s: &State) -> bool {
+    rt_pods(s).any(|(_, rt)| has_sidecar(m, rt))
+}
+
 /// A property by name.
 pub fn find(name: &str) -> Option<PropertyDef> {
     all().into_iter().find(|p| p.name == name)
@@ -1686,6 +2009,44 @@ fn replicas_all_ready(m: &Cluster, s: &State) -> bool {
             .filter(|p| p.workload as usize == w && derived::is_active(p) && p.status.ready)
             .count()
             >= derived::desired_replicas(m, s, w as u8).unwrap_or(spec.replicas) as usize
+    })
+}
+
+/// Active pods of Deployment `w` in `s`, and its replicas (after a `kubectl scale`, the new
+/// count).
+fn active_and_desired(
+    m: &Cluster,
+    s: &State,
+    w: usize,
+    spec: &podcheck_model::spec::DeploymentSpec,
+) -> (usize, usize) {
+    let active = s
+        .api
+        .pods
+        .iter()
+        .filter(|p| p.workload as usize == w && derived::is_active(p))
+        .count();
+    let desired = derived::desired_replicas(m, s, w as u8).unwrap_or(spec.replicas) as usize;
+    (active, desired)
+}
+
+fn replicas_surplus(m: &Cluster, s: &State) -> bool {
+    m.scenario.workloads.iter().enumerate().any(|(w, wl)| {
+        let Workload::Deployment { spec, .. } = wl else {
+            return false;
+        };
+        let (active, desired) = active_and_desired(m, s, w, spec);
+        active > desired
+    })
+}
+
+fn replicas_exact_and_ready(m: &Cluster, s: &State) -> bool {
+    m.scenario.workloads.iter().enumerate().all(|(w, wl)| {
+        let Workload::Deployment { spec, .. } = wl else {
+            return true;
+        };
+        let (active, desired) = active_and_desired(m, s, w, spec);
+        active == desired && replicas_all_ready(m, s)
     })
 }
 

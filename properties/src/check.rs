@@ -34,6 +34,7 @@ use crate::progress::{Phase, Progress, Stop};
 use crate::timing::{
     best_case, worst_case, worst_case_when_leads_to_holds, Seconds, TimedPath, Worst,
 };
+use crate::vacuity::{self, Warning};
 use podcheck_model::spec::{Scenario, Verdict};
 use podcheck_model::{Action, Actor, Cluster, PropertyFn, State};
 use stateright::Expectation;
@@ -140,6 +141,10 @@ pub struct PropertyResult {
     /// How long from `P` to `Q`: for a `within` property, and for a `leads_to` with
     /// [`CheckOptions::worst_case`].
     pub timing: Option<Timing>,
+    /// A complete run in which no reachable state has the property's premise (a safety
+    /// property's [`PropertyDef::premise`], a `leads_to` or `within` property's `P`): the
+    /// verdict judged nothing ([`crate::vacuity`]).
+    pub vacuous: bool,
 }
 
 /// What a report shows of a property ([`PropertyResult::shown`]).
@@ -213,6 +218,7 @@ impl PropertyResult {
             trace: None,
             lasso: None,
             timing: None,
+            vacuous: false,
         }
     }
 
@@ -287,6 +293,8 @@ pub struct ScenarioResult {
     /// are one per class of states that differ only by which of these nodes holds what.
     /// Empty when it explored every state.
     pub symmetry: Vec<Vec<String>>,
+    /// What the check never saw happen, in a complete run ([`crate::vacuity`]).
+    pub warnings: Vec<Warning>,
 }
 
 /// Wall-clock seconds of each phase of a check.
@@ -407,6 +415,7 @@ pub fn check(scenario: &Scenario, opts: &CheckOptions) -> Result<ScenarioResult,
 ///     sentence: "No container restarts more than once.",
 ///     source: "my team's runbook",
 ///     layer: "api",
+///     premise: None,
 /// };
 /// let healthy = catalogue::find("healthy").unwrap();
 /// let r = check_with(&healthy, &[mine], &CheckOptions::default()).unwrap();
@@ -449,6 +458,24 @@ pub fn check_with(
             Kind::Step(c) => probes.push(Probe::FirstStep(Box::new(move |s, a, n| !c(m, s, a, n)))),
         }
         slots.push((first, probes.len()));
+    }
+    // Vacuity: each safety property's premise, and each fault's having happened.
+    let premise_probe: Vec<Option<usize>> = defs
+        .iter()
+        .map(|d| {
+            let premise = d.premise.filter(|_| d.kind.is_safety())?;
+            let m = &m;
+            probes.push(Probe::FirstState(Box::new(move |s| {
+                (premise.condition)(m, s)
+            })));
+            Some(probes.len() - 1)
+        })
+        .collect();
+    let fault_probes = probes.len();
+    for i in 0..scenario.faults.len() {
+        probes.push(Probe::FirstState(Box::new(move |s: &State| {
+            s.env.fired & (1 << i) != 0
+        })));
     }
     let explore_opts = ExploreOptions {
         max_states: opts.max_states,
@@ -773,6 +800,21 @@ pub fn check_with(
         crate::cross_check::compare(graph.state_count(), &properties, &theirs)
             .map_err(|e| format!("{}: cross-check with Stateright failed: {e}", scenario.name))?;
     }
+    let mut warnings = Vec::new();
+    if complete {
+        for (i, p) in properties.iter_mut().enumerate() {
+            p.vacuous = match (premise_probe[i], &findings[slots[i].0]) {
+                (Some(k), _) => matches!(findings[k], Finding::State(None)),
+                (None, Finding::Bits(pb)) if p.def.kind.premise_and_goal().is_some() => {
+                    pb.is_empty_set()
+                }
+                _ => false,
+            };
+        }
+        warnings = vacuity::warnings(scenario, &m, &properties, |i| {
+            matches!(findings[fault_probes + i], Finding::State(Some(_)))
+        });
+    }
     Ok(ScenarioResult {
         scenario: scenario.clone(),
         complete,
@@ -790,6 +832,7 @@ pub fn check_with(
         stopped,
         properties,
         graph: opts.keep_graph.then(|| Arc::new(graph)),
+        warnings,
         symmetry: if reduce {
             m.symmetry
                 .classes()
@@ -981,5 +1024,6 @@ pub fn not_checked(scenario: &Scenario, stop: Stop) -> Result<ScenarioResult, St
             .collect(),
         graph: None,
         symmetry: Vec::new(),
+        warnings: Vec::new(),
     })
 }

@@ -114,6 +114,10 @@ impl BitSet {
         }
         self.len += 1;
     }
+    /// No number is in the set.
+    pub fn is_empty_set(&self) -> bool {
+        self.words.iter().all(|w| *w == 0)
+    }
     /// Whether `i` is in the set (false past the end).
     pub fn get(&self, i: usize) -> bool {
         i < self.len && self.words[i / 64] & (1 << (i % 64)) != 0

@@ -13,8 +13,9 @@ pub mod liveness;
 pub mod progress;
 pub mod simulate;
 pub mod timing;
+pub mod vacuity;
 
-pub use catalogue::{Kind, PropertyDef, StateFn, StepFn};
+pub use catalogue::{Kind, Premise, PropertyDef, StateFn, StepFn};
 pub use check::{
     check, check_with, CheckOptions, LassoPath, PropertyResult, ScenarioResult, Timing, WorstTime,
 };

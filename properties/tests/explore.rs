@@ -204,6 +204,7 @@ fn step_properties_are_judged_on_every_transition() {
             sentence: "Time passes only when no component has work.",
             source: "test",
             layer: "model",
+            premise: None,
         },
         PropertyDef {
             name: "no_container_start",
@@ -211,6 +212,7 @@ fn step_properties_are_judged_on_every_transition() {
             sentence: "No step starts a container.",
             source: "test",
             layer: "runtime",
+            premise: None,
         },
     ];
     let r = check_with(&healthy, &defs, &CheckOptions::default()).unwrap();
@@ -259,6 +261,7 @@ fn check_with_refuses_two_properties_of_one_name() {
         sentence: "",
         source: "test",
         layer: "model",
+        premise: None,
     };
     assert!(check_with(&healthy, &[d, d], &CheckOptions::default()).is_err());
 }

@@ -1,0 +1,116 @@
+//! Vacuity: a check that saw nothing of what it was asked about says so. Each warning class
+//! on a scenario made to have it, none on the scenarios that do not, and none from an
+//! incomplete run.
+
+use podcheck_model::spec::parse_scenarios;
+use podcheck_model::{catalogue, Scenario};
+use podcheck_properties::check::{self, CheckOptions, ScenarioResult};
+use podcheck_properties::vacuity::Warning;
+
+/// A Deployment whose pod requests more cpu than any node has: it never schedules, so it is
+/// never Ready, and a `deletePod` (which deletes a Ready pod) is never enabled.
+const NEVER_SCHEDULES: &str = r#"
+- name: never-schedules
+  description: A pod that fits no node, and a delete of a Ready pod.
+  source: "test"
+  cluster:
+    nodes:
+      - {name: node-1, allocatable: {cpuMilli: 1000, memoryMi: 4096}}
+    start: START
+  workloads:
+    - kind: Deployment
+      metadata: {name: web}
+      spec:
+        replicas: 1
+        template:
+          spec:
+            containers:
+              - name: app
+                image: web:1.0
+                resources: {requests: {cpuMilli: 2000}}
+                app: {bootSeconds: 1}
+  faults:
+    - deletePod: {workload: web}
+  expect:
+    - {property: statefulset_at_most_one, verdict: holds, source: "test"}
+    - {property: pod_becomes_ready, verdict: holds, source: "test: wrongly expected"}
+"#;
+
+fn scenario(start: &str) -> Scenario {
+    let text = NEVER_SCHEDULES.replace("START", start);
+    parse_scenarios(&text, "test.yaml").unwrap().remove(0)
+}
+
+fn check(s: &Scenario, opts: &CheckOptions) -> ScenarioResult {
+    check::check(s, opts).unwrap()
+}
+
+#[test]
+fn a_check_where_nothing_happens_warns_of_each_thing_that_never_happened() {
+    let r = check(&scenario("empty"), &CheckOptions::default());
+    assert!(r.complete);
+    assert_eq!(
+        r.warnings,
+        vec![
+            Warning::FaultNeverHappened {
+                index: 0,
+                fault: "deletePod of workload web".into()
+            },
+            Warning::PremiseNeverHolds {
+                property: "statefulset_at_most_one",
+                premise: "a running container of a StatefulSet pod",
+            },
+            Warning::WitnessNeverMet {
+                property: "pod_becomes_ready"
+            },
+        ]
+    );
+    let text = r.warnings[0].to_string();
+    assert!(text.starts_with("faults[0] (deletePod of workload web) never happened"));
+    // The unlisted vacuous safety properties are marked, not warned of.
+    let marked = |name: &str| {
+        r.properties
+            .iter()
+            .find(|p| p.def.name == name)
+            .unwrap()
+            .vacuous
+    };
+    assert!(marked("statefulset_at_most_one"));
+    assert!(marked("job_one_pod_per_index"));
+    assert!(!marked("backoff_bounded"), "it has no premise");
+}
+
+#[test]
+fn a_settled_start_that_never_settled_is_a_warning() {
+    let r = check(&scenario("settled"), &CheckOptions::default());
+    assert_eq!(
+        r.warnings[0],
+        Warning::StartNeverSettled {
+            missing: vec!["web has 0 of 1 pods Ready".into()]
+        }
+    );
+}
+
+#[test]
+fn an_incomplete_run_never_says_never() {
+    let r = check(
+        &scenario("empty"),
+        &CheckOptions {
+            max_states: Some(2),
+            ..CheckOptions::default()
+        },
+    );
+    assert!(!r.complete);
+    assert!(r.warnings.is_empty());
+    assert!(r.properties.iter().all(|p| !p.vacuous));
+}
+
+#[test]
+fn a_premise_that_happens_is_not_vacuous() {
+    let s = catalogue::find("statefulset-partition").unwrap();
+    let r = check(&s, &CheckOptions::default());
+    let p = |name: &str| r.properties.iter().find(|p| p.def.name == name).unwrap();
+    assert!(!p("statefulset_at_most_one").vacuous);
+    assert!(!p("unreachable_pods_leave_endpoints").vacuous);
+    assert!(p("job_running_pods_within_parallelism").vacuous);
+}
