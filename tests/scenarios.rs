@@ -412,7 +412,7 @@ fn larger_sizes_keep_their_verdicts_and_counts() {
 /// partition, Ready=Unknown, the taint, the graceful eviction, the force delete, and the new
 /// db-0 started on the other node while the old one still runs.
 #[test]
-fn statefulset_force_delete_tells_the_s1_story() {
+fn statefulset_force_delete_tells_the_partition_story() {
     let s = catalogue::find("statefulset-force-delete").unwrap();
     let r = check::check(&s, &CheckOptions::default()).unwrap();
     let p = r
