@@ -269,15 +269,32 @@ where
             Probe::FirstStep(_) => Finding::Step(None),
         })
         .collect();
-    let observe = |findings: &mut Vec<Finding>, id: StateId, s: &M::State| {
-        for (p, f) in probes.iter().zip(findings.iter_mut()) {
-            match (p, f) {
-                (Probe::FirstState(c), Finding::State(found @ None)) if c(s) => *found = Some(id),
-                (Probe::EveryState(c), Finding::Bits(bits)) => bits.push(c(s)),
-                _ => {}
+    // The probes still open: every state probe that has not found its state, every
+    // `EveryState`, and every step probe that has not found its step. A probe leaves its list
+    // once it has found what it looks for, so the search loop visits only those it must.
+    let mut open_state_probes: Vec<usize> = (0..probes.len())
+        .filter(|i| !matches!(probes[*i], Probe::FirstStep(_)))
+        .collect();
+    let mut open_step_probes: Vec<usize> = (0..probes.len())
+        .filter(|i| matches!(probes[*i], Probe::FirstStep(_)))
+        .collect();
+    let observe =
+        |findings: &mut Vec<Finding>, open: &mut Vec<usize>, id: StateId, s: &M::State| {
+            let mut closed = false;
+            for &i in open.iter() {
+                match (&probes[i], &mut findings[i]) {
+                    (Probe::FirstState(c), Finding::State(found @ None)) if c(s) => {
+                        *found = Some(id);
+                        closed = true;
+                    }
+                    (Probe::EveryState(c), Finding::Bits(bits)) => bits.push(c(s)),
+                    _ => {}
+                }
             }
-        }
-    };
+            if closed {
+                open.retain(|&i| !matches!(findings[i], Finding::State(Some(_))));
+            }
+        };
     let mut action_ids: HashMap<M::Action, ActionId, ahash::RandomState> =
         HashMap::with_hasher(ahash::RandomState::with_seeds(1, 2, 3, 4));
     let mut actor_ids: Vec<Option<K>> = Vec::new();
@@ -300,7 +317,7 @@ where
         }
         let id = g.add(fp, NONE, NONE);
         g.inits.push((id, i));
-        observe(&mut findings, id, &s);
+        observe(&mut findings, &mut open_state_probes, id, &s);
         queue.push_back(s);
     }
 
@@ -362,12 +379,19 @@ where
                 actor: &actor,
             }
             .intern(&mut g, &a);
-            for (p, f) in probes.iter().zip(findings.iter_mut()) {
-                if let (Probe::FirstStep(c), Finding::Step(found @ None)) = (p, f) {
+            let mut closed = false;
+            for &i in &open_step_probes {
+                if let (Probe::FirstStep(c), Finding::Step(found @ None)) =
+                    (&probes[i], &mut findings[i])
+                {
                     if c(&state, &a, &next) {
                         *found = Some((u, aid));
+                        closed = true;
                     }
                 }
+            }
+            if closed {
+                open_step_probes.retain(|&i| matches!(findings[i], Finding::Step(None)));
             }
             let next = canon(next);
             let fp = fingerprint(&next);
@@ -380,7 +404,7 @@ where
                 }
                 None => {
                     let v = g.add(fp, u, aid);
-                    observe(&mut findings, v, &next);
+                    observe(&mut findings, &mut open_state_probes, v, &next);
                     queue.push_back(next);
                     v
                 }
