@@ -111,8 +111,14 @@ pub(super) fn next_step(
     }
     // Inside the SyncPod that killed a container for a spec change: killContainer returns
     // once the container has stopped, and the same SyncPod pulls and starts the new instance
-    // (ContainersToStart) before the pod worker does anything else.
-    if let Some(i) = rt.ctrs.iter().position(|c| c.respawn) {
+    // (ContainersToStart) before the pod worker does anything else. A pod that is being
+    // terminated meanwhile (eviction, node shutdown) starts nothing.
+    if let Some(i) = rt
+        .ctrs
+        .iter()
+        .position(|c| c.respawn)
+        .filter(|_| !rt.terminating)
+    {
         return match rt.ctrs[i].run {
             Run::Exited(_) => start_step(m, s, node, spec_of(m, pod), rt, false, i),
             _ => None,
