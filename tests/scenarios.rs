@@ -132,6 +132,10 @@ const PINNED: &[(&str, usize)] = &[
     // Three settled replicas on node-1; the scale at any moment of the settled cycle, then the
     // ReplicaSet's delete and the proxies' lag.
     ("scale-down", 361),
+    // One settled replica; the image change at any moment of the settled cycle (readiness
+    // period 5 s), then the kill, pull and start of the container in the blocked pod worker,
+    // the status write, the EndpointSlice and the proxy, and the new container's probes.
+    ("set-pod-image", 28),
     // Sidecars, each from a settled start but the last: the Job's container exits, the pod
     // is killed with its sidecar and the Job completes (a few orders of the kubelet's status
     // update, the kill and the Job controller's sync).

@@ -97,6 +97,7 @@ pub fn create_pod_named(m: &Context, s: &mut State, workload: u8, suffix: u8) ->
             index_failures: 0,
             disruption_target: false,
             mirror_of: None,
+            image_set: None,
             events: Vec::new().into(),
             ghost: PodGhost::default(),
         }

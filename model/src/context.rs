@@ -263,6 +263,16 @@ impl Context {
                     images.push(c.image.clone());
                 }
             }
+            for f in &scenario.faults {
+                if let crate::spec::Fault::SetPodImage {
+                    workload, image, ..
+                } = f
+                {
+                    if workload == w.name() && !images.contains(image) {
+                        images.push(image.clone());
+                    }
+                }
+            }
             // The container-level restartPolicy makes an init container a sidecar for the
             // upstream functions (validated: Always, on init containers only).
             let view = |c: &Container| ContainerSpecView {
@@ -527,6 +537,26 @@ impl Context {
             .iter()
             .position(|i| i == image)
             .expect("every image of the scenario is indexed")
+    }
+
+    /// The image of container `cs` of `pod` as its spec now reads: the image a `setPodImage`
+    /// fault set in place ([`Pod::image_set`]) for that regular container, else the
+    /// template's. `docs/sources.md#kubelet-container-spec-change`.
+    pub fn container_image<'a>(&'a self, pod: &Pod, init: bool, cs: &'a Container) -> &'a str {
+        match pod
+            .image_set
+            .and_then(|f| self.scenario.faults.get(f as usize))
+        {
+            Some(crate::spec::Fault::SetPodImage {
+                container, image, ..
+            }) if !init && *container == cs.name => image,
+            _ => &cs.image,
+        }
+    }
+
+    /// Whether `pod`'s spec of regular container `cs` was changed in place by a `setPodImage`.
+    pub fn image_changed(&self, pod: &Pod, cs: &Container) -> bool {
+        self.container_image(pod, false, cs) != cs.image
     }
 
     /// A runtime pod's containers with their specs: init containers first, in spec order.

@@ -16,6 +16,10 @@ pub enum Action {
     Heal { index: u8 },
 }
 
+fn k8s_running() -> crate::k8s::ContainerState {
+    crate::k8s::ContainerState::Running
+}
+
 fn fired(s: &State, i: usize) -> bool {
     s.env.fired & (1 << i) != 0
 }
@@ -68,6 +72,37 @@ pub fn actions<A: From<Action>>(m: &Context, s: &State, out: &mut Vec<A>) {
                 }
                 .into(),
             ),
+            // `kubectl set image pod/…` of a pod of the workload whose container runs, and
+            // whose spec no such change has touched yet.
+            Fault::SetPodImage {
+                workload,
+                container,
+                ..
+            } => {
+                let w = workload_index(m, workload);
+                for p in &s.api.pods {
+                    let runs = p
+                        .status
+                        .statuses
+                        .iter()
+                        .any(|c| &c.name == container && c.state == k8s_running());
+                    if Some(p.workload) == w
+                        && p.node.is_some()
+                        && p.deletion.is_none()
+                        && p.mirror_of.is_none()
+                        && p.image_set.is_none()
+                        && runs
+                    {
+                        out.push(
+                            Action::Fault {
+                                index,
+                                target: Some(p.uid),
+                            }
+                            .into(),
+                        );
+                    }
+                }
+            }
             // `kubectl delete pod` of a Ready pod of the workload.
             Fault::DeletePod { workload, .. } => {
                 let w = workload_index(m, workload);
@@ -318,6 +353,16 @@ pub fn apply(m: &Context, s: &mut State, index: u8, target: Option<u16>) -> Opti
             let w = workload_index(m, workload)?;
             let d = s.api.workloads[w as usize].deployment.as_mut()?;
             d.replicas = *replicas;
+            Some(())
+        }
+        // The PATCH of `spec.containers[*].image`: the pod object changes in place (same uid);
+        // its kubelet sees the new spec with its next sync (`crate::kubelet`).
+        Fault::SetPodImage { .. } => {
+            let pod = s.pod_mut(target?)?;
+            if pod.image_set.is_some() {
+                return None;
+            }
+            pod.image_set = Some(index);
             Some(())
         }
         Fault::Deadlock { .. } => {

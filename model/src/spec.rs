@@ -1108,6 +1108,17 @@ pub enum Fault {
     /// Deployment's `spec.replicas` through its `/scale` subresource, at any moment, once
     /// (docs/sources.md#kubectl-scale). The model scales Deployments without a rollout.
     Scale { workload: String, replicas: u8 },
+    /// `kubectl set image pod/<pod> <container>=<image>` (or a PATCH of
+    /// `spec.containers[*].image`) on one pod of the workload whose container runs, chosen by
+    /// the checker, at any moment, once. A pod's container images are mutable in place
+    /// (`ValidatePodUpdate`): the pod keeps its uid, and its kubelet kills the container and
+    /// creates it anew with the new image (docs/sources.md#kubelet-container-spec-change).
+    /// `container` names a regular container of the workload's template.
+    SetPodImage {
+        workload: String,
+        container: String,
+        image: String,
+    },
 }
 
 /// A PodDisruptionBudget of the scenario.
@@ -1477,6 +1488,11 @@ impl Scenario {
                 "persistentVolumeClaims: the scenario's pods use {claims} claims (volumeClaimTemplates count once per ordinal); the model holds at most {MAX_CLAIMS}"
             ));
         }
+        for f in &self.faults {
+            if let Fault::SetPodImage { image, .. } = f {
+                images.insert(image.as_str());
+            }
+        }
         if images.len() > MAX_IMAGES {
             return Err(format!(
                 "the scenario's containers name {} distinct images; the model holds at most {MAX_IMAGES}",
@@ -1725,6 +1741,38 @@ impl Scenario {
                 }
                 Fault::Scale { workload, .. } if !known(workload) => {
                     return Err(format!("fault names unknown workload `{workload}`"));
+                }
+                Fault::SetPodImage { workload, .. } if !known(workload) => {
+                    return Err(format!("fault names unknown workload `{workload}`"));
+                }
+                Fault::SetPodImage {
+                    workload,
+                    container,
+                    image,
+                } => {
+                    let Some(w) = self.workloads.iter().find(|w| w.name() == workload) else {
+                        return Err(format!("fault names unknown workload `{workload}`"));
+                    };
+                    let Some(c) = w
+                        .template()
+                        .containers
+                        .iter()
+                        .find(|c| &c.name == container)
+                    else {
+                        return Err(format!(
+                            "setPodImage `{workload}`: container `{container}` is not a regular container of its pod template (the model changes regular containers only)"
+                        ));
+                    };
+                    if image.is_empty() {
+                        return Err(format!(
+                            "setPodImage `{workload}`: image: Required value (spec.containers[*].image)"
+                        ));
+                    }
+                    if &c.image == image {
+                        return Err(format!(
+                            "setPodImage `{workload}`: container `{container}` already runs `{image}`: the spec would not change"
+                        ));
+                    }
                 }
                 Fault::Scale { workload, .. }
                     if !self.workloads.iter().any(|w| {

@@ -3,9 +3,12 @@
 //! `TestConvertToAPIContainerStatuses` in pkg/kubelet/kubelet_pods_test.go (at commit
 //! 001a80e975bb880d0fe60b304d30950fe661f278), each test naming its upstream case. Upstream runs
 //! the table with gates ContainerRestartRules, NodeDeclaredFeatures and
-//! RestartAllContainersOnContainerExits on; none of these cases sets `podRestarting` or reaches
-//! a gated branch, so the gate-off port must give the same result. Message strings are not
-//! compared: `ContainerStatus` / `Terminated` have no message field.
+//! RestartAllContainersOnContainerExits on. The first cases reach no gated branch, so they run
+//! with the gate off (and must give the same result); the cases of the section "gate
+//! RestartAllContainersOnContainerExits on" run with the gate on, as upstream, and set
+//! `podRestarting` where the upstream case does. Message strings are not compared:
+//! `ContainerStatus` / `Terminated` have no message field; container IDs are cleared before
+//! the comparison, as the upstream test does.
 //!
 //! After the upstream cases come checks derived from the source of
 //! `convertToAPIContainerStatuses` and its helpers; they are not upstream rows, and each names
@@ -49,6 +52,7 @@ fn st(
         ready: false,
         started: None,
         restart_count,
+        container_id: String::new(),
     }
 }
 
@@ -77,6 +81,8 @@ fn input<'a>(specs: &'a [ContainerSpecView]) -> ConvertInput<'a> {
         deletion_timestamp: false,
         restart_policy: RestartPolicy::Always,
         any_regular_container_created: false,
+        restart_all_containers_on_container_exits: false,
+        pod_restarting: false,
     }
 }
 
@@ -158,6 +164,326 @@ fn init_container_status_missing_after_initialization_is_completed() {
             0
         )],
         "{UPSTREAM} \"Unable to get init container status from container runtime and pod has been initialized, treat it as exited normally\""
+    );
+}
+
+// ---------------------------------------------------------------------------------------
+// TestConvertToAPIContainerStatuses, the cases that reach the branches of gate
+// RestartAllContainersOnContainerExits (run with the gate on, as upstream)
+// ---------------------------------------------------------------------------------------
+
+/// A runtime record whose `kubecontainer.ContainerID` has an empty type and the given ID:
+/// `ID.String()` is `"://" + id`, so a record with no ID still differs from an old status with
+/// an empty `containerID`.
+fn rec(state: RuntimeState, id: &str, exit_reason: &str) -> RuntimeRecord {
+    RuntimeRecord {
+        reason: exit_reason.to_string(),
+        id: format!("://{id}"),
+        ..RuntimeRecord::new(state)
+    }
+}
+
+/// The regular-container inputs with the gate on and `podRestarting` as given.
+fn gated<'a>(specs: &'a [ContainerSpecView], pod_restarting: bool) -> ConvertInput<'a> {
+    ConvertInput {
+        restart_all_containers_on_container_exits: true,
+        pod_restarting,
+        ..input(specs)
+    }
+}
+
+/// The conversion with container IDs cleared (the upstream test clears `ContainerID`).
+fn convert_cleared(input: &ConvertInput) -> Vec<ContainerStatus> {
+    convert_to_api_container_statuses(input)
+        .into_iter()
+        .map(|s| ContainerStatus {
+            container_id: String::new(),
+            ..s
+        })
+        .collect()
+}
+
+/// `waitingStateWithRestartingAllContainers(name)` with the given restart count.
+fn waiting_rac(name: &str, restart_count: u32) -> ContainerStatus {
+    st(
+        name,
+        waiting("RestartingAllContainers"),
+        Some(term(137, "RestartingAllContainers")),
+        restart_count,
+    )
+}
+
+fn failed(name: &str, exit_code: i32, restart_count: u32) -> ContainerStatus {
+    st(
+        name,
+        ContainerState::Terminated(term(exit_code, "")),
+        None,
+        restart_count,
+    )
+}
+
+/// Upstream case "currently running with lower restartCount; should keeping previous
+/// restartCount": runtime A, B Running rc 0 (IDs "containerA", "containerB"), previous A, B
+/// `failedState` rc 5 → Running, LastTermination the old {-1}, RestartCount 6.
+#[test]
+fn gated_running_with_lower_restart_count_keeps_previous() {
+    let sp = specs(&[A, B]);
+    let runtime = vec![
+        (A.to_string(), vec![rec(RuntimeState::Running, A, "")]),
+        (B.to_string(), vec![rec(RuntimeState::Running, B, "")]),
+    ];
+    let previous = vec![failed(A, -1, 5), failed(B, -1, 5)];
+    let got = convert_cleared(&ConvertInput {
+        runtime: &runtime,
+        previous: &previous,
+        ..gated(&sp, false)
+    });
+    assert_eq!(
+        got,
+        vec![
+            st(A, ContainerState::Running, Some(term(-1, "")), 6),
+            st(B, ContainerState::Running, Some(term(-1, "")), 6),
+        ],
+        "{UPSTREAM} \"currently running with lower restartCount; should keeping previous restartCount\""
+    );
+}
+
+/// The same inputs with the gate off: the runtime's RestartCount and no carried termination
+/// (the runtime has no older record). Not an upstream row: the gate-off side of the case above.
+#[test]
+fn gate_off_running_with_lower_restart_count_takes_runtime_count() {
+    let sp = specs(&[A]);
+    let runtime = vec![(A.to_string(), vec![rec(RuntimeState::Running, A, "")])];
+    let previous = vec![failed(A, -1, 5)];
+    let got = convert_cleared(&ConvertInput {
+        runtime: &runtime,
+        previous: &previous,
+        ..input(&sp)
+    });
+    assert_eq!(got, vec![st(A, ContainerState::Running, None, 0)]);
+}
+
+/// Upstream case "containerB dies and triggers RestartAllContainers in place": runtime A
+/// Running, B Exited 42; previous A, B Running; podRestarting → A Running, B Terminated 42.
+#[test]
+fn gated_container_b_dies_and_triggers_restart_all() {
+    let sp = specs(&[A, B]);
+    let runtime = vec![
+        (A.to_string(), vec![rec(RuntimeState::Running, "", "")]),
+        (
+            B.to_string(),
+            vec![rec(RuntimeState::Exited { exit_code: 42 }, "", "")],
+        ),
+    ];
+    let previous = vec![running(A), running(B)];
+    let got = convert_cleared(&ConvertInput {
+        runtime: &runtime,
+        previous: &previous,
+        ..gated(&sp, true)
+    });
+    assert_eq!(
+        got,
+        vec![running(A), failed(B, 42, 0)],
+        "{UPSTREAM} \"containerB dies and triggers RestartAllContainers in place\""
+    );
+}
+
+/// Upstream case "…, containerA killed": runtime A Exited 137 only; previous A Running, B
+/// Terminated 42; podRestarting → A Terminated 137, B Waiting{RestartingAllContainers} with
+/// LastTermination {RestartingAllContainers, 137}, RestartCount 1.
+#[test]
+fn gated_restart_all_container_a_killed() {
+    let sp = specs(&[A, B]);
+    let runtime = vec![(
+        A.to_string(),
+        vec![rec(RuntimeState::Exited { exit_code: 137 }, "", "")],
+    )];
+    let previous = vec![running(A), failed(B, 42, 0)];
+    let got = convert_cleared(&ConvertInput {
+        runtime: &runtime,
+        previous: &previous,
+        ..gated(&sp, true)
+    });
+    assert_eq!(
+        got,
+        vec![failed(A, 137, 0), waiting_rac(B, 1)],
+        "{UPSTREAM} \"containerB dies and triggers RestartAllContainers in place, containerA killed\""
+    );
+}
+
+/// Upstream cases "…, containerA killed then removed" (previous A Terminated 137) and
+/// "…, containerA killed and removed together" (previous A Running): no runtime records,
+/// podRestarting → both Waiting{RestartingAllContainers}, RestartCount 1.
+#[test]
+fn gated_restart_all_containers_removed() {
+    let sp = specs(&[A, B]);
+    for (previous_a, case) in [
+        (failed(A, 137, 0), "containerA killed then removed"),
+        (running(A), "containerA killed and removed together"),
+    ] {
+        let previous = vec![previous_a, failed(B, 42, 0)];
+        let got = convert_cleared(&ConvertInput {
+            previous: &previous,
+            ..gated(&sp, true)
+        });
+        assert_eq!(
+            got,
+            vec![waiting_rac(A, 1), waiting_rac(B, 1)],
+            "{UPSTREAM} \"containerB dies and triggers RestartAllContainers in place, {case}\""
+        );
+    }
+}
+
+/// Upstream case "…, containerA rerun": runtime A Running (ID "containerA-new"); previous A
+/// Waiting{RestartingAllContainers} rc 1, B Terminated 42; podRestarting → A Running with the
+/// old RestartingAllContainers last termination carried over and RestartCount 1, B
+/// Waiting{RestartingAllContainers} rc 1.
+#[test]
+fn gated_restart_all_container_a_rerun() {
+    let sp = specs(&[A, B]);
+    let runtime = vec![(
+        A.to_string(),
+        vec![rec(RuntimeState::Running, "containerA-new", "")],
+    )];
+    let previous = vec![waiting_rac(A, 1), failed(B, 42, 0)];
+    let got = convert_cleared(&ConvertInput {
+        runtime: &runtime,
+        previous: &previous,
+        ..gated(&sp, true)
+    });
+    assert_eq!(
+        got,
+        vec![
+            st(
+                A,
+                ContainerState::Running,
+                Some(term(137, "RestartingAllContainers")),
+                1
+            ),
+            waiting_rac(B, 1),
+        ],
+        "{UPSTREAM} \"containerB dies and triggers RestartAllContainers in place, containerA rerun\""
+    );
+}
+
+/// Upstream cases "…, containerA succeeded" (A Exited 0) and "…, containerA failed" (A
+/// Exited 1): previous A Running rc 1, B Terminated 42; podRestarting → A Terminated with its
+/// exit code and the old RestartCount 1 kept over the runtime's 0, B
+/// Waiting{RestartingAllContainers} rc 1.
+#[test]
+fn gated_restart_all_container_a_exits() {
+    let sp = specs(&[A, B]);
+    for (exit_code, case) in [(0, "containerA succeeded"), (1, "containerA failed")] {
+        let runtime = vec![(
+            A.to_string(),
+            vec![rec(RuntimeState::Exited { exit_code }, "", "")],
+        )];
+        let previous = vec![st(A, ContainerState::Running, None, 1), failed(B, 42, 0)];
+        let got = convert_cleared(&ConvertInput {
+            runtime: &runtime,
+            previous: &previous,
+            ..gated(&sp, true)
+        });
+        assert_eq!(
+            got,
+            vec![failed(A, exit_code, 1), waiting_rac(B, 1)],
+            "{UPSTREAM} \"containerB dies and triggers RestartAllContainers in place, {case}\""
+        );
+    }
+}
+
+/// The same old status as the record (same container ID, old state Terminated): the old
+/// terminated state is the current one, so it is not copied into LastTerminationState; the
+/// old LastTerminationState is carried instead. Not an upstream row: the `ContainerID` test of
+/// `convertContainerStatus`.
+#[test]
+fn gated_same_container_id_does_not_copy_its_own_termination() {
+    let sp = specs(&[A]);
+    let runtime = vec![(
+        A.to_string(),
+        vec![rec(RuntimeState::Exited { exit_code: 1 }, "a1", "Error")],
+    )];
+    let previous = vec![ContainerStatus {
+        container_id: "://a1".to_string(),
+        ..st(
+            A,
+            ContainerState::Terminated(term(1, "Error")),
+            Some(term(2, "Error")),
+            3,
+        )
+    }];
+    let got = convert_cleared(&ConvertInput {
+        runtime: &runtime,
+        previous: &previous,
+        restart_policy: RestartPolicy::Never,
+        ..gated(&sp, false)
+    });
+    assert_eq!(
+        got,
+        vec![st(
+            A,
+            ContainerState::Terminated(term(1, "Error")),
+            Some(term(2, "Error")),
+            3
+        )]
+    );
+}
+
+/// An Unknown record whose old status was Running: reason RestartingAllContainers while the
+/// pod restarts with the gate on, ContainerStatusUnknown otherwise. Not an upstream row.
+#[test]
+fn gated_unknown_after_running_while_restarting() {
+    let sp = specs(&[A]);
+    let runtime = vec![(A.to_string(), vec![rec(RuntimeState::Unknown, "a", "")])];
+    let previous = vec![st(A, ContainerState::Running, None, 2)];
+    let base = ConvertInput {
+        runtime: &runtime,
+        previous: &previous,
+        restart_policy: RestartPolicy::Never,
+        ..input(&sp)
+    };
+    let reason_of = |input: &ConvertInput| match &convert_cleared(input)[0].state {
+        ContainerState::Terminated(t) => (t.reason.clone(), t.exit_code),
+        other => panic!("expected Terminated, got {other:?}"),
+    };
+    for (gate, restarting, want) in [
+        (true, true, "RestartingAllContainers"),
+        (true, false, "ContainerStatusUnknown"),
+        (false, true, "ContainerStatusUnknown"),
+    ] {
+        let input = ConvertInput {
+            restart_all_containers_on_container_exits: gate,
+            pod_restarting: restarting,
+            ..base
+        };
+        assert_eq!(
+            reason_of(&input),
+            (want.to_string(), 137),
+            "gate {gate}, podRestarting {restarting}"
+        );
+        assert_eq!(convert_cleared(&input)[0].restart_count, 3);
+    }
+}
+
+/// With the gate off, `podRestarting` changes nothing: a removed container gets the
+/// ContainerStatusUnknown termination of the gate-off path. Not an upstream row.
+#[test]
+fn gate_off_ignores_pod_restarting() {
+    let sp = specs(&[A]);
+    let previous = vec![running(A)];
+    let got = convert_cleared(&ConvertInput {
+        previous: &previous,
+        pod_restarting: true,
+        ..input(&sp)
+    });
+    assert_eq!(
+        got,
+        vec![st(
+            A,
+            waiting("ContainerCreating"),
+            Some(term(137, "ContainerStatusUnknown")),
+            1
+        )]
     );
 }
 

@@ -55,6 +55,7 @@ fn ps(
         ready: is_ready,
         started: None,
         restart_count: rc,
+        container_id: String::new(),
     }
 }
 

@@ -26,6 +26,7 @@ fn rtv(state: RuntimeState) -> Option<RuntimeContainerView> {
         liveness_failed: false,
         startup_failed: false,
         startup_pending: false,
+        spec_changed: false,
     })
 }
 
@@ -131,9 +132,28 @@ fn test_compute_pod_actions() {
         liveness_failed: true,
         startup_failed: false,
         startup_pending: false,
+        spec_changed: false,
     });
     run_case(
         "Kill and recreate the container if the liveness check has failed",
+        Always,
+        ok,
+        rt,
+        PodActions {
+            containers_to_start: vec![1],
+            containers_to_kill: vec![1],
+            ..actions(false, false, 0)
+        },
+    );
+
+    // Upstream changes the runtime record's hash of foo2 (`status.ContainerStatuses[1].Hash`).
+    let mut rt = base_rt();
+    rt[1] = Some(RuntimeContainerView {
+        spec_changed: true,
+        ..rtv(RUNNING).unwrap()
+    });
+    run_case(
+        "Kill and recreate the container if the container's spec changed",
         Always,
         ok,
         rt,
@@ -384,6 +404,7 @@ fn a_sidecar_startup_probe_gates_the_next_container() {
     let ok = sandbox(true, true, 0);
     let pending = Some(RuntimeContainerView {
         startup_pending: true,
+        spec_changed: false,
         ..rtv(RUNNING).unwrap()
     });
     for rp in [Always, OnFailure, Never] {
@@ -417,4 +438,61 @@ fn a_sidecar_startup_probe_gates_the_next_container() {
             "{rp:?}: restart the sidecar"
         );
     }
+}
+
+/// A spec change restarts the container whatever the restart policy ("Restart regardless of
+/// the restart policy because the container spec changed", `computePodActions`), whereas a
+/// liveness failure under Never only kills it; and the spec check comes first. Not an upstream
+/// row: derived from the source.
+#[test]
+fn a_spec_change_restarts_under_every_policy() {
+    let ok = sandbox(true, true, 0);
+    let changed = Some(RuntimeContainerView {
+        spec_changed: true,
+        ..rtv(RUNNING).unwrap()
+    });
+    let liveness = Some(RuntimeContainerView {
+        liveness_failed: true,
+        ..rtv(RUNNING).unwrap()
+    });
+    let both = Some(RuntimeContainerView {
+        spec_changed: true,
+        liveness_failed: true,
+        ..rtv(RUNNING).unwrap()
+    });
+    let kill_and_start = PodActions {
+        containers_to_start: vec![0],
+        containers_to_kill: vec![0],
+        ..actions(false, false, 0)
+    };
+    for rp in [Always, OnFailure, Never] {
+        let got = compute_pod_actions(rp, &[], 2, ok, &[], &[changed, rtv(RUNNING)], false);
+        assert_eq!(got, kill_and_start, "spec change under {rp:?}");
+        let got = compute_pod_actions(rp, &[], 2, ok, &[], &[both, rtv(RUNNING)], false);
+        assert_eq!(got, kill_and_start, "spec change and liveness under {rp:?}");
+    }
+    let got = compute_pod_actions(Never, &[], 2, ok, &[], &[liveness, rtv(RUNNING)], false);
+    assert_eq!(
+        got,
+        PodActions {
+            containers_to_kill: vec![0],
+            ..actions(false, false, 0)
+        }
+    );
+    // A changed spec of a container that does not run is not looked at: it is simply
+    // started (or not) by its restart policy.
+    let exited_changed = Some(RuntimeContainerView {
+        spec_changed: true,
+        ..rtv(exited(0)).unwrap()
+    });
+    let got = compute_pod_actions(
+        Never,
+        &[],
+        2,
+        ok,
+        &[],
+        &[exited_changed, rtv(RUNNING)],
+        false,
+    );
+    assert_eq!(got, actions(false, false, 0));
 }

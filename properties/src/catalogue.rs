@@ -232,7 +232,7 @@ pub fn all() -> Vec<PropertyDef> {
         PropertyDef {
             name: "no_restart_while_healthy",
             kind: Kind::Step(no_restart_while_healthy),
-            sentence: "The kubelet never kills a container whose program is healthy (booting or serving, not deadlocked).",
+            sentence: "The kubelet's liveness and startup probes never kill a container whose program is healthy (booting or serving, not deadlocked).",
             source: "kuberuntime_manager.go computePodActions kills on liveness and startup failure only; docs/sources.md#kubelet-probe-failure-kills-the-container",
             layer: "runtime",
             premise: None,
@@ -1068,6 +1068,30 @@ pub fn all() -> Vec<PropertyDef> {
             source: "kuberuntime_manager.go computePodActions kills the pod once no regular container runs or is to start, sidecars included; kubelet_pods.go getPhase decides the phase on the regular containers; docs/sources.md#sidecar-containers",
             layer: "api + runtime",
             premise: None,
+        },
+        PropertyDef {
+            name: "container_restarted_by_spec_change",
+            kind: Kind::Sometimes(container_restarted_by_spec_change),
+            sentence: "After kubectl set image on a running pod, the same pod object (same uid) runs a new instance of the container with the new image: its status shows it Running and Ready, restartCount 1, and the killed instance as its last state.",
+            source: "a pod's container images are mutable (validation.go ValidatePodUpdate); computePodActions kills a running container whose spec hash changed and starts it again (kuberuntime_manager.go containerChanged); docs/sources.md#kubelet-container-spec-change",
+            layer: "api + runtime",
+        },
+        PropertyDef {
+            name: "pod_unready_during_spec_change",
+            kind: Kind::Sometimes(pod_unready_during_spec_change),
+            sentence: "After kubectl set image on a running pod, and before its new container is Ready, the pod is not Ready and not being deleted.",
+            source: "killContainer stops the old instance; the new one starts with readiness Failure until its probe succeeds (kuberuntime_container.go killContainer; prober/worker.go); docs/sources.md#kubelet-container-spec-change",
+            layer: "api",
+        },
+        PropertyDef {
+            name: "spec_change_restart_completes",
+            kind: Kind::LeadsTo {
+                p: spec_change_pending,
+                q: no_spec_change_pending,
+            },
+            sentence: "Every running pod whose container image was set in place eventually runs that container with the new image.",
+            source: "computePodActions puts the changed container in both ContainersToKill and ContainersToStart, whatever the restart policy (kuberuntime_manager.go); docs/sources.md#kubelet-container-spec-change",
+            layer: "runtime",
         },
         PropertyDef {
             name: "sidecar_restarted_under_never",
@@ -2577,4 +2601,66 @@ fn ready_only_after_readiness_success(m: &Cluster, s: &State, a: &Action, n: &St
             c.probes[ProbeKind::Readiness as usize]
                 .is_some_and(|w| w.result == ProbeResult::Success)
         })
+}
+
+/// The API pods whose container image a `setPodImage` set in place, with that container's
+/// index in the template, and the pod's runtime record on its node (if any).
+fn image_set_pods<'a>(
+    m: &'a Cluster,
+    s: &'a State,
+) -> impl Iterator<Item = (&'a Pod, usize, Option<&'a PodRt>)> + 'a {
+    s.api.pods.iter().filter_map(move |p| {
+        let f = m.scenario.faults.get(p.image_set? as usize)?;
+        let Fault::SetPodImage { container, .. } = f else {
+            return None;
+        };
+        let i = m
+            .workload(p.workload)
+            .template()
+            .containers
+            .iter()
+            .position(|c| &c.name == container)?;
+        Some((&**p, i, p.node.and_then(|n| s.rt(n, p.uid))))
+    })
+}
+
+fn container_restarted_by_spec_change(m: &Cluster, s: &State) -> bool {
+    image_set_pods(m, s).any(|(p, i, rt)| {
+        let name = &m.workload(p.workload).template().containers[i].name;
+        let new_instance = rt.is_some_and(|rt| {
+            let c = &rt.ctrs[i];
+            c.patched && matches!(c.run, Run::Running(_))
+        });
+        new_instance
+            && p.status.statuses.iter().any(|cs| {
+                &cs.name == name
+                    && cs.state == ContainerState::Running
+                    && cs.ready
+                    && cs.restart_count == 1
+                    && cs.last_state.is_some()
+            })
+    })
+}
+
+/// The image was set on a pod that ran (the fault needs its container running), and now the
+/// pod is not Ready: its new container is not Ready yet.
+fn pod_unready_during_spec_change(m: &Cluster, s: &State) -> bool {
+    image_set_pods(m, s).any(|(p, _, rt)| rt.is_some() && !p.status.ready && p.deletion.is_none())
+}
+
+/// Some pod's image was set in place, it is not being deleted, and its kubelet does not yet
+/// run the container with the new image.
+fn spec_change_pending(m: &Cluster, s: &State) -> bool {
+    image_set_pods(m, s).any(|(p, i, rt)| {
+        p.deletion.is_none()
+            && rt.is_some_and(|rt| {
+                let c = &rt.ctrs[i];
+                let new_instance_runs = c.patched && matches!(c.run, Run::Running(_));
+                !rt.terminating && !new_instance_runs
+            })
+    })
+}
+
+fn no_spec_change_pending(m: &Cluster, s: &State) -> bool {
+    !spec_change_pending(m, s)
 }

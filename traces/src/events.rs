@@ -211,7 +211,12 @@ pub fn text(m: &Context, pod: &Pod, kind: EventKind) -> Event {
     let name = m.pod_name(pod);
     let object = format!("pod/{name}");
     let w = pod.workload;
-    let image = |c: C| container(m, pod, c).image.clone();
+    // The image the pod's spec names now (a `setPodImage` changes it in place). The event
+    // list keeps one entry per kind, so a pull of the old image reads with the new one.
+    let image = |c: C| {
+        m.container_image(pod, c.init, container(m, pod, c))
+            .to_string()
+    };
     let cname = |c: C| container(m, pod, c).name.clone();
     let (t, reason, message): (&str, String, String) = match kind {
         EventKind::Scheduled { node } => (
@@ -403,6 +408,10 @@ pub fn text(m: &Context, pod: &Pod, kind: EventKind) -> Event {
                     cname(c)
                 ),
                 StopWhy::PostStartHook => "FailedPostStartHook".into(),
+                StopWhy::SpecChanged => format!(
+                    "Container {} definition changed, will be restarted",
+                    cname(c)
+                ),
                 StopWhy::Deletion
                 | StopWhy::PodFinished
                 | StopWhy::Evicted

@@ -106,7 +106,8 @@ pub fn fault_by(f: Option<&Fault>) -> FaultBy {
             | Fault::Uncordon { .. }
             | Fault::Drain { .. }
             | Fault::RolloutRestart { .. }
-            | Fault::Scale { .. },
+            | Fault::Scale { .. }
+            | Fault::SetPodImage { .. },
         ) => FaultBy::Kubectl,
         Some(Fault::KubeletRestart { .. }) => FaultBy::Environment,
         Some(Fault::Partition { .. } | Fault::ControlPlanePartition {}) => FaultBy::Network,
@@ -520,6 +521,7 @@ fn fault_kind(f: Option<&Fault>) -> &'static str {
         Some(Fault::Drain { .. }) => "drain",
         Some(Fault::RolloutRestart { .. }) => "rollout restart",
         Some(Fault::Scale { .. }) => "scale",
+        Some(Fault::SetPodImage { .. }) => "set image",
         None => "fault",
     }
 }
@@ -536,6 +538,7 @@ pub fn step_name(step: Step) -> &'static str {
         Step::NeverPull { .. } => "ErrImageNeverPull",
         Step::CrashLoopBackOff { .. } => "CrashLoopBackOff",
         Step::Start { .. } => "start",
+        Step::RestartChanged { .. } => "kill changed container",
         Step::KillPod => "kill pod",
         Step::Cleanup => "cleanup",
         Step::KillOrphan => "kill orphan",
@@ -601,6 +604,10 @@ pub fn kubelet_step(m: &Context, state: &State, uid: u16, step: Step) -> String 
         Step::CrashLoopBackOff { init, ctr } => {
             format!("back-off restarting {}", cname(init, ctr))
         }
+        Step::RestartChanged { ctr } => format!(
+            "kill {} (its definition changed; it will be restarted) in",
+            cname(false, ctr)
+        ),
         Step::Start { init, ctr } => format!(
             "start {}container {}",
             match (init, sidecar(ctr)) {
@@ -733,6 +740,9 @@ fn fault(m: &Context, s: &State, index: u8, target: Option<u16>) -> String {
         Some(Fault::Scale { workload, replicas }) => {
             format!("scale deployment/{workload} --replicas={replicas}")
         }
+        Some(Fault::SetPodImage {
+            container, image, ..
+        }) => format!("set image pod/{} {container}={image}", name(target)),
         None => format!("fault #{index}"),
     }
 }

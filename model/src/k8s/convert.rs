@@ -17,14 +17,31 @@
 //! 5. the list is ordered: init containers in spec order (`SortStatusesOfInitContainers`),
 //!    others by name (`SortedContainerStatuses`).
 //!
+//! Gate `RestartAllContainersOnContainerExits` (alpha in 1.35, default false in
+//! pkg/features/kube_features.go; KEP-5532) is an input,
+//! [`ConvertInput::restart_all_containers_on_container_exits`], off by default, together with
+//! the `podRestarting` argument ([`ConvertInput::pod_restarting`], which the kubelet sets while
+//! the pod's `AllContainersRestarting` condition is true). With the gate on, the port takes the
+//! upstream gated branches:
+//! * in `convertContainerStatus`, the old RestartCount is kept when it is higher than the
+//!   runtime's; when the container ID changed and the old state was Terminated, the old
+//!   terminated state becomes LastTerminationState (RestartAllContainers removes the old
+//!   containers, so the runtime no longer has them), else the old LastTerminationState is
+//!   carried; a Running record whose old status was Terminated with a RestartCount at least the
+//!   runtime's gets the old count + 1;
+//! * an Unknown record whose old status was Running gets reason `RestartingAllContainers`
+//!   instead of `ContainerStatusUnknown` while the pod is restarting;
+//! * a container with no runtime record while the pod is restarting, whose old state was not
+//!   Waiting, becomes `Waiting{RestartingAllContainers}` with last termination
+//!   `{RestartingAllContainers, 137}` and the old RestartCount + 1.
+//!
+//! The container ID is [`RuntimeRecord::id`] and [`ContainerStatus::container_id`]. What the
+//! model's kubelet does not reach: it runs with the gate off and never sets `podRestarting`
+//! (it does not model the `RestartAllContainers` action of a container restart rule end to
+//! end: no `AllContainersRestarting` condition, no in-place removal of every container), and
+//! it leaves both IDs empty. The gated branches are checked by the conformance tests only.
+//!
 //! Not modelled, and why:
-//! * Gate `RestartAllContainersOnContainerExits` (alpha in 1.35, default false in
-//!   pkg/features/kube_features.go) and the `podRestarting` argument. This port takes the
-//!   gate-off path: no `RestartingAllContainers` reason, RestartCount comes from the runtime
-//!   record alone, and LastTerminationState is not copied from the old status in
-//!   `convertContainerStatus`. The gated branches compare container IDs, which
-//!   [`ContainerStatus`] does not carry. (This matches [`super::phase::get_phase`], which does
-//!   not model the gate either.)
 //! * Gate `ChangeContainerStatusOnKubeletRestart` (deprecated, default false at this commit):
 //!   the default is hard-wired, so `Started` is copied from the old status for Running
 //!   records.
@@ -34,6 +51,7 @@
 //! * `ShouldContainerBeRestarted` is [`should_container_be_restarted`] (restart.rs), which reads
 //!   the pod-level restart policy only.
 
+use super::phase::RESTARTING_ALL_CONTAINERS;
 use super::restart::{should_container_be_restarted, RuntimeState};
 use super::types::{ContainerSpecView, ContainerState, ContainerStatus, RestartPolicy, Terminated};
 
@@ -55,6 +73,11 @@ pub const MESSAGE_NOT_LOCATED_DELETED: &str =
 /// Message of the assumed-completed init container. Not stored: no message field.
 pub const MESSAGE_INIT_TREATED_AS_EXITED: &str = "Unable to get init container status from container runtime and pod has been initialized, treat it as exited normally";
 
+/// Message of the `RestartingAllContainers` waiting state and last termination. Not stored:
+/// no message field.
+pub const MESSAGE_REMOVED_RESTART_ALL: &str =
+    "The container is removed because RestartAllContainers in place";
+
 /// Exit code the kubelet writes when it could not locate a container that used to run.
 const EXIT_CODE_NOT_LOCATED: i32 = 137;
 
@@ -70,6 +93,10 @@ pub struct RuntimeRecord {
     /// `FinishedAt`, as seconds before "now", for Exited records; copied into
     /// [`Terminated::finished_ago`].
     pub finished_ago: Option<u64>,
+    /// `ID.String()` (`type://id`), copied into [`ContainerStatus::container_id`]. Read only
+    /// with gate `RestartAllContainersOnContainerExits`, to tell a new container from the one
+    /// the old status describes.
+    pub id: String,
 }
 
 impl RuntimeRecord {
@@ -80,6 +107,7 @@ impl RuntimeRecord {
             reason: String::new(),
             restart_count: 0,
             finished_ago: None,
+            id: String::new(),
         }
     }
 }
@@ -111,6 +139,11 @@ pub struct ConvertInput<'a> {
     /// `kuberuntime.HasAnyRegularContainerCreated(pod, podStatus)`; only read when `is_init`.
     /// See [`has_any_regular_container_created`].
     pub any_regular_container_created: bool,
+    /// Gate `RestartAllContainersOnContainerExits` (KEP-5532). Off by default.
+    pub restart_all_containers_on_container_exits: bool,
+    /// `podRestarting`: the pod is being restarted in place by a `RestartAllContainers` rule.
+    /// Only read with the gate on.
+    pub pod_restarting: bool,
 }
 
 /// `kuberuntime.HasAnyRegularContainerCreated` (pkg/kubelet/kuberuntime/kuberuntime_manager.go):
@@ -166,19 +199,51 @@ fn terminated(exit_code: i32, reason: &str) -> Terminated {
     }
 }
 
-/// The `convertContainerStatus` closure, gate `RestartAllContainersOnContainerExits` off.
+/// The `convertContainerStatus` closure. `gate` is `RestartAllContainersOnContainerExits`.
 fn convert_container_status(
     name: &str,
     cs: &RuntimeRecord,
     old: Option<&ContainerStatus>,
+    gate: bool,
+    pod_restarting: bool,
 ) -> ContainerStatus {
     let mut status = ContainerStatus {
         name: name.to_string(),
         restart_count: cs.restart_count,
+        container_id: cs.id.clone(),
         ..ContainerStatus::default()
     };
+    if let (Some(o), true) = (old, gate) {
+        if o.restart_count > status.restart_count {
+            status.restart_count = o.restart_count;
+        }
+        // A normal restart keeps the old container in the runtime, so its termination is
+        // read from there; RestartAllContainers removes the old containers, so the old
+        // terminated state is carried over when the container ID changed.
+        match &o.state {
+            ContainerState::Terminated(t) if o.container_id != status.container_id => {
+                status.last_state = Some(t.clone());
+            }
+            _ => {
+                if let Some(t) = &o.last_state {
+                    status.last_state = Some(t.clone());
+                }
+            }
+        }
+    }
     match cs.state {
-        RuntimeState::Running => status.state = ContainerState::Running,
+        RuntimeState::Running => {
+            status.state = ContainerState::Running;
+            if gate {
+                if let Some(o) = old {
+                    if matches!(o.state, ContainerState::Terminated(_))
+                        && o.restart_count >= cs.restart_count
+                    {
+                        status.restart_count = o.restart_count + 1;
+                    }
+                }
+            }
+        }
         // Containers that are created but not running are "waiting to be running".
         RuntimeState::Created => status.state = waiting(""),
         RuntimeState::Exited { exit_code } => {
@@ -194,10 +259,13 @@ fn convert_container_status(
         // hand because the CRI did not report it.
         RuntimeState::Unknown => match old {
             Some(o) if o.state == ContainerState::Running => {
-                status.state = ContainerState::Terminated(terminated(
-                    EXIT_CODE_NOT_LOCATED,
-                    CONTAINER_STATUS_UNKNOWN,
-                ));
+                let reason = if gate && pod_restarting {
+                    RESTARTING_ALL_CONTAINERS
+                } else {
+                    CONTAINER_STATUS_UNKNOWN
+                };
+                status.state =
+                    ContainerState::Terminated(terminated(EXIT_CODE_NOT_LOCATED, reason));
                 status.restart_count = o.restart_count + 1;
             }
             // Any other unknown state collapses to waiting.
@@ -214,8 +282,7 @@ fn convert_container_status(
     status
 }
 
-/// The kubelet's `convertToAPIContainerStatuses`, with gate
-/// `RestartAllContainersOnContainerExits` off (see the module notes).
+/// The kubelet's `convertToAPIContainerStatuses` (see the module notes for the gate).
 ///
 /// Returns one status per entry of `input.specs`: in spec order if `input.is_init`, else
 /// sorted by name. `ready` is never set here (upstream does not set it in this function),
@@ -252,6 +319,18 @@ pub fn convert_to_api_container_statuses(input: &ConvertInput) -> Vec<ContainerS
         let Some(old) = old_status(input.previous, &c.name) else {
             continue;
         };
+        // Removed by a RestartAllContainers restart in place, and not Waiting before: it is
+        // Waiting now, with a RestartingAllContainers last termination so that the restart is
+        // not mistaken for a crash.
+        if input.restart_all_containers_on_container_exits
+            && input.pod_restarting
+            && !matches!(old.state, ContainerState::Waiting { .. })
+        {
+            status.state = waiting(RESTARTING_ALL_CONTAINERS);
+            status.last_state = Some(terminated(EXIT_CODE_NOT_LOCATED, RESTARTING_ALL_CONTAINERS));
+            status.restart_count = old.restart_count + 1;
+            continue;
+        }
         // A Terminated old status already has the right last termination; a non-Running one
         // makes Waiting appropriate.
         if old.state != ContainerState::Running {
@@ -274,7 +353,13 @@ pub fn convert_to_api_container_statuses(input: &ConvertInput) -> Vec<ContainerS
     for (c, status) in specs.iter().zip(statuses.iter_mut()) {
         let old = old_status(input.previous, &c.name);
         for (seen, cs) in records(input.runtime, &c.name).take(2).enumerate() {
-            let converted = convert_container_status(&c.name, cs, old);
+            let converted = convert_container_status(
+                &c.name,
+                cs,
+                old,
+                input.restart_all_containers_on_container_exits,
+                input.pod_restarting,
+            );
             if seen == 0 {
                 *status = converted;
             } else {

@@ -71,6 +71,11 @@ pub struct RuntimeContainerView {
     /// or Failure): `computeInitContainerActions` waits on such a sidecar before it starts the
     /// next init container (`startup != proberesults.Success`: break).
     pub startup_pending: bool,
+    /// `containerChanged(container, status)`: the hash of the container's spec differs from
+    /// the hash the runtime recorded when it created the container (`HashContainer`, a hash of
+    /// the whole `v1.Container`, e.g. after a change of `image`). Only read for a running
+    /// regular container.
+    pub spec_changed: bool,
 }
 
 /// `podActions`, with container IDs replaced by spec indexes.
@@ -230,8 +235,12 @@ fn compute_init_container_actions(
 /// * `deletion_timestamp`: passed to `ShouldContainerBeRestarted`.
 ///
 /// Uses the `computeInitContainerActions` path (the one taken whenever the pod has a sidecar
-/// or gate `LegacySidecarContainers` is off). Ephemeral containers, spec-hash changes and
-/// in-place resize are not modelled.
+/// or gate `LegacySidecarContainers` is off). A running regular container whose spec hash
+/// changed ([`RuntimeContainerView::spec_changed`]) is killed and started again whatever the
+/// restart policy ("Container X definition changed, will be restarted"); this check comes
+/// before the liveness and startup ones. Ephemeral containers, spec changes of init
+/// containers and in-place resize (whose resources-only hash is then compared instead) are
+/// not modelled.
 pub fn compute_pod_actions(
     restart_policy: RestartPolicy,
     init_specs: &[ContainerSpecView],
@@ -305,8 +314,13 @@ pub fn compute_pod_actions(
         let status = regular(idx);
         match status {
             Some(s) if s.state == RuntimeState::Running => {
-                // Running: kill on liveness or startup failure; restart unless Never.
-                if s.liveness_failed || s.startup_failed {
+                // Running: kill on a spec change and restart regardless of the restart
+                // policy, because the container spec changed.
+                if s.spec_changed {
+                    changes.containers_to_start.push(idx);
+                    changes.containers_to_kill.push(idx);
+                // Kill on liveness or startup failure; restart unless Never.
+                } else if s.liveness_failed || s.startup_failed {
                     if should_restart_on_failure(restart_policy) {
                         changes.containers_to_start.push(idx);
                     }

@@ -92,6 +92,11 @@ pub struct ContainerStatus {
     /// `started`: `None` = nil.
     pub started: Option<bool>,
     pub restart_count: u32,
+    /// `containerID` (`ContainerID.String()` of the runtime record, `type://id`). Only the
+    /// gated branches of `convertToAPIContainerStatuses` read it (see `super::convert`); the
+    /// model's kubelet leaves it empty.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub container_id: String,
 }
 
 /// The operator of an exit-code requirement. Both `ContainerRestartRuleOnExitCodesOperator`

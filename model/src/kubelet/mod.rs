@@ -348,9 +348,10 @@ pub fn actions<A: From<Action>>(m: &Context, s: &State, out: &mut Vec<A>) {
                     _ => {}
                 }
             }
-            // The pod worker is inside SyncPod (a postStart hook): the status computed at the
-            // start of that sync stands until it returns.
-            if worker_blocked(rt) {
+            // The pod worker is inside SyncPod (a postStart hook, or the kill, pull and start
+            // of a container whose spec changed): the status computed at the start of that
+            // sync stands until it returns.
+            if worker_blocked(rt) || (!rt.terminating && rt.ctrs.iter().any(|c| c.respawn)) {
                 continue;
             }
             let stale_mirror = rt.static_pod

@@ -45,6 +45,11 @@ pub enum Step {
     /// sidecar have stopped (`waitForTurn` returns), so StopContainer sends SIGTERM with the
     /// grace left, at least 2 s (`kuberuntime_container.go` `killContainer`).
     SidecarTurn { ctr: u8 },
+    /// computePodActions found the running regular container's spec hash changed (its image
+    /// was set in place): killContainer with the pod's grace (preStop, SIGTERM, SIGKILL;
+    /// `Killing` "Container X definition changed, will be restarted"), and start it again
+    /// once it has stopped, whatever the restart policy.
+    RestartChanged { ctr: u8 },
     /// The postStart hook of a container returned (success, or failure: the container is
     /// killed, `kuberuntime_container.go` startContainer).
     PostStartDone { ctr: u8 },
@@ -84,6 +89,7 @@ pub(super) fn runtime_view(c: &Ctr) -> Option<RuntimeContainerView> {
         liveness_failed: false,
         startup_failed: false,
         startup_pending,
+        spec_changed: false,
     })
 }
 
@@ -102,6 +108,21 @@ pub(super) fn next_step(
                 return Some(Step::PostStartDone { ctr: i as u8 });
             }
         }
+    }
+    // Inside the SyncPod that killed a container for a spec change: killContainer returns
+    // once the container has stopped, and the same SyncPod pulls and starts the new instance
+    // (ContainersToStart) before the pod worker does anything else. A pod that is being
+    // terminated meanwhile (eviction, node shutdown) starts nothing.
+    if let Some(i) = rt
+        .ctrs
+        .iter()
+        .position(|c| c.respawn)
+        .filter(|_| !rt.terminating)
+    {
+        return match rt.ctrs[i].run {
+            Run::Exited(_) => start_step(m, s, node, spec_of(m, pod), rt, false, i),
+            _ => None,
+        };
     }
     if worker_blocked(rt) {
         return None;
@@ -154,7 +175,20 @@ pub(super) fn next_step(
         attempt: 0,
     });
     let init_rt: Vec<_> = rt.init.iter().map(runtime_view).collect();
-    let ctr_rt: Vec<_> = rt.ctrs.iter().map(runtime_view).collect();
+    let ctr_rt: Vec<_> = rt
+        .ctrs
+        .iter()
+        .zip(&spec.containers)
+        .map(|(c, cs)| {
+            runtime_view(c).map(|mut v| {
+                // `containerChanged`: the instance's recorded hash is not the spec's. One
+                // being killed already is not looked at again.
+                v.spec_changed = matches!(&c.run, Run::Running(p) if p.stop.is_none())
+                    && c.patched != m.image_changed(pod, cs);
+                v
+            })
+        })
+        .collect();
     let acts = k8s::compute_pod_actions(
         spec.restart_policy,
         init_views,
@@ -169,6 +203,17 @@ pub(super) fn next_step(
     }
     if acts.kill_pod {
         return Some(Step::KillPod);
+    }
+    // SyncPod kills ContainersToKill before it starts anything.
+    for &i in &acts.containers_to_kill {
+        if ctr_rt
+            .get(i)
+            .copied()
+            .flatten()
+            .is_some_and(|v| v.spec_changed)
+        {
+            return Some(Step::RestartChanged { ctr: i as u8 });
+        }
     }
     let starts = acts
         .init_containers_to_start
@@ -219,14 +264,21 @@ pub(super) fn start_step(
         ) => {}
         _ => {
             // The newest exited record: FinishedAt is now (the pod worker reacts at once).
+            // Not after a kill for a spec change: doBackOff reads the status from before the
+            // kill, in which the container runs.
             if matches!(c.run, Run::Exited(_))
+                && !c.respawn
                 && CRASH_LOOP_BACKOFF.is_in_backoff_since(entry(c.crash_bo), 0, 0)
             {
                 return Some(Step::CrashLoopBackOff { init, ctr });
             }
         }
     }
-    let image_bit = 1u32 << m.image_index(&cs.image);
+    let image = match s.kpod(node, rt.uid) {
+        Some(pod) => m.container_image(pod, init, cs),
+        None => &cs.image,
+    };
+    let image_bit = 1u32 << m.image_index(image);
     let present = s.nodes[node as usize].images & image_bit != 0;
     match k8s::image_action(cs.pull_policy(), present) {
         k8s::ImageAction::Pull if !c.pulled => match c.waiting {
@@ -305,7 +357,7 @@ pub fn step(m: &Context, s: &mut State, n: u8, uid: u16, step: Step) -> Option<(
             let pod = s.kpod(n, uid)?;
             let cs = container_spec(spec_of(m, pod), init, ctr as usize);
             let fails = cs.app.image_pull_fails;
-            let bit = 1u32 << m.image_index(&cs.image);
+            let bit = 1u32 << m.image_index(m.container_image(pod, init, cs));
             let c = s.rt_mut(n, uid)?.ctr_mut(init, ctr as usize);
             let e = C { init, ctr };
             if fails {
@@ -316,6 +368,8 @@ pub fn step(m: &Context, s: &mut State, n: u8, uid: u16, step: Step) -> Option<(
                 });
                 // The pod worker retries the sync after backOffPeriod.
                 c.waiting = Some(Waiting::ErrImagePull { left: 10 });
+                // A SyncPod that restarts a changed container ends here with the error.
+                c.respawn = false;
                 record(s, n, uid, E::Pulling(e));
                 record(s, n, uid, E::PullFailed(e));
                 record(s, n, uid, E::ErrImagePull(e));
@@ -332,6 +386,7 @@ pub fn step(m: &Context, s: &mut State, n: u8, uid: u16, step: Step) -> Option<(
             // "Error: ErrImageNeverPull"; the pod worker syncs again after backOffPeriod.
             let c = s.rt_mut(n, uid)?.ctr_mut(init, ctr as usize);
             c.waiting = Some(Waiting::ErrImageNeverPull { left: 10 });
+            c.respawn = false;
             let e = C { init, ctr };
             record(s, n, uid, E::ErrImageNeverPull(e));
             record(s, n, uid, E::NeverPullFailed(e));
@@ -352,6 +407,27 @@ pub fn step(m: &Context, s: &mut State, n: u8, uid: u16, step: Step) -> Option<(
             record(s, n, uid, E::BackOff(C { init, ctr }));
         }
         Step::Start { init, ctr } => start(m, s, n, uid, init, ctr as usize)?,
+        Step::RestartChanged { ctr } => {
+            let pod = s.kpod(n, uid)?;
+            // killContainer (setTerminationGracePeriod): the deletion's grace, else the
+            // spec's; the kill reason is not a probe's, so no probe grace applies.
+            let grace = pod
+                .deletion
+                .unwrap_or(spec_of(m, pod).termination_grace_period_seconds);
+            let cs = spec_of(m, pod).containers.get(ctr as usize)?.clone();
+            let c = s.rt_mut(n, uid)?.ctrs.get_mut(ctr as usize)?;
+            if !matches!(&c.run, Run::Running(p) if p.stop.is_none()) {
+                return None;
+            }
+            c.respawn = true;
+            begin_stop(c, &cs, grace, StopWhy::SpecChanged);
+            record(
+                s,
+                n,
+                uid,
+                E::Killing(C { init: false, ctr }, StopWhy::SpecChanged),
+            );
+        }
         Step::PostStartDone { ctr } => post_start_done(m, s, n, uid, ctr as usize)?,
         Step::AddProbeWorkers => {
             let rt = s.rt_mut(n, uid)?;
@@ -541,7 +617,9 @@ pub(super) fn start(
         ),
     ] {
         if m.failing_container(w, step) == Some((init, i)) {
-            s.rt_mut(n, uid)?.ctr_mut(init, i).waiting = Some(waiting);
+            let c = s.rt_mut(n, uid)?.ctr_mut(init, i);
+            c.waiting = Some(waiting);
+            c.respawn = false;
             crate::apiserver::kubelet_event(s, n, uid, E::CreateFailed(e));
             return Some(());
         }
@@ -559,16 +637,26 @@ pub(super) fn start(
             fails: f.is_some_and(|f| !f.hangs),
         }
     });
+    let patched = !init && s.kpod(n, uid).is_some_and(|p| m.image_changed(p, &cs));
     let c = s.rt_mut(n, uid)?.ctr_mut(init, i);
     if let Run::Exited(e) = c.run {
         c.last = Some(e);
         c.restart_count = (c.restart_count + 1).min(RESTART_COUNT_CAP);
-        let next = CRASH_LOOP_BACKOFF.next(entry(c.crash_bo), 0, 0);
-        c.crash_bo = Some(Bo {
-            backoff: next.backoff as Secs,
-            age: 0,
-        });
+        if c.respawn {
+            // The back-off key includes the container's hash (`getStableKey`): the new spec
+            // starts without an entry, and doBackOff, which saw the container running, made
+            // none.
+            c.crash_bo = None;
+        } else {
+            let next = CRASH_LOOP_BACKOFF.next(entry(c.crash_bo), 0, 0);
+            c.crash_bo = Some(Bo {
+                backoff: next.backoff as Secs,
+                age: 0,
+            });
+        }
     }
+    c.respawn = false;
+    c.patched = patched;
     c.waiting = None;
     let app = &cs.app;
     c.run = Run::Running(Proc {

@@ -14,6 +14,9 @@ pub(super) fn runtime_records(c: &Ctr) -> Vec<RuntimeRecord> {
         reason: e.reason().to_string(),
         restart_count,
         finished_ago: None,
+        // The model's kubelet runs with gate RestartAllContainersOnContainerExits off, the
+        // only reader of container IDs in the conversion (docs/sources.md#kubelet-container-statuses).
+        id: String::new(),
     };
     let mut out = Vec::new();
     match c.run {
@@ -23,6 +26,7 @@ pub(super) fn runtime_records(c: &Ctr) -> Vec<RuntimeRecord> {
             reason: String::new(),
             restart_count: c.restart_count,
             finished_ago: None,
+            id: String::new(),
         }),
         Run::Exited(e) => out.push(exited(e, c.restart_count)),
     }
@@ -90,6 +94,8 @@ pub fn compute_status(m: &Context, _s: &State, pod: &Pod, rt: &PodRt) -> PodStat
                 views,
                 &ctr_records,
             ),
+            restart_all_containers_on_container_exits: false,
+            pod_restarting: false,
         })
     };
     let mut init_statuses = convert(

@@ -315,6 +315,10 @@ pub struct Pod {
     pub disruption_target: bool,
     /// A mirror pod: the API's read-only copy of the static pod with this (kubelet-side) uid.
     pub mirror_of: Option<u16>,
+    /// The `setPodImage` fault (its index in the scenario) that changed
+    /// `spec.containers[*].image` of this pod in place; None: the template's images. A pod
+    /// takes at most one such change.
+    pub image_set: Option<u8>,
     /// The events recorded about this pod, as `kubectl describe pod` lists them: one entry per
     /// distinct event, ordered by kind, with its count.
     pub events: Shared<Vec<events::PodEvent>>,
@@ -474,6 +478,13 @@ pub struct Ctr {
     pub waiting: Option<Waiting>,
     /// Probe workers: startup, readiness, liveness (None where the spec has no such probe).
     pub probes: [Option<Worker>; 3],
+    /// The current instance was created from the pod's changed spec ([`Pod::image_set`]):
+    /// the hash the runtime recorded for it (`HashContainer`) is the new spec's.
+    pub patched: bool,
+    /// The kubelet killed the current instance because the container's spec changed: it is
+    /// started again as soon as it has stopped, whatever the restart policy and without
+    /// crash back-off (`computePodActions`, SyncPod; docs/sources.md#kubelet-container-spec-change).
+    pub respawn: bool,
 }
 
 /// A back-off entry with relative time: `age` = seconds since `lastUpdate` (saturating).
@@ -633,6 +644,9 @@ pub enum StopWhy {
     StartupProbe,
     /// The postStart hook failed (`killContainer(…, "FailedPostStartHook", …)`).
     PostStartHook,
+    /// The container's spec changed (its hash differs): `computePodActions` kills it and
+    /// starts it again ("Container X definition changed, will be restarted").
+    SpecChanged,
 }
 
 /// A probe worker (`worker` in `pkg/kubelet/prober/worker.go`): the results-manager value and

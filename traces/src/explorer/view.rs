@@ -867,6 +867,11 @@ pub fn svg(
                         Fault::Scale { workload, replicas } => {
                             format!("may: scale {workload} to {replicas}")
                         }
+                        Fault::SetPodImage {
+                            workload,
+                            container,
+                            image,
+                        } => format!("may: set image of a {workload} pod, {container}={image}"),
                     };
                     lines.push((w, "#333"));
                 }
