@@ -1075,6 +1075,7 @@ pub fn all() -> Vec<PropertyDef> {
             sentence: "After kubectl set image on a running pod, the same pod object (same uid) runs a new instance of the container with the new image: its status shows it Running and Ready, restartCount 1, and the killed instance as its last state.",
             source: "a pod's container images are mutable (validation.go ValidatePodUpdate); computePodActions kills a running container whose spec hash changed and starts it again (kuberuntime_manager.go containerChanged); docs/sources.md#kubelet-container-spec-change",
             layer: "api + runtime",
+            premise: None,
         },
         PropertyDef {
             name: "pod_unready_during_spec_change",
@@ -1082,6 +1083,7 @@ pub fn all() -> Vec<PropertyDef> {
             sentence: "After kubectl set image on a running pod, and before its new container is Ready, the pod is not Ready and not being deleted.",
             source: "killContainer stops the old instance; the new one starts with readiness Failure until its probe succeeds (kuberuntime_container.go killContainer; prober/worker.go); docs/sources.md#kubelet-container-spec-change",
             layer: "api",
+            premise: None,
         },
         PropertyDef {
             name: "spec_change_restart_completes",
@@ -1092,6 +1094,7 @@ pub fn all() -> Vec<PropertyDef> {
             sentence: "Every running pod whose container image was set in place eventually runs that container with the new image.",
             source: "computePodActions puts the changed container in both ContainersToKill and ContainersToStart, whatever the restart policy (kuberuntime_manager.go); docs/sources.md#kubelet-container-spec-change",
             layer: "runtime",
+            premise: None,
         },
         PropertyDef {
             name: "sidecar_restarted_under_never",
