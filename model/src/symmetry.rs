@@ -29,6 +29,58 @@
 //! `leads_to` holds, judging fairness per class of actors (see
 //! `podcheck_properties::liveness::leads_to_holds_up_to`, which writes down why that is
 //! sound), but not that it fails: then the whole graph is explored.
+//!
+//! # Interchangeable pods
+//!
+//! The pods of a Deployment differ from each other, to the model, only by their identity:
+//! the uid the API server gives them and the random name suffix the ReplicaSet gives them
+//! (the model takes the smallest free ones, `apiserver::create_pod`). A state in which pod
+//! `web-1` runs and `web-2` is pending behaves as the state where `web-2` runs and `web-1`
+//! is pending: [`canon_pods`] reduces both to one, by sorting the pods on a key of what they
+//! hold ([`pod_key`]: the object, the runtime record and its node, the endpoint, the routes,
+//! the budgets and drain runs that name them — all but the identity) and renumbering them
+//! 1, 2, … in that order, the uid and the suffix everywhere the state holds one (objects,
+//! runtime records, endpoints, routes, `disruptedPods`, drain runs, the step's journal), the
+//! uids that only leftovers still name (an endpoint or a route of a pod whose object and
+//! record are gone) after them; then the lists whose order nothing reads (the API's pods,
+//! each node's records, the endpoints, the routes, `disruptedPods`) are sorted.
+//!
+//! **Why it is exact.** Let `s ≈ t` when `t` is `s` with the uids renamed by a bijection
+//! and each Deployment's suffixes by a bijection, and those lists reordered. `≈` is a
+//! bisimulation that keeps every actor, provided nothing in the model or the properties
+//! reads a uid or a suffix other than by equality with another one, or by taking a fresh
+//! one, or reads the order of those lists. Then a step `s → s'` by an action naming pods
+//! `u…` is matched by `t → t'` by the action naming their images, the fresh uid and suffix
+//! a creation takes in `s'` map to the fresh ones it takes in `t'` (fresh on both sides:
+//! the bijection extends), and `s' ≈ t'`. A property that reads pods by equality only has
+//! the same value on `s` and `t`. [`interchangeable_pods`] allows the renumbering only in
+//! scenarios where that proviso holds, and lists what breaks it: the ReplicaSet's scale-down
+//! ties, which the model breaks by the higher uid where upstream's `ActivePodsWithRanks`
+//! goes on to Ready time and creation time and then leaves the order to an unstable sort
+//! (reached only by a `scale` or a `rolloutRestart`); PodGC's oldest-first order of
+//! terminated pods (the place in the API's list; reached only under a low
+//! `terminatedPodGcThreshold`); a drain run's list of the node's pods; the Multi-Attach
+//! event's first four users; and any workload that is not such a Deployment (a Job's or a
+//! StatefulSet's pods are told apart by index or ordinal, and renumbering changes which
+//! uids are free for them). Everything else compares uids for equality: the scheduler, the
+//! kubelets, the faults and the eviction manager offer every pod (every tied pod) as a
+//! choice of its own, the EndpointSlice is sorted by uid only to be a set, the proxies copy
+//! its order.
+//!
+//! With the node permutation, the representative is the pods' canonical form of the nodes'
+//! representative; each step maps a state to a `≈`-related one (the node permutation is an
+//! automorphism, the renumbering a bisimulation), so the quotient has, from each state, a
+//! successor related to each real successor and no other: `always`, `sometimes` and step
+//! verdicts and shortest trace lengths are the same. [`Symmetry::same_class`] tries the
+//! node permutations and compares the pods' canonical forms, which are one per class of
+//! renumberings (up to a collision of the 64-bit keys, which could only make a replay fail
+//! loudly, never make it wrong).
+//!
+//! Fairness: the renumbering maps every actor to itself (actors are per node, per
+//! controller, the scheduler, the clock, the network, a drain run; none is per pod), and a
+//! `≈`-related state enables the same actors. So a cycle of the quotient is the image of a
+//! real run that enables and takes the same actors, and `leads_to` under weak fairness is
+//! judged on it as with the nodes alone (`leads_to_holds_up_to`, with the node classes).
 
 use crate::spec::{Fault, Scenario, Workload};
 use crate::state::*;
@@ -102,11 +154,23 @@ impl Symmetry {
     /// The representative of `s`: within each class, nodes ordered by what they hold.
     /// Then, within each Deployment of interchangeable pods, the pods' identities renumbered
     /// in the order of what they hold ([`canon_pods`]).
+    ///
+    /// With both, the pods are renumbered first, so that the nodes' keys (which read the
+    /// runtime records, uids included) do not depend on how the pods happened to be numbered,
+    /// then the nodes ordered, then the pods renumbered again for the new node order. Each
+    /// step stays within the class, so the result is a representative; it may not be the
+    /// only one of its class (which costs reduction, not exactness).
     pub fn representative(&self, s: &State) -> State {
-        let mut t = self.node_representative(s);
-        if !self.pod_workloads.is_empty() {
-            canon_pods(&mut t, &self.pod_workloads);
+        if self.pod_workloads.is_empty() {
+            return self.node_representative(s);
         }
+        let mut t = s.clone();
+        canon_pods(&mut t, &self.pod_workloads);
+        if self.classes.is_empty() {
+            return t;
+        }
+        let mut t = self.node_representative(&t);
+        canon_pods(&mut t, &self.pod_workloads);
         t
     }
 
@@ -119,7 +183,10 @@ impl Symmetry {
         let mut perm: Vec<u8> = (0..n as u8).collect();
         let mut moved = false;
         for class in &self.classes {
-            let mut keyed: Vec<(u64, u8)> = class.iter().map(|&i| (node_key(s, i), i)).collect();
+            let mut keyed: Vec<(u64, u8)> = class
+                .iter()
+                .map(|&i| (node_key(s, i, !self.pod_workloads.is_empty()), i))
+                .collect();
             keyed.sort();
             for (slot, (_, old)) in class.iter().zip(&keyed) {
                 perm[*old as usize] = *slot;
@@ -136,13 +203,23 @@ impl Symmetry {
 /// What node `i` holds, in a hash that does not depend on the index of any interchangeable
 /// node: its runtime record, its Node object, its kube-proxy's pending update and the
 /// routes' pods, and the pods bound to it.
-fn node_key(s: &State, i: u8) -> u64 {
+fn node_key(s: &State, i: u8, pods_renumbered: bool) -> u64 {
     let hasher = ahash::RandomState::with_seeds(7, 11, 13, 17);
-    // A bound pod, by what tells pods apart without naming its node: its uid, its status and
+    // A pod, by what tells pods apart without naming its node: its uid (or, where the pods'
+    // uids are renumbered afterwards, not the uid but what the pod holds), its status and
     // whether it is being deleted. (Two nodes that tie on the key keep their order: the
     // representative is then not the only one of its class, which costs reduction, never
     // exactness.)
-    let pod_key = |p: &Pod| hasher.hash_one((p.uid, p.status.content_hash(), p.deletion));
+    let who = |uid: u16| -> u64 {
+        if !pods_renumbered {
+            return uid as u64;
+        }
+        match s.pod(uid) {
+            Some(p) => hasher.hash_one((p.workload, p.status.content_hash(), p.deletion)),
+            None => 0,
+        }
+    };
+    let pod_key = |p: &Pod| hasher.hash_one((who(p.uid), p.status.content_hash(), p.deletion));
     let mut bound: Vec<u64> = s
         .api
         .pods
@@ -152,20 +229,22 @@ fn node_key(s: &State, i: u8) -> u64 {
         .collect();
     bound.sort_unstable();
     // Who points at the node: the slice's endpoints, and every proxy's routes.
-    let endpoints: Vec<u16> = s
+    let mut endpoints: Vec<u64> = s
         .api
         .endpoints
         .iter()
         .filter(|e| e.node == i)
-        .map(|e| e.uid)
+        .map(|e| who(e.uid))
         .collect();
-    let mut routed: Vec<u16> = s
+    endpoints.sort_unstable();
+    let mut routed: Vec<u64> = s
         .proxies
         .iter()
-        .flat_map(|p| p.routes.iter().filter(|r| r.1 == i).map(|r| r.0))
+        .flat_map(|p| p.routes.iter().filter(|r| r.1 == i).map(|r| who(r.0)))
         .collect();
     routed.sort_unstable();
-    let own_routes: Vec<u16> = s.proxies[i as usize].routes.iter().map(|r| r.0).collect();
+    let mut own_routes: Vec<u64> = s.proxies[i as usize].routes.iter().map(|r| who(r.0)).collect();
+    own_routes.sort_unstable();
     // The attach/detach controller's attachments and failing attaches to the node.
     let attached: Vec<(u8, Option<Secs>)> = s
         .api
@@ -351,9 +430,10 @@ fn permutations(items: &[u8]) -> Vec<Vec<u8>> {
     out
 }
 
-/// The Deployments of `scenario` whose pods are interchangeable: every Deployment but those
-/// where the model tells its pods apart by their uid or by their place in the API's pod
-/// list, which are:
+/// The Deployments of `scenario` whose pods are interchangeable: all its workloads, if every
+/// one is a Deployment whose pods the model never tells apart by their uid or by their
+/// place in the API's pod list (and none otherwise: renumbering changes which uids are free
+/// for the others). What tells them apart:
 ///
 /// - a `scale` or `rolloutRestart` of it: the ReplicaSet then scales down, and the model
 ///   breaks ties of `ActivePodsWithRanks` (which upstream leaves to Ready and creation times,
@@ -653,6 +733,143 @@ pub fn canon_pods(s: &mut State, workloads: &[u8]) {
     for b in 0..s.api.pdbs.len() {
         if s.api.pdbs[b].disrupted_pods.windows(2).any(|x| x[0] > x[1]) {
             s.api.pdbs[b].disrupted_pods.sort();
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::catalogue;
+    use crate::cluster::Cluster;
+    use stateright::Model;
+
+    /// Every state reachable within a few steps of `name` at `nodes` × `replicas`.
+    fn states(name: &str, nodes: u8, replicas: u8, steps: usize) -> (Cluster, Vec<State>) {
+        let mut sc = catalogue::find(name).unwrap();
+        sc.resize(Some(nodes), Some(replicas)).unwrap();
+        let m = Cluster::new(sc, Vec::new());
+        let mut all = m.init_states();
+        let mut frontier = all.clone();
+        for _ in 0..steps {
+            let mut next = Vec::new();
+            for s in &frontier {
+                let mut acts = Vec::new();
+                m.actions(s, &mut acts);
+                for a in acts {
+                    if let Some(t) = m.next_state(s, a) {
+                        next.push(t);
+                    }
+                }
+            }
+            all.extend(next.iter().cloned());
+            frontier = next;
+        }
+        (m, all)
+    }
+
+    /// `s` with the pods' uids and suffixes renamed by `f` and the API's pods reversed: a
+    /// state of the same class.
+    fn shuffled(s: &State, f: impl Fn(u16) -> u16, g: impl Fn(u8) -> u8) -> State {
+        let mut t = s.clone();
+        for p in t.api.pods.iter_mut() {
+            p.uid = f(p.uid);
+            p.suffix = g(p.suffix);
+        }
+        t.api.pods.reverse();
+        for n in 0..t.nodes.len() {
+            for r in t.nodes[n].pods.iter_mut() {
+                r.uid = f(r.uid);
+                r.suffix = g(r.suffix);
+            }
+            t.nodes[n].pods.reverse();
+        }
+        for e in t.api.endpoints.iter_mut() {
+            e.uid = f(e.uid);
+        }
+        t.api.endpoints.sort();
+        for i in 0..t.proxies.len() {
+            for r in t.proxies[i].routes.iter_mut() {
+                r.0 = f(r.0);
+            }
+            t.proxies[i].routes.sort();
+        }
+        t
+    }
+
+    #[test]
+    fn a_state_with_its_pods_renamed_has_the_same_representative() {
+        let (m, all) = states("termination-race", 1, 3, 9);
+        let sym = &m.symmetry;
+        assert_eq!(sym.pod_workloads(), &[0]);
+        let mut merged = 0;
+        for s in &all {
+            let rep = sym.representative(s);
+            // Swap uids 1 and 3 and suffixes 1 and 3, and shift uids by 10: still the class.
+            let swap = |u: u16| match u {
+                1 => 3,
+                3 => 1,
+                u => u,
+            };
+            let swap8 = |x: u8| match x {
+                1 => 3,
+                3 => 1,
+                x => x,
+            };
+            for t in [
+                shuffled(s, swap, swap8),
+                shuffled(s, |u| u + 10, |x| x + 5),
+            ] {
+                assert_eq!(sym.representative(&t), rep);
+                assert!(sym.same_class(&t, s));
+            }
+            if rep != *s {
+                merged += 1;
+            }
+        }
+        assert!(merged > 0, "no state was renumbered");
+    }
+
+    #[test]
+    fn the_representative_keeps_what_the_pods_hold() {
+        let (m, all) = states("termination-race", 1, 2, 8);
+        let sym = &m.symmetry;
+        // The representative's pods hold what the state's hold, up to their identity.
+        let phases = |s: &State| {
+            let mut v: Vec<String> = s
+                .api
+                .pods
+                .iter()
+                .map(|p| format!("{:?}{:?}{}", p.status.phase, p.deletion, p.status.ready))
+                .collect();
+            v.sort();
+            v
+        };
+        for (s, r) in all.iter().zip(all.iter().map(|s| sym.representative(s))) {
+            assert_eq!(phases(s), phases(&r));
+        }
+    }
+
+    #[test]
+    fn pods_are_not_interchangeable_where_the_model_tells_them_apart() {
+        for name in ["rollout-restart", "scale-down"] {
+            if let Some(s) = catalogue::find(name) {
+                assert!(interchangeable_pods(&s).is_empty(), "{name}");
+            }
+        }
+        for s in catalogue::builtin() {
+            let tells_apart = s.faults.iter().any(|f| {
+                matches!(
+                    f,
+                    Fault::Scale { .. } | Fault::RolloutRestart { .. } | Fault::Drain { .. }
+                )
+            }) || s
+                .workloads
+                .iter()
+                .any(|w| !matches!(w, Workload::Deployment { .. }));
+            if tells_apart {
+                assert!(interchangeable_pods(&s).is_empty(), "{}", s.name);
+            }
         }
     }
 }
