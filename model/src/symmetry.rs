@@ -243,7 +243,11 @@ fn node_key(s: &State, i: u8, pods_renumbered: bool) -> u64 {
         .flat_map(|p| p.routes.iter().filter(|r| r.1 == i).map(|r| who(r.0)))
         .collect();
     routed.sort_unstable();
-    let mut own_routes: Vec<u64> = s.proxies[i as usize].routes.iter().map(|r| who(r.0)).collect();
+    let mut own_routes: Vec<u64> = s.proxies[i as usize]
+        .routes
+        .iter()
+        .map(|r| who(r.0))
+        .collect();
     own_routes.sort_unstable();
     // The attach/detach controller's attachments and failing attaches to the node.
     let attached: Vec<(u8, Option<Secs>)> = s
@@ -506,7 +510,14 @@ fn pod_key(s: &State, uid: u16) -> u64 {
             ghost,
         } = p;
         hasher.hash_one((
-            (workload, revision, available_in, node, deletion, unschedulable),
+            (
+                workload,
+                revision,
+                available_in,
+                node,
+                deletion,
+                unschedulable,
+            ),
             status.content_hash(),
             job_counted,
             job_index,
@@ -564,7 +575,12 @@ fn pod_key(s: &State, uid: u16) -> u64 {
         .proxies
         .iter()
         .enumerate()
-        .flat_map(|(i, p)| p.routes.iter().filter(|r| r.0 == uid).map(move |r| (i, r.1)))
+        .flat_map(|(i, p)| {
+            p.routes
+                .iter()
+                .filter(|r| r.0 == uid)
+                .map(move |r| (i, r.1))
+        })
         .collect();
     let disrupted: Vec<bool> = s
         .api
@@ -647,7 +663,9 @@ pub fn canon_pods(s: &mut State, workloads: &[u8]) {
     let get = |u: u16| map.iter().find(|m| m.0 == u).map(|m| (m.1, m.2));
     let new_uid = |u: u16| get(u).map_or(u, |m| m.0);
     if map.iter().any(|m| m.0 != m.1)
-        || members.iter().any(|m| m.2.is_some() && get(m.0).is_some_and(|n| n.1 != m.1))
+        || members
+            .iter()
+            .any(|m| m.2.is_some() && get(m.0).is_some_and(|n| n.1 != m.1))
     {
         let pods_move = s
             .api
@@ -694,7 +712,11 @@ pub fn canon_pods(s: &mut State, workloads: &[u8]) {
             }
         }
         for b in 0..s.api.pdbs.len() {
-            if s.api.pdbs[b].disrupted_pods.iter().any(|u| new_uid(*u) != *u) {
+            if s.api.pdbs[b]
+                .disrupted_pods
+                .iter()
+                .any(|u| new_uid(*u) != *u)
+            {
                 for u in s.api.pdbs[b].disrupted_pods.iter_mut() {
                     *u = new_uid(*u);
                 }
@@ -816,10 +838,7 @@ mod tests {
                 3 => 1,
                 x => x,
             };
-            for t in [
-                shuffled(s, swap, swap8),
-                shuffled(s, |u| u + 10, |x| x + 5),
-            ] {
+            for t in [shuffled(s, swap, swap8), shuffled(s, |u| u + 10, |x| x + 5)] {
                 assert_eq!(sym.representative(&t), rep);
                 assert!(sym.same_class(&t, s));
             }
