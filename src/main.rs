@@ -473,7 +473,7 @@ fn print_table(r: &ScenarioResult, checked: bool) {
             String::new()
         } else {
             let classes: Vec<String> = r.symmetry.iter().map(|c| c.join(" = ")).collect();
-            format!(" up to interchangeable nodes {}", classes.join(", "))
+            format!(" up to interchangeable {}", classes.join(", "))
         };
         say!(
             "{}  (Kubernetes {}, {} unique states{reduced}, {:.2} s, {})",

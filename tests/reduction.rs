@@ -1,5 +1,6 @@
-//! Node symmetry changes no verdict and no trace length: every built-in scenario, at sizes
-//! where it has interchangeable nodes, checked with and without the reduction.
+//! Symmetry changes no verdict and no trace length: every built-in scenario, at sizes where
+//! it has interchangeable nodes or interchangeable Deployment pods, checked with and without
+//! the reduction.
 
 use podcheck_model::catalogue;
 use podcheck_properties::check::{self, CheckOptions, ScenarioResult};
@@ -80,8 +81,10 @@ fn node_symmetry_keeps_every_built_in_verdict_and_trace_length() {
 
 #[test]
 fn node_symmetry_on_threads_gives_the_same_traces() {
+    // At two nodes, reduced by its interchangeable pods (at three, one of its `leads_to`
+    // properties is not shown to hold on the quotient, and the check runs whole).
     let mut s = catalogue::find("termination-race").unwrap();
-    s.resize(Some(3), None).unwrap();
+    s.resize(Some(2), None).unwrap();
     let one = run(&s, true, 1);
     let two = run(&s, true, 2);
     assert!(!one.symmetry.is_empty());
@@ -135,4 +138,67 @@ fn a_bounded_quotient_leaves_leads_to_incomplete_without_running_again() {
         .find(|p| p.def.name == "deleted_leads_to_gone")
         .unwrap();
     assert_eq!(p.verdict, podcheck_model::Verdict::Incomplete);
+}
+
+#[test]
+fn pod_symmetry_keeps_every_built_in_verdict_and_trace_length() {
+    let mut reduced = Vec::new();
+    let mut with_leads_to = Vec::new();
+    for base in catalogue::builtin() {
+        if podcheck_model::symmetry::interchangeable_pods(&base).is_empty() {
+            continue;
+        }
+        for (nodes, replicas) in [(None, Some(2)), (Some(2), Some(2)), (None, Some(3))] {
+            let mut s = base.clone();
+            if s.resize(nodes, replicas).is_err() {
+                continue;
+            }
+            let off = run(&s, false, 1);
+            if !off.complete {
+                continue;
+            }
+            let on = run(&s, true, 1);
+            assert!(on.complete, "{}: the reduced run is incomplete", s.name);
+            let name = format!("{} at {nodes:?} x {replicas:?}", s.name);
+            if compare(&name, &on, &off) {
+                reduced.push(name.clone());
+                if on.symmetry.iter().any(|c| c[0].starts_with("pods of "))
+                    && on
+                        .properties
+                        .iter()
+                        .any(|p| matches!(p.def.kind, podcheck_properties::Kind::LeadsTo { .. }))
+                {
+                    with_leads_to.push(name);
+                }
+            }
+        }
+    }
+    assert!(
+        !with_leads_to.is_empty(),
+        "no scenario with a leads_to property was reduced by its pods: {reduced:?}"
+    );
+    assert!(reduced.len() >= 10, "only {reduced:?} were reduced");
+    eprintln!("reduced: {reduced:?}; with leads_to: {with_leads_to:?}");
+}
+
+#[test]
+fn pod_symmetry_is_off_where_the_replica_set_breaks_ties_by_uid() {
+    // A `kubectl scale` down makes the ReplicaSet pick victims among tied pods by uid: the
+    // pods are told apart, so they are not reduced.
+    for s in catalogue::builtin() {
+        let scales = s.faults.iter().any(|f| {
+            matches!(
+                f,
+                podcheck_model::spec::Fault::Scale { .. }
+                    | podcheck_model::spec::Fault::RolloutRestart { .. }
+            )
+        });
+        if scales {
+            assert!(
+                podcheck_model::symmetry::interchangeable_pods(&s).is_empty(),
+                "{}",
+                s.name
+            );
+        }
+    }
 }

@@ -29,14 +29,68 @@
 //! `leads_to` holds, judging fairness per class of actors (see
 //! `podcheck_properties::liveness::leads_to_holds_up_to`, which writes down why that is
 //! sound), but not that it fails: then the whole graph is explored.
+//!
+//! # Interchangeable pods
+//!
+//! The pods of a Deployment differ from each other, to the model, only by their identity:
+//! the uid the API server gives them and the random name suffix the ReplicaSet gives them
+//! (the model takes the smallest free ones, `apiserver::create_pod`). A state in which pod
+//! `web-1` runs and `web-2` is pending behaves as the state where `web-2` runs and `web-1`
+//! is pending: [`canon_pods`] reduces both to one, by sorting the pods on a key of what they
+//! hold ([`pod_key`]: the object, the runtime record and its node, the endpoint, the routes,
+//! the budgets and drain runs that name them — all but the identity) and renumbering them
+//! 1, 2, … in that order, the uid and the suffix everywhere the state holds one (objects,
+//! runtime records, endpoints, routes, `disruptedPods`, drain runs, the step's journal), the
+//! uids that only leftovers still name (an endpoint or a route of a pod whose object and
+//! record are gone) after them; then the lists whose order nothing reads (the API's pods,
+//! each node's records, the endpoints, the routes, `disruptedPods`) are sorted.
+//!
+//! **Why it is exact.** Let `s ≈ t` when `t` is `s` with the uids renamed by a bijection
+//! and each Deployment's suffixes by a bijection, and those lists reordered. `≈` is a
+//! bisimulation that keeps every actor, provided nothing in the model or the properties
+//! reads a uid or a suffix other than by equality with another one, or by taking a fresh
+//! one, or reads the order of those lists. Then a step `s → s'` by an action naming pods
+//! `u…` is matched by `t → t'` by the action naming their images, the fresh uid and suffix
+//! a creation takes in `s'` map to the fresh ones it takes in `t'` (fresh on both sides:
+//! the bijection extends), and `s' ≈ t'`. A property that reads pods by equality only has
+//! the same value on `s` and `t`. [`interchangeable_pods`] allows the renumbering only in
+//! scenarios where that proviso holds, and lists what breaks it: the ReplicaSet's scale-down
+//! ties, which the model breaks by the higher uid where upstream's `ActivePodsWithRanks`
+//! goes on to Ready time and creation time and then leaves the order to an unstable sort
+//! (reached only by a `scale` or a `rolloutRestart`); PodGC's oldest-first order of
+//! terminated pods (the place in the API's list; reached only under a low
+//! `terminatedPodGcThreshold`); a drain run's list of the node's pods; the Multi-Attach
+//! event's first four users; and any workload that is not such a Deployment (a Job's or a
+//! StatefulSet's pods are told apart by index or ordinal, and renumbering changes which
+//! uids are free for them). Everything else compares uids for equality: the scheduler, the
+//! kubelets, the faults and the eviction manager offer every pod (every tied pod) as a
+//! choice of its own, the EndpointSlice is sorted by uid only to be a set, the proxies copy
+//! its order.
+//!
+//! With the node permutation, the representative is the pods' canonical form of the nodes'
+//! representative; each step maps a state to a `≈`-related one (the node permutation is an
+//! automorphism, the renumbering a bisimulation), so the quotient has, from each state, a
+//! successor related to each real successor and no other: `always`, `sometimes` and step
+//! verdicts and shortest trace lengths are the same. [`Symmetry::same_class`] tries the
+//! node permutations and compares the pods' canonical forms, which are one per class of
+//! renumberings (up to a collision of the 64-bit keys, which could only make a replay fail
+//! loudly, never make it wrong).
+//!
+//! Fairness: the renumbering maps every actor to itself (actors are per node, per
+//! controller, the scheduler, the clock, the network, a drain run; none is per pod), and a
+//! `≈`-related state enables the same actors. So a cycle of the quotient is the image of a
+//! real run that enables and takes the same actors, and `leads_to` under weak fairness is
+//! judged on it as with the nodes alone (`leads_to_holds_up_to`, with the node classes).
 
-use crate::spec::Scenario;
+use crate::spec::{Fault, Scenario, Workload};
 use crate::state::*;
 
-/// The classes of interchangeable nodes of a scenario (each of two nodes or more).
+/// The classes of interchangeable nodes of a scenario (each of two nodes or more), and the
+/// Deployments whose pods are interchangeable.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Symmetry {
     classes: Vec<Vec<u8>>,
+    pod_workloads: Vec<u8>,
 }
 
 impl Symmetry {
@@ -68,12 +122,28 @@ impl Symmetry {
             }
         }
         classes.retain(|c| c.len() > 1);
-        Symmetry { classes }
+        Symmetry {
+            classes,
+            pod_workloads: interchangeable_pods(scenario),
+        }
     }
 
-    /// No node is interchangeable with another.
+    /// No node is interchangeable with another, and no pod either.
     pub fn is_trivial(&self) -> bool {
-        self.classes.is_empty()
+        self.classes.is_empty() && self.pod_workloads.is_empty()
+    }
+
+    /// The Deployments (by workload index) whose pods are interchangeable.
+    pub fn pod_workloads(&self) -> &[u8] {
+        &self.pod_workloads
+    }
+
+    /// The same symmetry without the interchangeable pods (for tests and figures).
+    pub fn nodes_only(&self) -> Self {
+        Symmetry {
+            classes: self.classes.clone(),
+            pod_workloads: Vec::new(),
+        }
     }
 
     /// The classes, each sorted.
@@ -82,7 +152,29 @@ impl Symmetry {
     }
 
     /// The representative of `s`: within each class, nodes ordered by what they hold.
+    /// Then, within each Deployment of interchangeable pods, the pods' identities renumbered
+    /// in the order of what they hold ([`canon_pods`]).
+    ///
+    /// With both, the pods are renumbered first, so that the nodes' keys (which read the
+    /// runtime records, uids included) do not depend on how the pods happened to be numbered,
+    /// then the nodes ordered, then the pods renumbered again for the new node order. Each
+    /// step stays within the class, so the result is a representative; it may not be the
+    /// only one of its class (which costs reduction, not exactness).
     pub fn representative(&self, s: &State) -> State {
+        if self.pod_workloads.is_empty() {
+            return self.node_representative(s);
+        }
+        let mut t = s.clone();
+        canon_pods(&mut t, &self.pod_workloads);
+        if self.classes.is_empty() {
+            return t;
+        }
+        let mut t = self.node_representative(&t);
+        canon_pods(&mut t, &self.pod_workloads);
+        t
+    }
+
+    fn node_representative(&self, s: &State) -> State {
         if self.classes.is_empty() {
             return s.clone();
         }
@@ -91,7 +183,10 @@ impl Symmetry {
         let mut perm: Vec<u8> = (0..n as u8).collect();
         let mut moved = false;
         for class in &self.classes {
-            let mut keyed: Vec<(u64, u8)> = class.iter().map(|&i| (node_key(s, i), i)).collect();
+            let mut keyed: Vec<(u64, u8)> = class
+                .iter()
+                .map(|&i| (node_key(s, i, !self.pod_workloads.is_empty()), i))
+                .collect();
             keyed.sort();
             for (slot, (_, old)) in class.iter().zip(&keyed) {
                 perm[*old as usize] = *slot;
@@ -108,13 +203,23 @@ impl Symmetry {
 /// What node `i` holds, in a hash that does not depend on the index of any interchangeable
 /// node: its runtime record, its Node object, its kube-proxy's pending update and the
 /// routes' pods, and the pods bound to it.
-fn node_key(s: &State, i: u8) -> u64 {
+fn node_key(s: &State, i: u8, pods_renumbered: bool) -> u64 {
     let hasher = ahash::RandomState::with_seeds(7, 11, 13, 17);
-    // A bound pod, by what tells pods apart without naming its node: its uid, its status and
+    // A pod, by what tells pods apart without naming its node: its uid (or, where the pods'
+    // uids are renumbered afterwards, not the uid but what the pod holds), its status and
     // whether it is being deleted. (Two nodes that tie on the key keep their order: the
     // representative is then not the only one of its class, which costs reduction, never
     // exactness.)
-    let pod_key = |p: &Pod| hasher.hash_one((p.uid, p.status.content_hash(), p.deletion));
+    let who = |uid: u16| -> u64 {
+        if !pods_renumbered {
+            return uid as u64;
+        }
+        match s.pod(uid) {
+            Some(p) => hasher.hash_one((p.workload, p.status.content_hash(), p.deletion)),
+            None => 0,
+        }
+    };
+    let pod_key = |p: &Pod| hasher.hash_one((who(p.uid), p.status.content_hash(), p.deletion));
     let mut bound: Vec<u64> = s
         .api
         .pods
@@ -124,20 +229,26 @@ fn node_key(s: &State, i: u8) -> u64 {
         .collect();
     bound.sort_unstable();
     // Who points at the node: the slice's endpoints, and every proxy's routes.
-    let endpoints: Vec<u16> = s
+    let mut endpoints: Vec<u64> = s
         .api
         .endpoints
         .iter()
         .filter(|e| e.node == i)
-        .map(|e| e.uid)
+        .map(|e| who(e.uid))
         .collect();
-    let mut routed: Vec<u16> = s
+    endpoints.sort_unstable();
+    let mut routed: Vec<u64> = s
         .proxies
         .iter()
-        .flat_map(|p| p.routes.iter().filter(|r| r.1 == i).map(|r| r.0))
+        .flat_map(|p| p.routes.iter().filter(|r| r.1 == i).map(|r| who(r.0)))
         .collect();
     routed.sort_unstable();
-    let own_routes: Vec<u16> = s.proxies[i as usize].routes.iter().map(|r| r.0).collect();
+    let mut own_routes: Vec<u64> = s.proxies[i as usize]
+        .routes
+        .iter()
+        .map(|r| who(r.0))
+        .collect();
+    own_routes.sort_unstable();
     // The attach/detach controller's attachments and failing attaches to the node.
     let attached: Vec<(u8, Option<Secs>)> = s
         .api
@@ -260,8 +371,21 @@ impl Symmetry {
             return true;
         }
         let n = a.nodes.len();
-        if n != b.nodes.len() || self.classes.is_empty() {
+        if n != b.nodes.len() {
             return false;
+        }
+        // Interchangeable pods: their canonical form is one per class of pod permutations
+        // (up to a collision of the 64-bit content keys, which could only make this answer
+        // "no" wrongly, and the replay then fails loudly).
+        let canon = |mut s: State| {
+            if !self.pod_workloads.is_empty() {
+                canon_pods(&mut s, &self.pod_workloads);
+            }
+            s
+        };
+        let b = &canon(b.clone());
+        if self.classes.is_empty() {
+            return canon(a.clone()) == *b;
         }
         // Every permutation of each class, combined over the classes.
         let per_class: Vec<Vec<Vec<u8>>> = self.classes.iter().map(|c| permutations(c)).collect();
@@ -273,7 +397,7 @@ impl Symmetry {
                     perm[*old as usize] = *new;
                 }
             }
-            if permute(a, &perm) == *b {
+            if canon(permute(a, &perm)) == *b {
                 return true;
             }
             // Next combination.
@@ -308,4 +432,329 @@ fn permutations(items: &[u8]) -> Vec<Vec<u8>> {
         }
     }
     out
+}
+
+/// The Deployments of `scenario` whose pods are interchangeable: all its workloads, if every
+/// one is a Deployment whose pods the model never tells apart by their uid or by their
+/// place in the API's pod list (and none otherwise: renumbering changes which uids are free
+/// for the others). What tells them apart:
+///
+/// - a `scale` or `rolloutRestart` of it: the ReplicaSet then scales down, and the model
+///   breaks ties of `ActivePodsWithRanks` (which upstream leaves to Ready and creation times,
+///   then to an unstable sort) by the higher uid;
+/// - a `drain` fault in the scenario: the run lists the node's pods in the API's order;
+/// - a claim in its template: the attach/detach controller's Multi-Attach event names the
+///   first four users in the API's order;
+/// - a `terminatedPodGcThreshold` that the scenario could reach: PodGC then removes the
+///   oldest terminated pod first, by its place in the API's list (creation order).
+pub fn interchangeable_pods(scenario: &Scenario) -> Vec<u8> {
+    let drains = scenario
+        .faults
+        .iter()
+        .any(|f| matches!(f, Fault::Drain { .. }));
+    // At most 255 pods per workload (suffixes are a byte).
+    let gc_reachable = (scenario.cluster.terminated_pod_gc_threshold as usize)
+        < 255 * scenario.workloads.len().max(1);
+    if drains || gc_reachable {
+        return Vec::new();
+    }
+    let eligible: Vec<u8> = scenario
+        .workloads
+        .iter()
+        .enumerate()
+        .filter(|(i, w)| {
+            matches!(w, Workload::Deployment { .. })
+                && scenario.pod_claims(*i, 0).is_empty()
+                && !scenario.faults.iter().any(|f| match f {
+                    Fault::Scale { workload, .. } | Fault::RolloutRestart { workload } => {
+                        workload == w.name()
+                    }
+                    _ => false,
+                })
+        })
+        .map(|(i, _)| i as u8)
+        .collect();
+    // Renumbering pods changes which uids are free: exact only where nothing tells any pod
+    // apart by the value of its uid, so every workload must qualify.
+    if eligible.len() == scenario.workloads.len() {
+        eligible
+    } else {
+        Vec::new()
+    }
+}
+
+/// What the pod `uid` of a class holds, in a hash that does not depend on the identity
+/// (uid, name suffix) of any pod of the class: its object but its uid and suffix, its
+/// runtime record (and the node it is on) but its uid and suffix, its endpoint, the proxies
+/// that route to it, the budgets that count it disrupted and the drain runs that wait for
+/// it.
+fn pod_key(s: &State, uid: u16) -> u64 {
+    let hasher = ahash::RandomState::with_seeds(19, 23, 29, 31);
+    let object = s.pod(uid).map(|p| {
+        let Pod {
+            uid: _,
+            workload,
+            suffix: _,
+            revision,
+            available_in,
+            node,
+            deletion,
+            unschedulable,
+            status,
+            job_counted,
+            job_index,
+            index_failures,
+            disruption_target,
+            mirror_of,
+            events,
+            ghost,
+        } = p;
+        hasher.hash_one((
+            (
+                workload,
+                revision,
+                available_in,
+                node,
+                deletion,
+                unschedulable,
+            ),
+            status.content_hash(),
+            job_counted,
+            job_index,
+            index_failures,
+            disruption_target,
+            mirror_of,
+            &**events,
+            ghost,
+        ))
+    });
+    let runtime = s.rt_any(uid).map(|(n, r)| {
+        let PodRt {
+            uid: _,
+            workload,
+            suffix: _,
+            job_index,
+            revision,
+            evicted,
+            shutdown,
+            probes_pending,
+            volumes,
+            sandbox,
+            init,
+            ctrs,
+            terminating,
+            killed,
+            cleaned,
+            retry_left,
+            volume_retry,
+            static_pod,
+        } = r;
+        hasher.hash_one((
+            (n, workload, job_index, revision, evicted, shutdown),
+            probes_pending,
+            volumes,
+            sandbox,
+            init,
+            ctrs,
+            terminating,
+            killed,
+            cleaned,
+            retry_left,
+            volume_retry,
+            static_pod,
+        ))
+    });
+    let endpoint: Vec<_> = s
+        .api
+        .endpoints
+        .iter()
+        .filter(|e| e.uid == uid)
+        .map(|e| (e.node, e.conditions))
+        .collect();
+    let routed: Vec<(usize, u8)> = s
+        .proxies
+        .iter()
+        .enumerate()
+        .flat_map(|(i, p)| {
+            p.routes
+                .iter()
+                .filter(|r| r.0 == uid)
+                .map(move |r| (i, r.1))
+        })
+        .collect();
+    let disrupted: Vec<bool> = s
+        .api
+        .pdbs
+        .iter()
+        .map(|b| b.disrupted_pods.contains(&uid))
+        .collect();
+    let drained: Vec<(u8, DrainStep)> = s
+        .env
+        .drains
+        .iter()
+        .flat_map(|d| {
+            d.pods
+                .iter()
+                .filter(|p| p.uid == uid)
+                .map(move |p| (d.fault, p.step))
+        })
+        .collect();
+    hasher.hash_one((object, runtime, endpoint, routed, disrupted, drained))
+}
+
+/// The canonical form of the pods' identities: the pods of each Deployment (by object or by
+/// runtime record) sorted by [`pod_key`] take the uids 1, 2, … in that order (Deployment after
+/// Deployment), then the leftovers (uids only endpoints, routes, budgets or drain runs still
+/// name) the next ones, each Deployment's pods the name suffixes 1, 2, … in the same order;
+/// renamed everywhere the state holds a uid or a suffix. Then the lists whose order nothing
+/// reads are sorted: the API's pods and each node's runtime records by uid, the endpoints,
+/// routes and disrupted pods. Only for a scenario whose every workload is a Deployment of
+/// interchangeable pods (see the module documentation).
+pub fn canon_pods(s: &mut State, workloads: &[u8]) {
+    // (old uid, old suffix, workload or None for a leftover)
+    let mut members: Vec<(u16, u8, Option<u8>)> = Vec::new();
+    for p in s.api.pods.iter() {
+        members.push((p.uid, p.suffix, Some(p.workload)));
+    }
+    for node in s.nodes.iter() {
+        for r in &node.pods {
+            if !members.iter().any(|m| m.0 == r.uid) {
+                members.push((r.uid, r.suffix, Some(r.workload)));
+            }
+        }
+    }
+    let mut named: Vec<u16> = s.api.endpoints.iter().map(|e| e.uid).collect();
+    for p in s.proxies.iter() {
+        named.extend(p.routes.iter().map(|r| r.0));
+    }
+    for b in s.api.pdbs.iter() {
+        named.extend(b.disrupted_pods.iter().copied());
+    }
+    for d in &s.env.drains {
+        named.extend(d.pods.iter().map(|p| p.uid));
+    }
+    named.sort_unstable();
+    named.dedup();
+    for u in named {
+        if !members.iter().any(|m| m.0 == u) {
+            members.push((u, 0, None));
+        }
+    }
+    // old uid -> (new uid, new suffix)
+    let mut map: Vec<(u16, u16, u8)> = Vec::with_capacity(members.len());
+    let mut next_uid = 1u16;
+    let classes = workloads
+        .iter()
+        .map(|w| Some(*w))
+        .chain(std::iter::once(None));
+    for class in classes {
+        let mut keyed: Vec<(u64, u16, u8)> = members
+            .iter()
+            .filter(|m| m.2 == class)
+            .map(|m| (pod_key(s, m.0), m.0, m.1))
+            .collect();
+        keyed.sort_unstable();
+        for (i, k) in keyed.iter().enumerate() {
+            let suffix = if class.is_some() { i as u8 + 1 } else { 0 };
+            map.push((k.1, next_uid, suffix));
+            next_uid += 1;
+        }
+    }
+    let get = |u: u16| map.iter().find(|m| m.0 == u).map(|m| (m.1, m.2));
+    let new_uid = |u: u16| get(u).map_or(u, |m| m.0);
+    if map.iter().any(|m| m.0 != m.1)
+        || members
+            .iter()
+            .any(|m| m.2.is_some() && get(m.0).is_some_and(|n| n.1 != m.1))
+    {
+        let pods_move = s
+            .api
+            .pods
+            .iter()
+            .any(|p| get(p.uid) != Some((p.uid, p.suffix)));
+        if pods_move {
+            for p in s.api.pods.iter_mut() {
+                if let Some((u, x)) = get(p.uid) {
+                    if (p.uid, p.suffix) != (u, x) {
+                        p.uid = u;
+                        p.suffix = x;
+                    }
+                }
+            }
+        }
+        for i in 0..s.nodes.len() {
+            if !s.nodes[i]
+                .pods
+                .iter()
+                .any(|r| get(r.uid) != Some((r.uid, r.suffix)))
+            {
+                continue;
+            }
+            for r in s.nodes[i].pods.iter_mut() {
+                if let Some((u, x)) = get(r.uid) {
+                    if (r.uid, r.suffix) != (u, x) {
+                        r.uid = u;
+                        r.suffix = x;
+                    }
+                }
+            }
+        }
+        if s.api.endpoints.iter().any(|e| new_uid(e.uid) != e.uid) {
+            for e in s.api.endpoints.iter_mut() {
+                e.uid = new_uid(e.uid);
+            }
+        }
+        for i in 0..s.proxies.len() {
+            if s.proxies[i].routes.iter().any(|r| new_uid(r.0) != r.0) {
+                for r in s.proxies[i].routes.iter_mut() {
+                    r.0 = new_uid(r.0);
+                }
+            }
+        }
+        for b in 0..s.api.pdbs.len() {
+            if s.api.pdbs[b]
+                .disrupted_pods
+                .iter()
+                .any(|u| new_uid(*u) != *u)
+            {
+                for u in s.api.pdbs[b].disrupted_pods.iter_mut() {
+                    *u = new_uid(*u);
+                }
+            }
+        }
+        for d in s.env.drains.iter_mut() {
+            for p in d.pods.iter_mut() {
+                if let Some((u, x)) = get(p.uid) {
+                    if members.iter().any(|m| m.0 == p.uid && m.2.is_some()) {
+                        p.suffix = x;
+                    }
+                    p.uid = u;
+                }
+            }
+        }
+        for (u, _) in s.journal.0.iter_mut() {
+            *u = new_uid(*u);
+        }
+    }
+    if s.api.pods.windows(2).any(|x| x[0].uid > x[1].uid) {
+        s.api.pods.sort_by_key(|p| p.uid);
+    }
+    for n in 0..s.nodes.len() {
+        if s.nodes[n].pods.windows(2).any(|x| x[0].uid > x[1].uid) {
+            s.nodes[n].pods.sort_by_key(|r| r.uid);
+        }
+    }
+    if s.api.endpoints.windows(2).any(|x| x[0] > x[1]) {
+        s.api.endpoints.sort();
+    }
+    for i in 0..s.proxies.len() {
+        if s.proxies[i].routes.windows(2).any(|x| x[0] > x[1]) {
+            s.proxies[i].routes.sort();
+        }
+    }
+    for b in 0..s.api.pdbs.len() {
+        if s.api.pdbs[b].disrupted_pods.windows(2).any(|x| x[0] > x[1]) {
+            s.api.pdbs[b].disrupted_pods.sort();
+        }
+    }
 }

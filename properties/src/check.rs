@@ -290,8 +290,10 @@ pub struct ScenarioResult {
     /// The explored graph, with [`CheckOptions::keep_graph`].
     pub graph: Option<Arc<ClusterGraph>>,
     /// The classes of interchangeable nodes (by name) the exploration reduced by: its states
-    /// are one per class of states that differ only by which of these nodes holds what.
-    /// Empty when it explored every state.
+    /// are one per class of states that differ only by which of these nodes holds what; then
+    /// one entry `pods of <Deployment>` per Deployment whose pods are interchangeable
+    /// (states that differ only by which of its pods holds what are one). Empty when it
+    /// explored every state.
     pub symmetry: Vec<Vec<String>>,
     /// What the check never saw happen, in a complete run ([`crate::vacuity`]).
     pub warnings: Vec<Warning>,
@@ -842,6 +844,12 @@ pub fn check_with(
                         .map(|n| scenario.cluster.nodes[*n as usize].name.clone())
                         .collect()
                 })
+                .chain(m.symmetry.pod_workloads().iter().map(|w| {
+                    vec![format!(
+                        "pods of {}",
+                        scenario.workloads[*w as usize].name()
+                    )]
+                }))
                 .collect()
         } else {
             Vec::new()

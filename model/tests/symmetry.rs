@@ -1,0 +1,135 @@
+//! The canonical form of interchangeable pods (`podcheck_model::symmetry`): a state with its
+//! pods renamed and reordered has the same representative, and the representative holds
+//! what the state holds.
+
+use podcheck_model::spec::{Fault, Workload};
+use podcheck_model::state::State;
+use podcheck_model::symmetry::interchangeable_pods;
+use podcheck_model::{catalogue, Cluster};
+use stateright::Model;
+
+/// Every state reachable within a few steps of `name` at `nodes` × `replicas`.
+fn states(name: &str, nodes: u8, replicas: u8, steps: usize) -> (Cluster, Vec<State>) {
+    let mut sc = catalogue::find(name).unwrap();
+    sc.resize(Some(nodes), Some(replicas)).unwrap();
+    let m = Cluster::new(sc, Vec::new());
+    let mut all = m.init_states();
+    let mut frontier = all.clone();
+    for _ in 0..steps {
+        let mut next = Vec::new();
+        for s in &frontier {
+            let mut acts = Vec::new();
+            m.actions(s, &mut acts);
+            for a in acts {
+                if let Some(t) = m.next_state(s, a) {
+                    next.push(t);
+                }
+            }
+        }
+        all.extend(next.iter().cloned());
+        frontier = next;
+    }
+    (m, all)
+}
+
+/// `s` with the pods' uids and suffixes renamed by `f` and the API's pods reversed: a
+/// state of the same class.
+fn shuffled(s: &State, f: impl Fn(u16) -> u16, g: impl Fn(u8) -> u8) -> State {
+    let mut t = s.clone();
+    for p in t.api.pods.iter_mut() {
+        p.uid = f(p.uid);
+        p.suffix = g(p.suffix);
+    }
+    t.api.pods.reverse();
+    for n in 0..t.nodes.len() {
+        for r in t.nodes[n].pods.iter_mut() {
+            r.uid = f(r.uid);
+            r.suffix = g(r.suffix);
+        }
+        t.nodes[n].pods.reverse();
+    }
+    for e in t.api.endpoints.iter_mut() {
+        e.uid = f(e.uid);
+    }
+    t.api.endpoints.sort();
+    for i in 0..t.proxies.len() {
+        for r in t.proxies[i].routes.iter_mut() {
+            r.0 = f(r.0);
+        }
+        t.proxies[i].routes.sort();
+    }
+    t
+}
+
+#[test]
+fn a_state_with_its_pods_renamed_has_the_same_representative() {
+    let (m, all) = states("termination-race", 1, 3, 9);
+    let sym = &m.symmetry;
+    assert_eq!(sym.pod_workloads(), &[0]);
+    let mut merged = 0;
+    for s in &all {
+        let rep = sym.representative(s);
+        // Swap uids 1 and 3 and suffixes 1 and 3, and shift uids by 10: still the class.
+        let swap = |u: u16| match u {
+            1 => 3,
+            3 => 1,
+            u => u,
+        };
+        let swap8 = |x: u8| match x {
+            1 => 3,
+            3 => 1,
+            x => x,
+        };
+        for t in [shuffled(s, swap, swap8), shuffled(s, |u| u + 10, |x| x + 5)] {
+            assert_eq!(sym.representative(&t), rep);
+            assert!(sym.same_class(&t, s));
+        }
+        if rep != *s {
+            merged += 1;
+        }
+    }
+    assert!(merged > 0, "no state was renumbered");
+}
+
+#[test]
+fn the_representative_keeps_what_the_pods_hold() {
+    let (m, all) = states("termination-race", 1, 2, 8);
+    let sym = &m.symmetry;
+    // The representative's pods hold what the state's hold, up to their identity.
+    let phases = |s: &State| {
+        let mut v: Vec<String> = s
+            .api
+            .pods
+            .iter()
+            .map(|p| format!("{:?}{:?}{}", p.status.phase, p.deletion, p.status.ready))
+            .collect();
+        v.sort();
+        v
+    };
+    for (s, r) in all.iter().zip(all.iter().map(|s| sym.representative(s))) {
+        assert_eq!(phases(s), phases(&r));
+    }
+}
+
+#[test]
+fn pods_are_not_interchangeable_where_the_model_tells_them_apart() {
+    for name in ["rollout-restart", "scale-down"] {
+        if let Some(s) = catalogue::find(name) {
+            assert!(interchangeable_pods(&s).is_empty(), "{name}");
+        }
+    }
+    for s in catalogue::builtin() {
+        let tells_apart = s.faults.iter().any(|f| {
+            matches!(
+                f,
+                Fault::Scale { .. } | Fault::RolloutRestart { .. } | Fault::Drain { .. }
+            )
+        }) || s
+            .workloads
+            .iter()
+            .any(|w| !matches!(w, Workload::Deployment { .. }));
+        if tells_apart {
+            assert!(interchangeable_pods(&s).is_empty(), "{}", s.name);
+        }
+    }
+}
