@@ -508,8 +508,10 @@ fn pod_key(s: &State, uid: u16) -> u64 {
             mirror_of,
             events,
             ghost,
+            image_set,
         } = p;
         hasher.hash_one((
+            image_set,
             (
                 workload,
                 revision,
