@@ -508,6 +508,22 @@ impl Reader {
         if name.is_empty() {
             return Err(doc.err("metadata.name", "the field name is required"));
         }
+        let api = match kind.as_str() {
+            "Deployment" | "ReplicaSet" | "StatefulSet" => "apps/v1",
+            "Job" => "batch/v1",
+            "PodDisruptionBudget" => "policy/v1",
+            _ => "v1",
+        };
+        match t.get("apiVersion").map(|a| &a.node) {
+            Some(Node::Str(a)) if a == api => {}
+            Some(Node::Str(a)) => {
+                return Err(doc.err(
+                    "apiVersion",
+                    format!("podcheck reads {kind} as {api} (the API of Kubernetes 1.37), not {a}"),
+                ))
+            }
+            _ => return Err(doc.err("apiVersion", format!("Required value: apiVersion {api}"))),
+        }
         let unknown = RefCell::new(Vec::new());
         macro_rules! typed {
             ($t:ty) => {{
@@ -666,7 +682,7 @@ impl Reader {
                             "the field name is required",
                         ));
                     }
-                    templates.push(ClaimSpec {
+                    let claim = ClaimSpec {
                         metadata: spec::Metadata { name: n },
                         spec: spec::ClaimSpecFields {
                             access_modes: c
@@ -675,7 +691,10 @@ impl Reader {
                                 .and_then(|s| s.access_modes.clone())
                                 .unwrap_or_default(),
                         },
-                    });
+                    };
+                    let path = format!("spec.volumeClaimTemplates[{i}].spec.accessModes");
+                    claim_modes(&doc, &path, &claim)?;
+                    templates.push(claim);
                 }
                 self.check_selector(
                     &doc,
@@ -728,12 +747,14 @@ impl Reader {
             }
             "PersistentVolumeClaim" => {
                 let c = typed!(core::PersistentVolumeClaim);
-                Object::Claim(ClaimSpec {
+                let claim = ClaimSpec {
                     metadata: spec::Metadata { name: name.clone() },
                     spec: spec::ClaimSpecFields {
                         access_modes: c.spec.and_then(|s| s.access_modes).unwrap_or_default(),
                     },
-                })
+                };
+                claim_modes(&doc, "spec.accessModes", &claim)?;
+                Object::Claim(claim)
             }
             "Node" => {
                 let n = typed!(core::Node);
@@ -1639,7 +1660,21 @@ impl Reader {
         };
         // The scenario's own validation, its message pointed back at the manifest.
         if let Err(e) = scenario.validate() {
-            return Err(locate_validation(&e, &workloads));
+            let mut located_e = locate_validation(&e, &workloads);
+            if located_e == e {
+                // Not about one workload: about a Service, a budget or the whole; named by
+                // the object it is about where the message names one.
+                let named = services
+                    .iter()
+                    .map(|(d, _)| d)
+                    .chain(pdbs.iter().map(|(d, _)| d))
+                    .find(|d| e.contains(&format!("`{}`", name_of(d.tree))));
+                located_e = match named {
+                    Some(d) => located(d.origin, d.tree.loc, &format!("{}: {e}", d.what)),
+                    None => format!("{}: {e}", origins.join(", ")),
+                };
+            }
+            return Err(located_e);
         }
         Ok(Reading {
             scenario,
@@ -1649,6 +1684,17 @@ impl Reader {
             unused: self.unused,
         })
     }
+}
+
+/// A claim's access modes as the API server checks them, the error at `path`.
+fn claim_modes(doc: &Doc, path: &str, c: &ClaimSpec) -> Result<(), String> {
+    c.access_modes("claim").map(|_| ()).map_err(|e| {
+        let msg = e
+            .rsplit_once("spec.accessModes: ")
+            .map(|(_, m)| m)
+            .unwrap_or(&e);
+        doc.err(path, msg)
+    })
 }
 
 /// A message of [`Scenario::validate`] pointed at the manifest it is about: the workload it

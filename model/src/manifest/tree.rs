@@ -456,5 +456,10 @@ pub fn documents(text: &str) -> Result<Vec<Tree>, (String, Loc)> {
 /// serde-saphyr's message without its own location suffix.
 fn syntax_words(msg: &str) -> String {
     let first = msg.lines().next().unwrap_or(msg).trim();
-    first.to_string()
+    let first = first.strip_prefix("error: ").unwrap_or(first);
+    // `line 4 column 5: …`: the location is given in front already.
+    match first.strip_prefix("line ").and_then(|r| r.split_once(": ")) {
+        Some((_, rest)) => rest.to_string(),
+        None => first.to_string(),
+    }
 }
