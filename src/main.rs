@@ -565,6 +565,7 @@ fn run_check(
     format: Format,
     traces: bool,
     opts: CheckOptions,
+    manifests: bool,
 ) -> Result<ExitCode, BadInput> {
     let threads = opts.threads as u16;
     stop_on_ctrl_c();
@@ -583,6 +584,11 @@ fn run_check(
         } else {
             check::check(s, &opts).map_err(BadInput)?
         };
+        if manifests && r.complete && r.unique_states <= 1 {
+            eprintln!(
+                "warning: only the start state was explored: nothing can happen from the settled start (can the pods be placed on the nodes? check resources, taints and nodeSelector); the verdicts say nothing about your workloads"
+            );
+        }
         if format == Format::Table {
             print_table(&r, !interrupted);
             if traces {
@@ -1031,7 +1037,7 @@ fn main() -> ExitCode {
                 return report(
                     manifests::load(&filename, verbose)
                         .and_then(|s| resize(vec![s], size, "the manifests"))
-                        .and_then(|picked| run_check(picked, format, traces, opts)),
+                        .and_then(|picked| run_check(picked, format, traces, opts, true)),
                 );
             }
             let origin = file
@@ -1066,7 +1072,7 @@ fn main() -> ExitCode {
                         max_memory,
                         worst_case,
                     };
-                    run_check(picked, format, traces, opts)
+                    run_check(picked, format, traces, opts, false)
                 })
         }
         Command::Merge {

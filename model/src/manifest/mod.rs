@@ -101,8 +101,8 @@ fn located(origin: &str, loc: Loc, msg: &str) -> String {
 /// An object the model reads, typed, with its document.
 enum Object<'a> {
     Workload(Doc<'a>, Workload, BTreeMap<String, String>),
-    Service(Doc<'a>, core::Service),
-    Pdb(Doc<'a>, policy::PodDisruptionBudget),
+    Service(Doc<'a>, Box<core::Service>),
+    Pdb(Doc<'a>, Box<policy::PodDisruptionBudget>),
     Claim(ClaimSpec),
     Node(spec::NodeSpec),
 }
@@ -143,7 +143,7 @@ pub fn read(sources: &[(String, String)]) -> Result<Reading, String> {
     let mut r = Reader::default();
     let mut flat: Vec<(&str, &Tree)> = Vec::new();
     for (origin, t) in &trees {
-        flatten(origin, t, &mut flat, &mut r)?;
+        flatten(origin, t, &mut flat)?;
     }
     let mut objects = Vec::new();
     for (origin, t) in flat {
@@ -167,7 +167,6 @@ fn flatten<'a>(
     origin: &'a str,
     t: &'a Tree,
     out: &mut Vec<(&'a str, &'a Tree)>,
-    r: &mut Reader,
 ) -> Result<(), String> {
     match &t.node {
         Node::Null => return Ok(()),
@@ -212,7 +211,7 @@ fn flatten<'a>(
         match t.get("items").map(|i| &i.node) {
             Some(Node::Seq(items)) => {
                 for i in items {
-                    flatten(origin, i, out, r)?;
+                    flatten(origin, i, out)?;
                 }
                 return Ok(());
             }
@@ -270,7 +269,7 @@ fn words(msg: &str) -> String {
         } else if let Some(s) = g.strip_prefix("string ") {
             format!("the string {s}")
         } else if let Some(b) = g.strip_prefix("boolean ") {
-            format!("{b}")
+            b.to_string()
         } else if let Some(f) = g.strip_prefix("floating point ") {
             format!("the number {f}")
         } else if g == "sequence" {
@@ -739,11 +738,11 @@ impl Reader {
             }
             "Service" => {
                 let v = typed!(core::Service);
-                Object::Service(doc, v)
+                Object::Service(doc, Box::new(v))
             }
             "PodDisruptionBudget" => {
                 let v = typed!(policy::PodDisruptionBudget);
-                Object::Pdb(doc, v)
+                Object::Pdb(doc, Box::new(v))
             }
             "PersistentVolumeClaim" => {
                 let c = typed!(core::PersistentVolumeClaim);
