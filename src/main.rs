@@ -79,6 +79,15 @@ enum Command {
         /// whose premise no reachable state has.
         #[arg(long)]
         strict: bool,
+        /// Check your own Kubernetes manifests: a file, a folder (its `.yaml`, `.yml` and
+        /// `.json` files) or `-` for stdin; repeatable. They are read into one scenario,
+        /// checked from the settled cluster with `kubectl delete pod` of each Deployment's
+        /// and StatefulSet's pods (see "Your own manifests" in README).
+        #[arg(short = 'f', long = "filename", value_name = "PATH")]
+        filename: Vec<String>,
+        /// With -f: also list the fields the model does not read.
+        #[arg(long)]
+        verbose: bool,
         #[command(flatten)]
         size: Size,
         #[command(flatten)]
@@ -229,10 +238,16 @@ fn load(catalogue_file: &Option<String>) -> Result<Vec<Scenario>, BadInput> {
         Some(path) => {
             let text = std::fs::read_to_string(path)
                 .map_err(|e| BadInput(format!("cannot read {path}: {e}")))?;
-            (
-                parse_scenarios(&text, path).map_err(BadInput)?,
-                path.as_str(),
-            )
+            let list = parse_scenarios(&text, path).map_err(|e| {
+                if podcheck_model::manifest::looks_like_manifests(&text) {
+                    BadInput(format!(
+                        "{path}: this is a Kubernetes manifest, not a podcheck scenario list: check it with podcheck check -f {path}"
+                    ))
+                } else {
+                    BadInput(e)
+                }
+            })?;
+            (list, path.as_str())
         }
     };
     // Expectations name properties of the catalogue: check them here, where the file is known.
@@ -259,6 +274,7 @@ macro_rules! say {
     ($($arg:tt)*) => { say(format_args!($($arg)*)) };
 }
 
+mod manifests;
 mod swarm;
 
 fn pick(all: Vec<Scenario>, names: &[String], origin: &str) -> Result<Vec<Scenario>, BadInput> {
@@ -595,6 +611,7 @@ fn run_check(
     traces: bool,
     strict: bool,
     opts: CheckOptions,
+    manifests: bool,
 ) -> Result<ExitCode, BadInput> {
     let threads = opts.threads as u16;
     stop_on_ctrl_c();
@@ -613,6 +630,12 @@ fn run_check(
         } else {
             check::check(s, &opts).map_err(BadInput)?
         };
+        if manifests && r.complete && r.unique_states <= 1 {
+            eprintln!(
+                "{}: only the start state was explored: nothing can happen from the settled start (can the pods be placed on the nodes? check resources, taints and nodeSelector); the verdicts say nothing about your workloads",
+                if strict { "error" } else { "warning" }
+            );
+        }
         if format == Format::Table {
             print_table(&r, !interrupted);
             if traces {
@@ -1045,9 +1068,38 @@ fn main() -> ExitCode {
             worst_case,
             catalogue: file,
             strict,
+            filename,
+            verbose,
             size,
             sim,
         } => {
+            if !filename.is_empty() {
+                if file.is_some() || !scenarios.is_empty() {
+                    return report(Err(BadInput(
+                        "-f reads your manifests into one scenario: give it without --catalogue and without scenario names".into(),
+                    )));
+                }
+                if sim.simulate {
+                    return report(Err(BadInput(
+                        "-f is not yet checked with --simulate".into(),
+                    )));
+                }
+                let opts = CheckOptions {
+                    threads: threads as usize,
+                    max_states: max_states.map(|n| n as usize),
+                    progress: true,
+                    cross_check,
+                    keep_graph: false,
+                    reduction: !no_reduction,
+                    max_memory,
+                    worst_case,
+                };
+                return report(
+                    manifests::load(&filename, verbose)
+                        .and_then(|s| resize(vec![s], size, "the manifests"))
+                        .and_then(|picked| run_check(picked, format, traces, strict, opts, true)),
+                );
+            }
             let origin = file
                 .clone()
                 .unwrap_or_else(|| "the built-in catalogue".into());
@@ -1080,7 +1132,7 @@ fn main() -> ExitCode {
                         max_memory,
                         worst_case,
                     };
-                    run_check(picked, format, traces, strict, opts)
+                    run_check(picked, format, traces, strict, opts, false)
                 })
         }
         Command::Merge {
@@ -1132,6 +1184,11 @@ fn main() -> ExitCode {
                 .and_then(|mut picked| run_explore(picked.remove(0), &addr))
         }
     };
+    report(result)
+}
+
+/// The exit code of a run, with bad input on stderr and exit 2.
+fn report(result: Result<ExitCode, BadInput>) -> ExitCode {
     match result {
         Ok(code) => code,
         Err(BadInput(msg)) => {

@@ -8,7 +8,8 @@
 //!
 //! Modules import in one direction, from the bottom up:
 //!
-//! 1. the scenario: [`spec`] (schema and validation), [`catalogue`] (the built-in ones);
+//! 1. the scenario: [`spec`] (schema and validation), [`catalogue`] (the built-in ones),
+//!    [`manifest`] (users' Kubernetes manifests read into a scenario);
 //!    [`k8s`] (upstream logic, pure);
 //! 2. the state: [`state`], with [`events`] (the event kinds a pod records);
 //! 3. below the components: [`context`] (per-scenario constants), [`apiserver`] (the object
@@ -33,6 +34,7 @@ pub mod faults;
 pub mod k8s;
 pub mod kubectl;
 pub mod kubelet;
+pub mod manifest;
 pub mod proxy;
 pub mod runtime;
 pub mod scheduler;

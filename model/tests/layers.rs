@@ -22,6 +22,8 @@ fn allowed() -> BTreeMap<&'static str, BTreeSet<&'static str>> {
     m.insert("k8s", vec![]);
     m.insert("spec", vec!["k8s"]);
     m.insert("catalogue", vec!["spec"]);
+    // Users' manifests, read into a scenario: beside the scenario schema.
+    m.insert("manifest", vec!["spec", "k8s"]);
     m.insert("state", vec!["k8s"]);
     m.insert("context", vec!["k8s", "spec", "state"]);
     m.insert("kubectl", vec!["k8s", "state", "context"]);
@@ -45,7 +47,7 @@ fn allowed() -> BTreeMap<&'static str, BTreeSet<&'static str>> {
     // Which nodes are interchangeable, and a state's representative: read by the cluster.
     m.insert("symmetry", vec!["spec", "state"]);
     let mut everything: Vec<&str> = m.keys().copied().collect();
-    everything.retain(|k| *k != "catalogue");
+    everything.retain(|k| *k != "catalogue" && *k != "manifest");
     m.insert("cluster", everything);
     m.insert("lib", vec![]);
     m.into_iter()

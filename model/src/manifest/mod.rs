@@ -1,0 +1,1913 @@
+//! Users' own Kubernetes manifests, read into a [`Scenario`].
+//!
+//! This module sits beside [`crate::spec`], in the scenario's room: a manifest is one more way
+//! to write a scenario, and everything after it (state, components, checking) sees only the
+//! [`Scenario`] it produces, validated as every scenario is. It does no IO: it takes the text
+//! of each file with the name to show for it (`-` for stdin), so the command line reads files
+//! and folders and the tests feed it strings.
+//!
+//! What it reads: multi-document YAML, `kind: List` and any `*List` with `items`, through the
+//! Kubernetes API types of `k8s-openapi` (one release: `v1_37`). Kinds: Pod, Deployment,
+//! ReplicaSet, StatefulSet, Job, Service, PodDisruptionBudget, PersistentVolumeClaim, Node;
+//! every other object is listed as ignored, by `kind/name`.
+//!
+//! What YAML cannot say — how long the program boots, what SIGTERM does, which probes check
+//! an external dependency, the kube-proxy lag — comes from annotations under one prefix,
+//! [`PREFIX`], on the pod template (or the Pod, or the Service), with defaults that lean
+//! toward finding problems; [`Reading::assumed`] lists each default taken.
+//!
+//! Every error names the file, line, column and field path in the user's words, and a field
+//! the API types do not know (`readinesProbe`) is a warning naming the closest known one.
+
+pub mod quantity;
+pub mod tree;
+
+use crate::k8s::{
+    ConditionStatus, ExitCodesOperator, PullPolicy, Resources, RestartPolicy, Taint, TaintEffect,
+    Toleration, TolerationOperator,
+};
+use crate::spec::{self, ClaimSpec, Container, Fault, Scenario, Workload, MAX_SECONDS};
+use k8s_openapi::api::{
+    apps::v1 as apps, batch::v1 as batch, core::v1 as core, policy::v1 as policy,
+};
+use k8s_openapi::apimachinery::pkg::apis::meta::v1::{LabelSelector, ObjectMeta};
+use k8s_openapi::apimachinery::pkg::util::intstr::IntOrString;
+use std::cell::RefCell;
+use std::collections::BTreeMap;
+use tree::{Loc, Node, Tree, UnknownField};
+
+/// The prefix of the annotations that say what YAML cannot.
+pub const PREFIX: &str = "podcheck.dev/";
+
+/// The annotations the reader knows (after [`PREFIX`]); each may be suffixed with
+/// `.<container>` to apply to one container only.
+pub const ANNOTATIONS: &[(&str, &str)] = &[
+    ("boot-seconds", "seconds from start until the program answers probes and requests (default 5)"),
+    ("sigterm", "`exit`, `exit:<code>` or `ignore` (default: `ignore` for an `sh -c`/`bash -c` wrapper that does not `exec`, else `exit:143`)"),
+    ("probe-checks-dependency", "which probes also check the external dependency: a list of `startup`, `readiness`, `liveness`, or `none` (default: every probe that is not a tcpSocket probe)"),
+    ("exit-after-seconds", "the program exits on its own this long after start (default: a Job's containers after 10 s, others never)"),
+    ("exit-code", "the code of that exit (default 0)"),
+    ("memory-usage-mi", "memory the program uses once up, in MiB (default 0)"),
+    ("pre-stop-seconds", "how long a preStop exec, httpGet or tcpSocket hook runs (default 0; `sleep N` is read from the command)"),
+    ("post-start-seconds", "how long a postStart exec, httpGet or tcpSocket hook runs (default 0)"),
+    ("image-pull-fails", "`true`: the image cannot be pulled (default false)"),
+    ("proxy-lag-seconds", "on a Service: how long a kube-proxy lags behind the EndpointSlice (default 3)"),
+    ("clients", "on a Service: `false` if no client sends requests through it (default true)"),
+];
+
+/// Default boot time: a program that takes a while to answer makes probes and rollouts matter.
+const DEFAULT_BOOT_SECONDS: u16 = 5;
+/// A Job's program exits after this long by default, with code 0.
+const DEFAULT_JOB_EXIT_SECONDS: u16 = 10;
+
+/// What the reader made of the manifests.
+#[derive(Clone, Debug)]
+pub struct Reading {
+    /// The scenario: the workloads, their Service, budgets, claims and nodes.
+    pub scenario: Scenario,
+    /// Unknown fields, with the closest known name, and other things the user should see.
+    pub warnings: Vec<String>,
+    /// Objects of kinds the model does not read, as `file: kind/name`.
+    pub ignored: Vec<String>,
+    /// The defaults taken for what YAML cannot say.
+    pub assumed: Vec<String>,
+    /// Fields accepted but not used by the model, as `file:line: kind/name: path`.
+    pub unused: Vec<String>,
+}
+
+/// One document, with where it came from.
+struct Doc<'a> {
+    origin: &'a str,
+    tree: &'a Tree,
+    /// `kind/name`, for messages.
+    what: String,
+}
+
+impl Doc<'_> {
+    fn err(&self, path: &str, msg: impl std::fmt::Display) -> String {
+        let loc = self.tree.locate(path);
+        located(self.origin, loc, &format!("{}: {path}: {msg}", self.what))
+    }
+}
+
+fn located(origin: &str, loc: Loc, msg: &str) -> String {
+    if loc.line == 0 {
+        format!("{origin}: {msg}")
+    } else {
+        format!("{origin}:{}:{}: {msg}", loc.line, loc.column)
+    }
+}
+
+/// An object the model reads, typed, with its document.
+enum Object<'a> {
+    Workload(Doc<'a>, Workload, BTreeMap<String, String>),
+    Service(Doc<'a>, Box<core::Service>),
+    Pdb(Doc<'a>, Box<policy::PodDisruptionBudget>),
+    Claim(ClaimSpec),
+    Node(spec::NodeSpec),
+}
+
+/// Whether the text looks like a podcheck scenario list (a sequence of mappings with
+/// `workloads`), for the error when one is given where manifests are expected.
+pub fn looks_like_scenarios(text: &str) -> bool {
+    match tree::documents(text) {
+        Ok(docs) => docs.iter().any(|d| match &d.node {
+            Node::Seq(items) => items.iter().any(|i| i.get("workloads").is_some()),
+            _ => false,
+        }),
+        Err(_) => false,
+    }
+}
+
+/// Whether the text looks like Kubernetes manifests (a mapping with `apiVersion` and `kind`),
+/// for the error when one is given where a scenario list is expected.
+pub fn looks_like_manifests(text: &str) -> bool {
+    match tree::documents(text) {
+        Ok(docs) => docs
+            .iter()
+            .any(|d| d.get("apiVersion").is_some() && d.get("kind").is_some()),
+        Err(_) => false,
+    }
+}
+
+/// Reads the manifests of every source (`(name to show, text)`) into one scenario.
+pub fn read(sources: &[(String, String)]) -> Result<Reading, String> {
+    let mut trees = Vec::new();
+    for (origin, text) in sources {
+        let docs = tree::documents(text)
+            .map_err(|(msg, loc)| located(origin, loc, &format!("not valid YAML: {msg}")))?;
+        for d in docs {
+            trees.push((origin.as_str(), d));
+        }
+    }
+    let mut r = Reader::default();
+    let mut flat: Vec<(&str, &Tree)> = Vec::new();
+    for (origin, t) in &trees {
+        flatten(origin, t, &mut flat)?;
+    }
+    let mut objects = Vec::new();
+    for (origin, t) in flat {
+        if let Some(o) = r.object(origin, t)? {
+            objects.push(o);
+        }
+    }
+    r.scenario(objects, sources)
+}
+
+#[derive(Default)]
+struct Reader {
+    warnings: Vec<String>,
+    ignored: Vec<String>,
+    assumed: Vec<String>,
+    unused: Vec<String>,
+}
+
+/// Documents, with the items of every `List` in their place; empty documents dropped.
+fn flatten<'a>(
+    origin: &'a str,
+    t: &'a Tree,
+    out: &mut Vec<(&'a str, &'a Tree)>,
+) -> Result<(), String> {
+    match &t.node {
+        Node::Null => return Ok(()),
+        Node::Map(_) => {}
+        Node::Seq(_) => {
+            if t.get("workloads").is_none() && looks_like_scenario_seq(t) {
+                return Err(located(
+                    origin,
+                    t.loc,
+                    "this is a podcheck scenario list, not a Kubernetes manifest: give it with --catalogue FILE",
+                ));
+            }
+            return Err(located(
+                origin,
+                t.loc,
+                "expected a Kubernetes object (a mapping with apiVersion and kind), found a list",
+            ));
+        }
+        _ => {
+            return Err(located(
+                origin,
+                t.loc,
+                "expected a Kubernetes object (a mapping with apiVersion and kind), found a plain value",
+            ))
+        }
+    }
+    let Some(kind) = t.get("kind") else {
+        return Err(located(
+            origin,
+            t.loc,
+            "not a Kubernetes object: it has no `kind`",
+        ));
+    };
+    let Some(kind) = kind.str() else {
+        return Err(located(
+            origin,
+            t.locate("kind"),
+            "kind: must be a string such as Deployment",
+        ));
+    };
+    if kind.ends_with("List") {
+        match t.get("items").map(|i| &i.node) {
+            Some(Node::Seq(items)) => {
+                for i in items {
+                    flatten(origin, i, out)?;
+                }
+                return Ok(());
+            }
+            Some(Node::Null) | None => return Ok(()),
+            Some(_) => {
+                return Err(located(
+                    origin,
+                    t.locate("items"),
+                    &format!("{kind}: items: must be a list of objects"),
+                ))
+            }
+        }
+    }
+    out.push((origin, t));
+    Ok(())
+}
+
+fn looks_like_scenario_seq(t: &Tree) -> bool {
+    matches!(&t.node, Node::Seq(items) if items.iter().any(|i| i.get("workloads").is_some()))
+}
+
+/// The name under `metadata.name`, if written.
+fn name_of(t: &Tree) -> String {
+    t.get("metadata")
+        .and_then(|m| m.get("name"))
+        .and_then(|n| n.str())
+        .unwrap_or("")
+        .to_string()
+}
+
+/// serde's words turned into the user's: `invalid type: string "x", expected i32` becomes
+/// `must be a whole number, not the string "x"`.
+fn words(msg: &str) -> String {
+    let expected = |e: &str| -> String {
+        let e = e.trim();
+        match e {
+            "i32" | "i64" | "u8" | "u16" | "u32" | "u64" => "a whole number".into(),
+            "a boolean" | "bool" => "true or false".into(),
+            "a string" | "string" => "a string".into(),
+            "Quantity" => "a quantity such as 250m or 128Mi".into(),
+            "IntOrString" => "a number or a percentage such as 25%".into(),
+            "a sequence" => "a list".into(),
+            "a map" => "a mapping".into(),
+            "a 32-bit integer" => "a whole number below 2147483648".into(),
+            other if other.chars().next().is_some_and(|c| c.is_ascii_uppercase()) => {
+                format!("a mapping ({other})")
+            }
+            other => other.to_string(),
+        }
+    };
+    let got = |g: &str| -> String {
+        let g = g.trim();
+        if let Some(n) = g.strip_prefix("integer ") {
+            format!("the number {n}")
+        } else if let Some(s) = g.strip_prefix("string ") {
+            format!("the string {s}")
+        } else if let Some(b) = g.strip_prefix("boolean ") {
+            b.to_string()
+        } else if let Some(f) = g.strip_prefix("floating point ") {
+            format!("the number {f}")
+        } else if g == "sequence" {
+            "a list".into()
+        } else if g == "map" {
+            "a mapping".into()
+        } else if g == "unit value" {
+            "an empty value".into()
+        } else {
+            g.to_string()
+        }
+    };
+    for prefix in ["invalid type: ", "invalid value: "] {
+        if let Some(rest) = msg.strip_prefix(prefix) {
+            if let Some((g, e)) = rest.rsplit_once(", expected ") {
+                return format!("must be {}, not {}", expected(e), got(g));
+            }
+        }
+    }
+    if let Some(f) = msg.strip_prefix("missing field ") {
+        return format!("the field {f} is required");
+    }
+    msg.to_string()
+}
+
+/// An annotation lookup: `podcheck.dev/<field>.<container>`, else `podcheck.dev/<field>`.
+struct Notes<'a> {
+    map: &'a BTreeMap<String, String>,
+}
+
+impl Notes<'_> {
+    fn get(&self, field: &str, container: Option<&str>) -> Option<(String, &str)> {
+        if let Some(c) = container {
+            let key = format!("{PREFIX}{field}.{c}");
+            if let Some(v) = self.map.get(&key) {
+                return Some((key, v.as_str()));
+            }
+        }
+        let key = format!("{PREFIX}{field}");
+        self.map.get(&key).map(|v| (key, v.as_str()))
+    }
+}
+
+/// `annotations` of an object's metadata.
+fn annotations(m: &Option<ObjectMeta>) -> BTreeMap<String, String> {
+    m.as_ref()
+        .and_then(|m| m.annotations.clone())
+        .unwrap_or_default()
+}
+
+fn labels(m: &Option<ObjectMeta>) -> BTreeMap<String, String> {
+    m.as_ref()
+        .and_then(|m| m.labels.clone())
+        .unwrap_or_default()
+}
+
+/// A whole number in `lo..=hi`, or the error in the user's words.
+fn ranged(doc: &Doc, path: &str, v: i64, lo: i64, hi: i64, why: &str) -> Result<i64, String> {
+    if v < lo || v > hi {
+        let field = path.rsplit('.').next().unwrap_or(path);
+        return Err(doc.err(path, format!("{field} must be {lo} to {hi}{why}, not {v}")));
+    }
+    Ok(v)
+}
+
+fn seconds(doc: &Doc, path: &str, v: i64) -> Result<u16, String> {
+    ranged(
+        doc,
+        path,
+        v,
+        0,
+        MAX_SECONDS as i64,
+        " (the model's clock holds durations up to that many seconds)",
+    )
+    .map(|v| v as u16)
+}
+
+fn small(doc: &Doc, path: &str, v: i32, lo: i64) -> Result<u8, String> {
+    ranged(
+        doc,
+        path,
+        v as i64,
+        lo,
+        u8::MAX as i64,
+        " (the model counts it in 8 bits)",
+    )
+    .map(|v| v as u8)
+}
+
+fn int_or_string(v: &IntOrString) -> spec::IntOrString {
+    match v {
+        IntOrString::Int(i) => spec::IntOrString::Int(*i as i64),
+        IntOrString::String(s) => spec::IntOrString::String(s.clone()),
+    }
+}
+
+fn int_or_percent(v: &IntOrString) -> spec::IntOrPercent {
+    match v {
+        IntOrString::Int(i) => spec::IntOrPercent::Int(*i as i64),
+        IntOrString::String(s) => spec::IntOrPercent::Text(s.clone()),
+    }
+}
+
+/// One of the values `allowed`, as the API server says it: `Unsupported value`.
+fn one_of<T: Copy>(doc: &Doc, path: &str, v: &str, allowed: &[(&str, T)]) -> Result<T, String> {
+    allowed
+        .iter()
+        .find(|(n, _)| *n == v)
+        .map(|(_, t)| *t)
+        .ok_or_else(|| {
+            let names: Vec<String> = allowed.iter().map(|(n, _)| format!("\"{n}\"")).collect();
+            doc.err(
+                path,
+                format!(
+                    "Unsupported value: \"{v}\": supported values: {}",
+                    names.join(", ")
+                ),
+            )
+        })
+}
+
+/// Whether `sel` (a Service's map) selects pods labelled `labels`: every pair present.
+fn map_selects(sel: &BTreeMap<String, String>, labels: &BTreeMap<String, String>) -> bool {
+    !sel.is_empty() && sel.iter().all(|(k, v)| labels.get(k) == Some(v))
+}
+
+/// `metav1.LabelSelectorAsSelector` then `Matches`: matchLabels and matchExpressions
+/// (In, NotIn, Exists, DoesNotExist), all of them. An empty selector selects every pod.
+fn selector_selects(
+    doc: &Doc,
+    path: &str,
+    sel: &LabelSelector,
+    labels: &BTreeMap<String, String>,
+) -> Result<bool, String> {
+    if let Some(m) = &sel.match_labels {
+        if !m.iter().all(|(k, v)| labels.get(k) == Some(v)) {
+            return Ok(false);
+        }
+    }
+    for (i, e) in sel.match_expressions.iter().flatten().enumerate() {
+        let vals = e.values.clone().unwrap_or_default();
+        let has = labels.get(&e.key);
+        let ok = match e.operator.as_str() {
+            "In" => has.is_some_and(|v| vals.contains(v)),
+            "NotIn" => has.is_none_or(|v| !vals.contains(v)),
+            "Exists" => has.is_some(),
+            "DoesNotExist" => has.is_none(),
+            other => {
+                return Err(doc.err(
+                    &format!("{path}.matchExpressions[{i}].operator"),
+                    format!("Unsupported value: \"{other}\": supported values: \"In\", \"NotIn\", \"Exists\", \"DoesNotExist\""),
+                ))
+            }
+        };
+        if !ok {
+            return Ok(false);
+        }
+    }
+    Ok(true)
+}
+
+/// An `sh -c`/`bash -c` wrapper whose script does not `exec` the program: the shell is PID 1,
+/// and a shell does not forward SIGTERM to its child (kubernetes#127188), so the program is
+/// only stopped by SIGKILL at the end of the grace period. (bash and recent dash exec a
+/// script that is one simple command by themselves; the reader does not count on it, and
+/// `podcheck.dev/sigterm: exit` says otherwise.)
+pub fn shell_wrapper_without_exec(command: &[String], args: &[String]) -> bool {
+    let argv: Vec<&str> = command.iter().chain(args).map(|s| s.as_str()).collect();
+    let Some(first) = argv.first() else {
+        return false;
+    };
+    let shell = first.rsplit('/').next().unwrap_or(first);
+    if !matches!(shell, "sh" | "bash" | "ash" | "dash" | "zsh" | "ksh") {
+        return false;
+    }
+    let Some(c) = argv
+        .iter()
+        .position(|a| a.starts_with('-') && !a.starts_with("--") && a.contains('c'))
+    else {
+        return false;
+    };
+    let script = argv.get(c + 1).copied().unwrap_or("");
+    !script
+        .split(|ch: char| ch.is_whitespace() || ch == ';' || ch == '&' || ch == '|')
+        .any(|w| w == "exec")
+}
+
+/// `sleep N` as an exec hook's command (directly or through `sh -c`), if it is one.
+fn sleep_seconds(cmd: &[String]) -> Option<i64> {
+    let argv: Vec<&str> = cmd.iter().map(|s| s.as_str()).collect();
+    let words: Vec<&str> = match argv.as_slice() {
+        [sh, flag, script] if sh.ends_with("sh") && *flag == "-c" => {
+            script.split_whitespace().collect()
+        }
+        other => other.to_vec(),
+    };
+    match words.as_slice() {
+        [s, n] if s.rsplit('/').next() == Some("sleep") => n.parse().ok(),
+        _ => None,
+    }
+}
+
+impl Reader {
+    /// Reads one object: typed, or listed as ignored.
+    fn object<'a>(&mut self, origin: &'a str, t: &'a Tree) -> Result<Option<Object<'a>>, String> {
+        let kind = t
+            .get("kind")
+            .and_then(|k| k.str())
+            .unwrap_or("")
+            .to_string();
+        let name = name_of(t);
+        let doc = Doc {
+            origin,
+            tree: t,
+            what: format!("{kind}/{name}"),
+        };
+        const KINDS: [&str; 9] = [
+            "Pod",
+            "Deployment",
+            "ReplicaSet",
+            "StatefulSet",
+            "Job",
+            "Service",
+            "PodDisruptionBudget",
+            "PersistentVolumeClaim",
+            "Node",
+        ];
+        if !KINDS.contains(&kind.as_str()) {
+            self.ignored.push(format!(
+                "{}: {kind}/{name} (the model does not read {kind} objects)",
+                located(origin, t.loc, "").trim_end_matches(": ")
+            ));
+            return Ok(None);
+        }
+        if name.is_empty() {
+            return Err(doc.err("metadata.name", "the field name is required"));
+        }
+        let api = match kind.as_str() {
+            "Deployment" | "ReplicaSet" | "StatefulSet" => "apps/v1",
+            "Job" => "batch/v1",
+            "PodDisruptionBudget" => "policy/v1",
+            _ => "v1",
+        };
+        match t.get("apiVersion").map(|a| &a.node) {
+            Some(Node::Str(a)) if a == api => {}
+            Some(Node::Str(a)) => {
+                return Err(doc.err(
+                    "apiVersion",
+                    format!("podcheck reads {kind} as {api} (the API of Kubernetes 1.37), not {a}"),
+                ))
+            }
+            _ => return Err(doc.err("apiVersion", format!("Required value: apiVersion {api}"))),
+        }
+        let unknown = RefCell::new(Vec::new());
+        macro_rules! typed {
+            ($t:ty) => {{
+                let v: $t = tree::read(t, "", &unknown).map_err(|e| {
+                    let (path, loc) = e.at.clone().unwrap_or_default();
+                    let path = if path.is_empty() {
+                        "(object)".to_string()
+                    } else {
+                        path
+                    };
+                    located(
+                        origin,
+                        loc,
+                        &format!("{}: {path}: {}", doc.what, words(&e.msg)),
+                    )
+                })?;
+                v
+            }};
+        }
+        let out = match kind.as_str() {
+            "Deployment" => {
+                let d = typed!(apps::Deployment);
+                let s = d.spec.clone();
+                let tmpl = s.template.clone();
+                let notes = annotations(&tmpl.metadata);
+                let pod = self.pod_spec(
+                    &doc,
+                    "spec.template.spec",
+                    tmpl.spec.as_ref(),
+                    &notes,
+                    false,
+                )?;
+                let replicas = ranged(
+                    &doc,
+                    "spec.replicas",
+                    s.replicas.unwrap_or(1) as i64,
+                    1,
+                    5,
+                    " (the model holds up to 5 replicas)",
+                )? as u8;
+                let mut ds = spec::DeploymentSpec::new(replicas, spec::PodTemplate { spec: pod });
+                if let Some(st) = &s.strategy {
+                    ds.strategy.kind = one_of(
+                        &doc,
+                        "spec.strategy.type",
+                        st.type_.as_deref().unwrap_or("RollingUpdate"),
+                        &[
+                            ("RollingUpdate", spec::StrategyType::RollingUpdate),
+                            ("Recreate", spec::StrategyType::Recreate),
+                        ],
+                    )?;
+                    if let Some(ru) = &st.rolling_update {
+                        ds.strategy.rolling_update = Some(spec::RollingUpdateDeployment {
+                            max_surge: ru.max_surge.as_ref().map(int_or_string),
+                            max_unavailable: ru.max_unavailable.as_ref().map(int_or_string),
+                        });
+                    }
+                }
+                if let Some(v) = s.min_ready_seconds {
+                    ds.min_ready_seconds = seconds(&doc, "spec.minReadySeconds", v as i64)?;
+                }
+                if let Some(v) = s.progress_deadline_seconds {
+                    ds.progress_deadline_seconds =
+                        seconds(&doc, "spec.progressDeadlineSeconds", v as i64)?;
+                }
+                if let Some(v) = s.revision_history_limit {
+                    ds.revision_history_limit = small(&doc, "spec.revisionHistoryLimit", v, 0)?;
+                }
+                self.check_selector(
+                    &doc,
+                    "spec.selector",
+                    Some(&s.selector),
+                    &labels(&tmpl.metadata),
+                )?;
+                let w = Workload::Deployment {
+                    metadata: spec::Metadata { name: name.clone() },
+                    spec: ds,
+                };
+                Object::Workload(doc, w, labels(&tmpl.metadata))
+            }
+            "ReplicaSet" => {
+                let d = typed!(apps::ReplicaSet);
+                let s = d.spec.clone();
+                let tmpl = s.template.clone().unwrap_or_default();
+                let notes = annotations(&tmpl.metadata);
+                let pod = self.pod_spec(
+                    &doc,
+                    "spec.template.spec",
+                    tmpl.spec.as_ref(),
+                    &notes,
+                    false,
+                )?;
+                let replicas = ranged(
+                    &doc,
+                    "spec.replicas",
+                    s.replicas.unwrap_or(1) as i64,
+                    1,
+                    5,
+                    " (the model holds up to 5 replicas)",
+                )? as u8;
+                let mut ds = spec::DeploymentSpec::new(replicas, spec::PodTemplate { spec: pod });
+                if let Some(v) = s.min_ready_seconds {
+                    ds.min_ready_seconds = seconds(&doc, "spec.minReadySeconds", v as i64)?;
+                }
+                self.check_selector(
+                    &doc,
+                    "spec.selector",
+                    Some(&s.selector),
+                    &labels(&tmpl.metadata),
+                )?;
+                self.warnings.push(format!(
+                    "{}: {}: a ReplicaSet is checked as a Deployment of one ReplicaSet (the model has no ReplicaSet without a Deployment)",
+                    origin, doc.what
+                ));
+                let w = Workload::Deployment {
+                    metadata: spec::Metadata { name: name.clone() },
+                    spec: ds,
+                };
+                Object::Workload(doc, w, labels(&tmpl.metadata))
+            }
+            "StatefulSet" => {
+                let d = typed!(apps::StatefulSet);
+                let s = d.spec.clone();
+                let tmpl = s.template.clone();
+                let notes = annotations(&tmpl.metadata);
+                let pod = self.pod_spec(
+                    &doc,
+                    "spec.template.spec",
+                    tmpl.spec.as_ref(),
+                    &notes,
+                    false,
+                )?;
+                let replicas = ranged(
+                    &doc,
+                    "spec.replicas",
+                    s.replicas.unwrap_or(1) as i64,
+                    1,
+                    5,
+                    " (the model holds up to 5 replicas)",
+                )? as u8;
+                let policy = one_of(
+                    &doc,
+                    "spec.podManagementPolicy",
+                    s.pod_management_policy.as_deref().unwrap_or("OrderedReady"),
+                    &[
+                        ("OrderedReady", spec::PodManagementPolicy::OrderedReady),
+                        ("Parallel", spec::PodManagementPolicy::Parallel),
+                    ],
+                )?;
+                let mut templates = Vec::new();
+                for (i, c) in s.volume_claim_templates.iter().flatten().enumerate() {
+                    let n = c.metadata.name.clone().unwrap_or_default();
+                    if n.is_empty() {
+                        return Err(doc.err(
+                            &format!("spec.volumeClaimTemplates[{i}].metadata.name"),
+                            "the field name is required",
+                        ));
+                    }
+                    let claim = ClaimSpec {
+                        metadata: spec::Metadata { name: n },
+                        spec: spec::ClaimSpecFields {
+                            access_modes: c
+                                .spec
+                                .as_ref()
+                                .and_then(|s| s.access_modes.clone())
+                                .unwrap_or_default(),
+                        },
+                    };
+                    let path = format!("spec.volumeClaimTemplates[{i}].spec.accessModes");
+                    claim_modes(&doc, &path, &claim)?;
+                    templates.push(claim);
+                }
+                self.check_selector(
+                    &doc,
+                    "spec.selector",
+                    Some(&s.selector),
+                    &labels(&tmpl.metadata),
+                )?;
+                let w = Workload::StatefulSet {
+                    metadata: spec::Metadata { name: name.clone() },
+                    spec: spec::StatefulSetSpec {
+                        replicas,
+                        pod_management_policy: policy,
+                        template: spec::PodTemplate { spec: pod },
+                        volume_claim_templates: templates,
+                    },
+                };
+                Object::Workload(doc, w, labels(&tmpl.metadata))
+            }
+            "Job" => {
+                let d = typed!(batch::Job);
+                let s = d.spec.clone().unwrap_or_default();
+                let tmpl = s.template.clone();
+                let notes = annotations(&tmpl.metadata);
+                let pod =
+                    self.pod_spec(&doc, "spec.template.spec", tmpl.spec.as_ref(), &notes, true)?;
+                let js = self.job_spec(&doc, &s, pod)?;
+                let w = Workload::Job {
+                    metadata: spec::Metadata { name: name.clone() },
+                    spec: js,
+                };
+                Object::Workload(doc, w, labels(&tmpl.metadata))
+            }
+            "Pod" => {
+                let p = typed!(core::Pod);
+                let notes = annotations(&Some(p.metadata.clone()));
+                let pod = self.pod_spec(&doc, "spec", p.spec.as_ref(), &notes, false)?;
+                let w = Workload::Pod {
+                    metadata: spec::Metadata { name: name.clone() },
+                    spec: pod,
+                };
+                Object::Workload(doc, w, p.metadata.labels.clone().unwrap_or_default())
+            }
+            "Service" => {
+                let v = typed!(core::Service);
+                Object::Service(doc, Box::new(v))
+            }
+            "PodDisruptionBudget" => {
+                let v = typed!(policy::PodDisruptionBudget);
+                Object::Pdb(doc, Box::new(v))
+            }
+            "PersistentVolumeClaim" => {
+                let c = typed!(core::PersistentVolumeClaim);
+                let claim = ClaimSpec {
+                    metadata: spec::Metadata { name: name.clone() },
+                    spec: spec::ClaimSpecFields {
+                        access_modes: c.spec.and_then(|s| s.access_modes).unwrap_or_default(),
+                    },
+                };
+                claim_modes(&doc, "spec.accessModes", &claim)?;
+                Object::Claim(claim)
+            }
+            "Node" => {
+                let n = typed!(core::Node);
+                Object::Node(self.node(&doc, &n)?)
+            }
+            _ => unreachable!("kinds are listed above"),
+        };
+        for u in unknown.into_inner() {
+            self.unknown_field(origin, &kind, &name, u);
+        }
+        self.unused_fields(origin, &kind, &name, t);
+        Ok(Some(out))
+    }
+
+    fn unknown_field(&mut self, origin: &str, kind: &str, name: &str, u: UnknownField) {
+        let hint = match &u.closest {
+            Some(c) => format!("; did you mean `{c}`?"),
+            None => String::new(),
+        };
+        self.warnings.push(located(
+            origin,
+            u.loc,
+            &format!("{kind}/{name}: {}: unknown field, ignored{hint}", u.path),
+        ));
+    }
+
+    /// A workload's selector must select its own template (`ValidateDeploymentSpec`:
+    /// "`selector` does not match template `labels`").
+    fn check_selector(
+        &mut self,
+        doc: &Doc,
+        path: &str,
+        sel: Option<&LabelSelector>,
+        labels: &BTreeMap<String, String>,
+    ) -> Result<(), String> {
+        let Some(sel) = sel else { return Ok(()) };
+        if sel.match_labels.as_ref().is_none_or(|m| m.is_empty())
+            && sel.match_expressions.as_ref().is_none_or(|m| m.is_empty())
+        {
+            return Err(doc.err(
+                path,
+                "Invalid value: empty selector is invalid for this workload",
+            ));
+        }
+        if !selector_selects(doc, path, sel, labels)? {
+            return Err(doc.err(
+                path,
+                "Invalid value: `selector` does not match template `labels`",
+            ));
+        }
+        Ok(())
+    }
+
+    fn job_spec(
+        &mut self,
+        doc: &Doc,
+        s: &batch::JobSpec,
+        pod: spec::PodSpec,
+    ) -> Result<spec::JobSpec, String> {
+        let mut j = spec::JobSpec::new(spec::PodTemplate { spec: pod });
+        let opt = |path: &str, v: Option<i32>, lo: i64| -> Result<Option<u8>, String> {
+            v.map(|v| small(doc, path, v, lo)).transpose()
+        };
+        j.completions = opt("spec.completions", s.completions, 0)?;
+        j.parallelism = opt("spec.parallelism", s.parallelism, 0)?;
+        j.backoff_limit_field = opt("spec.backoffLimit", s.backoff_limit, 0)?;
+        j.backoff_limit_per_index = opt("spec.backoffLimitPerIndex", s.backoff_limit_per_index, 0)?;
+        j.max_failed_indexes = opt("spec.maxFailedIndexes", s.max_failed_indexes, 0)?;
+        if let Some(m) = &s.completion_mode {
+            j.completion_mode = one_of(
+                doc,
+                "spec.completionMode",
+                m,
+                &[
+                    ("NonIndexed", spec::CompletionMode::NonIndexed),
+                    ("Indexed", spec::CompletionMode::Indexed),
+                ],
+            )?;
+        }
+        if let Some(p) = &s.pod_replacement_policy {
+            j.pod_replacement_policy = Some(one_of(
+                doc,
+                "spec.podReplacementPolicy",
+                p,
+                &[
+                    (
+                        "TerminatingOrFailed",
+                        spec::PodReplacementPolicy::TerminatingOrFailed,
+                    ),
+                    ("Failed", spec::PodReplacementPolicy::Failed),
+                ],
+            )?);
+        }
+        if let Some(a) = s.active_deadline_seconds {
+            j.active_deadline_seconds = Some(seconds(doc, "spec.activeDeadlineSeconds", a)?);
+        }
+        if let Some(pfp) = &s.pod_failure_policy {
+            let mut rules = Vec::new();
+            for (i, r) in pfp.rules.iter().enumerate() {
+                let at = format!("spec.podFailurePolicy.rules[{i}]");
+                let action = one_of(
+                    doc,
+                    &format!("{at}.action"),
+                    &r.action,
+                    &[
+                        ("FailJob", spec::PodFailurePolicyActionSpec::FailJob),
+                        ("FailIndex", spec::PodFailurePolicyActionSpec::FailIndex),
+                        ("Ignore", spec::PodFailurePolicyActionSpec::Ignore),
+                        ("Count", spec::PodFailurePolicyActionSpec::Count),
+                    ],
+                )?;
+                let on_exit_codes = match &r.on_exit_codes {
+                    None => None,
+                    Some(e) => Some(spec::OnExitCodesSpec {
+                        container_name: e.container_name.clone(),
+                        operator: one_of(
+                            doc,
+                            &format!("{at}.onExitCodes.operator"),
+                            &e.operator,
+                            &[
+                                ("In", ExitCodesOperator::In),
+                                ("NotIn", ExitCodesOperator::NotIn),
+                            ],
+                        )?,
+                        values: e.values.clone(),
+                    }),
+                };
+                let mut on_pod_conditions = Vec::new();
+                for (k, c) in r.on_pod_conditions.iter().flatten().enumerate() {
+                    on_pod_conditions.push(spec::OnPodConditionsSpec {
+                        type_: c.type_.clone(),
+                        status: one_of(
+                            doc,
+                            &format!("{at}.onPodConditions[{k}].status"),
+                            c.status.as_deref().unwrap_or("True"),
+                            &[
+                                ("True", ConditionStatus::True),
+                                ("False", ConditionStatus::False),
+                                ("Unknown", ConditionStatus::Unknown),
+                            ],
+                        )?,
+                    });
+                }
+                rules.push(spec::PodFailurePolicyRuleSpec {
+                    action,
+                    on_exit_codes,
+                    on_pod_conditions,
+                });
+            }
+            j.pod_failure_policy = Some(spec::PodFailurePolicySpec { rules });
+        }
+        if let Some(sp) = &s.success_policy {
+            let mut rules = Vec::new();
+            for (i, r) in sp.rules.iter().enumerate() {
+                rules.push(spec::SuccessPolicyRuleSpec {
+                    succeeded_indexes: r.succeeded_indexes.clone(),
+                    succeeded_count: opt(
+                        &format!("spec.successPolicy.rules[{i}].succeededCount"),
+                        r.succeeded_count,
+                        0,
+                    )?,
+                });
+            }
+            j.success_policy = Some(spec::SuccessPolicySpec { rules });
+        }
+        Ok(j)
+    }
+
+    fn pod_spec(
+        &mut self,
+        doc: &Doc,
+        base: &str,
+        p: Option<&core::PodSpec>,
+        notes: &BTreeMap<String, String>,
+        job: bool,
+    ) -> Result<spec::PodSpec, String> {
+        let Some(p) = p else {
+            return Err(doc.err(
+                base,
+                "the field spec is required: a pod template needs its containers",
+            ));
+        };
+        let notes = Notes { map: notes };
+        let restart_policy = one_of(
+            doc,
+            &format!("{base}.restartPolicy"),
+            p.restart_policy.as_deref().unwrap_or("Always"),
+            &[
+                ("Always", RestartPolicy::Always),
+                ("OnFailure", RestartPolicy::OnFailure),
+                ("Never", RestartPolicy::Never),
+            ],
+        )?;
+        if job && p.restart_policy.is_none() {
+            return Err(doc.err(
+                &format!("{base}.restartPolicy"),
+                "Required value: a Job's pods need restartPolicy OnFailure or Never",
+            ));
+        }
+        let grace = match p.termination_grace_period_seconds {
+            Some(g) => seconds(doc, &format!("{base}.terminationGracePeriodSeconds"), g)?,
+            None => 30,
+        };
+        let mut tolerations = Vec::new();
+        for (i, t) in p.tolerations.iter().flatten().enumerate() {
+            let at = format!("{base}.tolerations[{i}]");
+            tolerations.push(Toleration {
+                key: t.key.clone().unwrap_or_default(),
+                operator: one_of(
+                    doc,
+                    &format!("{at}.operator"),
+                    t.operator.as_deref().unwrap_or("Equal"),
+                    &[
+                        ("Equal", TolerationOperator::Equal),
+                        ("Exists", TolerationOperator::Exists),
+                    ],
+                )?,
+                value: t.value.clone().unwrap_or_default(),
+                effect: match t.effect.as_deref() {
+                    None | Some("") => None,
+                    Some(e) => Some(one_of(
+                        doc,
+                        &format!("{at}.effect"),
+                        e,
+                        &[
+                            ("NoSchedule", TaintEffect::NoSchedule),
+                            ("PreferNoSchedule", TaintEffect::PreferNoSchedule),
+                            ("NoExecute", TaintEffect::NoExecute),
+                        ],
+                    )?),
+                },
+                toleration_seconds: t.toleration_seconds,
+            });
+        }
+        let mut volumes = Vec::new();
+        for v in p.volumes.iter().flatten() {
+            volumes.push(spec::Volume {
+                name: v.name.clone(),
+                empty_dir: v.empty_dir.as_ref().map(|_| spec::EmptyDir {}),
+                config_map: v.config_map.as_ref().map(|c| spec::ObjectRef {
+                    name: c.name.clone(),
+                }),
+                secret: v.secret.as_ref().map(|s| spec::SecretRef {
+                    secret_name: s.secret_name.clone().unwrap_or_default(),
+                }),
+                persistent_volume_claim: v.persistent_volume_claim.as_ref().map(|c| {
+                    spec::ClaimRef {
+                        claim_name: c.claim_name.clone(),
+                    }
+                }),
+            });
+        }
+        let mut init = Vec::new();
+        for (i, c) in p.init_containers.iter().flatten().enumerate() {
+            init.push(self.container(
+                doc,
+                &format!("{base}.initContainers[{i}]"),
+                c,
+                &notes,
+                job,
+            )?);
+        }
+        let mut containers = Vec::new();
+        for (i, c) in p.containers.iter().enumerate() {
+            containers.push(self.container(
+                doc,
+                &format!("{base}.containers[{i}]"),
+                c,
+                &notes,
+                job,
+            )?);
+        }
+        if containers.is_empty() {
+            return Err(doc.err(
+                &format!("{base}.containers"),
+                "Required value: a pod needs at least one container",
+            ));
+        }
+        Ok(spec::PodSpec {
+            restart_policy,
+            termination_grace_period_seconds: grace,
+            node_selector: p.node_selector.clone().unwrap_or_default(),
+            tolerations,
+            priority: p.priority.unwrap_or(0),
+            init_containers: init,
+            containers,
+            volumes,
+            node_name: p.node_name.clone(),
+        })
+    }
+
+    /// An annotation read as a number of seconds, or its default (noted as assumed).
+    fn note_seconds(
+        &mut self,
+        doc: &Doc,
+        notes: &Notes,
+        field: &str,
+        c: &str,
+        default: Option<u16>,
+    ) -> Result<Option<u16>, String> {
+        match notes.get(field, Some(c)) {
+            Some((key, v)) => {
+                let n: i64 = v.trim().parse().map_err(|_| {
+                    doc.err(
+                        "metadata.annotations",
+                        format!("{key}: must be a whole number of seconds, not `{v}`"),
+                    )
+                })?;
+                if n < 0 || n > MAX_SECONDS as i64 {
+                    return Err(doc.err(
+                        "metadata.annotations",
+                        format!("{key} must be 0 to {MAX_SECONDS}, not {n}"),
+                    ));
+                }
+                Ok(Some(n as u16))
+            }
+            None => {
+                if let Some(d) = default {
+                    self.assume(doc, c, &format!("{PREFIX}{field}: {d}"));
+                }
+                Ok(default)
+            }
+        }
+    }
+
+    fn assume(&mut self, doc: &Doc, c: &str, what: &str) {
+        self.assumed
+            .push(format!("{} container {c}: {what}", doc.what));
+    }
+
+    fn container(
+        &mut self,
+        doc: &Doc,
+        at: &str,
+        c: &core::Container,
+        notes: &Notes,
+        job: bool,
+    ) -> Result<Container, String> {
+        if c.name.is_empty() {
+            return Err(doc.err(
+                &format!("{at}.name"),
+                "Required value: a container needs a name",
+            ));
+        }
+        let n = c.name.as_str();
+        let image = match c.image.as_deref() {
+            Some(i) if !i.is_empty() => i.to_string(),
+            _ => {
+                return Err(doc.err(
+                    &format!("{at}.image"),
+                    "Required value: a container needs an image",
+                ))
+            }
+        };
+        let mut resources = spec::ResourceRequirements::default();
+        if let Some(r) = &c.resources {
+            for (part, map, out) in [
+                ("requests", &r.requests, &mut resources.requests),
+                ("limits", &r.limits, &mut resources.limits),
+            ] {
+                *out = self.resources(doc, &format!("{at}.resources.{part}"), map.as_ref())?;
+            }
+        }
+        let checks = match notes.get("probe-checks-dependency", Some(n)) {
+            Some((key, v)) => {
+                let mut set = Vec::new();
+                for w in v.split(',').map(str::trim).filter(|w| !w.is_empty()) {
+                    match w {
+                        "startup" | "readiness" | "liveness" => set.push(w.to_string()),
+                        "none" => {}
+                        other => return Err(doc.err("metadata.annotations", format!("{key}: `{other}` is not a probe; write a list of startup, readiness, liveness, or none"))),
+                    }
+                }
+                Some(set)
+            }
+            None => None,
+        };
+        let mut probes = Vec::new();
+        for (kind, short, p) in [
+            ("startupProbe", "startup", &c.startup_probe),
+            ("readinessProbe", "readiness", &c.readiness_probe),
+            ("livenessProbe", "liveness", &c.liveness_probe),
+        ] {
+            let Some(p) = p else {
+                probes.push(None);
+                continue;
+            };
+            let here = format!("{at}.{kind}");
+            let handlers = [
+                p.exec.is_some(),
+                p.http_get.is_some(),
+                p.tcp_socket.is_some(),
+                p.grpc.is_some(),
+            ]
+            .iter()
+            .filter(|h| **h)
+            .count();
+            if handlers != 1 {
+                return Err(doc.err(&here, "Required value: must specify exactly one handler type (exec, httpGet, tcpSocket or grpc)"));
+            }
+            let dependency = match &checks {
+                Some(set) => set.iter().any(|s| s == short),
+                None => {
+                    let d = p.tcp_socket.is_none();
+                    if d {
+                        self.assume(doc, n, &format!("{PREFIX}probe-checks-dependency: the {short} probe checks the external dependency"));
+                    }
+                    d
+                }
+            };
+            let i32f = |path: &str, v: Option<i32>, d: i64, lo: i64| -> Result<i64, String> {
+                ranged(
+                    doc,
+                    &format!("{here}.{path}"),
+                    v.map(i64::from).unwrap_or(d),
+                    lo,
+                    i64::from(MAX_SECONDS),
+                    "",
+                )
+            };
+            probes.push(Some(spec::Probe {
+                initial_delay_seconds: i32f("initialDelaySeconds", p.initial_delay_seconds, 0, 0)?
+                    as u16,
+                period_seconds: i32f("periodSeconds", p.period_seconds, 10, 1)? as u16,
+                failure_threshold: ranged(
+                    doc,
+                    &format!("{here}.failureThreshold"),
+                    p.failure_threshold.unwrap_or(3) as i64,
+                    1,
+                    255,
+                    " (the model counts it in 8 bits)",
+                )? as u8,
+                success_threshold: ranged(
+                    doc,
+                    &format!("{here}.successThreshold"),
+                    p.success_threshold.unwrap_or(1) as i64,
+                    1,
+                    255,
+                    " (the model counts it in 8 bits)",
+                )? as u8,
+                timeout_seconds: i32f("timeoutSeconds", p.timeout_seconds, 1, 0)? as u16,
+                termination_grace_period_seconds: p
+                    .termination_grace_period_seconds
+                    .map(|g| seconds(doc, &format!("{here}.terminationGracePeriodSeconds"), g))
+                    .transpose()?,
+                checks_dependency: dependency,
+            }));
+        }
+        let command = c.command.clone().unwrap_or_default();
+        let args = c.args.clone().unwrap_or_default();
+        let mut app = spec::App::default();
+        let mut lifecycle = None;
+        if let Some(l) = &c.lifecycle {
+            let mut out = spec::Lifecycle {
+                pre_stop: None,
+                post_start: None,
+            };
+            if let Some(h) = &l.pre_stop {
+                let here = format!("{at}.lifecycle.preStop");
+                let secs = match (&h.sleep, &h.exec) {
+                    (Some(s), _) => seconds(doc, &format!("{here}.sleep.seconds"), s.seconds)?,
+                    (None, Some(e))
+                        if sleep_seconds(e.command.as_deref().unwrap_or_default()).is_some() =>
+                    {
+                        seconds(
+                            doc,
+                            &format!("{here}.exec.command"),
+                            sleep_seconds(e.command.as_deref().unwrap_or_default()).unwrap_or(0),
+                        )?
+                    }
+                    _ => {
+                        if [
+                            h.exec.is_some(),
+                            h.http_get.is_some(),
+                            h.tcp_socket.is_some(),
+                        ]
+                        .iter()
+                        .filter(|x| **x)
+                        .count()
+                            != 1
+                        {
+                            return Err(doc.err(&here, "Required value: must specify exactly one handler type (exec, httpGet, sleep or tcpSocket)"));
+                        }
+                        self.note_seconds(doc, notes, "pre-stop-seconds", n, Some(0))?
+                            .unwrap_or(0)
+                    }
+                };
+                if secs > 0 {
+                    out.pre_stop = Some(spec::PreStop {
+                        sleep: spec::SleepAction { seconds: secs },
+                    });
+                }
+            }
+            if let Some(h) = &l.post_start {
+                let here = format!("{at}.lifecycle.postStart");
+                out.post_start = Some(match &h.sleep {
+                    Some(s) => spec::PostStart {
+                        exec: None,
+                        sleep: Some(spec::SleepAction {
+                            seconds: seconds(doc, &format!("{here}.sleep.seconds"), s.seconds)?,
+                        }),
+                    },
+                    None => {
+                        let command = match (&h.exec, &h.http_get, &h.tcp_socket) {
+                            (Some(e), None, None) => e.command.clone().unwrap_or_default(),
+                            (None, Some(_), None) => vec!["httpGet".into()],
+                            (None, None, Some(_)) => vec!["tcpSocket".into()],
+                            _ => return Err(doc.err(&here, "Required value: must specify exactly one handler type (exec, httpGet, sleep or tcpSocket)")),
+                        };
+                        app.post_start_seconds = self
+                            .note_seconds(doc, notes, "post-start-seconds", n, Some(0))?
+                            .unwrap_or(0);
+                        spec::PostStart {
+                            exec: Some(spec::ExecAction { command }),
+                            sleep: None,
+                        }
+                    }
+                });
+            }
+            lifecycle = Some(out).filter(|l| l.pre_stop.is_some() || l.post_start.is_some());
+        }
+        app.boot_seconds = self
+            .note_seconds(doc, notes, "boot-seconds", n, Some(DEFAULT_BOOT_SECONDS))?
+            .unwrap_or(0);
+        app.exit_after_seconds = self.note_seconds(
+            doc,
+            notes,
+            "exit-after-seconds",
+            n,
+            job.then_some(DEFAULT_JOB_EXIT_SECONDS),
+        )?;
+        if let Some((key, v)) = notes.get("exit-code", Some(n)) {
+            app.exit_code = v.trim().parse().map_err(|_| {
+                doc.err(
+                    "metadata.annotations",
+                    format!("{key}: must be a whole number, not `{v}`"),
+                )
+            })?;
+        } else if job {
+            self.assume(doc, n, &format!("{PREFIX}exit-code: 0"));
+        }
+        if let Some((key, v)) = notes.get("memory-usage-mi", Some(n)) {
+            app.memory_usage_mi = v.trim().parse().map_err(|_| {
+                doc.err(
+                    "metadata.annotations",
+                    format!("{key}: must be a whole number of MiB, not `{v}`"),
+                )
+            })?;
+        }
+        if let Some((key, v)) = notes.get("image-pull-fails", Some(n)) {
+            app.image_pull_fails = match v.trim() {
+                "true" => true,
+                "false" => false,
+                _ => {
+                    return Err(doc.err(
+                        "metadata.annotations",
+                        format!("{key}: must be true or false, not `{v}`"),
+                    ))
+                }
+            };
+        }
+        app.on_sigterm = match notes.get("sigterm", Some(n)) {
+            Some((key, v)) => match v.trim() {
+                "ignore" => spec::OnSigterm::Ignore,
+                "exit" => spec::OnSigterm::Exit(143),
+                other => match other
+                    .strip_prefix("exit:")
+                    .and_then(|c| c.trim().parse().ok())
+                {
+                    Some(code) => spec::OnSigterm::Exit(code),
+                    None => {
+                        return Err(doc.err(
+                            "metadata.annotations",
+                            format!("{key}: must be exit, exit:<code> or ignore, not `{v}`"),
+                        ))
+                    }
+                },
+            },
+            None if shell_wrapper_without_exec(&command, &args) => {
+                self.assume(doc, n, &format!("{PREFIX}sigterm: ignore (the command is a shell wrapper that does not exec: the shell as PID 1 does not forward SIGTERM)"));
+                spec::OnSigterm::Ignore
+            }
+            None => {
+                self.assume(doc, n, &format!("{PREFIX}sigterm: exit:143"));
+                spec::OnSigterm::Exit(143)
+            }
+        };
+        let mut probes = probes.into_iter();
+        Ok(Container {
+            name: n.to_string(),
+            image,
+            resources,
+            startup_probe: probes.next().flatten(),
+            readiness_probe: probes.next().flatten(),
+            liveness_probe: probes.next().flatten(),
+            lifecycle,
+            image_pull_policy: match c.image_pull_policy.as_deref() {
+                None => None,
+                Some(p) => Some(one_of(
+                    doc,
+                    &format!("{at}.imagePullPolicy"),
+                    p,
+                    &[
+                        ("Always", PullPolicy::Always),
+                        ("IfNotPresent", PullPolicy::IfNotPresent),
+                        ("Never", PullPolicy::Never),
+                    ],
+                )?),
+            },
+            restart_policy: match c.restart_policy.as_deref() {
+                None => None,
+                Some(p) => Some(one_of(
+                    doc,
+                    &format!("{at}.restartPolicy"),
+                    p,
+                    &[
+                        ("Always", RestartPolicy::Always),
+                        ("OnFailure", RestartPolicy::OnFailure),
+                        ("Never", RestartPolicy::Never),
+                    ],
+                )?),
+            },
+            app,
+        })
+    }
+
+    fn resources(
+        &mut self,
+        doc: &Doc,
+        at: &str,
+        m: Option<&BTreeMap<String, k8s_openapi::apimachinery::pkg::api::resource::Quantity>>,
+    ) -> Result<Resources, String> {
+        let mut r = Resources::default();
+        for (k, q) in m.into_iter().flatten() {
+            let path = format!("{at}.{k}");
+            match k.as_str() {
+                "cpu" => r.cpu_milli = quantity::milli(&q.0).map_err(|e| doc.err(&path, e))?,
+                "memory" => r.memory_mi = quantity::mebi(&q.0).map_err(|e| doc.err(&path, e))?,
+                _ => {
+                    quantity::milli(&q.0).map_err(|e| doc.err(&path, e))?;
+                }
+            }
+        }
+        Ok(r)
+    }
+
+    fn node(&mut self, doc: &Doc, n: &core::Node) -> Result<spec::NodeSpec, String> {
+        let name = n.metadata.name.clone().unwrap_or_default();
+        let mut node = spec::NodeSpec::new(&name, 0, 0);
+        let status = n.status.clone().unwrap_or_default();
+        let (field, res) = match (&status.allocatable, &status.capacity) {
+            (Some(a), _) => ("status.allocatable", Some(a)),
+            (None, Some(c)) => ("status.capacity", Some(c)),
+            (None, None) => ("status.allocatable", None),
+        };
+        match res {
+            Some(m) => {
+                node.allocatable = self.resources(doc, field, Some(m))?;
+                if !m.contains_key("cpu") || !m.contains_key("memory") {
+                    return Err(doc.err(field, "the node needs both cpu and memory, so that pods can be placed on it"));
+                }
+            }
+            None => return Err(doc.err("status", "Required value: status.allocatable (or status.capacity) with cpu and memory, so that pods can be placed on the node")),
+        }
+        node.labels = n.metadata.labels.clone().unwrap_or_default();
+        for (i, t) in n
+            .spec
+            .as_ref()
+            .and_then(|s| s.taints.clone())
+            .unwrap_or_default()
+            .iter()
+            .enumerate()
+        {
+            node.taints.push(Taint {
+                key: t.key.clone(),
+                value: t.value.clone().unwrap_or_default(),
+                effect: one_of(
+                    doc,
+                    &format!("spec.taints[{i}].effect"),
+                    &t.effect,
+                    &[
+                        ("NoSchedule", TaintEffect::NoSchedule),
+                        ("PreferNoSchedule", TaintEffect::PreferNoSchedule),
+                        ("NoExecute", TaintEffect::NoExecute),
+                    ],
+                )?,
+            });
+        }
+        Ok(node)
+    }
+
+    /// Fields written that the model does not read, listed for `--verbose`.
+    fn unused_fields(&mut self, origin: &str, kind: &str, name: &str, t: &Tree) {
+        let used = used_paths(kind);
+        let mut out = Vec::new();
+        walk_unused(t, "", &used, &mut out);
+        for (path, loc) in out {
+            self.unused
+                .push(located(origin, loc, &format!("{kind}/{name}: {path}")));
+        }
+    }
+
+    fn scenario(
+        mut self,
+        objects: Vec<Object>,
+        sources: &[(String, String)],
+    ) -> Result<Reading, String> {
+        let mut workloads: Vec<(Doc, Workload, BTreeMap<String, String>)> = Vec::new();
+        let mut services = Vec::new();
+        let mut pdbs = Vec::new();
+        let mut claims = Vec::new();
+        let mut nodes = Vec::new();
+        for o in objects {
+            match o {
+                Object::Workload(d, w, l) => {
+                    if let Some((first, _, _)) =
+                        workloads.iter().find(|(_, x, _)| x.name() == w.name())
+                    {
+                        return Err(d.err("metadata.name", format!("the model needs workload names unique across kinds: `{}` is also {} ({})", w.name(), first.what, first.origin)));
+                    }
+                    workloads.push((d, w, l));
+                }
+                Object::Service(d, s) => services.push((d, s)),
+                Object::Pdb(d, p) => pdbs.push((d, p)),
+                Object::Claim(c) => claims.push(c),
+                Object::Node(n) => nodes.push(n),
+            }
+        }
+        if workloads.is_empty() {
+            let names: Vec<&str> = sources.iter().map(|(o, _)| o.as_str()).collect();
+            return Err(format!(
+                "{}: no Pod, Deployment, ReplicaSet, StatefulSet or Job to check",
+                names.join(", ")
+            ));
+        }
+        let mut cluster = spec::ClusterSpec {
+            start: spec::Start::Settled,
+            ..spec::ClusterSpec::default()
+        };
+        if !nodes.is_empty() {
+            cluster.nodes = nodes;
+        } else {
+            self.assumed.push("cluster: no Node given: two nodes of 4 CPUs and 8 GiB, one with 1 CPU and one with 2 CPUs already requested by other pods".into());
+        }
+        // The Service: the model holds one, over the workloads whose pod labels it selects.
+        let mut service = None;
+        for (d, s) in &services {
+            let sel = s
+                .spec
+                .as_ref()
+                .and_then(|s| s.selector.clone())
+                .unwrap_or_default();
+            if sel.is_empty() {
+                self.ignored.push(format!("{}: {} (a Service without a selector: no pods of the manifests get its traffic)", d.origin, d.what));
+                continue;
+            }
+            let selects: Vec<String> = workloads
+                .iter()
+                .filter(|(_, _, l)| map_selects(&sel, l))
+                .map(|(_, w, _)| w.name().to_string())
+                .collect();
+            if selects.is_empty() {
+                self.warnings.push(d.err(
+                    "spec.selector",
+                    "selects no pod of the manifests: the Service has no endpoints",
+                ));
+                continue;
+            }
+            if service.is_some() {
+                self.ignored.push(format!("{}: {} (the model holds one Service; the first one that selects pods is checked)", d.origin, d.what));
+                continue;
+            }
+            let notes = annotations(&Some(s.metadata.clone()));
+            let notes = Notes { map: &notes };
+            let clients = match notes.get("clients", None) {
+                None => true,
+                Some((_, "true")) => true,
+                Some((_, "false")) => false,
+                Some((key, v)) => {
+                    return Err(d.err(
+                        "metadata.annotations",
+                        format!("{key}: must be true or false, not `{v}`"),
+                    ))
+                }
+            };
+            match notes.get("proxy-lag-seconds", None) {
+                Some((key, v)) => {
+                    let n: i64 = v.trim().parse().map_err(|_| d.err("metadata.annotations", format!("{key}: must be a whole number of seconds, not `{v}`")))?;
+                    cluster.proxy_lag_seconds = seconds(d, "metadata.annotations", n)?;
+                }
+                None => self.assumed.push(format!("{}: {PREFIX}proxy-lag-seconds: {} (each kube-proxy may lag this long behind the EndpointSlice)", d.what, cluster.proxy_lag_seconds)),
+            }
+            service = Some(spec::ServiceSpec {
+                selects,
+                publish_not_ready_addresses: s
+                    .spec
+                    .as_ref()
+                    .and_then(|s| s.publish_not_ready_addresses)
+                    .unwrap_or(false),
+                clients,
+            });
+        }
+        let mut budgets = Vec::new();
+        for (d, p) in &pdbs {
+            let s = p.spec.clone().unwrap_or_default();
+            let Some(sel) = &s.selector else {
+                self.warnings
+                    .push(d.err("spec", "no selector: the budget selects no pod"));
+                continue;
+            };
+            let mut selects = Vec::new();
+            for (_, w, l) in &workloads {
+                if selector_selects(d, "spec.selector", sel, l)? {
+                    selects.push(w.name().to_string());
+                }
+            }
+            if selects.is_empty() {
+                self.warnings
+                    .push(d.err("spec.selector", "selects no pod of the manifests"));
+                continue;
+            }
+            let budget = spec::PdbSpec {
+                metadata: spec::Metadata {
+                    name: p.metadata.name.clone().unwrap_or_default(),
+                },
+                spec: spec::PdbSpecFields {
+                    selects,
+                    min_available: s.min_available.as_ref().map(int_or_percent),
+                    max_unavailable: s.max_unavailable.as_ref().map(int_or_percent),
+                    unhealthy_pod_eviction_policy: s
+                        .unhealthy_pod_eviction_policy
+                        .as_deref()
+                        .map(|v| {
+                            one_of(
+                                d,
+                                "spec.unhealthyPodEvictionPolicy",
+                                v,
+                                &[
+                                    (
+                                        "IfHealthyBudget",
+                                        spec::UnhealthyPodEvictionPolicy::IfHealthyBudget,
+                                    ),
+                                    ("AlwaysAllow", spec::UnhealthyPodEvictionPolicy::AlwaysAllow),
+                                ],
+                            )
+                        })
+                        .transpose()?,
+                },
+            };
+            if let Some(v) = &budget.spec.min_available {
+                v.amount("minAvailable").map_err(|e| {
+                    d.err("spec.minAvailable", e.trim_start_matches("minAvailable: "))
+                })?;
+            }
+            if let Some(v) = &budget.spec.max_unavailable {
+                v.amount("maxUnavailable").map_err(|e| {
+                    d.err(
+                        "spec.maxUnavailable",
+                        e.trim_start_matches("maxUnavailable: "),
+                    )
+                })?;
+            }
+            if budget.spec.min_available.is_some() == budget.spec.max_unavailable.is_some() {
+                return Err(d.err(
+                    "spec",
+                    "give exactly one of minAvailable and maxUnavailable",
+                ));
+            }
+            budgets.push(budget);
+        }
+        // The default fault: `kubectl delete pod` of a Ready pod of each Deployment and
+        // StatefulSet, from the settled cluster.
+        let faults: Vec<Fault> = workloads
+            .iter()
+            .filter(|(_, w, _)| {
+                matches!(
+                    w,
+                    Workload::Deployment { .. } | Workload::StatefulSet { .. }
+                )
+            })
+            .map(|(_, w, _)| Fault::DeletePod {
+                workload: w.name().to_string(),
+                grace_period_seconds: -1,
+                force: false,
+            })
+            .collect();
+        let origins: Vec<&str> = {
+            let mut o: Vec<&str> = sources.iter().map(|(o, _)| o.as_str()).collect();
+            o.dedup();
+            o
+        };
+        let scenario = Scenario {
+            name: "manifests".into(),
+            description: format!("the manifests in {}, from the settled cluster, with `kubectl delete pod` of each Deployment's and StatefulSet's pods", origins.join(", ")),
+            source: "the user's manifests".into(),
+            cluster,
+            workloads: workloads.iter().map(|(_, w, _)| w.clone()).collect(),
+            service,
+            faults,
+            persistent_volume_claims: claims,
+            pod_disruption_budgets: budgets,
+            expect: Vec::new(),
+        };
+        // The scenario's own validation, its message pointed back at the manifest.
+        if let Err(e) = scenario.validate() {
+            let mut located_e = locate_validation(&e, &workloads);
+            if located_e == e {
+                // Not about one workload: about a Service, a budget or the whole; named by
+                // the object it is about where the message names one.
+                let named = services
+                    .iter()
+                    .map(|(d, _)| d)
+                    .chain(pdbs.iter().map(|(d, _)| d))
+                    .find(|d| e.contains(&format!("`{}`", name_of(d.tree))));
+                located_e = match named {
+                    Some(d) => located(d.origin, d.tree.loc, &format!("{}: {e}", d.what)),
+                    None => format!("{}: {e}", origins.join(", ")),
+                };
+            }
+            return Err(located_e);
+        }
+        Ok(Reading {
+            scenario,
+            warnings: self.warnings,
+            ignored: self.ignored,
+            assumed: self.assumed,
+            unused: self.unused,
+        })
+    }
+}
+
+/// A claim's access modes as the API server checks them, the error at `path`.
+fn claim_modes(doc: &Doc, path: &str, c: &ClaimSpec) -> Result<(), String> {
+    c.access_modes("claim").map(|_| ()).map_err(|e| {
+        let msg = e
+            .rsplit_once("spec.accessModes: ")
+            .map(|(_, m)| m)
+            .unwrap_or(&e);
+        doc.err(path, msg)
+    })
+}
+
+/// A message of [`Scenario::validate`] pointed at the manifest it is about: the workload it
+/// names, and the field path it gives (or the container's field).
+fn locate_validation(e: &str, workloads: &[(Doc, Workload, BTreeMap<String, String>)]) -> String {
+    for (d, w, _) in workloads {
+        let tag = format!("workload `{}`", w.name());
+        let Some(rest) = e.strip_prefix(&tag) else {
+            continue;
+        };
+        let rest = rest.trim_start_matches(':').trim();
+        // `container `c`: field: …` names a container of the template.
+        if let Some(r) = rest.strip_prefix("container `") {
+            if let Some((c, tail)) = r.split_once('`') {
+                let tail = tail.trim_start_matches(':').trim();
+                let base = if matches!(w, Workload::Pod { .. }) {
+                    "spec"
+                } else {
+                    "spec.template.spec"
+                };
+                let t = w.template();
+                let path = t
+                    .containers
+                    .iter()
+                    .position(|x| x.name == c)
+                    .map(|i| format!("{base}.containers[{i}]"))
+                    .or_else(|| {
+                        t.init_containers
+                            .iter()
+                            .position(|x| x.name == c)
+                            .map(|i| format!("{base}.initContainers[{i}]"))
+                    })
+                    .unwrap_or_else(|| base.to_string());
+                let (field, msg) = tail.split_once(": ").unwrap_or(("", tail));
+                let full = if field.starts_with("app.") || field.is_empty() {
+                    path
+                } else {
+                    format!("{path}.{field}")
+                };
+                return d.err(&full, msg);
+            }
+        }
+        if let Some((path, msg)) = rest.split_once(": ") {
+            if path.starts_with("spec") {
+                return d.err(path, msg);
+            }
+        }
+        return located(d.origin, d.tree.loc, &format!("{}: {rest}", d.what));
+    }
+    e.to_string()
+}
+
+/// The paths the model reads, per kind (`[]` for any index; a trailing `.*` for a whole
+/// subtree).
+fn used_paths(kind: &str) -> Vec<String> {
+    let mut v: Vec<String> = [
+        "apiVersion",
+        "kind",
+        "metadata.name",
+        "metadata.labels.*",
+        "metadata.annotations.*",
+        "metadata.namespace",
+    ]
+    .iter()
+    .map(|s| s.to_string())
+    .collect();
+    let pod = |base: &str, v: &mut Vec<String>| {
+        for f in [
+            "restartPolicy",
+            "terminationGracePeriodSeconds",
+            "nodeSelector.*",
+            "tolerations.*",
+            "priority",
+            "nodeName",
+            "volumes[].name",
+            "volumes[].emptyDir.*",
+            "volumes[].configMap.name",
+            "volumes[].secret.secretName",
+            "volumes[].persistentVolumeClaim.claimName",
+        ] {
+            v.push(format!("{base}.{f}"));
+        }
+        for list in ["containers[]", "initContainers[]"] {
+            for f in [
+                "name",
+                "image",
+                "imagePullPolicy",
+                "restartPolicy",
+                "command.*",
+                "args.*",
+                "resources.requests.cpu",
+                "resources.requests.memory",
+                "resources.limits.cpu",
+                "resources.limits.memory",
+                "startupProbe.*",
+                "readinessProbe.*",
+                "livenessProbe.*",
+                "lifecycle.preStop.*",
+                "lifecycle.postStart.*",
+            ] {
+                v.push(format!("{base}.{list}.{f}"));
+            }
+        }
+    };
+    let template = |v: &mut Vec<String>| {
+        v.push("spec.selector.*".into());
+        v.push("spec.template.metadata.labels.*".into());
+        v.push("spec.template.metadata.annotations.*".into());
+        pod("spec.template.spec", v);
+    };
+    match kind {
+        "Deployment" => {
+            for f in [
+                "replicas",
+                "strategy.*",
+                "minReadySeconds",
+                "progressDeadlineSeconds",
+                "revisionHistoryLimit",
+            ] {
+                v.push(format!("spec.{f}"));
+            }
+            template(&mut v);
+        }
+        "ReplicaSet" => {
+            v.push("spec.replicas".into());
+            v.push("spec.minReadySeconds".into());
+            template(&mut v);
+        }
+        "StatefulSet" => {
+            for f in [
+                "replicas",
+                "podManagementPolicy",
+                "volumeClaimTemplates[].metadata.name",
+                "volumeClaimTemplates[].spec.accessModes.*",
+            ] {
+                v.push(format!("spec.{f}"));
+            }
+            template(&mut v);
+        }
+        "Job" => {
+            for f in [
+                "completions",
+                "parallelism",
+                "completionMode",
+                "backoffLimit",
+                "backoffLimitPerIndex",
+                "maxFailedIndexes",
+                "podFailurePolicy.*",
+                "podReplacementPolicy",
+                "activeDeadlineSeconds",
+                "successPolicy.*",
+            ] {
+                v.push(format!("spec.{f}"));
+            }
+            template(&mut v);
+        }
+        "Pod" => pod("spec", &mut v),
+        "Service" => {
+            v.push("spec.selector.*".into());
+            v.push("spec.publishNotReadyAddresses".into());
+        }
+        "PodDisruptionBudget" => {
+            for f in [
+                "selector.*",
+                "minAvailable",
+                "maxUnavailable",
+                "unhealthyPodEvictionPolicy",
+            ] {
+                v.push(format!("spec.{f}"));
+            }
+        }
+        "PersistentVolumeClaim" => v.push("spec.accessModes.*".into()),
+        "Node" => {
+            v.push("spec.taints.*".into());
+            v.push("status.allocatable.*".into());
+            v.push("status.capacity.*".into());
+        }
+        _ => {}
+    }
+    v
+}
+
+fn walk_unused(t: &Tree, path: &str, used: &[String], out: &mut Vec<(String, Loc)>) {
+    match &t.node {
+        Node::Map(entries) => {
+            for (k, loc, v) in entries {
+                let p = if path.is_empty() {
+                    k.clone()
+                } else {
+                    format!("{path}.{k}")
+                };
+                let covered = used.iter().any(|u| {
+                    *u == p
+                        || u.strip_suffix(".*")
+                            .is_some_and(|s| s == p || p.starts_with(&format!("{s}.")))
+                });
+                if covered {
+                    continue;
+                }
+                let deeper = used
+                    .iter()
+                    .any(|u| u.starts_with(&format!("{p}.")) || u.starts_with(&format!("{p}[]")));
+                if deeper {
+                    walk_unused(v, &p, used, out);
+                } else {
+                    out.push((p, *loc));
+                }
+            }
+        }
+        Node::Seq(items) => {
+            for i in items {
+                walk_unused(i, &format!("{path}[]"), used, out);
+            }
+        }
+        _ => {}
+    }
+}

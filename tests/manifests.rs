@@ -1,0 +1,583 @@
+//! Users' own manifests (`podcheck check -f`): realistic manifests read field by field into
+//! the scenario, every class of bad input with its located error in the user's words, the
+//! unknown-field warning with the closest name, and a fuzzer that feeds the reader random and
+//! mutated YAML (no input may panic).
+//!
+//! More fuzz cases: `PROPTEST_CASES=100000 cargo test --release --test manifests fuzz`.
+
+use podcheck_model::k8s::{PullPolicy, RestartPolicy, TaintEffect, TolerationOperator};
+use podcheck_model::manifest::{read, shell_wrapper_without_exec, Reading};
+use podcheck_model::spec::{
+    self, Fault, IntOrPercent, IntOrString, OnSigterm, PodManagementPolicy, StrategyType, Workload,
+};
+use proptest::prelude::*;
+use std::process::Command;
+
+const BIN: &str = env!("CARGO_BIN_EXE_podcheck");
+
+fn one(name: &str, text: &str) -> Result<Reading, String> {
+    read(&[(name.to_string(), text.to_string())])
+}
+
+const WEB: &str = r#"apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: web
+spec:
+  replicas: 3
+  minReadySeconds: 4
+  selector:
+    matchLabels: {app: web}
+  strategy:
+    type: RollingUpdate
+    rollingUpdate: {maxSurge: 1, maxUnavailable: "50%"}
+  template:
+    metadata:
+      labels: {app: web, tier: front}
+      annotations:
+        podcheck.dev/boot-seconds: "12"
+        podcheck.dev/probe-checks-dependency: liveness
+    spec:
+      terminationGracePeriodSeconds: 45
+      nodeSelector: {disk: ssd}
+      tolerations:
+      - {key: dedicated, operator: Exists, effect: NoSchedule}
+      initContainers:
+      - name: proxy
+        image: envoy:1.30
+        restartPolicy: Always
+      containers:
+      - name: app
+        image: registry.example/web:2.1
+        imagePullPolicy: Always
+        command: ["sh", "-c", "./migrate && ./serve"]
+        ports: [{containerPort: 8080}]
+        resources:
+          requests: {cpu: 250m, memory: 128Mi}
+          limits: {cpu: "1", memory: 1Gi}
+        startupProbe:
+          tcpSocket: {port: 8080}
+          failureThreshold: 30
+          periodSeconds: 2
+        readinessProbe:
+          httpGet: {path: /ready, port: 8080}
+          periodSeconds: 5
+          timeoutSeconds: 2
+          successThreshold: 2
+        livenessProbe:
+          exec: {command: [cat, /tmp/ok]}
+          initialDelaySeconds: 3
+          terminationGracePeriodSeconds: 10
+        lifecycle:
+          preStop:
+            exec: {command: ["/bin/sh", "-c", "sleep 7"]}
+          postStart:
+            httpGet: {path: /warm, port: 8080}
+      volumes:
+      - {name: cache, emptyDir: {}}
+      - name: conf
+        configMap: {name: web-conf}
+---
+apiVersion: v1
+kind: Service
+metadata:
+  name: web
+  annotations: {podcheck.dev/proxy-lag-seconds: "2"}
+spec:
+  selector: {app: web}
+  publishNotReadyAddresses: true
+  ports: [{port: 80, targetPort: 8080}]
+"#;
+
+#[test]
+fn deployment_and_service_field_by_field() {
+    let r = one("web.yaml", WEB).unwrap();
+    let s = &r.scenario;
+    assert_eq!(s.cluster.start, spec::Start::Settled);
+    assert_eq!(s.cluster.proxy_lag_seconds, 2);
+    let Workload::Deployment { metadata, spec: d } = &s.workloads[0] else {
+        panic!("a Deployment")
+    };
+    assert_eq!(metadata.name, "web");
+    assert_eq!(d.replicas, 3);
+    assert_eq!(d.min_ready_seconds, 4);
+    assert_eq!(d.strategy.kind, StrategyType::RollingUpdate);
+    let ru = d.strategy.rolling_update.clone().unwrap();
+    assert_eq!(ru.max_surge, Some(IntOrString::Int(1)));
+    assert_eq!(ru.max_unavailable, Some(IntOrString::String("50%".into())));
+    let p = &d.template.spec;
+    assert_eq!(p.termination_grace_period_seconds, 45);
+    assert_eq!(p.node_selector.get("disk").map(String::as_str), Some("ssd"));
+    assert_eq!(p.tolerations[0].operator, TolerationOperator::Exists);
+    assert_eq!(p.tolerations[0].effect, Some(TaintEffect::NoSchedule));
+    assert!(p.init_containers[0].is_sidecar());
+    assert_eq!(p.volumes.len(), 2);
+    assert!(p.volumes[0].empty_dir.is_some());
+    assert_eq!(p.volumes[1].config_map.as_ref().unwrap().name, "web-conf");
+    let c = &p.containers[0];
+    assert_eq!(c.image, "registry.example/web:2.1");
+    assert_eq!(c.image_pull_policy, Some(PullPolicy::Always));
+    assert_eq!(c.resources.requests.cpu_milli, 250);
+    assert_eq!(c.resources.requests.memory_mi, 128);
+    assert_eq!(c.resources.limits.cpu_milli, 1000);
+    assert_eq!(c.resources.limits.memory_mi, 1024);
+    let sp = c.startup_probe.as_ref().unwrap();
+    assert_eq!((sp.failure_threshold, sp.period_seconds), (30, 2));
+    let rp = c.readiness_probe.as_ref().unwrap();
+    assert_eq!(
+        (rp.period_seconds, rp.timeout_seconds, rp.success_threshold),
+        (5, 2, 2)
+    );
+    let lp = c.liveness_probe.as_ref().unwrap();
+    assert_eq!(lp.initial_delay_seconds, 3);
+    assert_eq!(lp.termination_grace_period_seconds, Some(10));
+    // The annotation names the liveness probe only.
+    assert!(lp.checks_dependency && !rp.checks_dependency && !sp.checks_dependency);
+    let l = c.lifecycle.as_ref().unwrap();
+    assert_eq!(l.pre_stop.as_ref().unwrap().sleep.seconds, 7);
+    assert!(l.post_start.as_ref().unwrap().exec.is_some());
+    assert_eq!(c.app.boot_seconds, 12);
+    // `sh -c` with two commands and no `exec`: the shell is PID 1 and keeps SIGTERM.
+    assert_eq!(c.app.on_sigterm, OnSigterm::Ignore);
+    assert!(r.assumed.iter().any(|a| a.contains("sigterm: ignore")));
+    let svc = s.service.as_ref().unwrap();
+    assert_eq!(svc.selects, vec!["web".to_string()]);
+    assert!(svc.publish_not_ready_addresses);
+    assert_eq!(
+        s.faults,
+        vec![Fault::DeletePod {
+            workload: "web".into(),
+            grace_period_seconds: -1,
+            force: false
+        }]
+    );
+    // Fields the model does not read are listed, with where they were written.
+    assert!(r
+        .unused
+        .iter()
+        .any(|u| u.starts_with("web.yaml:33:9:") && u.ends_with("containers[].ports")));
+    assert!(r
+        .unused
+        .iter()
+        .any(|u| u.ends_with("Service/web: spec.ports")));
+}
+
+const DB: &str = r#"apiVersion: v1
+kind: List
+items:
+- apiVersion: apps/v1
+  kind: StatefulSet
+  metadata: {name: db}
+  spec:
+    replicas: 2
+    podManagementPolicy: Parallel
+    serviceName: db
+    selector: {matchLabels: {app: db}}
+    template:
+      metadata:
+        labels: {app: db}
+        annotations: {podcheck.dev/sigterm.pg: "exit:0"}
+      spec:
+        containers:
+        - name: pg
+          image: postgres:16
+          command: ["bash", "-c", "exec postgres"]
+          volumeMounts: [{name: data, mountPath: /var/lib/postgresql}]
+    volumeClaimTemplates:
+    - metadata: {name: data}
+      spec:
+        accessModes: [ReadWriteOnce]
+        resources: {requests: {storage: 1Gi}}
+- apiVersion: policy/v1
+  kind: PodDisruptionBudget
+  metadata: {name: db}
+  spec:
+    minAvailable: 1
+    unhealthyPodEvictionPolicy: AlwaysAllow
+    selector:
+      matchExpressions:
+      - {key: app, operator: In, values: [db]}
+- apiVersion: v1
+  kind: PersistentVolumeClaim
+  metadata: {name: shared}
+  spec:
+    accessModes: [ReadWriteMany]
+- apiVersion: v1
+  kind: Node
+  metadata:
+    name: n1
+    labels: {zone: a}
+  spec:
+    taints: [{key: gpu, value: "yes", effect: NoExecute}]
+  status:
+    allocatable: {cpu: "8", memory: 16Gi}
+"#;
+
+const JOB: &str = r#"apiVersion: batch/v1
+kind: Job
+metadata: {name: batch}
+spec:
+  completions: 3
+  parallelism: 2
+  completionMode: Indexed
+  backoffLimitPerIndex: 1
+  maxFailedIndexes: 1
+  activeDeadlineSeconds: 600
+  podReplacementPolicy: Failed
+  podFailurePolicy:
+    rules:
+    - action: FailJob
+      onExitCodes: {containerName: main, operator: In, values: [42]}
+    - action: Ignore
+      onPodConditions: [{type: DisruptionTarget}]
+  successPolicy:
+    rules: [{succeededIndexes: "0-1", succeededCount: 1}]
+  template:
+    metadata:
+      annotations: {podcheck.dev/exit-after-seconds: "20", podcheck.dev/exit-code: "1"}
+    spec:
+      restartPolicy: Never
+      containers:
+      - name: main
+        image: busybox:1.36
+        lifecycle:
+          postStart: {sleep: {seconds: 1}}
+"#;
+
+#[test]
+fn statefulset_pvc_pdb_node_in_a_list() {
+    let r = one("db.yaml", DB).unwrap();
+    let s = &r.scenario;
+    let Workload::StatefulSet { spec: st, .. } = &s.workloads[0] else {
+        panic!("a StatefulSet")
+    };
+    assert_eq!(st.replicas, 2);
+    assert_eq!(st.pod_management_policy, PodManagementPolicy::Parallel);
+    assert_eq!(st.volume_claim_templates[0].metadata.name, "data");
+    assert_eq!(
+        st.volume_claim_templates[0].spec.access_modes,
+        vec!["ReadWriteOnce".to_string()]
+    );
+    let c = &st.template.spec.containers[0];
+    assert_eq!(c.app.on_sigterm, OnSigterm::Exit(0));
+    let b = &s.pod_disruption_budgets[0];
+    assert_eq!(b.spec.selects, vec!["db".to_string()]);
+    assert_eq!(b.spec.min_available, Some(IntOrPercent::Int(1)));
+    assert_eq!(
+        b.spec.unhealthy_pod_eviction_policy,
+        Some(spec::UnhealthyPodEvictionPolicy::AlwaysAllow)
+    );
+    assert_eq!(s.persistent_volume_claims[0].metadata.name, "shared");
+    assert_eq!(s.cluster.nodes.len(), 1);
+    let n = &s.cluster.nodes[0];
+    assert_eq!(
+        (n.allocatable.cpu_milli, n.allocatable.memory_mi),
+        (8000, 16384)
+    );
+    assert_eq!(n.taints[0].effect, TaintEffect::NoExecute);
+    assert_eq!(n.labels.get("zone").map(String::as_str), Some("a"));
+}
+
+#[test]
+fn job_fields() {
+    let r = one("job.yaml", JOB).unwrap();
+    let Workload::Job { spec: j, .. } = &r.scenario.workloads[0] else {
+        panic!("a Job")
+    };
+    assert_eq!((j.completions, j.parallelism), (Some(3), Some(2)));
+    assert!(j.indexed());
+    assert_eq!(
+        (j.backoff_limit_per_index, j.max_failed_indexes),
+        (Some(1), Some(1))
+    );
+    assert_eq!(j.active_deadline_seconds, Some(600));
+    assert_eq!(
+        j.pod_replacement_policy,
+        Some(spec::PodReplacementPolicy::Failed)
+    );
+    let rules = &j.pod_failure_policy.as_ref().unwrap().rules;
+    assert_eq!(rules[0].on_exit_codes.as_ref().unwrap().values, vec![42]);
+    assert_eq!(rules[1].on_pod_conditions[0].type_, "DisruptionTarget");
+    let sp = &j.success_policy.as_ref().unwrap().rules[0];
+    assert_eq!(sp.succeeded_indexes.as_deref(), Some("0-1"));
+    assert_eq!(j.template.spec.restart_policy, RestartPolicy::Never);
+    let c = &j.template.spec.containers[0];
+    assert_eq!((c.app.exit_after_seconds, c.app.exit_code), (Some(20), 1));
+    // No Deployment or StatefulSet: no default delete fault.
+    assert!(r.scenario.faults.is_empty());
+}
+
+#[test]
+fn multi_document_files_together() {
+    let r = read(&[
+        ("web.yaml".into(), WEB.into()),
+        ("job.yaml".into(), JOB.into()),
+        (
+            "-".into(),
+            "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c}\n".into(),
+        ),
+    ])
+    .unwrap();
+    assert_eq!(r.scenario.workloads.len(), 2);
+    assert_eq!(
+        r.ignored,
+        vec!["-:1:1: ConfigMap/c (the model does not read ConfigMap objects)".to_string()]
+    );
+}
+
+/// The error of `text` (or of WEB with `from` replaced by `to`).
+fn error_of(text: &str) -> String {
+    one("bad.yaml", text).expect_err("an error")
+}
+
+fn web_with(from: &str, to: &str) -> String {
+    assert!(WEB.contains(from), "{from}");
+    WEB.replacen(from, to, 1)
+}
+
+#[test]
+fn each_bad_input_has_its_located_error() {
+    // YAML syntax.
+    let e = error_of("apiVersion: v1\nkind: Pod\nmetadata: {name: p\n");
+    assert!(
+        e.starts_with("bad.yaml:4:1: not valid YAML") || e.starts_with("bad.yaml:3:"),
+        "{e}"
+    );
+    // A wrong type, at the value's line and column, in words.
+    let e = error_of(&web_with("periodSeconds: 5", "periodSeconds: five"));
+    assert_eq!(
+        e,
+        "bad.yaml:43:26: Deployment/web: spec.template.spec.containers[0].readinessProbe.periodSeconds: must be a whole number, not the string \"five\""
+    );
+    // Out of the model's range.
+    let e = error_of(&web_with("replicas: 3", "replicas: 9"));
+    assert_eq!(
+        e,
+        "bad.yaml:6:3: Deployment/web: spec.replicas: replicas must be 1 to 5 (the model holds up to 5 replicas), not 9"
+    );
+    let e = error_of(&web_with(
+        "terminationGracePeriodSeconds: 45",
+        "terminationGracePeriodSeconds: 99999",
+    ));
+    assert!(e.starts_with("bad.yaml:20:7: Deployment/web: spec.template.spec.terminationGracePeriodSeconds: terminationGracePeriodSeconds must be 0 to"), "{e}");
+    // A quantity.
+    let e = error_of(&web_with("cpu: 250m", "cpu: 250q"));
+    assert!(e.starts_with("bad.yaml:35:22: Deployment/web: spec.template.spec.containers[0].resources.requests.cpu: `250q` is not a quantity"), "{e}");
+    // An unsupported value.
+    let e = error_of(&web_with("type: RollingUpdate", "type: Rolling"));
+    assert!(
+        e.contains("spec.strategy.type: Unsupported value: \"Rolling\""),
+        "{e}"
+    );
+    // An unsupported API version.
+    let e = error_of(&web_with("apps/v1", "extensions/v1beta1"));
+    assert!(
+        e.starts_with(
+            "bad.yaml:1:1: Deployment/web: apiVersion: podcheck reads Deployment as apps/v1"
+        ),
+        "{e}"
+    );
+    // The scenario's own validation, pointed back at the field of the manifest.
+    let e = error_of(&web_with("timeoutSeconds: 2", "timeoutSeconds: 9"));
+    assert!(e.starts_with("bad.yaml:44:11: Deployment/web: spec.template.spec.containers[0].readinessProbe.timeoutSeconds"), "{e}");
+    // A selector that does not select its template.
+    let e = error_of(&web_with(
+        "matchLabels: {app: web}",
+        "matchLabels: {app: api}",
+    ));
+    assert!(
+        e.contains("spec.selector: Invalid value: `selector` does not match template `labels`"),
+        "{e}"
+    );
+    // An annotation that does not parse.
+    let e = error_of(&web_with("boot-seconds: \"12\"", "boot-seconds: \"soon\""));
+    assert!(
+        e.contains("podcheck.dev/boot-seconds: must be a whole number of seconds, not `soon`"),
+        "{e}"
+    );
+    // A list where an object is expected; a scenario list given as manifests.
+    let e = error_of("- name: x\n  workloads: []\n");
+    assert!(e.contains("this is a podcheck scenario list"), "{e}");
+    // Nothing to check.
+    let e = error_of("apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c}\n");
+    assert!(
+        e.contains("no Pod, Deployment, ReplicaSet, StatefulSet or Job to check"),
+        "{e}"
+    );
+}
+
+#[test]
+fn unknown_field_warns_with_the_closest_name() {
+    let r = one("w.yaml", &web_with("readinessProbe:", "readinesProbe:")).unwrap();
+    assert!(
+        r.warnings.contains(&"w.yaml:41:9: Deployment/web: spec.template.spec.containers[0].readinesProbe: unknown field, ignored; did you mean `readinessProbe`?".to_string()),
+        "{:?}",
+        r.warnings
+    );
+    // Dropped as the API server drops it: the container has no readiness probe.
+    let Workload::Deployment { spec: d, .. } = &r.scenario.workloads[0] else {
+        panic!()
+    };
+    assert!(d.template.spec.containers[0].readiness_probe.is_none());
+}
+
+#[test]
+fn shell_wrappers() {
+    let v = |s: &[&str]| s.iter().map(|x| x.to_string()).collect::<Vec<_>>();
+    assert!(shell_wrapper_without_exec(
+        &v(&["/bin/sh", "-c", "./a; ./b"]),
+        &[]
+    ));
+    assert!(shell_wrapper_without_exec(
+        &v(&["bash"]),
+        &v(&["-c", "python app.py"])
+    ));
+    assert!(!shell_wrapper_without_exec(
+        &v(&["sh", "-c", "exec python app.py"]),
+        &[]
+    ));
+    assert!(!shell_wrapper_without_exec(&v(&["python", "app.py"]), &[]));
+    assert!(!shell_wrapper_without_exec(&[], &[]));
+}
+
+#[test]
+fn cli_checks_manifests_and_refuses_the_wrong_file() {
+    let dir = std::env::temp_dir().join(format!("podcheck-manifests-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let web = dir.join("web.yaml");
+    std::fs::write(&web, WEB).unwrap();
+    let out = Command::new(BIN)
+        .args(["check", "-f", web.to_str().unwrap(), "--verbose"])
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stdout.contains("manifests  (Kubernetes"), "{stdout}");
+    assert!(stdout.contains("1 scenarios,"), "{stdout}");
+    assert!(stderr.contains("assumed"), "{stderr}");
+    assert!(stderr.contains("fields accepted but not read"), "{stderr}");
+    assert_ne!(out.status.code(), Some(2), "{stderr}");
+    // Nothing can happen from the settled start (the only node's NoExecute taint keeps the
+    // StatefulSet's pods off it): said, not passed off as a clean bill.
+    let db = dir.join("db.yaml");
+    std::fs::write(&db, DB).unwrap();
+    let out = Command::new(BIN)
+        .args(["check", "-f", db.to_str().unwrap()])
+        .output()
+        .unwrap();
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("only the start state was explored"),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    // A manifest given as a scenario list.
+    let out = Command::new(BIN)
+        .args(["check", "--catalogue", web.to_str().unwrap()])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("this is a Kubernetes manifest"));
+    // A scenario list given as manifests.
+    let out = Command::new(BIN)
+        .args(["check", "-f", "model/scenarios/catalogue.yaml"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("this is a podcheck scenario list"));
+    // Bad input on stdin: exit 2, located.
+    let mut child = Command::new(BIN)
+        .args(["check", "-f", "-"])
+        .stdin(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    use std::io::Write;
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(web_with("replicas: 3", "replicas: 0").as_bytes())
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr)
+        .contains("error: -:6:3: Deployment/web: spec.replicas: replicas must be 1 to 5"));
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+/// YAML-ish text: fragments of the realistic manifests, shuffled, cut and retyped.
+fn mutated() -> impl Strategy<Value = String> {
+    let lines: Vec<String> = [WEB, DB, JOB]
+        .iter()
+        .flat_map(|t| t.lines().map(str::to_string))
+        .collect();
+    let base = prop_oneof![
+        Just(WEB.to_string()),
+        Just(DB.to_string()),
+        Just(JOB.to_string())
+    ];
+    let edits = prop::collection::vec(
+        (0usize..400, 0usize..lines.len(), 0u8..6, any::<u8>()),
+        0..8,
+    );
+    (base, edits).prop_map(move |(text, edits)| {
+        let mut ls: Vec<String> = text.lines().map(str::to_string).collect();
+        for (at, from, op, byte) in edits {
+            if ls.is_empty() {
+                break;
+            }
+            let i = at % ls.len();
+            match op {
+                0 => ls[i] = lines[from].clone(),
+                1 => {
+                    ls.remove(i);
+                }
+                2 => ls.insert(i, lines[from].clone()),
+                3 => {
+                    let cut = ls[i].len() / 2;
+                    let cut = (0..=cut)
+                        .rev()
+                        .find(|c| ls[i].is_char_boundary(*c))
+                        .unwrap_or(0);
+                    ls[i].truncate(cut);
+                }
+                4 => {
+                    // A value retyped: a number, a string, a list, a huge number.
+                    let v = [
+                        "7",
+                        "\"x\"",
+                        "[]",
+                        "{}",
+                        "-1",
+                        "99999999999999999999",
+                        "1.5",
+                        "null",
+                    ];
+                    if let Some((k, _)) = ls[i].split_once(": ") {
+                        ls[i] = format!("{k}: {}", v[byte as usize % v.len()]);
+                    }
+                }
+                _ => ls[i].insert(0, (b' ' + byte % 95) as char),
+            }
+        }
+        ls.join("\n")
+    })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 2000, ..ProptestConfig::default() })]
+
+    /// No input panics: each is read, or refused with a message.
+    #[test]
+    fn fuzz_mutated_manifests_never_panic(text in mutated()) {
+        let r = one("fuzz.yaml", &text);
+        if let Err(e) = r {
+            prop_assert!(e.starts_with("fuzz.yaml"), "{}", e);
+        }
+    }
+
+    #[test]
+    fn fuzz_random_text_never_panics(text in "[a-zA-Z0-9:{}\\[\\],\\- \n\"'#&*!|>%@`]{0,200}") {
+        let _ = one("fuzz.yaml", &text);
+    }
+}
