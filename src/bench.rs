@@ -445,8 +445,8 @@ fn readme_block(rows: &[Row], timeout: u64, threads: u16) -> String {
     out.push_str(&format!(
         "\n`> {timeout} s` marks the phase a run was in when it passed the time limit: it got a \
          Ctrl-C, and its counts (`≥`) are those found by then. `‡` marks counts up to \
-         interchangeable nodes (one state per class of states that differ only by which of them \
-         holds what; see \"Symmetry\").\n"
+         interchangeable nodes or Deployment pods (one state per class of states that differ \
+         only by which of them holds what; see \"Symmetry\").\n"
     ));
     // Per scenario measured at more than one size, the largest size that finished.
     let mut names: Vec<&str> = Vec::new();

@@ -964,7 +964,13 @@ fn run_explore(scenario: Scenario, addr: &str) -> Result<ExitCode, BadInput> {
         scenario.name
     );
     eprintln!("checking {} for counterexample paths…", scenario.name);
-    let r = check_one(&scenario, false, None)?;
+    // Unreduced, as the Explorer's own checker explores: the counts agree.
+    let opts = CheckOptions {
+        progress: true,
+        reduction: false,
+        ..CheckOptions::default()
+    };
+    let r = check::check(&scenario, &opts).map_err(BadInput)?;
     say!(
         "{}: {} unique states ({})",
         scenario.name,
