@@ -1079,6 +1079,16 @@ fn main() -> ExitCode {
             size,
             sim,
         } => {
+            let opts = CheckOptions {
+                threads: threads as usize,
+                max_states: max_states.map(|n| n as usize),
+                progress: true,
+                cross_check,
+                keep_graph: false,
+                reduction: !no_reduction,
+                max_memory,
+                worst_case,
+            };
             if !filename.is_empty() {
                 if file.is_some() || !scenarios.is_empty() {
                     return report(Err(BadInput(
@@ -1090,16 +1100,6 @@ fn main() -> ExitCode {
                         "-f is not yet checked with --simulate".into(),
                     )));
                 }
-                let opts = CheckOptions {
-                    threads: threads as usize,
-                    max_states: max_states.map(|n| n as usize),
-                    progress: true,
-                    cross_check,
-                    keep_graph: false,
-                    reduction: !no_reduction,
-                    max_memory,
-                    worst_case,
-                };
                 return report(
                     manifests::load(&filename, verbose)
                         .and_then(|s| resize(vec![s], size, "the manifests"))
@@ -1128,16 +1128,6 @@ fn main() -> ExitCode {
                         return swarm::run_simulate(picked, format, traces, &sim, size);
                     }
                     sim.reject_without_simulate()?;
-                    let opts = CheckOptions {
-                        threads: threads as usize,
-                        max_states: max_states.map(|n| n as usize),
-                        progress: true,
-                        cross_check,
-                        keep_graph: false,
-                        reduction: !no_reduction,
-                        max_memory,
-                        worst_case,
-                    };
                     run_check(picked, format, traces, strict, opts, false)
                 })
         }
