@@ -547,22 +547,7 @@ impl Reader {
                 let d = typed!(apps::Deployment);
                 let s = d.spec.clone();
                 let tmpl = s.template.clone();
-                let notes = annotations(&tmpl.metadata);
-                let pod = self.pod_spec(
-                    &doc,
-                    "spec.template.spec",
-                    tmpl.spec.as_ref(),
-                    &notes,
-                    false,
-                )?;
-                let replicas = ranged(
-                    &doc,
-                    "spec.replicas",
-                    s.replicas.unwrap_or(1) as i64,
-                    1,
-                    5,
-                    " (the model holds up to 5 replicas)",
-                )? as u8;
+                let (pod, replicas) = self.replicated(&doc, &tmpl, s.replicas)?;
                 let mut ds = spec::DeploymentSpec::new(replicas, spec::PodTemplate { spec: pod });
                 if let Some(st) = &s.strategy {
                     ds.strategy.kind = one_of(
@@ -607,22 +592,7 @@ impl Reader {
                 let d = typed!(apps::ReplicaSet);
                 let s = d.spec.clone();
                 let tmpl = s.template.clone().unwrap_or_default();
-                let notes = annotations(&tmpl.metadata);
-                let pod = self.pod_spec(
-                    &doc,
-                    "spec.template.spec",
-                    tmpl.spec.as_ref(),
-                    &notes,
-                    false,
-                )?;
-                let replicas = ranged(
-                    &doc,
-                    "spec.replicas",
-                    s.replicas.unwrap_or(1) as i64,
-                    1,
-                    5,
-                    " (the model holds up to 5 replicas)",
-                )? as u8;
+                let (pod, replicas) = self.replicated(&doc, &tmpl, s.replicas)?;
                 let mut ds = spec::DeploymentSpec::new(replicas, spec::PodTemplate { spec: pod });
                 if let Some(v) = s.min_ready_seconds {
                     ds.min_ready_seconds = seconds(&doc, "spec.minReadySeconds", v as i64)?;
@@ -647,22 +617,7 @@ impl Reader {
                 let d = typed!(apps::StatefulSet);
                 let s = d.spec.clone();
                 let tmpl = s.template.clone();
-                let notes = annotations(&tmpl.metadata);
-                let pod = self.pod_spec(
-                    &doc,
-                    "spec.template.spec",
-                    tmpl.spec.as_ref(),
-                    &notes,
-                    false,
-                )?;
-                let replicas = ranged(
-                    &doc,
-                    "spec.replicas",
-                    s.replicas.unwrap_or(1) as i64,
-                    1,
-                    5,
-                    " (the model holds up to 5 replicas)",
-                )? as u8;
+                let (pod, replicas) = self.replicated(&doc, &tmpl, s.replicas)?;
                 let policy = one_of(
                     &doc,
                     "spec.podManagementPolicy",
@@ -782,6 +737,26 @@ impl Reader {
 
     /// A workload's selector must select its own template (`ValidateDeploymentSpec`:
     /// "`selector` does not match template `labels`").
+    /// The pod template and `spec.replicas` of a Deployment, ReplicaSet or StatefulSet.
+    fn replicated(
+        &mut self,
+        doc: &Doc,
+        tmpl: &core::PodTemplateSpec,
+        replicas: Option<i32>,
+    ) -> Result<(spec::PodSpec, u8), String> {
+        let notes = annotations(&tmpl.metadata);
+        let pod = self.pod_spec(doc, "spec.template.spec", tmpl.spec.as_ref(), &notes, false)?;
+        let replicas = ranged(
+            doc,
+            "spec.replicas",
+            i64::from(replicas.unwrap_or(1)),
+            1,
+            5,
+            " (the model holds up to 5 replicas)",
+        )? as u8;
+        Ok((pod, replicas))
+    }
+
     fn check_selector(
         &mut self,
         doc: &Doc,
