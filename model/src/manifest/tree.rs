@@ -423,26 +423,10 @@ pub fn closest(key: &str, known: &[&str]) -> Option<String> {
     let limit = (k.chars().count() / 3).max(2);
     known
         .iter()
-        .map(|f| (distance(&k, &f.to_ascii_lowercase()), *f))
+        .map(|f| (strsim::levenshtein(&k, &f.to_ascii_lowercase()), *f))
         .filter(|(d, _)| *d <= limit)
         .min_by_key(|(d, f)| (*d, *f))
         .map(|(_, f)| f.to_string())
-}
-
-/// Levenshtein distance.
-fn distance(a: &str, b: &str) -> usize {
-    let b: Vec<char> = b.chars().collect();
-    let mut row: Vec<usize> = (0..=b.len()).collect();
-    for (i, ca) in a.chars().enumerate() {
-        let mut prev = row[0];
-        row[0] = i + 1;
-        for (j, cb) in b.iter().enumerate() {
-            let cur = row[j + 1];
-            row[j + 1] = (prev + usize::from(ca != *cb)).min(row[j] + 1).min(cur + 1);
-            prev = cur;
-        }
-    }
-    row[b.len()]
 }
 
 /// Reads every document of a YAML stream as a tree; a syntax error names its line and column.
