@@ -3,7 +3,8 @@
 //! unknown-field warning with the closest name, and a fuzzer that feeds the reader random and
 //! mutated YAML (no input may panic).
 //!
-//! More fuzz cases: `PROPTEST_CASES=100000 cargo test --release --test manifests fuzz`.
+//! More fuzz cases: `PROPTEST_CASES=1000000 cargo test --release --test manifests fuzz` (a
+//! million inputs of each kind).
 
 use podcheck_model::k8s::{PullPolicy, RestartPolicy, TaintEffect, TolerationOperator};
 use podcheck_model::manifest::{read, shell_wrapper_without_exec, Reading};
@@ -564,8 +565,16 @@ fn mutated() -> impl Strategy<Value = String> {
     })
 }
 
+fn fuzz_cases() -> u32 {
+    std::env::var("PROPTEST_CASES")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(2000)
+}
+
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 2000, ..ProptestConfig::default() })]
+    // 2000 inputs of each kind by default; `PROPTEST_CASES` sets another number.
+    #![proptest_config(ProptestConfig { cases: fuzz_cases(), ..ProptestConfig::default() })]
 
     /// No input panics: each is read, or refused with a message.
     #[test]
