@@ -217,6 +217,28 @@ pub fn actions<A: From<Action>>(m: &Context, s: &State, out: &mut Vec<A>) {
                     untargeted(out, index);
                 }
             }
+            // The program of a pod's first regular container, running and not being
+            // stopped, crashes.
+            Fault::Crash { workload } => {
+                let w = workload_index(m, workload);
+                for node in s.nodes.iter() {
+                    for rt in &node.pods {
+                        let runs = rt
+                            .ctrs
+                            .first()
+                            .is_some_and(|c| matches!(&c.run, Run::Running(p) if p.stop.is_none()));
+                        if Some(rt.workload) == w && runs {
+                            out.push(
+                                Action::Fault {
+                                    index,
+                                    target: Some(rt.uid),
+                                }
+                                .into(),
+                            );
+                        }
+                    }
+                }
+            }
             // A program that is up deadlocks.
             Fault::Deadlock { workload } => {
                 let w = workload_index(m, workload);
@@ -363,6 +385,17 @@ pub fn apply(m: &Context, s: &mut State, index: u8, target: Option<u16>) -> Opti
                 return None;
             }
             pod.image_set = Some(index);
+            Some(())
+        }
+        Fault::Crash { .. } => {
+            let uid = target?;
+            let (n, _) = s.rt_any(uid)?;
+            let rt = s.rt_mut(n, uid)?;
+            let c = rt.ctrs.first_mut()?;
+            if !matches!(&c.run, Run::Running(p) if p.stop.is_none()) {
+                return None;
+            }
+            crate::runtime::exit_now(c, 1, false);
             Some(())
         }
         Fault::Deadlock { .. } => {

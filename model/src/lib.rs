@@ -35,6 +35,7 @@ pub mod k8s;
 pub mod kubectl;
 pub mod kubelet;
 pub mod manifest;
+pub mod plan;
 pub mod proxy;
 pub mod runtime;
 pub mod scheduler;

@@ -1062,6 +1062,11 @@ pub enum Fault {
     NodeShutdown { node: String },
     /// The app of this workload's container deadlocks: it stays up but answers nothing.
     Deadlock { workload: String },
+    /// The program in the first regular container of one of this workload's pods crashes:
+    /// it exits at once with code 1, once. What follows is the kubelet's: the container is
+    /// restarted or not by the pod's `restartPolicy`, with crash back-off
+    /// (docs/sources.md#kubelet-restart-decision).
+    Crash { workload: String },
     /// A step of the kubelet's per-pod state machine fails for this workload's pods, from
     /// the start (every step of the pod sync can fail). Not an event at a moment: a
     /// condition of the node's infrastructure or of the pod's references. `hangs`: the call
@@ -1725,6 +1730,7 @@ impl Scenario {
                 Fault::DeletePod { workload, .. }
                 | Fault::ForceDeletePod { workload, .. }
                 | Fault::Deadlock { workload }
+                | Fault::Crash { workload }
                 | Fault::RolloutRestart { workload }
                     if !known(workload) =>
                 {

@@ -9,6 +9,7 @@ pub mod catalogue;
 pub mod check;
 pub mod cross_check;
 pub mod explore;
+pub mod findings;
 pub mod liveness;
 pub mod progress;
 pub mod simulate;

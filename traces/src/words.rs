@@ -512,6 +512,7 @@ fn fault_kind(f: Option<&Fault>) -> &'static str {
         Some(Fault::MemoryPressure { .. }) => "memory pressure",
         Some(Fault::DependencyOutage { .. }) => "dependency outage",
         Some(Fault::Deadlock { .. }) => "deadlock",
+        Some(Fault::Crash { .. }) => "crash",
         Some(Fault::KubeletRestart { .. }) => "kubelet restart",
         Some(Fault::PowerOff { .. }) => "power-off",
         Some(Fault::NodeShutdown { .. }) => "node shutdown",
@@ -703,6 +704,19 @@ fn fault(m: &Context, s: &State, index: u8, target: Option<u16>) -> String {
         }
         Some(Fault::Deadlock { .. }) => {
             format!("the program in {} deadlocks", name(target))
+        }
+        Some(Fault::Crash { workload }) => {
+            let c = m
+                .scenario
+                .workloads
+                .iter()
+                .find(|w| w.name() == workload)
+                .and_then(|w| w.template().containers.first())
+                .map_or("", |c| c.name.as_str());
+            format!(
+                "the program in container {c} of {} crashes (exit code 1)",
+                name(target)
+            )
         }
         Some(Fault::KubeletRestart { node }) => {
             format!("systemctl restart kubelet on {node} (the containers keep running)")

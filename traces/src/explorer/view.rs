@@ -859,7 +859,8 @@ pub fn svg(
                         Fault::Partition { .. }
                         | Fault::MemoryPressure { .. }
                         | Fault::DependencyOutage { .. }
-                        | Fault::Deadlock { .. } => continue,
+                        | Fault::Deadlock { .. }
+                        | Fault::Crash { .. } => continue,
                         f @ Fault::StepFails { .. } => words::condition_words(f),
                         Fault::RolloutRestart { workload } => {
                             format!("may: rollout restart ({workload})")

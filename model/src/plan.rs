@@ -1,0 +1,314 @@
+//! Fault plans: what a user's manifests are checked against.
+//!
+//! A manifest says what the cluster should run; it does not say what happens to it. A plan is
+//! one thing that happens to a running application in production — a pod deleted, a rollout,
+//! a dependency outage, a crash, a drain, a node cut off (with and without an operator's force
+//! delete), a node that dies — turned into one [`Scenario`] per plan and target workload, each
+//! checked from the settled cluster.
+//!
+//! Every plan's scenario checks the whole safety catalogue; a plan that promises progress also
+//! expects its liveness property to hold (a drain finishes, a rollout completes, a deleted pod
+//! goes, pods are Ready again after the dependency recovers), so that a manifest that breaks
+//! the promise is a finding.
+//!
+//! Node plans (drain, partitions, power-off) act on the node where the settled cluster placed
+//! the workload's first pod, read by settling the cluster ([`Cluster::settle`]): this module
+//! sits above the cluster for that one reading, and builds nothing but scenarios.
+
+use crate::cluster::Cluster;
+use crate::spec::{Expectation, Fault, Scenario, Start, Verdict, Workload};
+
+/// One plan. [`Plan::ALL`] is the default set, in this order.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Plan {
+    /// `kubectl delete pod` of a Ready pod of the workload, with the pod's grace period.
+    DeletePod,
+    /// `kubectl rollout restart deployment/<name>`: a new ReplicaSet replaces every pod.
+    Rollout,
+    /// The external dependency (a database, an API the program calls) is down for
+    /// [`OUTAGE_SECONDS`], then comes back.
+    DependencyOutage,
+    /// The program in the workload's first container crashes once (exit code 1).
+    Crash,
+    /// `kubectl drain --ignore-daemonsets --delete-emptydir-data` of the node of the
+    /// workload's first pod, as a cluster upgrade runs it.
+    Drain,
+    /// The node of the workload's first pod is cut off from the API server for good; its
+    /// containers keep running.
+    Partition,
+    /// The same partition, then an operator's `kubectl delete pod --grace-period=0 --force`
+    /// of the pod stuck Terminating there.
+    PartitionForceDelete,
+    /// The node of the workload's first pod dies (power-off): its containers are gone at once.
+    PowerOff,
+}
+
+/// How long the dependency outage of [`Plan::DependencyOutage`] lasts: long enough for the
+/// default probe settings (`periodSeconds: 10`, `failureThreshold: 3`: 30 s of failures) to
+/// act on it twice over, so that a probe that checks the dependency has its effect.
+pub const OUTAGE_SECONDS: u16 = 60;
+
+impl Plan {
+    /// Every plan, the default set.
+    pub const ALL: [Plan; 8] = [
+        Plan::DeletePod,
+        Plan::Rollout,
+        Plan::DependencyOutage,
+        Plan::Crash,
+        Plan::Drain,
+        Plan::Partition,
+        Plan::PartitionForceDelete,
+        Plan::PowerOff,
+    ];
+
+    /// The plan's name on the command line (`--plan delete-pod,drain`).
+    pub fn name(self) -> &'static str {
+        match self {
+            Plan::DeletePod => "delete-pod",
+            Plan::Rollout => "rollout",
+            Plan::DependencyOutage => "dependency-outage",
+            Plan::Crash => "crash",
+            Plan::Drain => "drain",
+            Plan::Partition => "partition",
+            Plan::PartitionForceDelete => "partition-force-delete",
+            Plan::PowerOff => "power-off",
+        }
+    }
+
+    /// What the plan does, in one sentence.
+    pub fn describe(self) -> &'static str {
+        match self {
+            Plan::DeletePod => "`kubectl delete pod` of a Ready pod, with its grace period",
+            Plan::Rollout => "`kubectl rollout restart` of the Deployment",
+            Plan::DependencyOutage => {
+                "the external dependency is down for 60 s, then comes back"
+            }
+            Plan::Crash => "the program in the first container of one pod crashes (exit code 1)",
+            Plan::Drain => {
+                "`kubectl drain --ignore-daemonsets --delete-emptydir-data` of the node of the first pod"
+            }
+            Plan::Partition => "the node of the first pod is cut off from the API server for good",
+            Plan::PartitionForceDelete => {
+                "the node of the first pod is cut off, and the pod stuck Terminating there is force-deleted"
+            }
+            Plan::PowerOff => "the node of the first pod powers off",
+        }
+    }
+
+    /// The plan named `s`, or an error listing the names.
+    pub fn parse(s: &str) -> Result<Plan, String> {
+        Plan::ALL
+            .into_iter()
+            .find(|p| p.name() == s)
+            .ok_or_else(|| {
+                let names: Vec<&str> = Plan::ALL.iter().map(|p| p.name()).collect();
+                format!("unknown plan `{s}`; the plans are: {}", names.join(", "))
+            })
+    }
+
+    /// The liveness property the plan promises, with where the promise comes from.
+    fn promise(self) -> Option<(&'static str, &'static str)> {
+        match self {
+            Plan::DeletePod => Some((
+                "deleted_leads_to_gone",
+                "a deleted pod is gone once its containers have stopped (docs/sources.md#api-server-graceful-delete)",
+            )),
+            Plan::Rollout => Some((
+                "rollout_completes",
+                "a rollout restart ends with every replica on the new ReplicaSet (docs/sources.md#deployment-rollout-restart)",
+            )),
+            Plan::DependencyOutage => Some((
+                "recovered_dependency_leads_to_ready",
+                "once the dependency is back, probes pass again and the pods are Ready (docs/sources.md#kubelet-probe-worker)",
+            )),
+            Plan::Drain => Some((
+                "drain_completes",
+                "kubectl drain finishes: every pod is evicted and gone (docs/sources.md#kubectl-drain)",
+            )),
+            Plan::Crash | Plan::Partition | Plan::PartitionForceDelete | Plan::PowerOff => None,
+        }
+    }
+
+    /// Whether the plan acts on a workload of this kind.
+    fn targets(self, w: &Workload) -> bool {
+        match self {
+            Plan::Rollout => matches!(w, Workload::Deployment { .. }),
+            Plan::DependencyOutage => false,
+            Plan::Crash => !matches!(w, Workload::StaticPod { .. }),
+            Plan::DeletePod
+            | Plan::Drain
+            | Plan::Partition
+            | Plan::PartitionForceDelete
+            | Plan::PowerOff => matches!(
+                w,
+                Workload::Deployment { .. } | Workload::StatefulSet { .. } | Workload::Pod { .. }
+            ),
+        }
+    }
+
+    fn acts_on_a_node(self) -> bool {
+        matches!(
+            self,
+            Plan::Drain | Plan::Partition | Plan::PartitionForceDelete | Plan::PowerOff
+        )
+    }
+}
+
+/// The scenarios of some plans, and the plans that had nothing to act on, each with why.
+#[derive(Clone, Debug, Default)]
+pub struct PlanSet {
+    pub scenarios: Vec<Scenario>,
+    /// `plan: why`, for each plan of the set that gave no scenario.
+    pub not_applicable: Vec<String>,
+}
+
+/// The scenarios of `plans` over `base` (a scenario with the manifests' workloads and no
+/// fault of its own: the faults it has are replaced): one per plan and workload it targets,
+/// named `<base>: <plan> <workload>`, each from the settled cluster.
+pub fn plan_scenarios(base: &Scenario, plans: &[Plan]) -> PlanSet {
+    let mut settled_base = base.clone();
+    settled_base.faults.clear();
+    settled_base.expect.clear();
+    settled_base.cluster.start = Start::Settled;
+    let mut set = PlanSet::default();
+    // The node of each workload's first pod in the settled cluster.
+    let placement: Vec<Option<String>> = if plans.iter().any(|p| p.acts_on_a_node()) {
+        let m = Cluster::new(settled_base.clone(), Vec::new());
+        (0..base.workloads.len())
+            .map(|w| {
+                m.start
+                    .api
+                    .pods
+                    .iter()
+                    .filter(|p| p.workload as usize == w && p.node.is_some())
+                    .min_by_key(|p| (p.suffix, p.uid))
+                    .and_then(|p| p.node)
+                    .map(|n| base.cluster.nodes[n as usize].name.clone())
+            })
+            .collect()
+    } else {
+        vec![None; base.workloads.len()]
+    };
+    let mut seen = Vec::new();
+    for &plan in plans {
+        if seen.contains(&plan) {
+            continue;
+        }
+        seen.push(plan);
+        let mut made = 0;
+        let mut why = None;
+        if plan == Plan::DependencyOutage {
+            if checks_dependency(base) {
+                set.scenarios.push(one(
+                    &settled_base,
+                    plan,
+                    None,
+                    vec![Fault::DependencyOutage {
+                        seconds: OUTAGE_SECONDS,
+                    }],
+                ));
+                made += 1;
+            } else {
+                why = Some("no probe checks the dependency, so its outage changes nothing the model sees (say which do with the annotation podcheck.dev/probe-checks-dependency)".to_string());
+            }
+        }
+        for (i, w) in base.workloads.iter().enumerate() {
+            if !plan.targets(w) {
+                continue;
+            }
+            let name = w.name().to_string();
+            let faults = match plan {
+                Plan::DeletePod => vec![Fault::DeletePod {
+                    workload: name.clone(),
+                    grace_period_seconds: -1,
+                    force: false,
+                }],
+                Plan::Rollout => vec![Fault::RolloutRestart {
+                    workload: name.clone(),
+                }],
+                Plan::Crash => vec![Fault::Crash {
+                    workload: name.clone(),
+                }],
+                Plan::DependencyOutage => continue,
+                Plan::Drain | Plan::Partition | Plan::PartitionForceDelete | Plan::PowerOff => {
+                    let Some(node) = placement[i].clone() else {
+                        why = Some(format!("{name} has no pod placed in the settled cluster"));
+                        continue;
+                    };
+                    match plan {
+                        Plan::Drain => vec![Fault::Drain {
+                            node,
+                            disable_eviction: false,
+                            force: false,
+                            delete_emptydir_data: true,
+                        }],
+                        Plan::Partition => vec![Fault::Partition { node, heals: false }],
+                        Plan::PartitionForceDelete => vec![
+                            Fault::Partition { node, heals: false },
+                            Fault::ForceDeletePod {
+                                workload: name.clone(),
+                                terminating_only: true,
+                            },
+                        ],
+                        _ => vec![Fault::PowerOff { node }],
+                    }
+                }
+            };
+            set.scenarios
+                .push(one(&settled_base, plan, Some(&name), faults));
+            made += 1;
+        }
+        if made == 0 {
+            let why = why.unwrap_or_else(|| match plan {
+                Plan::Rollout => "no Deployment to roll out".into(),
+                _ => "no workload it acts on".into(),
+            });
+            set.not_applicable.push(format!("{}: {why}", plan.name()));
+        }
+    }
+    set
+}
+
+/// Whether some container's probe checks the external dependency.
+fn checks_dependency(s: &Scenario) -> bool {
+    s.workloads.iter().any(|w| {
+        let t = w.template();
+        t.containers.iter().chain(&t.init_containers).any(|c| {
+            [&c.startup_probe, &c.readiness_probe, &c.liveness_probe]
+                .into_iter()
+                .flatten()
+                .any(|p| p.checks_dependency)
+        })
+    })
+}
+
+fn one(base: &Scenario, plan: Plan, target: Option<&str>, faults: Vec<Fault>) -> Scenario {
+    let mut s = base.clone();
+    s.name = match target {
+        Some(t) => format!("{}: {} {t}", base.name, plan.name()),
+        None => format!("{}: {}", base.name, plan.name()),
+    };
+    s.description = match target {
+        Some(t) => format!(
+            "{}, from the settled cluster: {} of {t}",
+            base.name,
+            plan.describe()
+        ),
+        None => format!(
+            "{}, from the settled cluster: {}",
+            base.name,
+            plan.describe()
+        ),
+    };
+    s.faults = faults;
+    if let Some((property, source)) = plan.promise() {
+        s.expect.push(Expectation {
+            property: property.into(),
+            verdict: Verdict::Holds,
+            source: source.into(),
+            from: None,
+            before: None,
+        });
+    }
+    s
+}
