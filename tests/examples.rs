@@ -378,6 +378,13 @@ fn every_example_folder_is_listed() {
             "README lacks {}",
             e.name
         );
+        for plan in [e.plan, e.fixed_plan] {
+            assert!(
+                readme.contains(&format!("`{}`", plan.name())),
+                "README lacks {}",
+                plan.name()
+            );
+        }
         for v in e.findings {
             assert!(readme.contains(v), "README lacks {v}");
         }
