@@ -1,0 +1,410 @@
+//! The example manifests of `examples/manifests/` (their README lists them): each application
+//! has an `unsafe/` and a `fixed/` folder, read as `podcheck check -f` reads a folder, and
+//! checked under the fault plan that finds its problem (`podcheck_model::plan`). The unsafe
+//! variant's findings (violated properties that are not Kubernetes' own behaviour,
+//! `podcheck_properties::findings`) are exactly the ones its README row names, and every trace
+//! and lasso replays through the model; the fixed variant has none (but for a trade-off the
+//! README names), its key properties hold without being vacuous, and neither variant has a
+//! vacuity warning. Unique-state counts are pinned.
+//!
+//! `PODCHECK_EXAMPLE_TRACES=1 cargo test --release --test examples -- --nocapture` prints
+//! every trace.
+
+use podcheck_model::manifest;
+use podcheck_model::plan::{plan_scenarios, Plan};
+use podcheck_model::spec::{Expectation, Scenario};
+use podcheck_model::Verdict;
+use podcheck_properties::check::{self, CheckOptions, ScenarioResult};
+use podcheck_properties::findings::kubernetes_behaviour;
+use podcheck_properties::Kind;
+use std::path::Path;
+
+const DIR: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/examples/manifests");
+
+/// A property and why (the source of an expectation, or of an accepted finding).
+type Why = (&'static str, &'static str);
+
+struct Example {
+    name: &'static str,
+    /// The plan that finds the problem in `unsafe/`.
+    plan: Plan,
+    /// The plan `fixed/` is checked under: the same, but where the fix is operational.
+    fixed_plan: Plan,
+    /// The findings of `unsafe/`.
+    findings: &'static [&'static str],
+    /// Properties that hold, and not vacuously, in `fixed/`: the other side of the finding.
+    holds_in_fixed: &'static [&'static str],
+    /// Findings `fixed/` still has, each a trade-off the README names.
+    fixed_findings: &'static [Why],
+    /// Violations that are Kubernetes' own behaviour, in `unsafe/` and in `fixed/`.
+    behaviour: (&'static [&'static str], &'static [&'static str]),
+    /// Witnesses (`sometimes`) expected in `unsafe/` and in `fixed/`, with their verdicts.
+    witnesses: (&'static [Witness], &'static [Witness]),
+    /// Unique states of `unsafe/` and `fixed/` under their plans.
+    states: (usize, usize),
+}
+
+type Witness = (&'static str, Verdict, &'static str);
+
+const EXAMPLES: &[Example] = &[
+    Example {
+        name: "web-liveness-db",
+        plan: Plan::DependencyOutage,
+        fixed_plan: Plan::DependencyOutage,
+        findings: &["no_restart_while_healthy", "no_request_to_stopped_container", "no_request_finds_no_endpoints"],
+        holds_in_fixed: &["no_restart_while_healthy", "no_request_to_stopped_container", "recovered_dependency_leads_to_ready"],
+        fixed_findings: &[(
+            "no_request_finds_no_endpoints",
+            "readiness checks the database on every replica, so during its outage no endpoint is ready and kube-proxy rejects requests: the fix keeps that on purpose (traffic is shed, nothing restarts)",
+        )],
+        behaviour: (&[], &[]),
+        witnesses: (&[], &[]),
+        states: (11394, 1343),
+    },
+    Example {
+        name: "api-prestop",
+        plan: Plan::DeletePod,
+        fixed_plan: Plan::DeletePod,
+        findings: &["no_request_to_stopped_container"],
+        holds_in_fixed: &["no_request_to_stopped_container", "deleted_leads_to_gone"],
+        fixed_findings: &[],
+        behaviour: (&["deployment_at_most_replicas_running"], &["deployment_at_most_replicas_running"]),
+        witnesses: (&[], &[]),
+        states: (11742, 2983),
+    },
+    Example {
+        name: "shell-worker",
+        plan: Plan::DeletePod,
+        fixed_plan: Plan::DeletePod,
+        findings: &["graceful_stop_within_grace"],
+        holds_in_fixed: &["graceful_stop_within_grace", "deleted_leads_to_gone"],
+        fixed_findings: &[],
+        behaviour: (&["deployment_at_most_replicas_running"], &["deployment_at_most_replicas_running"]),
+        witnesses: (&[], &[]),
+        states: (136, 506),
+    },
+    Example {
+        name: "statefulset-db",
+        plan: Plan::PartitionForceDelete,
+        fixed_plan: Plan::Partition,
+        findings: &["statefulset_at_most_one", "rwo_volume_mounted_on_one_node"],
+        holds_in_fixed: &["statefulset_at_most_one", "rwo_volume_mounted_on_one_node", "rwo_volume_attached_to_one_node"],
+        fixed_findings: &[],
+        behaviour: (&["force_delete_cleans_runtime"], &[]),
+        witnesses: (&[], &[]),
+        states: (61, 17),
+    },
+    Example {
+        name: "job-backoff",
+        plan: Plan::Crash,
+        fixed_plan: Plan::Crash,
+        findings: &["job_fails_only_after_backoff_limit_plus_one_failures"],
+        holds_in_fixed: &["job_fails_only_after_backoff_limit_plus_one_failures"],
+        fixed_findings: &[],
+        behaviour: (&[], &[]),
+        witnesses: (
+            &[(
+                "job_failed",
+                Verdict::Holds,
+                "one crash under OnFailure fails the Job at backoffLimit 1 (job_controller.go pastBackoffLimitOnFailure)",
+            )],
+            &[
+                (
+                    "job_failed",
+                    Verdict::Violated,
+                    "under Never one failed pod is not more than backoffLimit 1 (job_controller.go exceedsBackoffLimit)",
+                ),
+                (
+                    "job_completes",
+                    Verdict::Holds,
+                    "the new pod runs the report to its end and the Job completes (job_controller.go)",
+                ),
+            ],
+        ),
+        states: (25, 34),
+    },
+    Example {
+        name: "pdb-drain",
+        plan: Plan::Drain,
+        fixed_plan: Plan::Drain,
+        findings: &["drain_completes"],
+        holds_in_fixed: &["drain_completes", "eviction_respects_budget"],
+        fixed_findings: &[],
+        behaviour: (&[], &["deployment_at_most_replicas_running"]),
+        witnesses: (&[], &[]),
+        states: (13, 10884),
+    },
+];
+
+/// The manifests of one folder, as `podcheck check -f FOLDER` reads them (its `.yaml` files,
+/// sorted), named by their path under `examples/manifests/`.
+fn read(example: &str, variant: &str) -> Scenario {
+    let dir = Path::new(DIR).join(example).join(variant);
+    let mut files: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "yaml"))
+        .collect();
+    files.sort();
+    assert!(!files.is_empty(), "{}: no manifest", dir.display());
+    let sources: Vec<(String, String)> = files
+        .iter()
+        .map(|p| {
+            let name = p.strip_prefix(DIR).unwrap().display().to_string();
+            (name, std::fs::read_to_string(p).unwrap())
+        })
+        .collect();
+    let r = manifest::read(&sources).unwrap_or_else(|e| panic!("{example}/{variant}: {e}"));
+    assert!(
+        r.warnings.is_empty(),
+        "{example}/{variant}: {:?}",
+        r.warnings
+    );
+    assert!(r.ignored.is_empty(), "{example}/{variant}: {:?}", r.ignored);
+    let mut s = r.scenario;
+    s.name = format!("{example}/{variant}");
+    s
+}
+
+fn expect(s: &mut Scenario, (property, verdict, source): Witness) {
+    s.expect.retain(|e| e.property != property);
+    s.expect.push(Expectation {
+        property: property.into(),
+        verdict,
+        source: source.into(),
+        from: None,
+        before: None,
+    });
+}
+
+/// The one scenario of `plan` over the manifests.
+fn plan_scenario(base: &Scenario, plan: Plan) -> Scenario {
+    let set = plan_scenarios(base, &[plan]);
+    assert!(
+        set.not_applicable.is_empty(),
+        "{}: {:?}",
+        base.name,
+        set.not_applicable
+    );
+    assert_eq!(set.scenarios.len(), 1, "{}: {plan:?}", base.name);
+    set.scenarios.into_iter().next().unwrap()
+}
+
+fn run(s: &Scenario) -> ScenarioResult {
+    let r = check::check(s, &CheckOptions::default()).unwrap_or_else(|e| panic!("{e}"));
+    assert!(r.complete, "{}: not complete", s.name);
+    r
+}
+
+/// The violated properties expected to hold: the findings (`behaviour == false`) or the
+/// violations that are Kubernetes' own behaviour (`behaviour == true`), sorted.
+fn violations(r: &ScenarioResult, behaviour: bool) -> Vec<&'static str> {
+    let mut v: Vec<&str> = r
+        .properties
+        .iter()
+        .filter(|p| p.verdict == Verdict::Violated && p.expected != Verdict::Violated)
+        .filter(|p| kubernetes_behaviour(p.def.name).is_some() == behaviour)
+        .map(|p| p.def.name)
+        .collect();
+    v.sort_unstable();
+    v
+}
+
+fn sorted(v: &[&'static str]) -> Vec<&'static str> {
+    let mut v = v.to_vec();
+    v.sort_unstable();
+    v
+}
+
+/// Each trace and lasso of the run replays through the model, step by step.
+fn traces_replay(r: &ScenarioResult) {
+    let m = check::model(&r.scenario, &[], false);
+    for p in &r.properties {
+        let (run, loop_start) = match (&p.trace, &p.lasso) {
+            (Some(t), _) => (t.clone(), None),
+            (None, Some(l)) => (l.run(), l.loop_start),
+            _ => continue,
+        };
+        let kind = match p.def.kind {
+            Kind::Always(_) => podcheck_traces::Kind::Always,
+            Kind::Sometimes(_) => podcheck_traces::Kind::Sometimes,
+            Kind::Step(_) => podcheck_traces::Kind::Step,
+            Kind::LeadsTo { .. } => podcheck_traces::Kind::LeadsTo,
+            Kind::Within { .. } => podcheck_traces::Kind::Within,
+        };
+        let t = podcheck_traces::from_run(&m, &run, p.def.name, kind, p.verdict, loop_start)
+            .unwrap_or_else(|e| panic!("{}/{}: {e}", r.scenario.name, p.def.name));
+        // PODCHECK_EXAMPLE_TRACES=1 prints them, as `podcheck check -f … --traces` does.
+        if std::env::var_os("PODCHECK_EXAMPLE_TRACES").is_some() {
+            eprintln!(
+                "--- {} / {}\n{}",
+                r.scenario.name,
+                p.def.name,
+                podcheck_traces::text::render_text(&t)
+            );
+        }
+    }
+}
+
+fn print(r: &ScenarioResult) {
+    eprintln!(
+        "{}: {} unique states, {:.2} s",
+        r.scenario.name, r.unique_states, r.seconds
+    );
+    for p in &r.properties {
+        if p.verdict != p.expected || p.verdict == Verdict::Violated || p.def.kind.is_witness() {
+            eprintln!(
+                "  {} {:?} expected {:?}{}",
+                p.def.name,
+                p.verdict,
+                p.expected,
+                if p.vacuous { " (vacuous)" } else { "" }
+            );
+        }
+    }
+    for w in &r.warnings {
+        eprintln!("  warning: {w}");
+    }
+}
+
+fn check_example(e: &Example) -> Vec<String> {
+    let mut failures = Vec::new();
+    let variants = [
+        (
+            "unsafe",
+            e.plan,
+            e.findings.to_vec(),
+            e.behaviour.0,
+            e.witnesses.0,
+            e.states.0,
+        ),
+        (
+            "fixed",
+            e.fixed_plan,
+            e.fixed_findings.iter().map(|(p, _)| *p).collect(),
+            e.behaviour.1,
+            e.witnesses.1,
+            e.states.1,
+        ),
+    ];
+    for (variant, plan, findings, behaviour, witnesses, pinned) in variants {
+        let mut s = plan_scenario(&read(e.name, variant), plan);
+        for w in witnesses {
+            expect(&mut s, *w);
+        }
+        let r = run(&s);
+        print(&r);
+        traces_replay(&r);
+        if r.unique_states != pinned {
+            failures.push(format!(
+                "{}: {} unique states, pinned {pinned}",
+                s.name, r.unique_states
+            ));
+        }
+        let got = violations(&r, false);
+        if got != sorted(&findings) {
+            failures.push(format!(
+                "{}: findings {got:?}, expected {:?}",
+                s.name,
+                sorted(&findings)
+            ));
+        }
+        let got = violations(&r, true);
+        if got != sorted(behaviour) {
+            failures.push(format!(
+                "{}: Kubernetes' own behaviour {got:?}, expected {:?}",
+                s.name,
+                sorted(behaviour)
+            ));
+        }
+        // Every other verdict is as expected: the plan's promise, the witnesses.
+        for p in &r.properties {
+            if p.verdict != p.expected
+                && !(p.verdict == Verdict::Violated && p.expected == Verdict::Holds)
+            {
+                failures.push(format!(
+                    "{}/{}: {} but expected {}",
+                    s.name,
+                    p.def.name,
+                    p.verdict.as_str(),
+                    p.expected.as_str()
+                ));
+            }
+        }
+        // Each finding has its counterexample (a trace or a lasso).
+        for name in &findings {
+            let p = r.properties.iter().find(|p| p.def.name == *name).unwrap();
+            if p.actions().is_none() {
+                failures.push(format!("{}/{name}: no counterexample", s.name));
+            }
+        }
+        // Every fault happens, the cluster settles, every listed property's premise holds.
+        for w in &r.warnings {
+            failures.push(format!("{}: warning: {w}", s.name));
+        }
+        if variant == "fixed" {
+            for name in e.holds_in_fixed {
+                let p = r.properties.iter().find(|p| p.def.name == *name).unwrap();
+                if p.verdict != Verdict::Holds || p.vacuous {
+                    failures.push(format!(
+                        "{}/{name}: {}{}",
+                        s.name,
+                        p.verdict.as_str(),
+                        if p.vacuous { ", vacuous" } else { "" }
+                    ));
+                }
+            }
+        }
+    }
+    failures
+}
+
+#[test]
+fn every_example_folder_is_listed() {
+    let mut folders: Vec<String> = std::fs::read_dir(DIR)
+        .unwrap()
+        .map(|e| e.unwrap())
+        .filter(|e| e.path().is_dir())
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .collect();
+    folders.sort();
+    let mut listed: Vec<String> = EXAMPLES.iter().map(|e| e.name.to_string()).collect();
+    listed.sort();
+    assert_eq!(folders, listed);
+    let readme = std::fs::read_to_string(Path::new(DIR).join("README.md")).unwrap();
+    for e in EXAMPLES {
+        assert!(
+            readme.contains(&format!("`{}`", e.name)),
+            "README lacks {}",
+            e.name
+        );
+        for plan in [e.plan, e.fixed_plan] {
+            assert!(
+                readme.contains(&format!("`{}`", plan.name())),
+                "README lacks {}",
+                plan.name()
+            );
+        }
+        for v in e.findings {
+            assert!(readme.contains(v), "README lacks {v}");
+        }
+    }
+}
+
+macro_rules! example_test {
+    ($test:ident, $name:literal) => {
+        #[test]
+        fn $test() {
+            let e = EXAMPLES.iter().find(|e| e.name == $name).unwrap();
+            let failures = check_example(e);
+            assert!(failures.is_empty(), "{}", failures.join("\n"));
+        }
+    };
+}
+
+example_test!(web_liveness_db, "web-liveness-db");
+example_test!(api_prestop, "api-prestop");
+example_test!(shell_worker, "shell-worker");
+example_test!(statefulset_db, "statefulset-db");
+example_test!(job_backoff, "job-backoff");
+example_test!(pdb_drain, "pdb-drain");
