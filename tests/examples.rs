@@ -11,11 +11,11 @@
 //! every trace.
 
 use podcheck_model::manifest;
-use podcheck_model::plan::{plan_scenarios, Plan};
+use podcheck_model::plan::{plan_scenarios_for, Plan};
 use podcheck_model::spec::{Expectation, Scenario};
 use podcheck_model::Verdict;
 use podcheck_properties::check::{self, CheckOptions, ScenarioResult};
-use podcheck_properties::findings::kubernetes_behaviour;
+use podcheck_properties::findings::kubernetes_behaviour_in;
 use podcheck_properties::Kind;
 use std::path::Path;
 
@@ -51,13 +51,13 @@ const EXAMPLES: &[Example] = &[
         name: "web-liveness-db",
         plan: Plan::DependencyOutage,
         fixed_plan: Plan::DependencyOutage,
-        findings: &["no_restart_while_healthy", "no_request_to_stopped_container", "no_request_finds_no_endpoints"],
+        findings: &["no_restart_while_healthy", "no_request_to_stopped_container"],
         holds_in_fixed: &["no_restart_while_healthy", "no_request_to_stopped_container", "recovered_dependency_leads_to_ready"],
-        fixed_findings: &[(
-            "no_request_finds_no_endpoints",
-            "readiness checks the database on every replica, so during its outage no endpoint is ready and kube-proxy rejects requests: the fix keeps that on purpose (traffic is shed, nothing restarts)",
-        )],
-        behaviour: (&[], &[]),
+        fixed_findings: &[],
+        // Readiness checks the database on every replica, so during its outage no endpoint is
+        // ready and kube-proxy rejects requests: while a dependency is down requests fail
+        // whatever the probes check (`kubernetes_behaviour_in`).
+        behaviour: (&["no_request_finds_no_endpoints"], &["no_request_finds_no_endpoints"]),
         witnesses: (&[], &[]),
         states: (11394, 1343),
     },
@@ -138,7 +138,7 @@ const EXAMPLES: &[Example] = &[
 
 /// The manifests of one folder, as `podcheck check -f FOLDER` reads them (its `.yaml` files,
 /// sorted), named by their path under `examples/manifests/`.
-fn read(example: &str, variant: &str) -> Scenario {
+fn read(example: &str, variant: &str) -> (Scenario, manifest::Reading) {
     let dir = Path::new(DIR).join(example).join(variant);
     let mut files: Vec<_> = std::fs::read_dir(&dir)
         .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
@@ -161,9 +161,9 @@ fn read(example: &str, variant: &str) -> Scenario {
         r.warnings
     );
     assert!(r.ignored.is_empty(), "{example}/{variant}: {:?}", r.ignored);
-    let mut s = r.scenario;
+    let mut s = r.scenario.clone();
     s.name = format!("{example}/{variant}");
-    s
+    (s, r)
 }
 
 fn expect(s: &mut Scenario, (property, verdict, source): Witness) {
@@ -177,17 +177,22 @@ fn expect(s: &mut Scenario, (property, verdict, source): Witness) {
     });
 }
 
-/// The one scenario of `plan` over the manifests.
-fn plan_scenario(base: &Scenario, plan: Plan) -> Scenario {
-    let set = plan_scenarios(base, &[plan]);
+/// The one scenario the manifests' `podcheck.dev/plans` annotations ask for, under every
+/// plan (as `podcheck check -f` runs them): `plan`'s.
+fn plan_scenario((base, r): &(Scenario, manifest::Reading), plan: Plan) -> Scenario {
+    let set = plan_scenarios_for(base, &Plan::ALL, &r.plans);
+    let names: Vec<&str> = set.scenarios.iter().map(|s| s.name.as_str()).collect();
+    assert_eq!(set.scenarios.len(), 1, "{}: {names:?}", base.name);
+    let s = set.scenarios.into_iter().next().unwrap();
     assert!(
-        set.not_applicable.is_empty(),
-        "{}: {:?}",
-        base.name,
-        set.not_applicable
+        s.name
+            .starts_with(&format!("{}: {} ", base.name, plan.name()))
+            || s.name == format!("{}: {}", base.name, plan.name()),
+        "{}: the annotation asks for {}",
+        s.name,
+        plan.name()
     );
-    assert_eq!(set.scenarios.len(), 1, "{}: {plan:?}", base.name);
-    set.scenarios.into_iter().next().unwrap()
+    s
 }
 
 fn run(s: &Scenario) -> ScenarioResult {
@@ -203,7 +208,7 @@ fn violations(r: &ScenarioResult, behaviour: bool) -> Vec<&'static str> {
         .properties
         .iter()
         .filter(|p| p.verdict == Verdict::Violated && p.expected != Verdict::Violated)
-        .filter(|p| kubernetes_behaviour(p.def.name).is_some() == behaviour)
+        .filter(|p| kubernetes_behaviour_in(p.def.name, &r.scenario).is_some() == behaviour)
         .map(|p| p.def.name)
         .collect();
     v.sort_unstable();

@@ -3,10 +3,10 @@
 //! that its fault really happens (no vacuity warning) and what it finds.
 
 use podcheck_model::manifest::read;
-use podcheck_model::plan::{plan_scenarios, Plan, OUTAGE_SECONDS};
+use podcheck_model::plan::{plan_scenarios, plan_scenarios_for, Plan, OUTAGE_SECONDS};
 use podcheck_model::spec::{Fault, Scenario, Verdict};
 use podcheck_properties::check::{self, CheckOptions};
-use podcheck_properties::findings::kubernetes_behaviour;
+use podcheck_properties::findings::kubernetes_behaviour_in;
 
 const APP: &str = r#"apiVersion: apps/v1
 kind: Deployment
@@ -188,9 +188,10 @@ fn the_crash_happens_and_the_container_is_restarted() {
 }
 
 /// Every plan's fault happens in its scenario, with its findings pinned: this Deployment has
-/// no preStop hook, so a deleted, crashed, rolled or powered-off pod still gets requests
-/// after its program stopped; its readiness probe checks the dependency, so an outage leaves
-/// the Service without endpoints; and both replicas sit on one node, so a partition does too.
+/// no preStop hook, so a deleted or rolled pod still gets requests after its program stopped
+/// (after a crash or a power-off that is Kubernetes' own behaviour, not a finding); its readiness probe checks the dependency, so an outage leaves
+/// the Service without endpoints (while the dependency is down requests fail either way: not
+/// a finding); and both replicas sit on one node, so a partition does too.
 #[test]
 fn every_plan_scenario_is_checked_without_a_vacuity_warning() {
     // The drain plan is left out: without pod symmetry (a drain tells pods apart) its
@@ -209,7 +210,7 @@ fn every_plan_scenario_is_checked_without_a_vacuity_warning() {
             .properties
             .iter()
             .filter(|p| {
-                p.verdict == Verdict::Violated && kubernetes_behaviour(p.def.name).is_none()
+                p.verdict == Verdict::Violated && kubernetes_behaviour_in(p.def.name, s).is_none()
             })
             .map(|p| p.def.name)
             .collect();
@@ -223,11 +224,61 @@ fn every_plan_scenario_is_checked_without_a_vacuity_warning() {
         [
             r#"manifests: delete-pod web: 7716 states; violated: ["no_request_to_stopped_container"]"#,
             r#"manifests: rollout web: 47866 states; violated: ["no_request_to_stopped_container", "rollout_serving_endpoints_within_unavailable"]"#,
-            r#"manifests: dependency-outage: 440 states; violated: ["no_request_finds_no_endpoints"]"#,
-            r#"manifests: crash web: 2171 states; violated: ["no_request_to_stopped_container"]"#,
+            r#"manifests: dependency-outage: 440 states; violated: []"#,
+            r#"manifests: crash web: 2171 states; violated: []"#,
             r#"manifests: partition web: 3454 states; violated: ["no_request_finds_no_endpoints"]"#,
             r#"manifests: partition-force-delete web: 12342 states; violated: ["no_request_finds_no_endpoints"]"#,
-            r#"manifests: power-off web: 1440 states; violated: ["no_request_to_stopped_container", "no_request_finds_no_endpoints"]"#,
+            r#"manifests: power-off web: 1440 states; violated: ["no_request_finds_no_endpoints"]"#,
         ]
+    );
+}
+
+/// `podcheck.dev/plans` on a workload's own metadata picks its plans; a bad name is refused
+/// where it stands, with the list.
+#[test]
+fn a_workload_picks_its_plans_with_an_annotation() {
+    let picked = APP.replacen(
+        "metadata: {name: web}",
+        "metadata:\n  name: web\n  annotations: {podcheck.dev/plans: \"drain, delete-pod\"}",
+        1,
+    );
+    let r = read(&[("app.yaml".into(), picked)]).expect("read");
+    assert!(r.warnings.is_empty(), "{:?}", r.warnings);
+    assert_eq!(r.plans["web"], [Plan::Drain, Plan::DeletePod]);
+    let set = plan_scenarios_for(&r.scenario, &Plan::ALL, &r.plans);
+    let names: Vec<&str> = set.scenarios.iter().map(|s| s.name.as_str()).collect();
+    assert_eq!(names, ["manifests: delete-pod web", "manifests: drain web"]);
+    assert_eq!(set.not_applicable.len(), 6, "{:?}", set.not_applicable);
+    assert!(set.not_applicable.contains(
+        &"dependency-outage: every workload's podcheck.dev/plans annotation leaves it out"
+            .to_string()
+    ));
+    assert!(set
+        .not_applicable
+        .contains(&"crash: web's podcheck.dev/plans annotation leaves it out".to_string()));
+
+    let none = APP.replacen(
+        "metadata: {name: web}",
+        "metadata:\n  name: web\n  annotations: {podcheck.dev/plans: none}",
+        1,
+    );
+    let r = read(&[("app.yaml".into(), none)]).expect("read");
+    assert!(plan_scenarios_for(&r.scenario, &Plan::ALL, &r.plans)
+        .scenarios
+        .is_empty());
+
+    let bad = APP.replacen(
+        "metadata: {name: web}",
+        "metadata:\n  name: web\n  annotations: {podcheck.dev/plans: \"delete-pod,reboot\"}",
+        1,
+    );
+    let e = read(&[("app.yaml".into(), bad)]).unwrap_err();
+    assert!(
+        e.starts_with("app.yaml:5:"),
+        "located at the annotation: {e}"
+    );
+    assert!(
+        e.contains("Deployment/web: metadata.annotations.podcheck.dev/plans: unknown plan `reboot`; the plans are: delete-pod,"),
+        "{e}"
     );
 }

@@ -17,6 +17,7 @@
 
 use crate::cluster::Cluster;
 use crate::spec::{Expectation, Fault, Scenario, Start, Verdict, Workload};
+use std::collections::BTreeMap;
 
 /// One plan. [`Plan::ALL`] is the default set, in this order.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -166,6 +167,19 @@ pub struct PlanSet {
 /// fault of its own: the faults it has are replaced): one per plan and workload it targets,
 /// named `<base>: <plan> <workload>`, each from the settled cluster.
 pub fn plan_scenarios(base: &Scenario, plans: &[Plan]) -> PlanSet {
+    plan_scenarios_for(base, plans, &BTreeMap::new())
+}
+
+/// [`plan_scenarios`], where a workload named in `chosen` (its `podcheck.dev/plans`
+/// annotation, [`crate::manifest::Reading::plans`]) is checked only under the plans listed
+/// for it. The dependency outage acts on the whole cluster: it is made unless every
+/// workload leaves it out.
+pub fn plan_scenarios_for(
+    base: &Scenario,
+    plans: &[Plan],
+    chosen: &BTreeMap<String, Vec<Plan>>,
+) -> PlanSet {
+    let wants = |w: &str, p: Plan| chosen.get(w).is_none_or(|ps| ps.contains(&p));
     let mut settled_base = base.clone();
     settled_base.faults.clear();
     settled_base.expect.clear();
@@ -198,7 +212,9 @@ pub fn plan_scenarios(base: &Scenario, plans: &[Plan]) -> PlanSet {
         let mut made = 0;
         let mut why = None;
         if plan == Plan::DependencyOutage {
-            if checks_dependency(base) {
+            if !base.workloads.iter().any(|w| wants(w.name(), plan)) {
+                why = Some("every workload's podcheck.dev/plans annotation leaves it out".into());
+            } else if checks_dependency(base) {
                 set.scenarios.push(one(
                     &settled_base,
                     plan,
@@ -217,6 +233,12 @@ pub fn plan_scenarios(base: &Scenario, plans: &[Plan]) -> PlanSet {
                 continue;
             }
             let name = w.name().to_string();
+            if !wants(&name, plan) {
+                why = Some(format!(
+                    "{name}'s podcheck.dev/plans annotation leaves it out"
+                ));
+                continue;
+            }
             let faults = match plan {
                 Plan::DeletePod => vec![Fault::DeletePod {
                     workload: name.clone(),

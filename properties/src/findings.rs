@@ -6,7 +6,11 @@
 //! findings — something the manifests can change (a probe, a preStop hook, the grace period,
 //! how the program handles SIGTERM, replicas, a budget, an access mode). A few are how
 //! Kubernetes itself behaves whatever the manifests say; those are reported as behaviour,
-//! with why, and do not make a manifest unsafe.
+//! with why, and do not make a manifest unsafe. Some of them are so only under a fault: a
+//! program that dies at once gets requests until its kubelet and the proxies have seen it,
+//! whatever the manifests say ([`kubernetes_behaviour_in`]).
+
+use podcheck_model::spec::{Fault, Scenario};
 
 /// Why a violation of property `name` is Kubernetes' own behaviour, not a finding about the
 /// manifests; `None` for a finding.
@@ -20,4 +24,32 @@ pub fn kubernetes_behaviour(name: &str) -> Option<&'static str> {
         }
         _ => return None,
     })
+}
+
+/// [`kubernetes_behaviour`], and what the faults of `scenario` make unavoidable: after a
+/// crash or a power-off the program is gone before anything else knows, so requests reach
+/// it until the kubelet (or, for a dead node, the node lifecycle controller) and then the
+/// EndpointSlice and each kube-proxy have caught up, and no probe or hook can close that
+/// window; while a dependency is down, requests fail whatever the probes check.
+pub fn kubernetes_behaviour_in(name: &str, scenario: &Scenario) -> Option<&'static str> {
+    if let Some(why) = kubernetes_behaviour(name) {
+        return Some(why);
+    }
+    let dies_at_once = scenario
+        .faults
+        .iter()
+        .any(|f| matches!(f, Fault::Crash { .. } | Fault::PowerOff { .. }));
+    let outage = scenario
+        .faults
+        .iter()
+        .any(|f| matches!(f, Fault::DependencyOutage { .. }));
+    match name {
+        "no_request_finds_no_endpoints" if outage => Some(
+            "while the dependency is down, requests fail either way: refused by kube-proxy when readiness checks the dependency and every pod is unready, or answered with the program's own error when it does not; which is better is the application's choice",
+        ),
+        "no_request_to_stopped_container" if dies_at_once => Some(
+            "a program that crashes, or whose node powers off, stops before the kubelet, the EndpointSlice and the kube-proxies know: requests reach it until they have caught up (docs/sources.md#kube-proxy-terminating-endpoints), whatever the manifest says",
+        ),
+        _ => None,
+    }
 }

@@ -53,6 +53,7 @@ pub const ANNOTATIONS: &[(&str, &str)] = &[
     ("image-pull-fails", "`true`: the image cannot be pulled (default false)"),
     ("proxy-lag-seconds", "on a Service: how long a kube-proxy lags behind the EndpointSlice (default 3)"),
     ("clients", "on a Service: `false` if no client sends requests through it (default true)"),
+    ("plans", "on a workload's own metadata: the fault plans to check it under, comma-separated (`delete-pod,drain`), or `none` (default: every plan)"),
 ];
 
 /// Default boot time: a program that takes a while to answer makes probes and rollouts matter.
@@ -73,6 +74,9 @@ pub struct Reading {
     pub assumed: Vec<String>,
     /// Fields accepted but not used by the model, as `file:line: kind/name: path`.
     pub unused: Vec<String>,
+    /// The fault plans each workload asked for with `podcheck.dev/plans` on its own metadata;
+    /// a workload not listed takes every plan.
+    pub plans: BTreeMap<String, Vec<crate::plan::Plan>>,
 }
 
 /// One document, with where it came from.
@@ -293,6 +297,35 @@ fn words(msg: &str) -> String {
         return format!("the field {f} is required");
     }
     msg.to_string()
+}
+
+/// `podcheck.dev/plans` on a workload's own `metadata.annotations`: the plans it is checked
+/// under, or `none`.
+fn workload_plans(d: &Doc) -> Result<Option<Vec<crate::plan::Plan>>, String> {
+    let key = format!("{PREFIX}plans");
+    let Some(v) = d
+        .tree
+        .get("metadata")
+        .and_then(|m| m.get("annotations"))
+        .and_then(|a| a.get(&key))
+    else {
+        return Ok(None);
+    };
+    let path = format!("metadata.annotations.{key}");
+    let Some(text) = v.str() else {
+        return Err(d.err(&path, "must be a string such as \"delete-pod,drain\""));
+    };
+    if text.trim() == "none" {
+        return Ok(Some(Vec::new()));
+    }
+    let mut out = Vec::new();
+    for name in text.split(',').map(str::trim) {
+        let p = crate::plan::Plan::parse(name).map_err(|e| d.err(&path, e))?;
+        if !out.contains(&p) {
+            out.push(p);
+        }
+    }
+    Ok(Some(out))
 }
 
 /// An annotation lookup: `podcheck.dev/<field>.<container>`, else `podcheck.dev/<field>`.
@@ -1441,9 +1474,13 @@ impl Reader {
         let mut pdbs = Vec::new();
         let mut claims = Vec::new();
         let mut nodes = Vec::new();
+        let mut plans = BTreeMap::new();
         for o in objects {
             match o {
                 Object::Workload(d, w, l) => {
+                    if let Some(p) = workload_plans(&d)? {
+                        plans.insert(w.name().to_string(), p);
+                    }
                     if let Some((first, _, _)) =
                         workloads.iter().find(|(_, x, _)| x.name() == w.name())
                     {
@@ -1656,6 +1693,7 @@ impl Reader {
             ignored: self.ignored,
             assumed: self.assumed,
             unused: self.unused,
+            plans,
         })
     }
 }
