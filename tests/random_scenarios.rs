@@ -127,7 +127,7 @@ fn scenario() -> impl Strategy<Value = Scenario> {
         any::<bool>(),
         (
             any::<bool>(),
-            any::<bool>(),
+            0u8..3,
             proptest::option::of(1u16..=60),
             proptest::bool::weighted(0.3),
         ),
@@ -272,10 +272,15 @@ fn scenario() -> impl Strategy<Value = Scenario> {
                         force: false,
                     }]);
                 }
-                if deadlock {
-                    groups.push(vec![Fault::Deadlock {
+                // The program deadlocks, or crashes.
+                match deadlock {
+                    1 => groups.push(vec![Fault::Deadlock {
                         workload: "w".into(),
-                    }]);
+                    }]),
+                    2 => groups.push(vec![Fault::Crash {
+                        workload: "w".into(),
+                    }]),
+                    _ => {}
                 }
                 if force {
                     groups.push(vec![Fault::ForceDeletePod {
