@@ -68,7 +68,12 @@ pub fn filter(m: &Context, s: &State, pod: &Pod) -> Vec<Vec<String>> {
                 reasons.push("node(s) were unschedulable".into());
                 return reasons;
             }
-            if !k8s::node_selector_matches(&spec.node_selector, &node.labels) {
+            if !k8s::required_node_affinity_matches(
+                &spec.node_selector,
+                spec.required_node_affinity.as_deref(),
+                &node.name,
+                &node.labels,
+            ) {
                 reasons.push("node(s) didn't match Pod's node affinity/selector".into());
             }
             if let Some(t) = k8s::first_untolerated_taint(

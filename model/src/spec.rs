@@ -6,7 +6,7 @@
 //! shape.
 
 pub use crate::k8s::deployment::{percent, IntOrString};
-use crate::k8s::{Resources, RestartPolicy, Taint, Toleration};
+use crate::k8s::{NodeSelectorTerm, Resources, RestartPolicy, Taint, Toleration};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
@@ -633,6 +633,11 @@ pub struct PodSpec {
     pub termination_grace_period_seconds: u16,
     #[serde(default)]
     pub node_selector: BTreeMap<String, String>,
+    /// `affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms`:
+    /// ANDed with the nodeSelector by the scheduler and by kubelet admission
+    /// (docs/sources.md#scheduler-nodeselector). Absent: no required node affinity.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub required_node_affinity: Option<Vec<NodeSelectorTerm>>,
     #[serde(default)]
     pub tolerations: Vec<Toleration>,
     /// `priority` (from the PriorityClass), for node-pressure eviction ranking.
@@ -2162,6 +2167,26 @@ pub fn validate_pod_spec(w: &Workload, t: &PodSpec) -> Result<(), String> {
     let at = |path: String, what: String| format!("workload `{}`: {path}: {what}", w.name());
     let base = pod_spec_path(w);
     let grace = t.termination_grace_period_seconds;
+    if let Some(terms) = &t.required_node_affinity {
+        let here = format!("{base}.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms");
+        if terms.is_empty() {
+            return Err(at(
+                here,
+                "Required value: must have at least one node selector term".into(),
+            ));
+        }
+        for (i, term) in terms.iter().enumerate() {
+            for (list, reqs, fields) in [
+                ("matchExpressions", &term.match_expressions, false),
+                ("matchFields", &term.match_fields, true),
+            ] {
+                for (j, r) in reqs.iter().enumerate() {
+                    r.validate(fields)
+                        .map_err(|e| at(format!("{here}[{i}].{list}[{j}]"), e))?;
+                }
+            }
+        }
+    }
     let mut names = std::collections::BTreeSet::new();
     for (list, ctrs) in [
         ("initContainers", &t.init_containers),

@@ -3,7 +3,9 @@
 //! Ports of: `Toleration.ToleratesTaint` (staging/src/k8s.io/api/core/v1/toleration.go);
 //! `v1helper.FindMatchingUntoleratedTaint`; NodeResourcesFit `computePodResourceRequest` and
 //! `fitsRequest` (pkg/scheduler/framework/plugins/noderesources/fit.go); `leastResourceScorer`
-//! / `leastRequestedScore` (least_allocated.go); `labels.SelectorFromSet(nodeSelector)`;
+//! / `leastRequestedScore` (least_allocated.go); `labels.SelectorFromSet(nodeSelector)` ANDed
+//! with the required node affinity (component-helpers scheduling/corev1/nodeaffinity
+//! `RequiredNodeAffinity.Match`);
 //! `FitError.Error` (pkg/scheduler/framework/types.go); the kubelet's `predicateAdmitHandler.Admit`
 //! reason mapping (pkg/kubelet/lifecycle/predicate.go); `getMinTolerationTime` and
 //! `processPodOnNode` (pkg/controller/tainteviction/taint_eviction.go).
@@ -182,12 +184,165 @@ pub fn least_allocated_score(
 
 /// `labels.SelectorFromSet(pod.Spec.NodeSelector).Matches(node.Labels)`: every
 /// key=value of the selector must be present; an empty selector matches every node.
-/// (Required node affinity, ANDed upstream, is not modelled.)
 pub fn node_selector_matches(
     selector: &BTreeMap<String, String>,
     labels: &BTreeMap<String, String>,
 ) -> bool {
     selector.iter().all(|(k, v)| labels.get(k) == Some(v))
+}
+
+/// `NodeSelectorOperator` of a node selector requirement.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum NodeSelectorOperator {
+    In,
+    NotIn,
+    Exists,
+    DoesNotExist,
+    Gt,
+    Lt,
+}
+
+/// `NodeSelectorRequirement`: a key, an operator and values. The API server's validation
+/// (`ValidateNodeSelectorRequirement`) is checked where the scenario is read
+/// ([`NodeSelectorRequirement::validate`]), so matching never meets a malformed one.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct NodeSelectorRequirement {
+    pub key: String,
+    pub operator: NodeSelectorOperator,
+    #[serde(default)]
+    pub values: Vec<String>,
+}
+
+/// `NodeSelectorTerm`: its requirements are ANDed; a term with neither is skipped (it
+/// selects no node).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct NodeSelectorTerm {
+    /// Requirements on the node's labels.
+    #[serde(default)]
+    pub match_expressions: Vec<NodeSelectorRequirement>,
+    /// Requirements on the node's fields: only `metadata.name`, with `In` or `NotIn`.
+    #[serde(default)]
+    pub match_fields: Vec<NodeSelectorRequirement>,
+}
+
+impl NodeSelectorRequirement {
+    /// `ValidateNodeSelectorRequirement` (and `validateNodeFieldSelectorRequirement` for
+    /// `fields`): `In`/`NotIn` need values, `Exists`/`DoesNotExist` none, `Gt`/`Lt` one
+    /// integer; a field requirement is on `metadata.name`, with `In` or `NotIn` and one value.
+    pub fn validate(&self, fields: bool) -> Result<(), String> {
+        use NodeSelectorOperator::*;
+        if fields {
+            if self.key != "metadata.name" {
+                return Err(format!(
+                    "key: Invalid value: \"{}\": a node field selector can only use metadata.name",
+                    self.key
+                ));
+            }
+            if !matches!(self.operator, In | NotIn) {
+                return Err(format!(
+                    "operator: Unsupported value: \"{:?}\": supported values: \"In\", \"NotIn\"",
+                    self.operator
+                ));
+            }
+            if self.values.len() != 1 {
+                return Err("values: Required value: must have exactly one value".into());
+            }
+            return Ok(());
+        }
+        if self.key.is_empty() {
+            return Err("key: Required value".into());
+        }
+        match self.operator {
+            In | NotIn if self.values.is_empty() => Err(
+                "values: Required value: must be specified when `operator` is 'In' or 'NotIn'"
+                    .into(),
+            ),
+            Exists | DoesNotExist if !self.values.is_empty() => Err(
+                "values: Forbidden: may not be specified when `operator` is 'Exists' or 'DoesNotExist'"
+                    .into(),
+            ),
+            Gt | Lt if self.values.len() != 1 => Err(
+                "values: Required value: must be specified single value when `operator` is 'Lt' or 'Gt'"
+                    .into(),
+            ),
+            Gt | Lt if self.values[0].parse::<i64>().is_err() => Err(format!(
+                "values[0]: Invalid value: \"{}\": must be an integer when `operator` is 'Lt' or 'Gt'",
+                self.values[0]
+            )),
+            _ => Ok(()),
+        }
+    }
+
+    /// The label requirement against a node's labels (`labels.Requirement.Matches`): `NotIn`
+    /// and `DoesNotExist` hold where the label is absent; `Gt`/`Lt` compare the label's
+    /// value as an integer, and a value that is not one does not match.
+    fn matches_labels(&self, labels: &BTreeMap<String, String>) -> bool {
+        use NodeSelectorOperator::*;
+        let has = labels.get(&self.key);
+        match self.operator {
+            In => has.is_some_and(|v| self.values.contains(v)),
+            NotIn => has.is_none_or(|v| !self.values.contains(v)),
+            Exists => has.is_some(),
+            DoesNotExist => has.is_none(),
+            Gt | Lt => {
+                let (Some(v), Some(bound)) = (
+                    has.and_then(|v| v.parse::<i64>().ok()),
+                    self.values.first().and_then(|b| b.parse::<i64>().ok()),
+                ) else {
+                    return false;
+                };
+                if self.operator == Gt {
+                    v > bound
+                } else {
+                    v < bound
+                }
+            }
+        }
+    }
+}
+
+impl NodeSelectorTerm {
+    fn is_empty(&self) -> bool {
+        self.match_expressions.is_empty() && self.match_fields.is_empty()
+    }
+
+    /// `nodeSelectorTerm.match`: every label requirement and every field requirement.
+    fn matches(&self, name: &str, labels: &BTreeMap<String, String>) -> bool {
+        self.match_expressions
+            .iter()
+            .all(|r| r.matches_labels(labels))
+            && self.match_fields.iter().all(|r| {
+                let v = &r.values[0];
+                match r.operator {
+                    NodeSelectorOperator::In => name == v,
+                    _ => name != v,
+                }
+            })
+    }
+}
+
+/// `RequiredNodeAffinity.Match` (component-helpers `nodeaffinity.go`
+/// `GetRequiredNodeAffinity`): the pod's nodeSelector, ANDed with its required node
+/// affinity, whose terms are ORed; an empty term selects no node, so terms that are all
+/// empty select none.
+pub fn required_node_affinity_matches(
+    selector: &BTreeMap<String, String>,
+    terms: Option<&[NodeSelectorTerm]>,
+    node_name: &str,
+    labels: &BTreeMap<String, String>,
+) -> bool {
+    if !node_selector_matches(selector, labels) {
+        return false;
+    }
+    match terms {
+        None => true,
+        Some(terms) => terms
+            .iter()
+            .filter(|t| !t.is_empty())
+            .any(|t| t.matches(node_name, labels)),
+    }
 }
 
 /// `FitError.Error()` without PreFilter and PostFilter messages:

@@ -59,7 +59,12 @@ pub(super) fn admission_failure(
     }
     // `generalFilter` runs the scheduler's node-affinity check too: a pod bound
     // by `nodeName` to a node whose labels do not match its nodeSelector is rejected.
-    if !k8s::node_selector_matches(&spec.node_selector, &node.labels) {
+    if !k8s::required_node_affinity_matches(
+        &spec.node_selector,
+        spec.required_node_affinity.as_deref(),
+        &node.name,
+        &node.labels,
+    ) {
         return Some((
             "NodeAffinity".into(),
             "Predicate NodeAffinity failed: node(s) didn't match Pod's node affinity/selector"

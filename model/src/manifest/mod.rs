@@ -1040,10 +1040,12 @@ impl Reader {
                 "Required value: a pod needs at least one container",
             ));
         }
+        let required_node_affinity = self.affinity(doc, base, p)?;
         Ok(spec::PodSpec {
             restart_policy,
             termination_grace_period_seconds: grace,
             node_selector: p.node_selector.clone().unwrap_or_default(),
+            required_node_affinity,
             tolerations,
             priority: p.priority.unwrap_or(0),
             init_containers: init,
@@ -1051,6 +1053,105 @@ impl Reader {
             volumes,
             node_name: p.node_name.clone(),
         })
+    }
+
+    /// `affinity`: the required node affinity, which the model's scheduler and kubelet
+    /// admission run; a warning for each part they do not (preferred node affinity, pod
+    /// affinity and anti-affinity) and for topology spread constraints, which change where
+    /// pods land in a real cluster.
+    fn affinity(
+        &mut self,
+        doc: &Doc,
+        base: &str,
+        p: &core::PodSpec,
+    ) -> Result<Option<Vec<crate::k8s::NodeSelectorTerm>>, String> {
+        let not_run = |what: &str| {
+            format!("the model's scheduler does not run {what}: it may place pods where a real scheduler would not, and its findings about nodes (a drain, a partition, a node that dies) may differ")
+        };
+        if p.topology_spread_constraints
+            .as_ref()
+            .is_some_and(|t| !t.is_empty())
+        {
+            self.warnings.push(doc.err(
+                &format!("{base}.topologySpreadConstraints"),
+                not_run("topology spread constraints"),
+            ));
+        }
+        let Some(a) = &p.affinity else {
+            return Ok(None);
+        };
+        if a.pod_affinity.is_some() {
+            self.warnings.push(doc.err(
+                &format!("{base}.affinity.podAffinity"),
+                not_run("pod affinity"),
+            ));
+        }
+        if a.pod_anti_affinity.is_some() {
+            self.warnings.push(doc.err(
+                &format!("{base}.affinity.podAntiAffinity"),
+                not_run("pod anti-affinity"),
+            ));
+        }
+        let Some(na) = &a.node_affinity else {
+            return Ok(None);
+        };
+        if na
+            .preferred_during_scheduling_ignored_during_execution
+            .as_ref()
+            .is_some_and(|t| !t.is_empty())
+        {
+            self.warnings.push(doc.err(
+                &format!(
+                    "{base}.affinity.nodeAffinity.preferredDuringSchedulingIgnoredDuringExecution"
+                ),
+                not_run("preferred node affinity (a score)"),
+            ));
+        }
+        let Some(req) = &na.required_during_scheduling_ignored_during_execution else {
+            return Ok(None);
+        };
+        let here = format!(
+            "{base}.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms"
+        );
+        let ops = [
+            ("In", crate::k8s::NodeSelectorOperator::In),
+            ("NotIn", crate::k8s::NodeSelectorOperator::NotIn),
+            ("Exists", crate::k8s::NodeSelectorOperator::Exists),
+            (
+                "DoesNotExist",
+                crate::k8s::NodeSelectorOperator::DoesNotExist,
+            ),
+            ("Gt", crate::k8s::NodeSelectorOperator::Gt),
+            ("Lt", crate::k8s::NodeSelectorOperator::Lt),
+        ];
+        let mut terms = Vec::new();
+        for (i, t) in req.node_selector_terms.iter().enumerate() {
+            let mut term = crate::k8s::NodeSelectorTerm::default();
+            for (list, reqs, out) in [
+                (
+                    "matchExpressions",
+                    &t.match_expressions,
+                    &mut term.match_expressions,
+                ),
+                ("matchFields", &t.match_fields, &mut term.match_fields),
+            ] {
+                for (j, r) in reqs.iter().flatten().enumerate() {
+                    let operator = one_of(
+                        doc,
+                        &format!("{here}[{i}].{list}[{j}].operator"),
+                        &r.operator,
+                        &ops,
+                    )?;
+                    out.push(crate::k8s::NodeSelectorRequirement {
+                        key: r.key.clone(),
+                        operator,
+                        values: r.values.clone().unwrap_or_default(),
+                    });
+                }
+            }
+            terms.push(term);
+        }
+        Ok(Some(terms))
     }
 
     /// An annotation read as a number of seconds, or its default (noted as assumed).
@@ -1778,6 +1879,7 @@ fn used_paths(kind: &str) -> Vec<String> {
             "restartPolicy",
             "terminationGracePeriodSeconds",
             "nodeSelector.*",
+            "affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution.*",
             "tolerations.*",
             "priority",
             "nodeName",
