@@ -26,7 +26,7 @@ use crate::k8s::{
     ConditionStatus, ExitCodesOperator, PullPolicy, Resources, RestartPolicy, Taint, TaintEffect,
     Toleration, TolerationOperator,
 };
-use crate::spec::{self, ClaimSpec, Container, Fault, Scenario, Workload, MAX_SECONDS};
+use crate::spec::{self, ClaimSpec, Container, Scenario, Workload, MAX_SECONDS};
 use k8s_openapi::api::{
     apps::v1 as apps, batch::v1 as batch, core::v1 as core, policy::v1 as policy,
 };
@@ -1599,22 +1599,6 @@ impl Reader {
             }
             budgets.push(budget);
         }
-        // The default fault: `kubectl delete pod` of a Ready pod of each Deployment and
-        // StatefulSet, from the settled cluster.
-        let faults: Vec<Fault> = workloads
-            .iter()
-            .filter(|(_, w, _)| {
-                matches!(
-                    w,
-                    Workload::Deployment { .. } | Workload::StatefulSet { .. }
-                )
-            })
-            .map(|(_, w, _)| Fault::DeletePod {
-                workload: w.name().to_string(),
-                grace_period_seconds: -1,
-                force: false,
-            })
-            .collect();
         let origins: Vec<&str> = {
             let mut o: Vec<&str> = sources.iter().map(|(o, _)| o.as_str()).collect();
             o.dedup();
@@ -1622,12 +1606,13 @@ impl Reader {
         };
         let scenario = Scenario {
             name: "manifests".into(),
-            description: format!("the manifests in {}, from the settled cluster, with `kubectl delete pod` of each Deployment's and StatefulSet's pods", origins.join(", ")),
+            description: format!("the manifests in {}", origins.join(", ")),
             source: "the user's manifests".into(),
             cluster,
             workloads: workloads.iter().map(|(_, w, _)| w.clone()).collect(),
             service,
-            faults,
+            // No fault: the plans (`crate::plan`) add what happens to the application.
+            faults: Vec::new(),
             persistent_volume_claims: claims,
             pod_disruption_budgets: budgets,
             expect: Vec::new(),
