@@ -60,13 +60,13 @@ use podcheck_properties::findings::kubernetes_behaviour;
 use std::io::Read;
 use std::path::{Path, PathBuf};
 
+/// The layers below, for what the re-exports above do not cover.
+pub use podcheck_model as model;
 pub use podcheck_model::plan::Plan;
 pub use podcheck_model::spec::{Scenario, Verdict};
 pub use podcheck_model::{state, Action, Cluster, State};
-pub use podcheck_properties::{Kind, Premise, PropertyDef, StateFn, StepFn};
-/// The layers below, for what the re-exports above do not cover.
-pub use podcheck_model as model;
 pub use podcheck_properties as properties;
+pub use podcheck_properties::{Kind, Premise, PropertyDef, StateFn, StepFn};
 pub use podcheck_traces as traces;
 
 /// Bad input (a manifest podcheck cannot read, a file that cannot be opened, a property
@@ -216,7 +216,11 @@ pub struct NotApplicable {
 
 /// The scenarios of `plans` over an application's base scenario, plan by plan, with the
 /// plans that had nothing to act on.
-pub fn planned(application: &str, base: &Scenario, plans: &[Plan]) -> (Vec<Planned>, Vec<NotApplicable>) {
+pub fn planned(
+    application: &str,
+    base: &Scenario,
+    plans: &[Plan],
+) -> (Vec<Planned>, Vec<NotApplicable>) {
     let mut out = Vec::new();
     let mut na = Vec::new();
     let mut seen = Vec::new();
@@ -506,9 +510,11 @@ impl Check {
                 if !r.complete {
                     report.incomplete.push(p.scenario.name.clone());
                 }
-                report
-                    .warnings
-                    .extend(r.warnings.iter().map(|w| format!("{}: {w}", p.scenario.name)));
+                report.warnings.extend(
+                    r.warnings
+                        .iter()
+                        .map(|w| format!("{}: {w}", p.scenario.name)),
+                );
                 let (f, b) = findings(&p, &r, self.trace_format)?;
                 report.findings.extend(f);
                 report.behaviours.extend(b);

@@ -68,7 +68,11 @@ fn our_own_property_is_a_finding_under_a_power_off() {
         .filter(|f| f.property == "a_web_pod_is_always_ready")
         .collect();
     assert_eq!(ours.len(), 1, "{:?}", report.findings());
-    assert!(ours[0].trace.contains("counterexample"), "{}", ours[0].trace);
+    assert!(
+        ours[0].trace.contains("counterexample"),
+        "{}",
+        ours[0].trace
+    );
     assert!(ours[0].trace.contains("powers off"), "{}", ours[0].trace);
 }
 
@@ -103,7 +107,9 @@ fn without_the_prestop_sleep_a_pod_delete_loses_requests() {
 }
 
 #[test]
-#[should_panic(expected = "finding in web-without-prestop.yaml: delete-pod web: no_request_to_stopped_container")]
+#[should_panic(
+    expected = "finding in web-without-prestop.yaml: delete-pod web: no_request_to_stopped_container"
+)]
 fn assert_clean_panics_with_the_finding_and_its_trace() {
     Check::text("web-without-prestop.yaml", &without_prestop())
         .plan(Plan::DeletePod)
