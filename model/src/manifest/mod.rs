@@ -63,7 +63,7 @@ const DEFAULT_JOB_EXIT_SECONDS: u16 = 10;
 /// What the reader made of the manifests.
 #[derive(Clone, Debug)]
 pub struct Reading {
-    /// The scenario: the workloads, their Service, budgets, claims and nodes.
+    /// The scenario: the workloads, their Service, budgets, claims and nodes; no fault.
     pub scenario: Scenario,
     /// Unknown fields, with the closest known name, and other things the user should see.
     pub warnings: Vec<String>,
@@ -130,7 +130,9 @@ pub fn looks_like_manifests(text: &str) -> bool {
     }
 }
 
-/// Reads the manifests of every source (`(name to show, text)`) into one scenario.
+/// Reads the manifests of every source (`(name to show, text)`) into one scenario, settled
+/// (`start: settled`) and without faults: the plans of [`crate::plan`] add what happens to
+/// the application, one scenario each.
 pub fn read(sources: &[(String, String)]) -> Result<Reading, String> {
     let mut trees = Vec::new();
     for (origin, text) in sources {
