@@ -731,6 +731,19 @@ fn cli_checks_each_application_under_each_plan() {
     );
     assert!(summary.contains(" findings in "), "{summary}");
     assert!(summary.contains(" Kubernetes behaviours"), "{summary}");
+    // --traces: also the counterexample of the Kubernetes behaviour.
+    let (_, out, _) = podcheck(&[
+        "check",
+        "-f",
+        folder.join("fixed").to_str().unwrap(),
+        "--plan",
+        "delete-pod",
+        "--traces",
+    ]);
+    assert!(
+        out.contains("delete-pod web / deployment_at_most_replicas_running (always, violated): counterexample in"),
+        "{out}"
+    );
     // The fixed application alone, under the delete: clean, exit 0.
     let (code, out, err) = podcheck(&[
         "check",

@@ -117,3 +117,34 @@ fn assert_clean_panics_with_the_finding_and_its_trace() {
         .expect("checked")
         .assert_clean();
 }
+
+/// A manifest podcheck cannot take is an error naming the file, line and field.
+#[test]
+fn bad_input_is_an_error_naming_file_line_and_field() {
+    let web = std::fs::read_to_string(deploy().join("web.yaml")).unwrap();
+    let bad = web.replace("replicas: 2", "replicas: 7");
+    let e = Check::text("web.yaml", &bad)
+        .plan(Plan::DeletePod)
+        .run()
+        .expect_err("7 replicas is more than the model holds");
+    let line = bad.lines().position(|l| l.contains("replicas: 7")).unwrap() + 1;
+    assert!(
+        e.to_string().starts_with(&format!(
+            "web.yaml:{line}:3: Deployment/web: spec.replicas: "
+        )),
+        "{e}"
+    );
+    // A property of ours with a catalogue property's name is refused, not shadowed.
+    let mut clash = always_one_ready();
+    clash.name = "no_request_to_stopped_container";
+    let e = Check::manifests(deploy())
+        .unwrap()
+        .plan(Plan::DeletePod)
+        .property(clash)
+        .run()
+        .expect_err("a name of the catalogue");
+    assert!(
+        e.to_string().contains("is a property of the catalogue"),
+        "{e}"
+    );
+}
