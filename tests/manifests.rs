@@ -867,6 +867,31 @@ fn cli_json_report_of_findings_and_behaviour() {
     let v: serde_json::Value = serde_json::from_str(&out).expect("JSON");
     let t = v["scenarios"][1]["findings"][0]["trace"].as_str().unwrap();
     assert!(t.starts_with("sequenceDiagram"), "{t}");
+    // ITF and DOT too: every trace format is reachable for a finding.
+    let (_, out, _) = podcheck(&[
+        "check",
+        "-f",
+        folder,
+        "--plan",
+        "delete-pod",
+        "--format",
+        "json",
+        "--trace-format",
+        "itf",
+    ]);
+    let v: serde_json::Value = serde_json::from_str(&out).expect("JSON");
+    let t = &v["scenarios"][1]["findings"][0]["trace"];
+    assert!(t["#meta"].is_object() && t["states"].is_array(), "{t}");
+    let (_, out, _) = podcheck(&[
+        "check",
+        "-f",
+        &format!("{folder}/unsafe"),
+        "--plan",
+        "delete-pod",
+        "--trace-format",
+        "dot",
+    ]);
+    assert!(out.contains("digraph"), "{out}");
     std::fs::remove_dir_all(&dir).ok();
 }
 
