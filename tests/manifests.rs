@@ -759,6 +759,21 @@ fn cli_checks_each_application_under_each_plan() {
         ),
         "{out}"
     );
+    // Stopped at a bound with no finding so far: incomplete, exit 3.
+    let (code, out, err) = podcheck(&[
+        "check",
+        "-f",
+        folder.join("fixed").to_str().unwrap(),
+        "--plan",
+        "delete-pod",
+        "--max-states",
+        "10",
+    ]);
+    assert_eq!(code, Some(3), "{out}\n{err}");
+    assert!(
+        out.lines().last().unwrap().ends_with("; 1 incomplete"),
+        "{out}"
+    );
     std::fs::remove_dir_all(&dir).ok();
 }
 
