@@ -79,12 +79,22 @@ enum Command {
         /// whose premise no reachable state has.
         #[arg(long)]
         strict: bool,
-        /// Check your own Kubernetes manifests: a file, a folder (its `.yaml`, `.yml` and
-        /// `.json` files) or `-` for stdin; repeatable. They are read into one scenario,
-        /// checked from the settled cluster with `kubectl delete pod` of each Deployment's
-        /// and StatefulSet's pods (see "Your own manifests" in README).
+        /// Check your own Kubernetes manifests: a file, a folder or `-` for stdin; repeatable.
+        /// Applications: each folder (given, or under one given) that directly holds `.yaml`,
+        /// `.yml` or `.json` files is one application, its files together, named by its
+        /// path; the files named directly and stdin together make one more. Each
+        /// application is checked on its own under every plan of --plan, from the settled
+        /// cluster (see "Your own manifests" in README).
         #[arg(short = 'f', long = "filename", value_name = "PATH")]
         filename: Vec<String>,
+        /// With -f: the fault plans to check, comma-separated (default: all): delete-pod,
+        /// rollout, dependency-outage, crash, drain, partition, partition-force-delete,
+        /// power-off. A plan named here that applies to nothing is an error.
+        #[arg(long, value_name = "PLAN,...", value_delimiter = ',')]
+        plan: Vec<String>,
+        /// With -f: the format of each finding's trace (and, with --traces, of the others).
+        #[arg(long, value_enum, default_value_t = TraceFormat::Text)]
+        trace_format: TraceFormat,
         /// With -f: also list the fields the model does not read.
         #[arg(long)]
         verbose: bool,
@@ -221,6 +231,18 @@ enum TraceFormat {
     Mermaid,
     /// The state graph of a small scenario in Graphviz DOT, the trace in red.
     Dot,
+}
+
+impl From<TraceFormat> for podcheck::TraceFormat {
+    fn from(f: TraceFormat) -> podcheck::TraceFormat {
+        match f {
+            TraceFormat::Text => podcheck::TraceFormat::Text,
+            TraceFormat::Json => podcheck::TraceFormat::Json,
+            TraceFormat::Itf => podcheck::TraceFormat::Itf,
+            TraceFormat::Mermaid => podcheck::TraceFormat::Mermaid,
+            TraceFormat::Dot => podcheck::TraceFormat::Dot,
+        }
+    }
 }
 
 #[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -547,52 +569,7 @@ fn print_table(r: &ScenarioResult, checked: bool) {
     say!("");
 }
 
-/// The run shown for a property ([`PropertyResult::shown`]) as a path through the model (its
-/// states rebuilt by replaying its actions), with the cycle start of a lasso and a timed
-/// property's clock.
-#[allow(clippy::type_complexity)]
-fn raw_path(
-    m: &podcheck_model::Cluster,
-    p: &PropertyResult,
-) -> Option<
-    Result<
-        (
-            podcheck_traces::RawPath,
-            Option<usize>,
-            Option<(usize, Option<u64>, bool)>,
-        ),
-        String,
-    >,
-> {
-    let shown = p.shown()?;
-    Some(
-        podcheck_traces::RawPath::from_actions(m, shown.actions)
-            .map(|raw| (raw, shown.loop_start, shown.clock)),
-    )
-}
-
-/// The trace of the run shown for a property.
-fn shown_trace(
-    m: &podcheck_model::Cluster,
-    p: &PropertyResult,
-) -> Option<Result<(podcheck_traces::RawPath, podcheck_traces::Trace), String>> {
-    let path = raw_path(m, p)?;
-    Some(path.and_then(|(raw, loop_start, clock)| {
-        let t = podcheck_traces::from_raw(
-            m,
-            &raw,
-            p.def.name,
-            podcheck_traces::Kind::from(&p.def.kind),
-            p.verdict,
-            loop_start,
-        )?;
-        let t = match clock {
-            Some((from, deadline, slowest)) => t.with_clock(from, deadline, slowest),
-            None => t,
-        };
-        Ok((raw, t))
-    }))
-}
+use podcheck::shown_trace;
 
 fn print_traces(r: &ScenarioResult) {
     let model = check::model(&r.scenario, &[], false);
@@ -611,7 +588,6 @@ fn run_check(
     traces: bool,
     strict: bool,
     opts: CheckOptions,
-    manifests: bool,
 ) -> Result<ExitCode, BadInput> {
     let threads = opts.threads as u16;
     stop_on_ctrl_c();
@@ -630,12 +606,6 @@ fn run_check(
         } else {
             check::check(s, &opts).map_err(BadInput)?
         };
-        if manifests && r.complete && r.unique_states <= 1 {
-            eprintln!(
-                "{}: only the start state was explored: nothing can happen from the settled start (can the pods be placed on the nodes? check resources, taints and nodeSelector); the verdicts say nothing about your workloads",
-                if strict { "error" } else { "warning" }
-            );
-        }
         if format == Format::Table {
             print_table(&r, !interrupted);
             if traces {
@@ -1075,6 +1045,8 @@ fn main() -> ExitCode {
             catalogue: file,
             strict,
             filename,
+            plan,
+            trace_format,
             verbose,
             size,
             sim,
@@ -1092,7 +1064,7 @@ fn main() -> ExitCode {
             if !filename.is_empty() {
                 if file.is_some() || !scenarios.is_empty() {
                     return report(Err(BadInput(
-                        "-f reads your manifests into one scenario: give it without --catalogue and without scenario names".into(),
+                        "-f checks your manifests under the fault plans: give it without --catalogue and without scenario names".into(),
                     )));
                 }
                 if sim.simulate {
@@ -1100,11 +1072,22 @@ fn main() -> ExitCode {
                         "-f is not yet checked with --simulate".into(),
                     )));
                 }
-                return report(
-                    manifests::load(&filename, verbose)
-                        .and_then(|s| resize(vec![s], size, "the manifests"))
-                        .and_then(|picked| run_check(picked, format, traces, strict, opts, true)),
-                );
+                return report(manifests::run(manifests::ManifestArgs {
+                    paths: filename,
+                    plans: plan,
+                    format,
+                    trace_format: trace_format.into(),
+                    traces,
+                    strict,
+                    verbose,
+                    size,
+                    opts,
+                }));
+            }
+            if !plan.is_empty() || trace_format != TraceFormat::Text {
+                return report(Err(BadInput(
+                    "--plan and --trace-format go with -f (a scenario of the catalogue has its own faults; podcheck trace --format renders its traces)".into(),
+                )));
             }
             let origin = file
                 .clone()
@@ -1128,7 +1111,7 @@ fn main() -> ExitCode {
                         return swarm::run_simulate(picked, format, traces, &sim, size);
                     }
                     sim.reject_without_simulate()?;
-                    run_check(picked, format, traces, strict, opts, false)
+                    run_check(picked, format, traces, strict, opts)
                 })
         }
         Command::Merge {

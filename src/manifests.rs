@@ -1,82 +1,24 @@
-//! `podcheck check -f PATH|-`: reads the files, folders and stdin the user names, hands their
-//! text to `podcheck_model::manifest`, and prints what it made of them on stderr (warnings,
-//! ignored objects, assumed defaults, and with `--verbose` the fields the model does not
-//! read), so that stdout keeps the report alone.
+//! `podcheck check -f PATH|- [--plan …]`: the applications of the paths, each read by the
+//! library (`podcheck::read_application`) and checked under every plan's scenarios, with what
+//! the reader made of them on stderr (warnings, ignored objects, assumed defaults, and with
+//! `--verbose` the fields the model does not read), so that stdout keeps the report alone.
 
-use crate::BadInput;
-use podcheck_model::manifest;
-use podcheck_model::spec::Scenario;
-use std::io::Read;
-use std::path::Path;
+use crate::{json_scenario, print_table, print_warnings, resize, say, BadInput, Format, Size};
+use podcheck::{Behaviour, Finding, Plan, Planned, TraceFormat};
+use podcheck_model::manifest::{self, Reading};
+use podcheck_properties::check::{self, CheckOptions, ScenarioResult};
+use podcheck_properties::progress::{self, Bound, Stop};
+use serde::Serialize;
+use std::process::ExitCode;
 
-/// The sources of the paths: a file, every `.yaml`/`.yml`/`.json` file of a folder (sorted,
-/// recursively), or `-` for stdin.
-fn sources(paths: &[String]) -> Result<Vec<(String, String)>, BadInput> {
-    let mut out = Vec::new();
-    for p in paths {
-        if p == "-" {
-            let mut text = String::new();
-            std::io::stdin()
-                .read_to_string(&mut text)
-                .map_err(|e| BadInput(format!("cannot read stdin: {e}")))?;
-            out.push(("-".to_string(), text));
-            continue;
-        }
-        let path = Path::new(p);
-        if path.is_dir() {
-            let mut files = Vec::new();
-            folder(path, &mut files)?;
-            if files.is_empty() {
-                return Err(BadInput(format!(
-                    "{p}: no .yaml, .yml or .json file in the folder"
-                )));
-            }
-            for f in files {
-                out.push(read(&f)?);
-            }
-        } else {
-            out.push(read(path)?);
-        }
+impl From<podcheck::Error> for BadInput {
+    fn from(e: podcheck::Error) -> BadInput {
+        BadInput(e.0)
     }
-    Ok(out)
 }
 
-fn read(path: &Path) -> Result<(String, String), BadInput> {
-    let name = path.display().to_string();
-    let text =
-        std::fs::read_to_string(path).map_err(|e| BadInput(format!("cannot read {name}: {e}")))?;
-    Ok((name, text))
-}
-
-fn folder(dir: &Path, out: &mut Vec<std::path::PathBuf>) -> Result<(), BadInput> {
-    let entries = std::fs::read_dir(dir)
-        .map_err(|e| BadInput(format!("cannot read {}: {e}", dir.display())))?;
-    let mut paths: Vec<_> = entries.filter_map(|e| e.ok().map(|e| e.path())).collect();
-    paths.sort();
-    for p in paths {
-        if p.is_dir() {
-            folder(&p, out)?;
-        } else if p
-            .extension()
-            .is_some_and(|e| e == "yaml" || e == "yml" || e == "json")
-        {
-            out.push(p);
-        }
-    }
-    Ok(())
-}
-
-/// The scenario of the manifests, with what the reader made of them on stderr.
-pub fn load(paths: &[String], verbose: bool) -> Result<Scenario, BadInput> {
-    let sources = sources(paths)?;
-    for (name, text) in &sources {
-        if manifest::looks_like_scenarios(text) {
-            return Err(BadInput(format!(
-                "{name}: this is a podcheck scenario list, not Kubernetes manifests: check it with podcheck check --catalogue {name}"
-            )));
-        }
-    }
-    let r = manifest::read(&sources).map_err(BadInput)?;
+/// What the reader made of an application's manifests, on stderr.
+fn print_reading(r: &Reading, verbose: bool) {
     for w in &r.warnings {
         eprintln!("warning: {w}");
     }
@@ -85,7 +27,8 @@ pub fn load(paths: &[String], verbose: bool) -> Result<Scenario, BadInput> {
     }
     if !r.assumed.is_empty() {
         eprintln!(
-            "assumed (say otherwise with annotations {}…; see README):",
+            "assumed in {} (say otherwise with annotations {}…; see README):",
+            r.scenario.name,
             manifest::PREFIX
         );
         for a in &r.assumed {
@@ -102,6 +45,258 @@ pub fn load(paths: &[String], verbose: bool) -> Result<Scenario, BadInput> {
             }
         }
     }
-    podcheck_properties::check::selected(&r.scenario).map_err(BadInput)?;
-    Ok(r.scenario)
+}
+
+/// The plans of `--plan` (every plan without it).
+fn parse_plans(names: &[String]) -> Result<Vec<Plan>, BadInput> {
+    if names.is_empty() {
+        return Ok(Plan::ALL.to_vec());
+    }
+    names
+        .iter()
+        .map(|n| Plan::parse(n.trim()).map_err(BadInput))
+        .collect()
+}
+
+#[derive(Serialize)]
+struct JsonFinding<'a> {
+    property: &'a str,
+    sentence: &'a str,
+    trace_steps: Option<usize>,
+    /// The shortest counterexample in `--trace-format`: a string (text, mermaid, dot) or
+    /// the JSON of the trace (json, itf).
+    trace: serde_json::Value,
+}
+
+#[derive(Serialize)]
+struct JsonBehaviour<'a> {
+    property: &'a str,
+    why: &'a str,
+}
+
+#[derive(Serialize)]
+struct JsonPlanScenario<'a> {
+    application: &'a str,
+    plan: &'static str,
+    #[serde(flatten)]
+    check: crate::JsonScenario<'a>,
+    findings: Vec<JsonFinding<'a>>,
+    kubernetes_behaviour: Vec<JsonBehaviour<'a>>,
+}
+
+#[derive(Serialize)]
+struct JsonNotApplicable<'a> {
+    application: &'a str,
+    plan: &'static str,
+    why: &'a str,
+}
+
+#[derive(Serialize)]
+struct JsonReport<'a> {
+    applications: Vec<&'a str>,
+    not_applicable: Vec<JsonNotApplicable<'a>>,
+    scenarios: Vec<JsonPlanScenario<'a>>,
+    findings: usize,
+    kubernetes_behaviours: usize,
+}
+
+fn trace_value(text: &str, format: TraceFormat) -> serde_json::Value {
+    match format {
+        TraceFormat::Json | TraceFormat::Itf => serde_json::from_str(text)
+            .unwrap_or_else(|_| serde_json::Value::String(text.to_string())),
+        _ => serde_json::Value::String(text.to_string()),
+    }
+}
+
+/// Options of `check -f`.
+pub struct ManifestArgs {
+    pub paths: Vec<String>,
+    pub plans: Vec<String>,
+    pub format: Format,
+    pub trace_format: TraceFormat,
+    pub traces: bool,
+    pub strict: bool,
+    pub verbose: bool,
+    pub size: Size,
+    pub opts: CheckOptions,
+}
+
+pub fn run(a: ManifestArgs) -> Result<ExitCode, BadInput> {
+    let plans = parse_plans(&a.plans)?;
+    let apps = podcheck::applications(&a.paths)?;
+    let mut planned: Vec<Planned> = Vec::new();
+    let mut not_applicable = Vec::new();
+    for app in &apps {
+        let reading = podcheck::read_application(app)?;
+        print_reading(&reading, a.verbose);
+        let base = resize(vec![reading.scenario], a.size, &app.name)?.remove(0);
+        let (p, na) = podcheck::planned(&app.name, &base, &plans);
+        planned.extend(p);
+        not_applicable.extend(na);
+    }
+    for n in &not_applicable {
+        eprintln!("not applicable: {}: {}", n.application, n.why);
+    }
+    if !a.plans.is_empty() {
+        for &plan in &plans {
+            if !planned.iter().any(|p| p.plan == plan) {
+                let why: Vec<String> = not_applicable
+                    .iter()
+                    .filter(|n| n.plan == plan)
+                    .map(|n| format!("{}: {}", n.application, n.why))
+                    .collect();
+                return Err(BadInput(format!(
+                    "--plan {} applies to nothing in the manifests ({})",
+                    plan.name(),
+                    why.join("; ")
+                )));
+            }
+        }
+    }
+    crate::stop_on_ctrl_c();
+    let threads = a.opts.threads as u16;
+    let mut results: Vec<(ScenarioResult, bool, Vec<Finding>, Vec<Behaviour>)> = Vec::new();
+    for p in &planned {
+        let interrupted = progress::interrupts() > 0;
+        let r = if interrupted {
+            let stop = Stop {
+                bound: Bound::Interrupt,
+                phase: progress::Phase::Exploring,
+                states: 0,
+            };
+            check::not_checked(&p.scenario, stop).map_err(BadInput)?
+        } else {
+            let defs = podcheck::properties_of(&p.scenario, &[])?;
+            check::check_with(&p.scenario, &defs, &a.opts).map_err(BadInput)?
+        };
+        if r.complete && r.unique_states <= 1 {
+            eprintln!(
+                "{}: {}: only the start state was explored: nothing can happen from the settled start (can the pods be placed on the nodes? check resources, taints and nodeSelector); the verdicts say nothing about your workloads",
+                if a.strict { "error" } else { "warning" },
+                p.scenario.name
+            );
+        }
+        let (found, behaviour) = podcheck::findings(p, &r, a.trace_format)?;
+        if a.format == Format::Table {
+            print_table(&r, !interrupted);
+            for f in &found {
+                say!("finding: {}: {}: {}", f.scenario, f.property, f.sentence);
+                say!("{}", f.trace);
+            }
+            for b in &behaviour {
+                say!(
+                    "kubernetes behaviour: {}: {}: {}",
+                    b.scenario,
+                    b.property,
+                    b.why
+                );
+            }
+            if a.traces {
+                // The other runs: witnesses, and the counterexamples of Kubernetes' behaviour.
+                for prop in &r.properties {
+                    let is_finding = found.iter().any(|f| f.property == prop.def.name);
+                    if is_finding {
+                        continue;
+                    }
+                    if let Some(t) = podcheck::render_trace(&r, prop, a.trace_format)? {
+                        say!("{t}");
+                    }
+                }
+            }
+            if !found.is_empty() || !behaviour.is_empty() {
+                say!("");
+            }
+        }
+        print_warnings(&r, a.strict);
+        results.push((r, !interrupted, found, behaviour));
+    }
+    let n_findings: usize = results.iter().map(|r| r.2.len()).sum();
+    let k_scenarios = results.iter().filter(|r| !r.2.is_empty()).count();
+    let n_behaviour: usize = results.iter().map(|r| r.3.len()).sum();
+    let n_warnings: usize = results.iter().map(|r| r.0.warnings.len()).sum();
+    let one_state = results
+        .iter()
+        .any(|r| r.0.complete && r.0.unique_states <= 1);
+    let n_vacuous: usize = results
+        .iter()
+        .map(|r| r.0.properties.iter().filter(|p| p.vacuous).count())
+        .sum();
+    let incomplete = results.iter().filter(|r| !r.0.complete).count();
+    if a.format == Format::Json {
+        let out = JsonReport {
+            applications: apps.iter().map(|a| a.name.as_str()).collect(),
+            not_applicable: not_applicable
+                .iter()
+                .map(|n| JsonNotApplicable {
+                    application: &n.application,
+                    plan: n.plan.name(),
+                    why: &n.why,
+                })
+                .collect(),
+            scenarios: planned
+                .iter()
+                .zip(&results)
+                .map(|(p, (r, checked, found, behaviour))| JsonPlanScenario {
+                    application: &p.application,
+                    plan: p.plan.name(),
+                    check: json_scenario(r, threads, *checked),
+                    findings: found
+                        .iter()
+                        .map(|f| JsonFinding {
+                            property: &f.property,
+                            sentence: &f.sentence,
+                            trace_steps: f.trace_steps,
+                            trace: trace_value(&f.trace, a.trace_format),
+                        })
+                        .collect(),
+                    kubernetes_behaviour: behaviour
+                        .iter()
+                        .map(|b| JsonBehaviour {
+                            property: &b.property,
+                            why: &b.why,
+                        })
+                        .collect(),
+                })
+                .collect(),
+            findings: n_findings,
+            kubernetes_behaviours: n_behaviour,
+        };
+        say!(
+            "{}",
+            serde_json::to_string_pretty(&out).map_err(|e| BadInput(e.to_string()))?
+        );
+    } else {
+        let plural = |n: usize, one: &str, many: &str| {
+            if n == 1 {
+                format!("1 {one}")
+            } else {
+                format!("{n} {many}")
+            }
+        };
+        let mut tail = String::new();
+        if n_warnings > 0 {
+            tail.push_str(&format!("; {}", plural(n_warnings, "warning", "warnings")));
+        }
+        if incomplete > 0 {
+            tail.push_str(&format!("; {incomplete} incomplete"));
+        }
+        say!(
+            "{}, {}: {} in {}; {}; {} vacuous{tail}",
+            plural(apps.len(), "application", "applications"),
+            plural(results.len(), "plan scenario", "plan scenarios"),
+            plural(n_findings, "finding", "findings"),
+            plural(k_scenarios, "scenario", "scenarios"),
+            plural(n_behaviour, "Kubernetes behaviour", "Kubernetes behaviours"),
+            n_vacuous
+        );
+    }
+    Ok(
+        if n_findings > 0 || (a.strict && (n_warnings > 0 || one_state)) {
+            ExitCode::from(1)
+        } else if incomplete > 0 {
+            ExitCode::from(3)
+        } else {
+            ExitCode::SUCCESS
+        },
+    )
 }

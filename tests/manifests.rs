@@ -144,8 +144,13 @@ fn deployment_and_service_field_by_field() {
     let svc = s.service.as_ref().unwrap();
     assert_eq!(svc.selects, vec!["web".to_string()]);
     assert!(svc.publish_not_ready_addresses);
+    // The reader adds no fault: the plans do, one scenario each; the delete-pod plan's is
+    // `kubectl delete pod` of a Ready pod of web with its own grace period.
+    assert!(s.faults.is_empty(), "{:?}", s.faults);
+    let planned = podcheck_model::plan::plan_scenarios(s, &[podcheck_model::plan::Plan::DeletePod]);
+    assert_eq!(planned.scenarios.len(), 1);
     assert_eq!(
-        s.faults,
+        planned.scenarios[0].faults,
         vec![Fault::DeletePod {
             workload: "web".into(),
             grace_period_seconds: -1,
@@ -448,13 +453,27 @@ fn cli_checks_manifests_and_refuses_the_wrong_file() {
     let web = dir.join("web.yaml");
     std::fs::write(&web, WEB).unwrap();
     let out = Command::new(BIN)
-        .args(["check", "-f", web.to_str().unwrap(), "--verbose"])
+        .args([
+            "check",
+            "-f",
+            web.to_str().unwrap(),
+            "--verbose",
+            "--plan",
+            "delete-pod",
+        ])
         .output()
         .unwrap();
     let stdout = String::from_utf8_lossy(&out.stdout);
     let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(stdout.contains("manifests  (Kubernetes"), "{stdout}");
-    assert!(stdout.contains("1 scenarios,"), "{stdout}");
+    let app = web.display().to_string();
+    assert!(
+        stdout.contains(&format!("{app}: delete-pod web  (Kubernetes")),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("1 application, 1 plan scenario:"),
+        "{stdout}"
+    );
     assert!(stderr.contains("assumed"), "{stderr}");
     assert!(stderr.contains("fields accepted but not read"), "{stderr}");
     assert_ne!(out.status.code(), Some(2), "{stderr}");
@@ -463,7 +482,7 @@ fn cli_checks_manifests_and_refuses_the_wrong_file() {
     let db = dir.join("db.yaml");
     std::fs::write(&db, DB).unwrap();
     let out = Command::new(BIN)
-        .args(["check", "-f", db.to_str().unwrap()])
+        .args(["check", "-f", db.to_str().unwrap(), "--plan", "delete-pod"])
         .output()
         .unwrap();
     assert!(
@@ -589,4 +608,334 @@ proptest! {
     fn fuzz_random_text_never_panics(text in "[a-zA-Z0-9:{}\\[\\],\\- \n\"'#&*!|>%@`]{0,200}") {
         let _ = one("fuzz.yaml", &text);
     }
+}
+
+/// Two replicas behind a Service, a readiness probe that does not check the dependency, and
+/// a preStop sleep longer than the kube-proxies' lag: a pod delete loses no request.
+const FIXED: &str = r#"apiVersion: apps/v1
+kind: Deployment
+metadata: {name: web}
+spec:
+  replicas: 2
+  selector: {matchLabels: {app: web}}
+  template:
+    metadata:
+      labels: {app: web}
+      annotations:
+        podcheck.dev/boot-seconds: "1"
+        podcheck.dev/probe-checks-dependency: none
+    spec:
+      terminationGracePeriodSeconds: 10
+      containers:
+      - name: app
+        image: web:1
+        readinessProbe:
+          httpGet: {path: /ready, port: 8080}
+          periodSeconds: 5
+        lifecycle:
+          preStop:
+            sleep: {seconds: 5}
+---
+apiVersion: v1
+kind: Service
+metadata:
+  name: web
+  annotations: {podcheck.dev/proxy-lag-seconds: "1"}
+spec:
+  selector: {app: web}
+  ports: [{port: 80, targetPort: 8080}]
+"#;
+
+/// The same without the preStop sleep.
+fn unsafe_web() -> String {
+    let s = FIXED.replace(
+        "        lifecycle:\n          preStop:\n            sleep: {seconds: 5}\n",
+        "",
+    );
+    assert_ne!(s, FIXED);
+    s
+}
+
+/// A folder `shop/` with `shop/unsafe/web.yaml` and `shop/fixed/web.yaml`, and a loose file
+/// beside it.
+fn shop(tag: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("podcheck-apps-{tag}-{}", std::process::id()));
+    std::fs::create_dir_all(dir.join("shop/unsafe")).unwrap();
+    std::fs::create_dir_all(dir.join("shop/fixed")).unwrap();
+    std::fs::write(dir.join("shop/unsafe/web.yaml"), unsafe_web()).unwrap();
+    std::fs::write(dir.join("shop/fixed/web.yaml"), FIXED).unwrap();
+    std::fs::write(dir.join("loose.yaml"), FIXED).unwrap();
+    dir
+}
+
+fn podcheck(args: &[&str]) -> (Option<i32>, String, String) {
+    let out = Command::new(BIN).args(args).output().unwrap();
+    (
+        out.status.code(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+/// Each folder that directly holds manifests is one application, checked on its own; the
+/// files named directly make one more. The unsafe one has a finding, printed with its trace
+/// (exit 1); the Kubernetes behaviour is a note with why, not a finding.
+#[test]
+fn cli_checks_each_application_under_each_plan() {
+    let dir = shop("each");
+    let folder = dir.join("shop");
+    let loose = dir.join("loose.yaml");
+    let (code, out, err) = podcheck(&[
+        "check",
+        "-f",
+        folder.to_str().unwrap(),
+        "-f",
+        loose.to_str().unwrap(),
+        "--plan",
+        "delete-pod,crash",
+    ]);
+    assert_eq!(code, Some(1), "{out}\n{err}");
+    let f = folder.display().to_string();
+    let l = loose.display().to_string();
+    let headings: Vec<&str> = out
+        .lines()
+        .filter(|l| l.contains("  (Kubernetes"))
+        .map(|l| l.split("  (").next().unwrap())
+        .collect();
+    assert_eq!(
+        headings,
+        [
+            format!("{f}/fixed: delete-pod web"),
+            format!("{f}/fixed: crash web"),
+            format!("{f}/unsafe: delete-pod web"),
+            format!("{f}/unsafe: crash web"),
+            format!("{l}: delete-pod web"),
+            format!("{l}: crash web"),
+        ]
+    );
+    // The unsafe delete: a finding with its shortest counterexample, timeline text.
+    let finding = format!("finding: {f}/unsafe: delete-pod web: no_request_to_stopped_container: ");
+    let at = out.find(&finding).unwrap_or_else(|| panic!("{out}"));
+    let after = &out[at..];
+    assert!(
+        after.contains("no_request_to_stopped_container (step, violated): counterexample in"),
+        "{after}"
+    );
+    assert!(after.contains("kubectl: delete pod web-"), "{after}");
+    // The fixed delete has no finding, only the behaviour note.
+    assert!(
+        !out.contains(&format!("finding: {f}/fixed: delete-pod")),
+        "{out}"
+    );
+    assert!(
+        out.contains(&format!(
+            "kubernetes behaviour: {f}/fixed: delete-pod web: deployment_at_most_replicas_running: a ReplicaSet does not count terminating pods"
+        )),
+        "{out}"
+    );
+    let summary = out.lines().last().unwrap();
+    assert!(
+        summary.starts_with("3 applications, 6 plan scenarios: "),
+        "{summary}"
+    );
+    assert!(summary.contains(" findings in "), "{summary}");
+    assert!(summary.contains(" Kubernetes behaviours"), "{summary}");
+    // --traces: also the counterexample of the Kubernetes behaviour.
+    let (_, out, _) = podcheck(&[
+        "check",
+        "-f",
+        folder.join("fixed").to_str().unwrap(),
+        "--plan",
+        "delete-pod",
+        "--traces",
+    ]);
+    assert!(
+        out.contains("delete-pod web / deployment_at_most_replicas_running (always, violated): counterexample in"),
+        "{out}"
+    );
+    // The fixed application alone, under the delete: clean, exit 0.
+    let (code, out, err) = podcheck(&[
+        "check",
+        "-f",
+        folder.join("fixed").to_str().unwrap(),
+        "--plan",
+        "delete-pod",
+    ]);
+    assert_eq!(code, Some(0), "{out}\n{err}");
+    assert!(
+        out.lines().last().unwrap().starts_with(
+            "1 application, 1 plan scenario: 0 findings in 0 scenarios; 1 Kubernetes behaviour;"
+        ),
+        "{out}"
+    );
+    // Stopped at a bound with no finding so far: incomplete, exit 3.
+    let (code, out, err) = podcheck(&[
+        "check",
+        "-f",
+        folder.join("fixed").to_str().unwrap(),
+        "--plan",
+        "delete-pod",
+        "--max-states",
+        "10",
+    ]);
+    assert_eq!(code, Some(3), "{out}\n{err}");
+    assert!(
+        out.lines().last().unwrap().ends_with("; 1 incomplete"),
+        "{out}"
+    );
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn cli_plan_errors_exit_2() {
+    let dir = shop("plans");
+    let fixed = dir.join("shop/fixed");
+    let fixed = fixed.to_str().unwrap();
+    // An unknown plan: the list of plans.
+    let (code, _, err) = podcheck(&["check", "-f", fixed, "--plan", "delete-pod,reboot"]);
+    assert_eq!(code, Some(2), "{err}");
+    assert!(
+        err.contains("unknown plan `reboot`; the plans are: delete-pod, rollout, dependency-outage, crash, drain, partition, partition-force-delete, power-off"),
+        "{err}"
+    );
+    // A plan named that applies to nothing: an error naming why.
+    let (code, _, err) = podcheck(&["check", "-f", fixed, "--plan", "dependency-outage"]);
+    assert_eq!(code, Some(2), "{err}");
+    assert!(
+        err.contains("--plan dependency-outage applies to nothing in the manifests")
+            && err.contains("no probe checks the dependency"),
+        "{err}"
+    );
+    // --plan without -f.
+    let (code, _, err) = podcheck(&["check", "healthy", "--plan", "drain"]);
+    assert_eq!(code, Some(2), "{err}");
+    assert!(
+        err.contains("--plan and --trace-format go with -f"),
+        "{err}"
+    );
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+/// `--format json` carries findings and Kubernetes behaviour apart, the finding's trace in
+/// `--trace-format` (a JSON trace as JSON, a Mermaid diagram as text).
+#[test]
+fn cli_json_report_of_findings_and_behaviour() {
+    let dir = shop("json");
+    let folder = dir.join("shop");
+    let folder = folder.to_str().unwrap();
+    let (code, out, err) = podcheck(&[
+        "check",
+        "-f",
+        folder,
+        "--plan",
+        "delete-pod",
+        "--format",
+        "json",
+        "--trace-format",
+        "json",
+    ]);
+    assert_eq!(code, Some(1), "{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).expect("JSON");
+    assert_eq!(
+        v["applications"],
+        serde_json::json!([format!("{folder}/fixed"), format!("{folder}/unsafe")])
+    );
+    let scenarios = v["scenarios"].as_array().unwrap();
+    assert_eq!(scenarios.len(), 2);
+    let fixed = &scenarios[0];
+    assert_eq!(fixed["plan"], "delete-pod");
+    assert_eq!(fixed["application"], format!("{folder}/fixed"));
+    assert_eq!(fixed["scenario"], format!("{folder}/fixed: delete-pod web"));
+    assert_eq!(fixed["findings"], serde_json::json!([]));
+    assert_eq!(
+        fixed["kubernetes_behaviour"][0]["property"],
+        "deployment_at_most_replicas_running"
+    );
+    assert!(fixed["kubernetes_behaviour"][0]["why"]
+        .as_str()
+        .unwrap()
+        .contains("IsPodActive"));
+    let unsafe_ = &scenarios[1];
+    let names: Vec<&str> = unsafe_["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| f["property"].as_str().unwrap())
+        .collect();
+    assert!(
+        names.contains(&"no_request_to_stopped_container"),
+        "{names:?}"
+    );
+    let f = &unsafe_["findings"][0];
+    assert!(f["trace_steps"].as_u64().unwrap() > 0);
+    assert!(
+        f["trace"].is_object(),
+        "a JSON trace is JSON: {}",
+        f["trace"]
+    );
+    assert!(v["findings"].as_u64().unwrap() >= 1);
+    assert_eq!(v["kubernetes_behaviours"], 2);
+    assert_eq!(v["not_applicable"], serde_json::json!([]));
+    // Mermaid: the diagram's text.
+    let (_, out, _) = podcheck(&[
+        "check",
+        "-f",
+        folder,
+        "--plan",
+        "delete-pod",
+        "--format",
+        "json",
+        "--trace-format",
+        "mermaid",
+    ]);
+    let v: serde_json::Value = serde_json::from_str(&out).expect("JSON");
+    let t = v["scenarios"][1]["findings"][0]["trace"].as_str().unwrap();
+    assert!(t.starts_with("sequenceDiagram"), "{t}");
+    // ITF and DOT too: every trace format is reachable for a finding.
+    let (_, out, _) = podcheck(&[
+        "check",
+        "-f",
+        folder,
+        "--plan",
+        "delete-pod",
+        "--format",
+        "json",
+        "--trace-format",
+        "itf",
+    ]);
+    let v: serde_json::Value = serde_json::from_str(&out).expect("JSON");
+    let t = &v["scenarios"][1]["findings"][0]["trace"];
+    assert!(t["#meta"].is_object() && t["states"].is_array(), "{t}");
+    let (_, out, _) = podcheck(&[
+        "check",
+        "-f",
+        &format!("{folder}/unsafe"),
+        "--plan",
+        "delete-pod",
+        "--trace-format",
+        "dot",
+    ]);
+    assert!(out.contains("digraph"), "{out}");
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+/// Every plan by default; a plan with nothing to act on is said on stderr, not an error.
+#[test]
+fn cli_default_plans_say_which_do_not_apply() {
+    let dir = std::env::temp_dir().join(format!("podcheck-job-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let job = dir.join("job.yaml");
+    std::fs::write(&job, JOB).unwrap();
+    let (code, out, err) = podcheck(&["check", "-f", job.to_str().unwrap()]);
+    assert_ne!(code, Some(2), "{err}");
+    assert!(err.contains("not applicable: "), "{err}");
+    assert!(
+        err.contains(": rollout: no Deployment to roll out"),
+        "{err}"
+    );
+    assert!(
+        out.lines().last().unwrap().starts_with("1 application, "),
+        "{out}"
+    );
+    std::fs::remove_dir_all(&dir).ok();
 }

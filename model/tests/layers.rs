@@ -49,6 +49,9 @@ fn allowed() -> BTreeMap<&'static str, BTreeSet<&'static str>> {
     let mut everything: Vec<&str> = m.keys().copied().collect();
     everything.retain(|k| *k != "catalogue" && *k != "manifest");
     m.insert("cluster", everything);
+    // The fault plans over users' manifests: scenarios built above the cluster, which they
+    // settle once to learn where the first pod of a workload runs.
+    m.insert("plan", vec!["spec", "cluster"]);
     m.insert("lib", vec![]);
     m.into_iter()
         .map(|(k, v)| (k, v.into_iter().collect()))

@@ -26,7 +26,7 @@ use crate::k8s::{
     ConditionStatus, ExitCodesOperator, PullPolicy, Resources, RestartPolicy, Taint, TaintEffect,
     Toleration, TolerationOperator,
 };
-use crate::spec::{self, ClaimSpec, Container, Fault, Scenario, Workload, MAX_SECONDS};
+use crate::spec::{self, ClaimSpec, Container, Scenario, Workload, MAX_SECONDS};
 use k8s_openapi::api::{
     apps::v1 as apps, batch::v1 as batch, core::v1 as core, policy::v1 as policy,
 };
@@ -64,7 +64,7 @@ const DEFAULT_JOB_EXIT_SECONDS: u16 = 10;
 /// What the reader made of the manifests.
 #[derive(Clone, Debug)]
 pub struct Reading {
-    /// The scenario: the workloads, their Service, budgets, claims and nodes.
+    /// The scenario: the workloads, their Service, budgets, claims and nodes; no fault.
     pub scenario: Scenario,
     /// Unknown fields, with the closest known name, and other things the user should see.
     pub warnings: Vec<String>,
@@ -134,7 +134,9 @@ pub fn looks_like_manifests(text: &str) -> bool {
     }
 }
 
-/// Reads the manifests of every source (`(name to show, text)`) into one scenario.
+/// Reads the manifests of every source (`(name to show, text)`) into one scenario, settled
+/// (`start: settled`) and without faults: the plans of [`crate::plan`] add what happens to
+/// the application, one scenario each.
 pub fn read(sources: &[(String, String)]) -> Result<Reading, String> {
     let mut trees = Vec::new();
     for (origin, text) in sources {
@@ -1737,22 +1739,6 @@ impl Reader {
             }
             budgets.push(budget);
         }
-        // The default fault: `kubectl delete pod` of a Ready pod of each Deployment and
-        // StatefulSet, from the settled cluster.
-        let faults: Vec<Fault> = workloads
-            .iter()
-            .filter(|(_, w, _)| {
-                matches!(
-                    w,
-                    Workload::Deployment { .. } | Workload::StatefulSet { .. }
-                )
-            })
-            .map(|(_, w, _)| Fault::DeletePod {
-                workload: w.name().to_string(),
-                grace_period_seconds: -1,
-                force: false,
-            })
-            .collect();
         let origins: Vec<&str> = {
             let mut o: Vec<&str> = sources.iter().map(|(o, _)| o.as_str()).collect();
             o.dedup();
@@ -1760,12 +1746,13 @@ impl Reader {
         };
         let scenario = Scenario {
             name: "manifests".into(),
-            description: format!("the manifests in {}, from the settled cluster, with `kubectl delete pod` of each Deployment's and StatefulSet's pods", origins.join(", ")),
+            description: format!("the manifests in {}", origins.join(", ")),
             source: "the user's manifests".into(),
             cluster,
             workloads: workloads.iter().map(|(_, w, _)| w.clone()).collect(),
             service,
-            faults,
+            // No fault: the plans (`crate::plan`) add what happens to the application.
+            faults: Vec::new(),
             persistent_volume_claims: claims,
             pod_disruption_budgets: budgets,
             expect: Vec::new(),

@@ -1,0 +1,150 @@
+//! The manifests in `deploy/`, checked by podcheck as part of `cargo test`.
+
+use podcheck::{Check, Cluster, Kind, Plan, PropertyDef, State};
+
+/// The folder of the manifests, wherever `cargo test` runs from.
+fn deploy() -> std::path::PathBuf {
+    std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("deploy")
+}
+
+/// A pod deleted and a rollout restart lose no request: no finding (Kubernetes' own
+/// behaviour, such as a replacement running beside a pod still stopping, is no finding).
+#[test]
+fn the_manifests_are_clean_under_a_pod_delete_and_a_rollout() {
+    let report = Check::manifests(deploy())
+        .expect("deploy/ exists")
+        .plan(Plan::DeletePod)
+        .plan(Plan::Rollout)
+        .run()
+        .expect("the manifests are read");
+    assert_eq!(report.applications().len(), 1);
+    assert_eq!(report.scenarios().len(), 2, "{:?}", report.scenarios());
+    report.assert_clean();
+}
+
+/// Ours: at least one pod of web is Ready in every state (the Service always has an
+/// endpoint).
+fn a_web_pod_is_ready(_: &Cluster, s: &State) -> bool {
+    s.api.pods.iter().any(|p| p.status.ready)
+}
+
+fn always_one_ready() -> PropertyDef {
+    PropertyDef {
+        name: "a_web_pod_is_always_ready",
+        kind: Kind::Always(a_web_pod_is_ready),
+        sentence: "Some pod of web is Ready in every state.",
+        source: "our availability target",
+        layer: "api",
+        premise: None,
+    }
+}
+
+/// A property of our own, checked beside the catalogue: with two replicas and a readiness
+/// probe, a pod delete leaves one Ready pod...
+#[test]
+fn our_own_property_holds_under_a_pod_delete() {
+    Check::manifests(deploy())
+        .expect("deploy/ exists")
+        .plan(Plan::DeletePod)
+        .property(always_one_ready())
+        .run()
+        .expect("checked")
+        .assert_clean();
+}
+
+/// ... but not when the node of the first pod powers off while the other pod sits on the same
+/// node: the shortest trace shows how.
+#[test]
+fn our_own_property_is_a_finding_under_a_power_off() {
+    let report = Check::manifests(deploy())
+        .expect("deploy/ exists")
+        .plan(Plan::PowerOff)
+        .property(always_one_ready())
+        .run()
+        .expect("checked");
+    let ours: Vec<_> = report
+        .findings()
+        .iter()
+        .filter(|f| f.property == "a_web_pod_is_always_ready")
+        .collect();
+    assert_eq!(ours.len(), 1, "{:?}", report.findings());
+    assert!(
+        ours[0].trace.contains("counterexample"),
+        "{}",
+        ours[0].trace
+    );
+    assert!(ours[0].trace.contains("powers off"), "{}", ours[0].trace);
+}
+
+/// deploy/'s manifests, the Deployment without its preStop hook, as one text.
+fn without_prestop() -> String {
+    let web = std::fs::read_to_string(deploy().join("web.yaml")).unwrap();
+    let service = std::fs::read_to_string(deploy().join("service.yaml")).unwrap();
+    let unsafe_web = web.replace(
+        "        lifecycle:\n          preStop:\n            sleep: {seconds: 5}\n",
+        "",
+    );
+    assert_ne!(unsafe_web, web, "the preStop hook was removed");
+    format!("{unsafe_web}\n---\n{service}")
+}
+
+/// The same Deployment without its preStop sleep: a deleted pod stops serving while the
+/// kube-proxies still route to it, a finding with its shortest trace.
+#[test]
+fn without_the_prestop_sleep_a_pod_delete_loses_requests() {
+    let report = Check::text("web-without-prestop.yaml", &without_prestop())
+        .plan(Plan::DeletePod)
+        .run()
+        .expect("checked");
+    let f = report
+        .findings()
+        .iter()
+        .find(|f| f.property == "no_request_to_stopped_container")
+        .unwrap_or_else(|| panic!("no finding: {:?}", report.findings()));
+    assert_eq!(f.scenario, "web-without-prestop.yaml: delete-pod web");
+    assert!(f.trace.contains("kubectl: delete pod"), "{}", f.trace);
+    println!("{}", f.trace);
+}
+
+#[test]
+#[should_panic(
+    expected = "finding in web-without-prestop.yaml: delete-pod web: no_request_to_stopped_container"
+)]
+fn assert_clean_panics_with_the_finding_and_its_trace() {
+    Check::text("web-without-prestop.yaml", &without_prestop())
+        .plan(Plan::DeletePod)
+        .run()
+        .expect("checked")
+        .assert_clean();
+}
+
+/// A manifest podcheck cannot take is an error naming the file, line and field.
+#[test]
+fn bad_input_is_an_error_naming_file_line_and_field() {
+    let web = std::fs::read_to_string(deploy().join("web.yaml")).unwrap();
+    let bad = web.replace("replicas: 2", "replicas: 7");
+    let e = Check::text("web.yaml", &bad)
+        .plan(Plan::DeletePod)
+        .run()
+        .expect_err("7 replicas is more than the model holds");
+    let line = bad.lines().position(|l| l.contains("replicas: 7")).unwrap() + 1;
+    assert!(
+        e.to_string().starts_with(&format!(
+            "web.yaml:{line}:3: Deployment/web: spec.replicas: "
+        )),
+        "{e}"
+    );
+    // A property of ours with a catalogue property's name is refused, not shadowed.
+    let mut clash = always_one_ready();
+    clash.name = "no_request_to_stopped_container";
+    let e = Check::manifests(deploy())
+        .unwrap()
+        .plan(Plan::DeletePod)
+        .property(clash)
+        .run()
+        .expect_err("a name of the catalogue");
+    assert!(
+        e.to_string().contains("is a property of the catalogue"),
+        "{e}"
+    );
+}

@@ -1,0 +1,593 @@
+//! podcheck as a library: check your Kubernetes manifests against podcheck's fault plans from
+//! your own `cargo test`, with the catalogue's properties and your own.
+//!
+//! ```
+//! const WEB: &str = r#"
+//! apiVersion: apps/v1
+//! kind: Deployment
+//! metadata: {name: web}
+//! spec:
+//!   replicas: 1
+//!   selector: {matchLabels: {app: web}}
+//!   template:
+//!     metadata:
+//!       labels: {app: web}
+//!       annotations: {podcheck.dev/boot-seconds: "1"}
+//!     spec:
+//!       terminationGracePeriodSeconds: 5
+//!       containers:
+//!       - name: app
+//!         image: web:1
+//! "#;
+//!
+//! /// A property of my own: no container is ever restarted.
+//! fn never_restarted(_: &podcheck::Cluster, s: &podcheck::State) -> bool {
+//!     s.api.pods.iter().all(|p| p.status.statuses.iter().all(|c| c.restart_count == 0))
+//! }
+//!
+//! let report = podcheck::Check::text("web.yaml", WEB)
+//!     .plan(podcheck::Plan::DeletePod)
+//!     .run()
+//!     .expect("the manifests are read and checked");
+//! // Without a Service nothing sends requests, and a deleted pod is replaced: clean.
+//! report.assert_clean();
+//!
+//! let report = podcheck::Check::text("web.yaml", WEB)
+//!     .plan(podcheck::Plan::Crash)
+//!     .property(podcheck::PropertyDef {
+//!         name: "never_restarted",
+//!         kind: podcheck::Kind::Always(never_restarted),
+//!         sentence: "No container is ever restarted.",
+//!         source: "my team's runbook",
+//!         layer: "api",
+//!         premise: None,
+//!     })
+//!     .run()
+//!     .unwrap();
+//! // The crash plan restarts the container: my property is broken, with its shortest trace.
+//! let f = &report.findings()[0];
+//! assert_eq!(f.property, "never_restarted");
+//! assert_eq!(f.scenario, "web.yaml: crash web");
+//! assert!(f.trace.contains("counterexample"), "{}", f.trace);
+//! ```
+//!
+//! The command line (`podcheck check -f`) is a thin shell over this crate: the same
+//! applications, plans, findings and traces.
+
+use podcheck_model::manifest::{self, Reading};
+use podcheck_properties::check::{self, CheckOptions, PropertyResult, ScenarioResult};
+use podcheck_properties::findings::kubernetes_behaviour;
+use std::io::Read;
+use std::path::{Path, PathBuf};
+
+/// The layers below, for what the re-exports above do not cover.
+pub use podcheck_model as model;
+pub use podcheck_model::plan::Plan;
+pub use podcheck_model::spec::{Scenario, Verdict};
+pub use podcheck_model::{state, Action, Cluster, State};
+pub use podcheck_properties as properties;
+pub use podcheck_properties::{Kind, Premise, PropertyDef, StateFn, StepFn};
+pub use podcheck_traces as traces;
+
+/// Bad input (a manifest podcheck cannot read, a file that cannot be opened, a property
+/// given twice), with the file, line and field where there is one.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Error(pub String);
+
+impl std::fmt::Display for Error {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for Error {}
+
+impl From<String> for Error {
+    fn from(s: String) -> Error {
+        Error(s)
+    }
+}
+
+/// One application: manifest files checked together, as one cluster.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Application {
+    /// The folder's path, or the files' names.
+    pub name: String,
+    /// `(file name, text)` of each file.
+    pub sources: Vec<(String, String)>,
+}
+
+fn is_manifest_file(p: &Path) -> bool {
+    p.is_file()
+        && p.extension()
+            .is_some_and(|e| e == "yaml" || e == "yml" || e == "json")
+}
+
+fn read_file(path: &Path) -> Result<(String, String), Error> {
+    let name = path.display().to_string();
+    let text =
+        std::fs::read_to_string(path).map_err(|e| Error(format!("cannot read {name}: {e}")))?;
+    Ok((name, text))
+}
+
+/// Every folder under `dir` (itself included) that directly holds manifest files, with them,
+/// sorted by path.
+fn folders(dir: &Path, out: &mut Vec<(PathBuf, Vec<PathBuf>)>) -> Result<(), Error> {
+    let entries =
+        std::fs::read_dir(dir).map_err(|e| Error(format!("cannot read {}: {e}", dir.display())))?;
+    let mut paths: Vec<PathBuf> = entries.filter_map(|e| e.ok().map(|e| e.path())).collect();
+    paths.sort();
+    let files: Vec<PathBuf> = paths
+        .iter()
+        .filter(|p| is_manifest_file(p))
+        .cloned()
+        .collect();
+    if !files.is_empty() {
+        out.push((dir.to_path_buf(), files));
+    }
+    for p in paths {
+        if p.is_dir() {
+            folders(&p, out)?;
+        }
+    }
+    Ok(())
+}
+
+/// The applications of the paths given with `-f`: each folder (the one named, or one under
+/// it) that directly holds `.yaml`, `.yml` or `.json` files is one application, its files
+/// together, named by its path; the files named directly and stdin (`-`) together make one
+/// more, after the folders' ones.
+pub fn applications(paths: &[String]) -> Result<Vec<Application>, Error> {
+    let mut apps = Vec::new();
+    let mut loose: Vec<(String, String)> = Vec::new();
+    for p in paths {
+        if p == "-" {
+            let mut text = String::new();
+            std::io::stdin()
+                .read_to_string(&mut text)
+                .map_err(|e| Error(format!("cannot read stdin: {e}")))?;
+            loose.push(("-".to_string(), text));
+            continue;
+        }
+        let path = Path::new(p);
+        if path.is_dir() {
+            let mut found = Vec::new();
+            folders(path, &mut found)?;
+            if found.is_empty() {
+                return Err(Error(format!(
+                    "{p}: no .yaml, .yml or .json file in the folder or under it"
+                )));
+            }
+            for (dir, files) in found {
+                let sources = files
+                    .iter()
+                    .map(|f| read_file(f))
+                    .collect::<Result<_, _>>()?;
+                apps.push(Application {
+                    name: dir.display().to_string().trim_end_matches('/').to_string(),
+                    sources,
+                });
+            }
+        } else {
+            loose.push(read_file(path)?);
+        }
+    }
+    if !loose.is_empty() {
+        let names: Vec<&str> = loose.iter().map(|(n, _)| n.as_str()).collect();
+        apps.push(Application {
+            name: names.join(", "),
+            sources: loose,
+        });
+    }
+    Ok(apps)
+}
+
+/// The manifests of an application read into a fault-less base scenario named after it.
+pub fn read_application(app: &Application) -> Result<Reading, Error> {
+    for (name, text) in &app.sources {
+        if manifest::looks_like_scenarios(text) {
+            return Err(Error(format!(
+                "{name}: this is a podcheck scenario list, not Kubernetes manifests: check it with podcheck check --catalogue {name}"
+            )));
+        }
+    }
+    let mut r = manifest::read(&app.sources).map_err(Error)?;
+    r.scenario.name = app.name.clone();
+    check::selected(&r.scenario).map_err(Error)?;
+    Ok(r)
+}
+
+/// One scenario to check: a plan over an application.
+#[derive(Clone, Debug)]
+pub struct Planned {
+    pub application: String,
+    pub plan: Plan,
+    pub scenario: Scenario,
+}
+
+/// A plan that gave no scenario for an application, with why.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct NotApplicable {
+    pub application: String,
+    pub plan: Plan,
+    /// `plan: why`.
+    pub why: String,
+}
+
+/// The scenarios of `plans` over an application's base scenario, plan by plan, with the
+/// plans that had nothing to act on.
+pub fn planned(
+    application: &str,
+    base: &Scenario,
+    plans: &[Plan],
+) -> (Vec<Planned>, Vec<NotApplicable>) {
+    let mut out = Vec::new();
+    let mut na = Vec::new();
+    let mut seen = Vec::new();
+    for &plan in plans {
+        if seen.contains(&plan) {
+            continue;
+        }
+        seen.push(plan);
+        let set = podcheck_model::plan::plan_scenarios(base, &[plan]);
+        out.extend(set.scenarios.into_iter().map(|scenario| Planned {
+            application: application.to_string(),
+            plan,
+            scenario,
+        }));
+        na.extend(set.not_applicable.into_iter().map(|why| NotApplicable {
+            application: application.to_string(),
+            plan,
+            why,
+        }));
+    }
+    (out, na)
+}
+
+/// How a trace is rendered (as `podcheck trace --format`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum TraceFormat {
+    /// A timeline: time, actor, action, what changed, events, `kubectl get pods`.
+    #[default]
+    Text,
+    /// The trace as data (JSON).
+    Json,
+    /// The Informal Trace Format (JSON).
+    Itf,
+    /// A Mermaid sequence diagram.
+    Mermaid,
+    /// Graphviz DOT: the state graph of a small scenario (with a kept graph), else the path.
+    Dot,
+}
+
+/// The run a check shows for a property (counterexample, witness, lasso), replayed into a
+/// trace: `None` when it has none.
+pub fn shown_trace(
+    m: &Cluster,
+    p: &PropertyResult,
+) -> Option<Result<(podcheck_traces::RawPath, podcheck_traces::Trace), String>> {
+    let shown = p.shown()?;
+    let raw = match podcheck_traces::RawPath::from_actions(m, shown.actions) {
+        Ok(raw) => raw,
+        Err(e) => return Some(Err(e)),
+    };
+    Some(
+        podcheck_traces::from_raw(
+            m,
+            &raw,
+            p.def.name,
+            podcheck_traces::Kind::from(&p.def.kind),
+            p.verdict,
+            shown.loop_start,
+        )
+        .map(|t| match shown.clock {
+            Some((from, deadline, slowest)) => t.with_clock(from, deadline, slowest),
+            None => t,
+        })
+        .map(|t| (raw, t)),
+    )
+}
+
+/// The trace of property `p` of a check, rendered: `Ok(None)` when it has no run to show.
+pub fn render_trace(
+    r: &ScenarioResult,
+    p: &PropertyResult,
+    format: TraceFormat,
+) -> Result<Option<String>, Error> {
+    let model = check::model(&r.scenario, &[], false);
+    let Some(shown) = shown_trace(&model, p) else {
+        return Ok(None);
+    };
+    let (raw, trace) =
+        shown.map_err(|e| Error(format!("internal error: the trace does not replay: {e}")))?;
+    Ok(Some(match format {
+        TraceFormat::Text => podcheck_traces::render_text(&trace),
+        TraceFormat::Json => pretty(&trace)?,
+        TraceFormat::Itf => pretty(&podcheck_traces::itf::render_itf(&model, &raw, &trace))?,
+        TraceFormat::Mermaid => podcheck_traces::mermaid::render_mermaid(&model, &raw, &trace),
+        TraceFormat::Dot => match &r.graph {
+            Some(g) => podcheck_traces::dot::render_dot_graph(&model, g, &raw, &trace),
+            None => podcheck_traces::dot::render_dot(&model, &raw, &trace),
+        }
+        .map_err(Error)?,
+    }))
+}
+
+fn pretty<T: serde::Serialize>(v: &T) -> Result<String, Error> {
+    serde_json::to_string_pretty(v).map_err(|e| Error(e.to_string()))
+}
+
+/// A violated property that the manifests can change: a finding.
+#[derive(Clone, Debug)]
+pub struct Finding {
+    /// The application (its folder, or its files).
+    pub application: String,
+    /// The plan scenario, as `<application>: <plan> <workload>`.
+    pub scenario: String,
+    pub plan: Plan,
+    pub property: String,
+    /// What the property says.
+    pub sentence: String,
+    /// Steps of the shortest counterexample (or of the lasso); `None` when there is no run to
+    /// show (a `sometimes` of your own that no state has).
+    pub trace_steps: Option<usize>,
+    /// The shortest counterexample in the chosen trace format (timeline text by default);
+    /// for a property without a run to show, a sentence saying so.
+    pub trace: String,
+}
+
+/// A violated property that is Kubernetes' own behaviour whatever the manifests say: not a
+/// finding, reported with why.
+#[derive(Clone, Debug)]
+pub struct Behaviour {
+    pub application: String,
+    pub scenario: String,
+    pub plan: Plan,
+    pub property: String,
+    pub why: String,
+}
+
+/// The findings and the Kubernetes behaviours of one plan scenario's check, the findings'
+/// traces rendered in `format`.
+pub fn findings(
+    planned: &Planned,
+    r: &ScenarioResult,
+    format: TraceFormat,
+) -> Result<(Vec<Finding>, Vec<Behaviour>), Error> {
+    let mut found = Vec::new();
+    let mut behaviour = Vec::new();
+    for p in &r.properties {
+        if p.verdict == Verdict::Incomplete || p.verdict == p.expected {
+            continue;
+        }
+        if let Some(why) = kubernetes_behaviour(p.def.name) {
+            behaviour.push(Behaviour {
+                application: planned.application.clone(),
+                scenario: r.scenario.name.clone(),
+                plan: planned.plan,
+                property: p.def.name.to_string(),
+                why: why.to_string(),
+            });
+            continue;
+        }
+        let trace = match render_trace(r, p, format)? {
+            Some(t) => t,
+            None => format!(
+                "{}: {} (no run to show: no reachable state has it)",
+                p.def.name, p.def.sentence
+            ),
+        };
+        found.push(Finding {
+            application: planned.application.clone(),
+            scenario: r.scenario.name.clone(),
+            plan: planned.plan,
+            property: p.def.name.to_string(),
+            sentence: p.def.sentence.to_string(),
+            trace_steps: p.trace_steps(),
+            trace,
+        });
+    }
+    Ok((found, behaviour))
+}
+
+/// The properties a plan scenario is checked with: the catalogue's (every safety property and
+/// the plan's promise) and `own`.
+pub fn properties_of(scenario: &Scenario, own: &[PropertyDef]) -> Result<Vec<PropertyDef>, Error> {
+    let mut defs = check::selected(scenario).map_err(Error)?;
+    for d in own {
+        if defs.iter().any(|c| c.name == d.name) {
+            return Err(Error(format!(
+                "property `{}` is a property of the catalogue: give yours another name",
+                d.name
+            )));
+        }
+    }
+    defs.extend_from_slice(own);
+    Ok(defs)
+}
+
+enum Input {
+    Paths(Vec<String>),
+    Text(String, String),
+}
+
+/// A check of manifests against fault plans: [`Check::manifests`] or [`Check::text`], then
+/// [`Check::plan`] and [`Check::property`] as needed, then [`Check::run`].
+pub struct Check {
+    input: Vec<Input>,
+    plans: Vec<Plan>,
+    own: Vec<PropertyDef>,
+    options: CheckOptions,
+    trace_format: TraceFormat,
+}
+
+impl Check {
+    /// The manifests at `path`: a file, or a folder (each folder under it that directly holds
+    /// manifest files is one application, as with `podcheck check -f`).
+    pub fn manifests(path: impl AsRef<Path>) -> Result<Check, Error> {
+        let p = path.as_ref();
+        if !p.exists() {
+            return Err(Error(format!("{}: no such file or folder", p.display())));
+        }
+        Ok(Check {
+            input: vec![Input::Paths(vec![p.display().to_string()])],
+            ..Check::empty()
+        })
+    }
+
+    /// Manifests given as text (one or more YAML documents), named `name` in messages.
+    pub fn text(name: &str, yaml: &str) -> Check {
+        Check {
+            input: vec![Input::Text(name.to_string(), yaml.to_string())],
+            ..Check::empty()
+        }
+    }
+
+    fn empty() -> Check {
+        Check {
+            input: Vec::new(),
+            plans: Vec::new(),
+            own: Vec::new(),
+            options: CheckOptions::default(),
+            trace_format: TraceFormat::Text,
+        }
+    }
+
+    /// Check under this plan (repeatable). Without any, every plan ([`Plan::ALL`]); some are
+    /// slow on larger manifests (a drain tells pods apart: millions of states at two
+    /// replicas), so pick what your tests need.
+    pub fn plan(mut self, plan: Plan) -> Check {
+        self.plans.push(plan);
+        self
+    }
+
+    /// Check this property of your own too, in every plan scenario. It is expected to hold:
+    /// a violation is a finding.
+    pub fn property(mut self, def: PropertyDef) -> Check {
+        self.own.push(def);
+        self
+    }
+
+    /// The checker's options (bounds, threads).
+    pub fn options(mut self, options: CheckOptions) -> Check {
+        self.options = options;
+        self
+    }
+
+    /// The format of the findings' traces (default: timeline text).
+    pub fn trace_format(mut self, format: TraceFormat) -> Check {
+        self.trace_format = format;
+        self
+    }
+
+    /// Reads the manifests, makes every plan's scenarios and checks them.
+    pub fn run(self) -> Result<Report, Error> {
+        let mut apps = Vec::new();
+        for i in &self.input {
+            match i {
+                Input::Paths(p) => apps.extend(applications(p)?),
+                Input::Text(name, text) => apps.push(Application {
+                    name: name.clone(),
+                    sources: vec![(name.clone(), text.clone())],
+                }),
+            }
+        }
+        let plans: Vec<Plan> = if self.plans.is_empty() {
+            Plan::ALL.to_vec()
+        } else {
+            self.plans.clone()
+        };
+        let mut report = Report::default();
+        for app in &apps {
+            let reading = read_application(app)?;
+            report.warnings.extend(reading.warnings.iter().cloned());
+            report.applications.push(app.name.clone());
+            let (scenarios, na) = planned(&app.name, &reading.scenario, &plans);
+            report.not_applicable.extend(na);
+            for p in scenarios {
+                let defs = properties_of(&p.scenario, &self.own)?;
+                let r = check::check_with(&p.scenario, &defs, &self.options).map_err(Error)?;
+                if !r.complete {
+                    report.incomplete.push(p.scenario.name.clone());
+                }
+                report.warnings.extend(
+                    r.warnings
+                        .iter()
+                        .map(|w| format!("{}: {w}", p.scenario.name)),
+                );
+                let (f, b) = findings(&p, &r, self.trace_format)?;
+                report.findings.extend(f);
+                report.behaviours.extend(b);
+                report.scenarios.push(p.scenario.name.clone());
+            }
+        }
+        Ok(report)
+    }
+}
+
+/// What a [`Check`] found.
+#[derive(Clone, Debug, Default)]
+pub struct Report {
+    applications: Vec<String>,
+    scenarios: Vec<String>,
+    findings: Vec<Finding>,
+    behaviours: Vec<Behaviour>,
+    not_applicable: Vec<NotApplicable>,
+    incomplete: Vec<String>,
+    warnings: Vec<String>,
+}
+
+impl Report {
+    /// The applications checked, by name.
+    pub fn applications(&self) -> &[String] {
+        &self.applications
+    }
+    /// The plan scenarios checked, by name.
+    pub fn scenarios(&self) -> &[String] {
+        &self.scenarios
+    }
+    /// The findings: violated properties the manifests can change, each with its trace.
+    pub fn findings(&self) -> &[Finding] {
+        &self.findings
+    }
+    /// Violations that are Kubernetes' own behaviour, with why: not findings.
+    pub fn behaviours(&self) -> &[Behaviour] {
+        &self.behaviours
+    }
+    /// The plans that had nothing to act on in an application.
+    pub fn not_applicable(&self) -> &[NotApplicable] {
+        &self.not_applicable
+    }
+    /// The scenarios whose check stopped at a bound before it was complete.
+    pub fn incomplete(&self) -> &[String] {
+        &self.incomplete
+    }
+    /// The reader's warnings (unknown fields) and the checks' vacuity warnings.
+    pub fn warnings(&self) -> &[String] {
+        &self.warnings
+    }
+
+    /// Panics unless the report has no finding and every check was complete, listing each
+    /// finding with its trace.
+    #[track_caller]
+    pub fn assert_clean(&self) {
+        if self.findings.is_empty() && self.incomplete.is_empty() {
+            return;
+        }
+        let mut msg = format!(
+            "podcheck: {} findings in {} plan scenarios",
+            self.findings.len(),
+            self.scenarios.len()
+        );
+        for f in &self.findings {
+            msg.push_str(&format!(
+                "\n\nfinding in {}: {}: {}\n{}",
+                f.scenario, f.property, f.sentence, f.trace
+            ));
+        }
+        for s in &self.incomplete {
+            msg.push_str(&format!("\n\nincomplete: {s} stopped at a bound"));
+        }
+        panic!("{msg}");
+    }
+}
