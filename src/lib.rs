@@ -56,7 +56,7 @@
 
 use podcheck_model::manifest::{self, Reading};
 use podcheck_properties::check::{self, CheckOptions, PropertyResult, ScenarioResult};
-use podcheck_properties::findings::kubernetes_behaviour;
+use podcheck_properties::findings::kubernetes_behaviour_in;
 use std::io::Read;
 use std::path::{Path, PathBuf};
 
@@ -215,11 +215,13 @@ pub struct NotApplicable {
 }
 
 /// The scenarios of `plans` over an application's base scenario, plan by plan, with the
-/// plans that had nothing to act on.
+/// plans that had nothing to act on. A workload in `chosen` (its `podcheck.dev/plans`
+/// annotation, [`Reading::plans`]) is checked only under the plans listed for it.
 pub fn planned(
     application: &str,
     base: &Scenario,
     plans: &[Plan],
+    chosen: &std::collections::BTreeMap<String, Vec<Plan>>,
 ) -> (Vec<Planned>, Vec<NotApplicable>) {
     let mut out = Vec::new();
     let mut na = Vec::new();
@@ -229,7 +231,7 @@ pub fn planned(
             continue;
         }
         seen.push(plan);
-        let set = podcheck_model::plan::plan_scenarios(base, &[plan]);
+        let set = podcheck_model::plan::plan_scenarios_for(base, &[plan], chosen);
         out.extend(set.scenarios.into_iter().map(|scenario| Planned {
             application: application.to_string(),
             plan,
@@ -360,7 +362,7 @@ pub fn findings(
         if p.verdict == Verdict::Incomplete || p.verdict == p.expected {
             continue;
         }
-        if let Some(why) = kubernetes_behaviour(p.def.name) {
+        if let Some(why) = kubernetes_behaviour_in(p.def.name, &r.scenario) {
             behaviour.push(Behaviour {
                 application: planned.application.clone(),
                 scenario: r.scenario.name.clone(),
@@ -502,7 +504,7 @@ impl Check {
             let reading = read_application(app)?;
             report.warnings.extend(reading.warnings.iter().cloned());
             report.applications.push(app.name.clone());
-            let (scenarios, na) = planned(&app.name, &reading.scenario, &plans);
+            let (scenarios, na) = planned(&app.name, &reading.scenario, &plans, &reading.plans);
             report.not_applicable.extend(na);
             for p in scenarios {
                 let defs = properties_of(&p.scenario, &self.own)?;

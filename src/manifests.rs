@@ -121,6 +121,10 @@ pub struct ManifestArgs {
     pub opts: CheckOptions,
 }
 
+/// How a plan's reason for having nothing to act on reads when a workload's annotation left
+/// the plan out (`podcheck_model::plan`).
+const LEFT_OUT: &str = "podcheck.dev/plans annotation leaves it out";
+
 pub fn run(a: ManifestArgs) -> Result<ExitCode, BadInput> {
     let plans = parse_plans(&a.plans)?;
     let apps = podcheck::applications(&a.paths)?;
@@ -129,12 +133,29 @@ pub fn run(a: ManifestArgs) -> Result<ExitCode, BadInput> {
     for app in &apps {
         let reading = podcheck::read_application(app)?;
         print_reading(&reading, a.verbose);
+        let chosen = reading.plans.clone();
         let base = resize(vec![reading.scenario], a.size, &app.name)?.remove(0);
-        let (p, na) = podcheck::planned(&app.name, &base, &plans);
+        let (p, na) = podcheck::planned(&app.name, &base, &plans, &chosen);
         planned.extend(p);
         not_applicable.extend(na);
     }
-    for n in &not_applicable {
+    // The plans a workload's own `podcheck.dev/plans` leaves out, one line per application;
+    // every other plan with nothing to act on, a line each with why.
+    for app in &apps {
+        let left_out: Vec<&str> = not_applicable
+            .iter()
+            .filter(|n| n.application == app.name && n.why.contains(LEFT_OUT))
+            .map(|n| n.plan.name())
+            .collect();
+        if !left_out.is_empty() {
+            eprintln!(
+                "not checked: {}: {} (left out by the podcheck.dev/plans annotation)",
+                app.name,
+                left_out.join(", ")
+            );
+        }
+    }
+    for n in not_applicable.iter().filter(|n| !n.why.contains(LEFT_OUT)) {
         eprintln!("not applicable: {}: {}", n.application, n.why);
     }
     if !a.plans.is_empty() {

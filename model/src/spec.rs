@@ -2592,3 +2592,94 @@ pub fn validate_job_spec(name: &str, j: &JobSpec, release: Release) -> Result<()
     }
     Ok(())
 }
+
+/// A fault plan (`crate::plan`): one thing that happens to a running application, named in
+/// `podcheck.dev/plans` annotations and on the command line.
+/// [`Plan::ALL`] is the default set, in this order.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Plan {
+    /// `kubectl delete pod` of a Ready pod of the workload, with the pod's grace period.
+    DeletePod,
+    /// `kubectl rollout restart deployment/<name>`: a new ReplicaSet replaces every pod.
+    Rollout,
+    /// The external dependency (a database, an API the program calls) is down for
+    /// [`OUTAGE_SECONDS`], then comes back.
+    DependencyOutage,
+    /// The program in the workload's first container crashes once (exit code 1).
+    Crash,
+    /// `kubectl drain --ignore-daemonsets --delete-emptydir-data` of the node of the
+    /// workload's first pod, as a cluster upgrade runs it.
+    Drain,
+    /// The node of the workload's first pod is cut off from the API server for good; its
+    /// containers keep running.
+    Partition,
+    /// The same partition, then an operator's `kubectl delete pod --grace-period=0 --force`
+    /// of the pod stuck Terminating there.
+    PartitionForceDelete,
+    /// The node of the workload's first pod dies (power-off): its containers are gone at once.
+    PowerOff,
+}
+
+/// How long the dependency outage of [`Plan::DependencyOutage`] lasts: long enough for the
+/// default probe settings (`periodSeconds: 10`, `failureThreshold: 3`: 30 s of failures) to
+/// act on it twice over, so that a probe that checks the dependency has its effect.
+pub const OUTAGE_SECONDS: u16 = 60;
+
+impl Plan {
+    /// Every plan, the default set.
+    pub const ALL: [Plan; 8] = [
+        Plan::DeletePod,
+        Plan::Rollout,
+        Plan::DependencyOutage,
+        Plan::Crash,
+        Plan::Drain,
+        Plan::Partition,
+        Plan::PartitionForceDelete,
+        Plan::PowerOff,
+    ];
+
+    /// The plan's name on the command line (`--plan delete-pod,drain`).
+    pub fn name(self) -> &'static str {
+        match self {
+            Plan::DeletePod => "delete-pod",
+            Plan::Rollout => "rollout",
+            Plan::DependencyOutage => "dependency-outage",
+            Plan::Crash => "crash",
+            Plan::Drain => "drain",
+            Plan::Partition => "partition",
+            Plan::PartitionForceDelete => "partition-force-delete",
+            Plan::PowerOff => "power-off",
+        }
+    }
+
+    /// What the plan does, in one sentence.
+    pub fn describe(self) -> &'static str {
+        match self {
+            Plan::DeletePod => "`kubectl delete pod` of a Ready pod, with its grace period",
+            Plan::Rollout => "`kubectl rollout restart` of the Deployment",
+            Plan::DependencyOutage => {
+                "the external dependency is down for 60 s, then comes back"
+            }
+            Plan::Crash => "the program in the first container of one pod crashes (exit code 1)",
+            Plan::Drain => {
+                "`kubectl drain --ignore-daemonsets --delete-emptydir-data` of the node of the first pod"
+            }
+            Plan::Partition => "the node of the first pod is cut off from the API server for good",
+            Plan::PartitionForceDelete => {
+                "the node of the first pod is cut off, and the pod stuck Terminating there is force-deleted"
+            }
+            Plan::PowerOff => "the node of the first pod powers off",
+        }
+    }
+
+    /// The plan named `s`, or an error listing the names.
+    pub fn parse(s: &str) -> Result<Plan, String> {
+        Plan::ALL
+            .into_iter()
+            .find(|p| p.name() == s)
+            .ok_or_else(|| {
+                let names: Vec<&str> = Plan::ALL.iter().map(|p| p.name()).collect();
+                format!("unknown plan `{s}`; the plans are: {}", names.join(", "))
+            })
+    }
+}

@@ -76,7 +76,7 @@ pub struct Reading {
     pub unused: Vec<String>,
     /// The fault plans each workload asked for with `podcheck.dev/plans` on its own metadata;
     /// a workload not listed takes every plan.
-    pub plans: BTreeMap<String, Vec<crate::plan::Plan>>,
+    pub plans: BTreeMap<String, Vec<crate::spec::Plan>>,
 }
 
 /// One document, with where it came from.
@@ -104,7 +104,7 @@ fn located(origin: &str, loc: Loc, msg: &str) -> String {
 
 /// An object the model reads, typed, with its document.
 enum Object<'a> {
-    Workload(Doc<'a>, Workload, BTreeMap<String, String>),
+    Workload(Doc<'a>, Box<Workload>, BTreeMap<String, String>),
     Service(Doc<'a>, Box<core::Service>),
     Pdb(Doc<'a>, Box<policy::PodDisruptionBudget>),
     Claim(ClaimSpec),
@@ -303,7 +303,7 @@ fn words(msg: &str) -> String {
 
 /// `podcheck.dev/plans` on a workload's own `metadata.annotations`: the plans it is checked
 /// under, or `none`.
-fn workload_plans(d: &Doc) -> Result<Option<Vec<crate::plan::Plan>>, String> {
+fn workload_plans(d: &Doc) -> Result<Option<Vec<crate::spec::Plan>>, String> {
     let key = format!("{PREFIX}plans");
     let Some(v) = d
         .tree
@@ -322,7 +322,7 @@ fn workload_plans(d: &Doc) -> Result<Option<Vec<crate::plan::Plan>>, String> {
     }
     let mut out = Vec::new();
     for name in text.split(',').map(str::trim) {
-        let p = crate::plan::Plan::parse(name).map_err(|e| d.err(&path, e))?;
+        let p = crate::spec::Plan::parse(name).map_err(|e| d.err(&path, e))?;
         if !out.contains(&p) {
             out.push(p);
         }
@@ -621,7 +621,7 @@ impl Reader {
                     metadata: spec::Metadata { name: name.clone() },
                     spec: ds,
                 };
-                Object::Workload(doc, w, labels(&tmpl.metadata))
+                Object::Workload(doc, Box::new(w), labels(&tmpl.metadata))
             }
             "ReplicaSet" => {
                 let d = typed!(apps::ReplicaSet);
@@ -646,7 +646,7 @@ impl Reader {
                     metadata: spec::Metadata { name: name.clone() },
                     spec: ds,
                 };
-                Object::Workload(doc, w, labels(&tmpl.metadata))
+                Object::Workload(doc, Box::new(w), labels(&tmpl.metadata))
             }
             "StatefulSet" => {
                 let d = typed!(apps::StatefulSet);
@@ -700,7 +700,7 @@ impl Reader {
                         volume_claim_templates: templates,
                     },
                 };
-                Object::Workload(doc, w, labels(&tmpl.metadata))
+                Object::Workload(doc, Box::new(w), labels(&tmpl.metadata))
             }
             "Job" => {
                 let d = typed!(batch::Job);
@@ -714,7 +714,7 @@ impl Reader {
                     metadata: spec::Metadata { name: name.clone() },
                     spec: js,
                 };
-                Object::Workload(doc, w, labels(&tmpl.metadata))
+                Object::Workload(doc, Box::new(w), labels(&tmpl.metadata))
             }
             "Pod" => {
                 let p = typed!(core::Pod);
@@ -724,7 +724,11 @@ impl Reader {
                     metadata: spec::Metadata { name: name.clone() },
                     spec: pod,
                 };
-                Object::Workload(doc, w, p.metadata.labels.clone().unwrap_or_default())
+                Object::Workload(
+                    doc,
+                    Box::new(w),
+                    p.metadata.labels.clone().unwrap_or_default(),
+                )
             }
             "Service" => {
                 let v = typed!(core::Service);
@@ -1581,6 +1585,7 @@ impl Reader {
         for o in objects {
             match o {
                 Object::Workload(d, w, l) => {
+                    let w = *w;
                     if let Some(p) = workload_plans(&d)? {
                         plans.insert(w.name().to_string(), p);
                     }
