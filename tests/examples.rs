@@ -413,3 +413,53 @@ example_test!(shell_worker, "shell-worker");
 example_test!(statefulset_db, "statefulset-db");
 example_test!(job_backoff, "job-backoff");
 example_test!(pdb_drain, "pdb-drain");
+
+/// The command line over the whole `examples/` folder, as README says: every unsafe variant's
+/// findings with their traces, none in a fixed variant nor in the example crate's `deploy/`,
+/// and exit 1 because there are findings.
+#[test]
+fn podcheck_check_f_examples_reports_the_unsafe_findings_only() {
+    let examples = concat!(env!("CARGO_MANIFEST_DIR"), "/examples");
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_podcheck"))
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .args(["check", "-f", examples])
+        .output()
+        .expect("podcheck runs");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "{stdout}");
+    // The application of each finding line, in the order printed (folders sorted).
+    let mut apps: Vec<&str> = stdout
+        .lines()
+        .filter_map(|l| l.strip_prefix("finding: "))
+        .filter_map(|l| l.strip_prefix(examples))
+        .map(|l| l.split(": ").next().unwrap())
+        .collect();
+    apps.dedup();
+    let mut expected: Vec<String> = EXAMPLES
+        .iter()
+        .map(|e| format!("/manifests/{}/unsafe", e.name))
+        .collect();
+    expected.sort();
+    assert_eq!(apps, expected, "{stdout}");
+    let findings = EXAMPLES.iter().map(|e| e.findings.len()).sum::<usize>();
+    let summary = stdout.lines().last().unwrap_or("");
+    assert!(
+        summary.starts_with(&format!(
+            "13 applications, 14 plan scenarios: {findings} findings in {} scenarios; ",
+            EXAMPLES.len()
+        )),
+        "{summary}"
+    );
+    // Each finding is followed by its trace.
+    assert_eq!(
+        stdout
+            .matches("(step, violated): counterexample in")
+            .count()
+            + stdout
+                .matches("(always, violated): counterexample in")
+                .count()
+            + stdout.matches("(leads_to, violated):").count(),
+        findings,
+        "{stdout}"
+    );
+}
