@@ -125,8 +125,23 @@ enum Command {
     },
     /// Show the shortest counterexample (or witness) of a property in a scenario.
     Trace {
-        /// Scenario name.
-        scenario: String,
+        /// Scenario name (with -f: a plan scenario's name, or none when there is one).
+        #[arg(required_unless_present = "filename")]
+        scenario: Option<String>,
+        /// Your own manifests instead of a scenario (as `check -f`): SCENARIO then names one
+        /// of their plan scenarios (`"deploy: delete-pod web"`), and may be left out when
+        /// there is only one.
+        #[arg(short = 'f', long = "filename", value_name = "PATH")]
+        filename: Vec<String>,
+        /// With -f: the fault plans whose scenarios to choose from (default: all).
+        #[arg(
+            long,
+            value_name = "PLAN,...",
+            value_delimiter = ',',
+            requires = "filename"
+        )]
+        plan: Vec<String>,
+
         /// Property name (default: the first violated property).
         #[arg(long)]
         property: Option<String>,
@@ -149,8 +164,23 @@ enum Command {
     /// Browse a scenario's states in Stateright's Explorer: readable states, a picture of the
     /// cluster, and the counterexample paths, step by step.
     Explore {
-        /// Scenario name.
-        scenario: String,
+        /// Scenario name (with -f: a plan scenario's name, or none when there is one).
+        #[arg(required_unless_present = "filename")]
+        scenario: Option<String>,
+        /// Your own manifests instead of a scenario (as `check -f`): SCENARIO then names one
+        /// of their plan scenarios (`"deploy: delete-pod web"`), and may be left out when
+        /// there is only one.
+        #[arg(short = 'f', long = "filename", value_name = "PATH")]
+        filename: Vec<String>,
+        /// With -f: the fault plans whose scenarios to choose from (default: all).
+        #[arg(
+            long,
+            value_name = "PLAN,...",
+            value_delimiter = ',',
+            requires = "filename"
+        )]
+        plan: Vec<String>,
+
         /// Where to serve the Explorer (loopback unless you say otherwise).
         #[arg(long, value_name = "HOST:PORT", default_value = "127.0.0.1:3000")]
         addr: String,
@@ -1129,23 +1159,22 @@ fn main() -> ExitCode {
             slowest,
             catalogue: file,
             size,
+            filename,
+            plan,
         } => {
             let origin = file
                 .clone()
                 .unwrap_or_else(|| "the built-in catalogue".into());
-            load(&file)
-                .and_then(|all| pick(all, std::slice::from_ref(&scenario), &origin))
-                .and_then(|picked| resize(picked, size, &origin))
-                .and_then(|mut picked| {
-                    run_trace(
-                        picked.remove(0),
-                        property,
-                        format,
-                        max_memory,
-                        slowest,
-                        &origin,
-                    )
-                })
+            one_scenario(&file, scenario, &filename, &plan, size, &origin).and_then(|mut picked| {
+                run_trace(
+                    picked.remove(0),
+                    property,
+                    format,
+                    max_memory,
+                    slowest,
+                    &origin,
+                )
+            })
         }
         Command::Bench(args) => bench::run(args),
         Command::Explore {
@@ -1153,17 +1182,57 @@ fn main() -> ExitCode {
             addr,
             catalogue: file,
             size,
+            filename,
+            plan,
         } => {
             let origin = file
                 .clone()
                 .unwrap_or_else(|| "the built-in catalogue".into());
-            load(&file)
-                .and_then(|all| pick(all, std::slice::from_ref(&scenario), &origin))
-                .and_then(|picked| resize(picked, size, &origin))
+            one_scenario(&file, scenario, &filename, &plan, size, &origin)
                 .and_then(|mut picked| run_explore(picked.remove(0), &addr))
         }
     };
     report(result)
+}
+
+/// The one scenario `trace` and `explore` work on: a scenario of the catalogue by name, or,
+/// with `-f`, one plan scenario of the manifests (by name, or the only one).
+fn one_scenario(
+    file: &Option<String>,
+    scenario: Option<String>,
+    filename: &[String],
+    plan: &[String],
+    size: Size,
+    origin: &str,
+) -> Result<Vec<Scenario>, BadInput> {
+    if filename.is_empty() {
+        let name = scenario.ok_or_else(|| BadInput("name a scenario".into()))?;
+        return load(file)
+            .and_then(|all| pick(all, std::slice::from_ref(&name), origin))
+            .and_then(|picked| resize(picked, size, origin));
+    }
+    if file.is_some() {
+        return Err(BadInput(
+            "-f reads your manifests: give it without --catalogue".into(),
+        ));
+    }
+    let all = manifests::plan_scenarios(filename, plan, size)?;
+    let names: Vec<&str> = all.iter().map(|s| s.name.as_str()).collect();
+    match scenario {
+        Some(name) => match all.iter().position(|s| s.name == name) {
+            Some(i) => Ok(vec![all[i].clone()]),
+            None => Err(BadInput(format!(
+                "the manifests have no plan scenario `{name}`; they have: {}",
+                names.join("; ")
+            ))),
+        },
+        None if all.len() == 1 => Ok(all),
+        None => Err(BadInput(format!(
+            "the manifests have {} plan scenarios: name one (quoted), or narrow them with --plan: {}",
+            all.len(),
+            names.join("; ")
+        ))),
+    }
 }
 
 /// The exit code of a run, with bad input on stderr and exit 2.

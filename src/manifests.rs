@@ -125,6 +125,32 @@ pub struct ManifestArgs {
 /// the plan out (`podcheck_model::plan`).
 const LEFT_OUT: &str = "podcheck.dev/plans annotation leaves it out";
 
+/// Every plan scenario of the manifests at `paths` under the plans named (default: all), for
+/// `trace -f` and `explore -f`; what the reader made of the manifests is on stderr, as for
+/// `check -f`.
+pub fn plan_scenarios(
+    paths: &[String],
+    plans: &[String],
+    size: Size,
+) -> Result<Vec<podcheck_model::spec::Scenario>, BadInput> {
+    let named = parse_plans(plans)?;
+    let mut out = Vec::new();
+    for app in &podcheck::applications(paths)? {
+        let reading = podcheck::read_application(app)?;
+        print_reading(&reading, false);
+        let chosen = reading.plans.clone();
+        let base = resize(vec![reading.scenario], size, &app.name)?.remove(0);
+        let (p, _) = podcheck::planned(&app.name, &base, &named, &chosen);
+        out.extend(p.into_iter().map(|p| p.scenario));
+    }
+    if out.is_empty() {
+        return Err(BadInput(
+            "the manifests have no plan scenario: no plan acts on their workloads".into(),
+        ));
+    }
+    Ok(out)
+}
+
 pub fn run(a: ManifestArgs) -> Result<ExitCode, BadInput> {
     let plans = parse_plans(&a.plans)?;
     let apps = podcheck::applications(&a.paths)?;

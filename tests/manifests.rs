@@ -941,3 +941,53 @@ fn cli_default_plans_say_which_do_not_apply() {
     );
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// `trace -f` and `explore -f` work on one plan scenario of the manifests: the only one, or
+/// the one named; otherwise an error that lists them (exit 2).
+#[test]
+fn trace_and_explore_take_manifests() {
+    let unsafe_api = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/examples/manifests/api-prestop/unsafe"
+    );
+    let (code, out, err) = podcheck(&[
+        "trace",
+        "-f",
+        unsafe_api,
+        "--property",
+        "no_request_to_stopped_container",
+    ]);
+    assert_eq!(code, Some(0), "{out}\n{err}");
+    assert!(
+        out.contains("delete-pod checkout-api / no_request_to_stopped_container (step, violated): counterexample in 3 steps"),
+        "{out}"
+    );
+    assert!(out.contains("kubectl: delete pod checkout-api-1"), "{out}");
+    let name = format!("{unsafe_api}: delete-pod checkout-api");
+    let (code, out, _) = podcheck(&["trace", "-f", unsafe_api, &name, "--format", "json"]);
+    assert_eq!(code, Some(0));
+    assert!(
+        serde_json::from_str::<serde_json::Value>(&out).is_ok(),
+        "{out}"
+    );
+    let examples = concat!(env!("CARGO_MANIFEST_DIR"), "/examples/manifests");
+    for cmd in ["trace", "explore"] {
+        let (code, _, err) = podcheck(&[cmd, "-f", examples]);
+        assert_eq!(code, Some(2), "{err}");
+        assert!(
+            err.contains("error: the manifests have 12 plan scenarios: name one (quoted), or narrow them with --plan: "),
+            "{err}"
+        );
+        let (code, _, err) = podcheck(&[cmd, "-f", unsafe_api, "nope"]);
+        assert_eq!(code, Some(2), "{err}");
+        assert!(
+            err.contains("error: the manifests have no plan scenario `nope`; they have: "),
+            "{err}"
+        );
+        let (code, _, err) = podcheck(&[cmd, "-f", unsafe_api, "--plan", "reboot"]);
+        assert_eq!(code, Some(2), "{err}");
+        assert!(err.contains("unknown plan `reboot`"), "{err}");
+        let (code, _, _) = podcheck(&[cmd, "web", "--plan", "drain"]);
+        assert_eq!(code, Some(2), "--plan without -f");
+    }
+}
