@@ -128,19 +128,8 @@ enum Command {
         /// Scenario name (with -f: a plan scenario's name, or none when there is one).
         #[arg(required_unless_present = "filename")]
         scenario: Option<String>,
-        /// Your own manifests instead of a scenario (as `check -f`): SCENARIO then names one
-        /// of their plan scenarios (`"deploy: delete-pod web"`), and may be left out when
-        /// there is only one.
-        #[arg(short = 'f', long = "filename", value_name = "PATH")]
-        filename: Vec<String>,
-        /// With -f: the fault plans whose scenarios to choose from (default: all).
-        #[arg(
-            long,
-            value_name = "PLAN,...",
-            value_delimiter = ',',
-            requires = "filename"
-        )]
-        plan: Vec<String>,
+        #[command(flatten)]
+        manifests: FromManifests,
 
         /// Property name (default: the first violated property).
         #[arg(long)]
@@ -167,19 +156,8 @@ enum Command {
         /// Scenario name (with -f: a plan scenario's name, or none when there is one).
         #[arg(required_unless_present = "filename")]
         scenario: Option<String>,
-        /// Your own manifests instead of a scenario (as `check -f`): SCENARIO then names one
-        /// of their plan scenarios (`"deploy: delete-pod web"`), and may be left out when
-        /// there is only one.
-        #[arg(short = 'f', long = "filename", value_name = "PATH")]
-        filename: Vec<String>,
-        /// With -f: the fault plans whose scenarios to choose from (default: all).
-        #[arg(
-            long,
-            value_name = "PLAN,...",
-            value_delimiter = ',',
-            requires = "filename"
-        )]
-        plan: Vec<String>,
+        #[command(flatten)]
+        manifests: FromManifests,
 
         /// Where to serve the Explorer (loopback unless you say otherwise).
         #[arg(long, value_name = "HOST:PORT", default_value = "127.0.0.1:3000")]
@@ -193,6 +171,24 @@ enum Command {
     /// Measure every scenario (or the named ones), each size in a process of its own:
     /// states, seconds per phase, states per second, bytes per state, peak memory.
     Bench(bench::BenchArgs),
+}
+
+/// `trace -f` and `explore -f`: one plan scenario of your manifests instead of a scenario.
+#[derive(clap::Args)]
+struct FromManifests {
+    /// Your own manifests instead of a scenario (as `check -f`): SCENARIO then names one of
+    /// their plan scenarios (`"deploy: delete-pod web"`), and may be left out when there is
+    /// only one.
+    #[arg(short = 'f', long = "filename", value_name = "PATH")]
+    filename: Vec<String>,
+    /// With -f: the fault plans whose scenarios to choose from (default: all).
+    #[arg(
+        long,
+        value_name = "PLAN,...",
+        value_delimiter = ',',
+        requires = "filename"
+    )]
+    plan: Vec<String>,
 }
 
 /// `--max-memory SIZE`, in bytes.
@@ -1159,8 +1155,7 @@ fn main() -> ExitCode {
             slowest,
             catalogue: file,
             size,
-            filename,
-            plan,
+            manifests: FromManifests { filename, plan },
         } => {
             let origin = file
                 .clone()
@@ -1182,8 +1177,7 @@ fn main() -> ExitCode {
             addr,
             catalogue: file,
             size,
-            filename,
-            plan,
+            manifests: FromManifests { filename, plan },
         } => {
             let origin = file
                 .clone()
