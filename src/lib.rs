@@ -111,7 +111,8 @@ fn read_file(path: &Path) -> Result<(String, String), Error> {
 }
 
 /// Every folder under `dir` (itself included) that directly holds manifest files, with them,
-/// sorted by path.
+/// sorted by path. Hidden folders under it (`.git`, `.github`: their YAML is not Kubernetes
+/// objects) are passed over; name one with `-f` to read it.
 fn folders(dir: &Path, out: &mut Vec<(PathBuf, Vec<PathBuf>)>) -> Result<(), Error> {
     let entries =
         std::fs::read_dir(dir).map_err(|e| Error(format!("cannot read {}: {e}", dir.display())))?;
@@ -126,7 +127,10 @@ fn folders(dir: &Path, out: &mut Vec<(PathBuf, Vec<PathBuf>)>) -> Result<(), Err
         out.push((dir.to_path_buf(), files));
     }
     for p in paths {
-        if p.is_dir() {
+        let hidden = p
+            .file_name()
+            .is_some_and(|n| n.to_string_lossy().starts_with('.'));
+        if p.is_dir() && !hidden {
             folders(&p, out)?;
         }
     }
@@ -302,17 +306,29 @@ pub fn render_trace(
     };
     let (raw, trace) =
         shown.map_err(|e| Error(format!("internal error: the trace does not replay: {e}")))?;
-    Ok(Some(match format {
-        TraceFormat::Text => podcheck_traces::render_text(&trace),
-        TraceFormat::Json => pretty(&trace)?,
-        TraceFormat::Itf => pretty(&podcheck_traces::itf::render_itf(&model, &raw, &trace))?,
-        TraceFormat::Mermaid => podcheck_traces::mermaid::render_mermaid(&model, &raw, &trace),
-        TraceFormat::Dot => match &r.graph {
-            Some(g) => podcheck_traces::dot::render_dot_graph(&model, g, &raw, &trace),
-            None => podcheck_traces::dot::render_dot(&model, &raw, &trace),
+    render(&model, r.graph.as_deref(), &raw, &trace, format).map(Some)
+}
+
+/// A replayed trace in `format`: the timeline, its JSON, ITF, a Mermaid sequence diagram, or
+/// DOT (the state graph with the trace in red where the check kept its graph, else the path).
+pub fn render(
+    model: &Cluster,
+    graph: Option<&podcheck_properties::check::ClusterGraph>,
+    raw: &podcheck_traces::RawPath,
+    trace: &podcheck_traces::Trace,
+    format: TraceFormat,
+) -> Result<String, Error> {
+    Ok(match format {
+        TraceFormat::Text => podcheck_traces::render_text(trace),
+        TraceFormat::Json => pretty(trace)?,
+        TraceFormat::Itf => pretty(&podcheck_traces::itf::render_itf(model, raw, trace))?,
+        TraceFormat::Mermaid => podcheck_traces::mermaid::render_mermaid(model, raw, trace),
+        TraceFormat::Dot => match graph {
+            Some(g) => podcheck_traces::dot::render_dot_graph(model, g, raw, trace),
+            None => podcheck_traces::dot::render_dot(model, raw, trace),
         }
         .map_err(Error)?,
-    }))
+    })
 }
 
 fn pretty<T: serde::Serialize>(v: &T) -> Result<String, Error> {

@@ -80,7 +80,8 @@ enum Command {
         #[arg(long)]
         strict: bool,
         /// Check your own Kubernetes manifests: a file, a folder or `-` for stdin; repeatable.
-        /// Applications: each folder (given, or under one given) that directly holds `.yaml`,
+        /// Applications: each folder (given, or under one given; hidden ones under it are
+        /// passed over) that directly holds `.yaml`,
         /// `.yml` or `.json` files is one application, its files together, named by its
         /// path; the files named directly and stdin together make one more. Each
         /// application is checked on its own under every plan of --plan, from the settled
@@ -832,40 +833,20 @@ fn run_trace(
     };
     let (raw, trace) =
         path.map_err(|e| BadInput(format!("internal error: the trace does not replay: {e}")))?;
-    match format {
-        TraceFormat::Text => {
-            say!(
-                "{}: {}
+    if format == TraceFormat::Text {
+        say!(
+            "{}: {}
 (Kubernetes {})
 ",
-                p.def.name,
-                p.def.sentence,
-                model.release
-            );
-            say!("{}", podcheck_traces::render_text(&trace));
-        }
-        TraceFormat::Json => say!(
-            "{}",
-            serde_json::to_string_pretty(&trace).map_err(|e| BadInput(e.to_string()))?
-        ),
-        TraceFormat::Itf => say!(
-            "{}",
-            serde_json::to_string_pretty(&podcheck_traces::itf::render_itf(&model, &raw, &trace))
-                .map_err(|e| BadInput(e.to_string()))?
-        ),
-        TraceFormat::Mermaid => say!(
-            "{}",
-            podcheck_traces::mermaid::render_mermaid(&model, &raw, &trace)
-        ),
-        TraceFormat::Dot => {
-            let dot = match &r.graph {
-                Some(g) => podcheck_traces::dot::render_dot_graph(&model, g, &raw, &trace),
-                None => podcheck_traces::dot::render_dot(&model, &raw, &trace),
-            }
-            .map_err(BadInput)?;
-            say!("{dot}");
-        }
+            p.def.name,
+            p.def.sentence,
+            model.release
+        );
     }
+    say!(
+        "{}",
+        podcheck::render(&model, r.graph.as_deref(), &raw, &trace, format.into())?
+    );
     Ok(if property.is_some() {
         ExitCode::SUCCESS
     } else {

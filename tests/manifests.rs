@@ -991,3 +991,68 @@ fn trace_and_explore_take_manifests() {
         assert_eq!(code, Some(2), "--plan without -f");
     }
 }
+
+/// A hidden folder under the one given (`.github`, whose workflows are YAML but not
+/// Kubernetes objects) is passed over; named itself, it is read.
+#[test]
+fn hidden_folders_under_the_one_given_are_passed_over() {
+    let dir = shop("hidden");
+    std::fs::create_dir_all(dir.join("shop/.github/workflows")).unwrap();
+    std::fs::write(
+        dir.join("shop/.github/workflows/ci.yaml"),
+        "on: push\njobs: {}\n",
+    )
+    .unwrap();
+    let shop = dir.join("shop").display().to_string();
+    let apps = podcheck::applications(std::slice::from_ref(&shop)).expect("read");
+    let names: Vec<&str> = apps.iter().map(|a| a.name.as_str()).collect();
+    assert_eq!(names, [format!("{shop}/fixed"), format!("{shop}/unsafe")]);
+    let hidden = format!("{shop}/.github/workflows");
+    let apps = podcheck::applications(std::slice::from_ref(&hidden)).expect("read");
+    assert_eq!(apps.len(), 1);
+    assert!(podcheck::read_application(&apps[0]).is_err());
+}
+
+/// A `podcheck.dev/` annotation the reader does not know, one in a place it is not read, and
+/// one for a container the pod lacks: each a warning at its line, never dropped silently.
+#[test]
+fn misplaced_and_unknown_annotations_are_warned_about() {
+    let text = r#"apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: web
+  annotations: {podcheck.dev/boot-seconds: "3", podcheck.dev/plans: delete-pod}
+spec:
+  replicas: 1
+  selector: {matchLabels: {app: web}}
+  template:
+    metadata:
+      labels: {app: web}
+      annotations:
+        podcheck.dev/plans: drain
+        podcheck.dev/bootseconds: "3"
+        podcheck.dev/sigterm.sidecar: ignore
+        podcheck.dev/sigterm.app: ignore
+    spec:
+      containers: [{name: app, image: web:1}]
+"#;
+    let r = one("web.yaml", text).expect("read");
+    assert_eq!(
+        r.warnings,
+        [
+            "web.yaml:5:3: Deployment/web: metadata.annotations.podcheck.dev/boot-seconds: ignored here: podcheck reads `podcheck.dev/boot-seconds` on the pod template (or a Pod)",
+            "web.yaml:12:7: Deployment/web: spec.template.metadata.annotations.podcheck.dev/plans: ignored here: podcheck reads `podcheck.dev/plans` on a workload's own metadata (or a Pod's)",
+            "web.yaml:12:7: Deployment/web: spec.template.metadata.annotations.podcheck.dev/bootseconds: not an annotation podcheck reads, ignored; did you mean `podcheck.dev/boot-seconds`?",
+            "web.yaml:12:7: Deployment/web: spec.template.metadata.annotations.podcheck.dev/sigterm.sidecar: the pod has no container `sidecar`: ignored",
+        ]
+    );
+    // The ones in their place are read.
+    assert_eq!(r.plans["web"], [spec::Plan::DeletePod]);
+    let Workload::Deployment { spec: d, .. } = &r.scenario.workloads[0] else {
+        panic!()
+    };
+    assert_eq!(
+        d.template.spec.containers[0].app.on_sigterm,
+        OnSigterm::Ignore
+    );
+}

@@ -558,6 +558,7 @@ impl Reader {
             }
             _ => return Err(doc.err("apiVersion", format!("Required value: apiVersion {api}"))),
         }
+        self.check_annotations(&doc, &kind);
         let unknown = RefCell::new(Vec::new());
         macro_rules! typed {
             ($t:ty) => {{
@@ -1059,6 +1060,98 @@ impl Reader {
             volumes,
             node_name: p.node_name.clone(),
         })
+    }
+
+    /// Every `podcheck.dev/` annotation of the object where the reader looks for it: one it
+    /// does not know, one in a place it is not read (`plans` on a pod template, `boot-seconds`
+    /// on a Deployment's own metadata), or one for a container the pod does not have is a
+    /// warning, so that nothing the user wrote is dropped without a word.
+    fn check_annotations(&mut self, doc: &Doc, kind: &str) {
+        const SERVICE: [&str; 2] = ["proxy-lag-seconds", "clients"];
+        let all: Vec<&str> = ANNOTATIONS.iter().map(|(n, _)| *n).collect();
+        let pod: Vec<&str> = all
+            .iter()
+            .copied()
+            .filter(|n| !SERVICE.contains(n) && *n != "plans")
+            .collect();
+        let pod_and_plans: Vec<&str> = pod.iter().copied().chain(["plans"]).collect();
+        let places: Vec<(&str, &[&str])> = match kind {
+            "Pod" => vec![("metadata.annotations", &pod_and_plans)],
+            "Deployment" | "ReplicaSet" | "StatefulSet" | "Job" => vec![
+                ("metadata.annotations", &["plans"]),
+                ("spec.template.metadata.annotations", &pod),
+            ],
+            "Service" => vec![("metadata.annotations", &SERVICE)],
+            _ => vec![("metadata.annotations", &[])],
+        };
+        let spec = if kind == "Pod" {
+            doc.tree.get("spec")
+        } else {
+            doc.tree
+                .get("spec")
+                .and_then(|s| s.get("template"))
+                .and_then(|t| t.get("spec"))
+        };
+        let containers: Vec<&str> = ["initContainers", "containers"]
+            .into_iter()
+            .filter_map(|l| spec.and_then(|s| s.get(l)))
+            .filter_map(|l| match &l.node {
+                Node::Seq(items) => Some(items),
+                _ => None,
+            })
+            .flatten()
+            .filter_map(|c| c.get("name").and_then(|n| n.str()))
+            .collect();
+        let where_read = |n: &str| {
+            if n == "plans" {
+                "on a workload's own metadata (or a Pod's)"
+            } else if SERVICE.contains(&n) {
+                "on a Service"
+            } else {
+                "on the pod template (or a Pod)"
+            }
+        };
+        for (path, allowed) in places {
+            let mut node = Some(doc.tree);
+            for part in path.split('.') {
+                node = node.and_then(|n| n.get(part));
+            }
+            let Some(Node::Map(entries)) = node.map(|n| &n.node) else {
+                continue;
+            };
+            for (key, _, _) in entries {
+                let Some(rest) = key.strip_prefix(PREFIX) else {
+                    continue;
+                };
+                let (field, container) = match rest.split_once('.') {
+                    Some((f, c)) => (f, Some(c)),
+                    None => (rest, None),
+                };
+                let at = format!("{path}.{key}");
+                let msg = if !all.contains(&field) {
+                    match tree::closest(field, &all) {
+                        Some(c) => format!("not an annotation podcheck reads, ignored; did you mean `{PREFIX}{c}`?"),
+                        None => "not an annotation podcheck reads, ignored (they are listed in README, \"Your own manifests\")".to_string(),
+                    }
+                } else if !allowed.contains(&field) {
+                    format!(
+                        "ignored here: podcheck reads `{PREFIX}{field}` {}",
+                        where_read(field)
+                    )
+                } else if let Some(c) = container {
+                    if !pod.contains(&field) {
+                        format!("`{PREFIX}{field}` applies to the whole object, not to one container: ignored")
+                    } else if !containers.contains(&c) {
+                        format!("the pod has no container `{c}`: ignored")
+                    } else {
+                        continue;
+                    }
+                } else {
+                    continue;
+                };
+                self.warnings.push(doc.err(&at, msg));
+            }
+        }
     }
 
     /// `affinity`: the required node affinity, which the model's scheduler and kubelet
