@@ -61,7 +61,8 @@ pub fn desired_routes(m: &Context, s: &State) -> Vec<(u16, u8)> {
 /// update with the full lag; one with nothing to apply has none.
 pub fn observe(m: &Context, s: &mut State) {
     let fallback = m.by_release.proxy_terminating_endpoints;
-    let want = || pick(&s.api.endpoints, fallback);
+    // Picked once for every proxy (this runs after every step).
+    let want: smallvec::SmallVec<[(u16, u8); 8]> = pick(&s.api.endpoints, fallback).collect();
     let lag = m.scenario.cluster.proxy_lag_seconds;
     for n in 0..s.proxies.len() {
         if s.nodes[n].partitioned {
@@ -69,7 +70,7 @@ pub fn observe(m: &Context, s: &mut State) {
             continue;
         }
         let p = &s.proxies[n];
-        let lag_left = if p.routes.iter().copied().eq(want()) {
+        let lag_left = if p.routes[..] == want[..] {
             None
         } else {
             Some(p.lag_left.unwrap_or(lag))

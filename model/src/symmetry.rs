@@ -85,6 +85,10 @@
 use crate::spec::{Fault, Scenario, Workload};
 use crate::state::*;
 
+/// The lists a key hashes, on the stack while they are short. A `SmallVec` hashes as the
+/// slice it holds, as a `Vec` does: the keys are the same as with `Vec`s.
+type Keys<T> = smallvec::SmallVec<[T; 8]>;
+
 /// The classes of interchangeable nodes of a scenario (each of two nodes or more), and the
 /// Deployments whose pods are interchangeable.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -166,17 +170,26 @@ impl Symmetry {
         }
         let mut t = s.clone();
         canon_pods(&mut t, &self.pod_workloads);
-        if self.classes.is_empty() {
-            return t;
+        // The pods' canonical form is one of the nodes' keys: when the nodes keep their
+        // order, renumbering again would change nothing.
+        match self.moved_nodes(&t) {
+            Some(mut t) => {
+                canon_pods(&mut t, &self.pod_workloads);
+                t
+            }
+            None => t,
         }
-        let mut t = self.node_representative(&t);
-        canon_pods(&mut t, &self.pod_workloads);
-        t
     }
 
     fn node_representative(&self, s: &State) -> State {
+        self.moved_nodes(s).unwrap_or_else(|| s.clone())
+    }
+
+    /// `s` with its interchangeable nodes in the order of their keys, or None when they
+    /// are in that order already.
+    fn moved_nodes(&self, s: &State) -> Option<State> {
         if self.classes.is_empty() {
-            return s.clone();
+            return None;
         }
         let n = s.nodes.len();
         // perm[old] = new.
@@ -193,10 +206,7 @@ impl Symmetry {
                 moved |= *old != *slot;
             }
         }
-        if !moved {
-            return s.clone();
-        }
-        permute(s, &perm)
+        moved.then(|| permute(s, &perm))
     }
 }
 
@@ -220,7 +230,7 @@ fn node_key(s: &State, i: u8, pods_renumbered: bool) -> u64 {
         }
     };
     let pod_key = |p: &Pod| hasher.hash_one((who(p.uid), p.status.content_hash(), p.deletion));
-    let mut bound: Vec<u64> = s
+    let mut bound: Keys<u64> = s
         .api
         .pods
         .iter()
@@ -229,7 +239,7 @@ fn node_key(s: &State, i: u8, pods_renumbered: bool) -> u64 {
         .collect();
     bound.sort_unstable();
     // Who points at the node: the slice's endpoints, and every proxy's routes.
-    let mut endpoints: Vec<u64> = s
+    let mut endpoints: Keys<u64> = s
         .api
         .endpoints
         .iter()
@@ -237,27 +247,27 @@ fn node_key(s: &State, i: u8, pods_renumbered: bool) -> u64 {
         .map(|e| who(e.uid))
         .collect();
     endpoints.sort_unstable();
-    let mut routed: Vec<u64> = s
+    let mut routed: Keys<u64> = s
         .proxies
         .iter()
         .flat_map(|p| p.routes.iter().filter(|r| r.1 == i).map(|r| who(r.0)))
         .collect();
     routed.sort_unstable();
-    let mut own_routes: Vec<u64> = s.proxies[i as usize]
+    let mut own_routes: Keys<u64> = s.proxies[i as usize]
         .routes
         .iter()
         .map(|r| who(r.0))
         .collect();
     own_routes.sort_unstable();
     // The attach/detach controller's attachments and failing attaches to the node.
-    let attached: Vec<(u8, Option<Secs>)> = s
+    let attached: Keys<(u8, Option<Secs>)> = s
         .api
         .attached
         .iter()
         .filter(|a| a.node == i)
         .map(|a| (a.claim, a.detach_age))
         .collect();
-    let retries: Vec<(u8, Retry)> = s
+    let retries: Keys<(u8, Retry)> = s
         .api
         .attach_retry
         .iter()
@@ -490,90 +500,26 @@ pub fn interchangeable_pods(scenario: &Scenario) -> Vec<u8> {
 /// it.
 fn pod_key(s: &State, uid: u16) -> u64 {
     let hasher = ahash::RandomState::with_seeds(19, 23, 29, 31);
-    let object = s.pod(uid).map(|p| {
-        let Pod {
-            uid: _,
-            workload,
-            suffix: _,
-            revision,
-            available_in,
-            node,
-            deletion,
-            unschedulable,
-            status,
-            job_counted,
-            job_index,
-            index_failures,
-            disruption_target,
-            mirror_of,
-            events,
-            ghost,
-            image_set,
-        } = p;
-        hasher.hash_one((
-            image_set,
-            (
-                workload,
-                revision,
-                available_in,
-                node,
-                deletion,
-                unschedulable,
-            ),
-            status.content_hash(),
-            job_counted,
-            job_index,
-            index_failures,
-            disruption_target,
-            mirror_of,
-            &**events,
-            ghost,
-        ))
+    // The object's and the runtime record's parts are kept with them (`symmetry_key`): a
+    // step changes one pod, the others' keys are read, not computed.
+    let object = s
+        .api
+        .pods
+        .iter()
+        .find(|p| p.uid == uid)
+        .map(|p| p.symmetry_key(|p| object_key(&hasher, p)));
+    let runtime = s.nodes.iter().enumerate().find_map(|(n, node)| {
+        let r = node.pods.iter().find(|r| r.uid == uid)?;
+        Some(hasher.hash_one((n as u8, r.symmetry_key(|r| runtime_key(&hasher, r)))))
     });
-    let runtime = s.rt_any(uid).map(|(n, r)| {
-        let PodRt {
-            uid: _,
-            workload,
-            suffix: _,
-            job_index,
-            revision,
-            evicted,
-            shutdown,
-            probes_pending,
-            volumes,
-            sandbox,
-            init,
-            ctrs,
-            terminating,
-            killed,
-            cleaned,
-            retry_left,
-            volume_retry,
-            static_pod,
-        } = r;
-        hasher.hash_one((
-            (n, workload, job_index, revision, evicted, shutdown),
-            probes_pending,
-            volumes,
-            sandbox,
-            init,
-            ctrs,
-            terminating,
-            killed,
-            cleaned,
-            retry_left,
-            volume_retry,
-            static_pod,
-        ))
-    });
-    let endpoint: Vec<_> = s
+    let endpoint: Keys<_> = s
         .api
         .endpoints
         .iter()
         .filter(|e| e.uid == uid)
         .map(|e| (e.node, e.conditions))
         .collect();
-    let routed: Vec<(usize, u8)> = s
+    let routed: Keys<(usize, u8)> = s
         .proxies
         .iter()
         .enumerate()
@@ -584,13 +530,13 @@ fn pod_key(s: &State, uid: u16) -> u64 {
                 .map(move |r| (i, r.1))
         })
         .collect();
-    let disrupted: Vec<bool> = s
+    let disrupted: Keys<bool> = s
         .api
         .pdbs
         .iter()
         .map(|b| b.disrupted_pods.contains(&uid))
         .collect();
-    let drained: Vec<(u8, DrainStep)> = s
+    let drained: Keys<(u8, DrainStep)> = s
         .env
         .drains
         .iter()
@@ -602,6 +548,87 @@ fn pod_key(s: &State, uid: u16) -> u64 {
         })
         .collect();
     hasher.hash_one((object, runtime, endpoint, routed, disrupted, drained))
+}
+
+/// [`pod_key`]'s part of a pod object: all of it but its uid and suffix.
+fn object_key(hasher: &ahash::RandomState, p: &Pod) -> u64 {
+    let Pod {
+        uid: _,
+        workload,
+        suffix: _,
+        revision,
+        available_in,
+        node,
+        deletion,
+        unschedulable,
+        status,
+        job_counted,
+        job_index,
+        index_failures,
+        disruption_target,
+        mirror_of,
+        events,
+        ghost,
+        image_set,
+    } = p;
+    hasher.hash_one((
+        image_set,
+        (
+            workload,
+            revision,
+            available_in,
+            node,
+            deletion,
+            unschedulable,
+        ),
+        status.content_hash(),
+        job_counted,
+        job_index,
+        index_failures,
+        disruption_target,
+        mirror_of,
+        &**events,
+        ghost,
+    ))
+}
+
+/// [`pod_key`]'s part of a runtime record: all of it but its uid and suffix (the node it is
+/// on is added by the caller).
+fn runtime_key(hasher: &ahash::RandomState, r: &PodRt) -> u64 {
+    let PodRt {
+        uid: _,
+        workload,
+        suffix: _,
+        job_index,
+        revision,
+        evicted,
+        shutdown,
+        probes_pending,
+        volumes,
+        sandbox,
+        init,
+        ctrs,
+        terminating,
+        killed,
+        cleaned,
+        retry_left,
+        volume_retry,
+        static_pod,
+    } = r;
+    hasher.hash_one((
+        (workload, job_index, revision, evicted, shutdown),
+        probes_pending,
+        volumes,
+        sandbox,
+        init,
+        ctrs,
+        terminating,
+        killed,
+        cleaned,
+        retry_left,
+        volume_retry,
+        static_pod,
+    ))
 }
 
 /// The canonical form of the pods' identities: the pods of each Deployment (by object or by
@@ -678,6 +705,8 @@ pub fn canon_pods(s: &mut State, workloads: &[u8]) {
             for p in s.api.pods.iter_mut() {
                 if let Some((u, x)) = get(p.uid) {
                     if (p.uid, p.suffix) != (u, x) {
+                        // The key (`object_key`) reads neither.
+                        let p = p.rename();
                         p.uid = u;
                         p.suffix = x;
                     }
@@ -695,6 +724,8 @@ pub fn canon_pods(s: &mut State, workloads: &[u8]) {
             for r in s.nodes[i].pods.iter_mut() {
                 if let Some((u, x)) = get(r.uid) {
                     if (r.uid, r.suffix) != (u, x) {
+                        // The key (`runtime_key`) reads neither.
+                        let r = r.rename();
                         r.uid = u;
                         r.suffix = x;
                     }

@@ -1193,6 +1193,10 @@ fn probe_kill_grace(m: &Cluster) -> u64 {
 fn sidecar_outlives_main_containers(m: &Cluster, s: &State, _: &Action, n: &State) -> bool {
     let running = |c: &Ctr| matches!(c.run, Run::Running(_));
     s.nodes.iter().enumerate().all(|(node, kn)| {
+        // A node the step left alone stopped no sidecar.
+        if Shared::ptr_eq(kn, &n.nodes[node]) {
+            return true;
+        }
         kn.pods.iter().filter(|rt| rt.terminating).all(|rt| {
             let Some(after) = n.rt(node as u8, rt.uid) else {
                 return true;
@@ -1723,22 +1727,20 @@ fn no_start_after_deletion(_: &Cluster, s: &State, a: &Action, n: &State) -> boo
     };
     let seen = s.kpod(node, uid).is_some_and(|p| p.deletion.is_some())
         && !s.nodes[node as usize].partitioned;
+    if !seen {
+        return true;
+    }
     let (Some(before), Some(after)) = (s.rt(node, uid), n.rt(node, uid)) else {
         return true;
     };
     let running = |c: &Ctr| matches!(c.run, Run::Running(_));
-    let slots = |rt: &PodRt| {
-        rt.init
-            .iter()
-            .chain(&rt.ctrs)
-            .map(running)
-            .collect::<Vec<_>>()
-    };
+    fn slots(rt: &PodRt) -> impl Iterator<Item = &Ctr> {
+        rt.init.iter().chain(&rt.ctrs)
+    }
     let started = slots(before)
-        .iter()
         .zip(slots(after))
-        .any(|(was, is)| !was && is);
-    !(seen && started)
+        .any(|(was, is)| !running(was) && running(is));
+    !started
 }
 
 fn backoff_bounded(_: &Cluster, s: &State) -> bool {

@@ -222,9 +222,16 @@ pub type Representative<'a, S> = &'a (dyn Fn(&S) -> S + Sync);
 ///
 /// With a `representative`, it explores the quotient: every state found (an initial one or a
 /// successor) is replaced by its representative before it is numbered, so the graph has one
-/// state per class. Step predicates see the real transition (from a representative, by one
-/// of its actions, to the successor before it is replaced). A path of this graph is a run of
-/// the model only up to the representatives: [`realize`] turns it into a real one.
+/// state per class — except a successor that is itself a state of the graph, which is taken
+/// as it is, without computing its representative. (Most successors are states found
+/// before, and computing a representative costs more than the rest of a step. Where the
+/// representative function is idempotent this changes nothing; where it is not — a state
+/// whose representative is yet another state of its class — the successor still stands for
+/// its class, which is all the quotient needs, and the graph is only smaller. The chunked
+/// search decides it as one thread would, so the graph is the same for any number of
+/// threads.) Step predicates see the real transition (from a representative, by one of its
+/// actions, to the successor before it is replaced). A path of this graph is a run of the
+/// model only up to the representatives: [`realize`] turns it into a real one.
 pub fn explore_with<M, K>(
     model: &M,
     actor: impl Fn(&M::Action) -> Option<K>,
@@ -242,6 +249,21 @@ where
     let canon = |s: M::State| match representative {
         Some(r) => r(&s),
         None => s,
+    };
+    // A successor and its fingerprint, in the quotient. A state the graph already holds is
+    // a representative, and a representative is its own: so a successor whose own
+    // fingerprint the graph knows is taken as it is, without computing its representative
+    // (most successors are states found before).
+    let canonical = |g: &Graph<M::Action, K>, s: M::State| -> (M::State, u64) {
+        let fp = fingerprint(&s);
+        match representative {
+            Some(r) if g.lookup(fp).is_none() => {
+                let s = r(&s);
+                let fp = fingerprint(&s);
+                (s, fp)
+            }
+            _ => (s, fp),
+        }
     };
     let limit = opts.max_states.unwrap_or(usize::MAX).min(NONE as usize - 1);
     let mut g = Graph {
@@ -393,8 +415,7 @@ where
             if closed {
                 open_step_probes.retain(|&i| matches!(findings[i], Finding::Step(None)));
             }
-            let next = canon(next);
-            let fp = fingerprint(&next);
+            let (next, fp) = canonical(&g, next);
             let v = match g.lookup(fp) {
                 Some(v) => v,
                 None if g.fps.len() >= limit => {
@@ -504,6 +525,8 @@ struct Succ<S, A> {
     next: Option<S>,
     known: Option<StateId>,
     fp: u64,
+    /// The successor's own fingerprint, when it was replaced by its representative.
+    raw: Option<u64>,
     steps: Vec<u16>,
 }
 
@@ -576,15 +599,26 @@ fn explore_chunks<M, K, F>(
                                 })
                                 .map(|i| *i as u16)
                                 .collect();
+                            // As in the one-thread loop (`canonical`), but the graph
+                            // is the one before the chunk (it is not written while the
+                            // threads expand): a successor it does not know is mapped,
+                            // and the merge below takes it as it is if it has become
+                            // known in the chunk, as one thread would.
+                            let mut fp = fingerprint(&next);
+                            let mut raw = None;
                             let next = match representative {
-                                Some(r) => r(&next),
-                                None => next,
+                                Some(r) if known.lookup(fp).is_none() => {
+                                    raw = Some(fp);
+                                    let next = r(&next);
+                                    fp = fingerprint(&next);
+                                    next
+                                }
+                                _ => next,
                             };
-                            let fp = fingerprint(&next);
-                            // The graph is not written while the threads expand.
                             let seen = known.lookup(fp);
                             Some(Succ {
                                 fp,
+                                raw,
                                 action: a,
                                 next: if seen.is_some() { None } else { Some(next) },
                                 known: seen,
@@ -615,7 +649,13 @@ fn explore_chunks<M, K, F>(
                         *found = Some((u, aid));
                     }
                 }
-                let v = match succ.known.or_else(|| g.lookup(succ.fp)) {
+                // A mapped successor's own state first, as one thread would look it up.
+                let known = succ
+                    .raw
+                    .and_then(|raw| g.lookup(raw))
+                    .or(succ.known)
+                    .or_else(|| g.lookup(succ.fp));
+                let v = match known {
                     Some(v) => v,
                     None if g.fps.len() >= limit => {
                         g.complete = false;
@@ -1176,12 +1216,19 @@ where
                 i + 1
             )
         })?;
-        quotient = representative(&target);
-        if let Some(n) = nodes.get(i + 1) {
-            if fingerprint(&quotient) != graph.fingerprint(*n) {
-                return Err(format!("step {}: not the recorded state", i + 1));
+        // As the exploration did: a successor that is the recorded state itself was taken
+        // as it is ([`explore_with`]), any other is replaced by its representative.
+        quotient = match nodes.get(i + 1) {
+            Some(n) if fingerprint(&target) == graph.fingerprint(*n) => target,
+            Some(n) => {
+                let q = representative(&target);
+                if fingerprint(&q) != graph.fingerprint(*n) {
+                    return Err(format!("step {}: not the recorded state", i + 1));
+                }
+                q
             }
-        }
+            None => representative(&target),
+        };
         real_actions.push(b);
         states.push(next);
     }

@@ -22,6 +22,9 @@ pub struct Shared<T> {
     value: Arc<T>,
     /// The content's hash; 0 = not known yet.
     hash: AtomicU64,
+    /// The symmetry reduction's key of the content ([`Shared::symmetry_key`]); 0 = not known
+    /// yet.
+    key: AtomicU64,
 }
 
 /// The hash of a part's content: fixed keys, so the same on every run and every thread.
@@ -38,6 +41,7 @@ impl<T> Shared<T> {
         Shared {
             value: Arc::new(value),
             hash: AtomicU64::new(0),
+            key: AtomicU64::new(0),
         }
     }
 
@@ -69,6 +73,31 @@ impl<T: Hash> Shared<T> {
     }
 }
 
+impl<T> Shared<T> {
+    /// A second hash of the content, kept like the content's: the key by which the symmetry
+    /// reduction tells parts apart without their identity (`crate::symmetry`). `key` must be
+    /// a function of the content alone, and the same one for every part of type `T` (there
+    /// is one slot): it is computed once, then kept until the next change.
+    pub fn symmetry_key(&self, key: impl FnOnce(&T) -> u64) -> u64 {
+        let k = self.key.load(Ordering::Relaxed);
+        if k != 0 {
+            return k;
+        }
+        let k = key(&self.value).max(1);
+        self.key.store(k, Ordering::Relaxed);
+        k
+    }
+}
+
+impl<T: Clone> Shared<T> {
+    /// The value, to change in what its symmetry key leaves out (the symmetry reduction
+    /// renaming a pod's uid and suffix): the content hash is forgotten, the key kept.
+    pub fn rename(&mut self) -> &mut T {
+        *self.hash.get_mut() = 0;
+        Arc::make_mut(&mut self.value)
+    }
+}
+
 impl<T> From<T> for Shared<T> {
     fn from(value: T) -> Self {
         Shared::new(value)
@@ -80,6 +109,7 @@ impl<T> Clone for Shared<T> {
         Shared {
             value: Arc::clone(&self.value),
             hash: AtomicU64::new(self.hash.load(Ordering::Relaxed)),
+            key: AtomicU64::new(self.key.load(Ordering::Relaxed)),
         }
     }
 }
@@ -94,6 +124,7 @@ impl<T> std::ops::Deref for Shared<T> {
 impl<T: Clone> std::ops::DerefMut for Shared<T> {
     fn deref_mut(&mut self) -> &mut T {
         *self.hash.get_mut() = 0;
+        *self.key.get_mut() = 0;
         Arc::make_mut(&mut self.value)
     }
 }
