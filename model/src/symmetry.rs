@@ -193,10 +193,10 @@ impl Symmetry {
         }
         let n = s.nodes.len();
         // perm[old] = new.
-        let mut perm: Vec<u8> = (0..n as u8).collect();
+        let mut perm: Keys<u8> = (0..n as u8).collect();
         let mut moved = false;
         for class in &self.classes {
-            let mut keyed: Vec<(u64, u8)> = class
+            let mut keyed: Keys<(u64, u8)> = class
                 .iter()
                 .map(|&i| (node_key(s, i, !self.pod_workloads.is_empty()), i))
                 .collect();
@@ -641,7 +641,7 @@ fn runtime_key(hasher: &ahash::RandomState, r: &PodRt) -> u64 {
 /// interchangeable pods (see the module documentation).
 pub fn canon_pods(s: &mut State, workloads: &[u8]) {
     // (old uid, old suffix, workload or None for a leftover)
-    let mut members: Vec<(u16, u8, Option<u8>)> = Vec::new();
+    let mut members: Keys<(u16, u8, Option<u8>)> = Keys::new();
     for p in s.api.pods.iter() {
         members.push((p.uid, p.suffix, Some(p.workload)));
     }
@@ -652,7 +652,7 @@ pub fn canon_pods(s: &mut State, workloads: &[u8]) {
             }
         }
     }
-    let mut named: Vec<u16> = s.api.endpoints.iter().map(|e| e.uid).collect();
+    let mut named: Keys<u16> = s.api.endpoints.iter().map(|e| e.uid).collect();
     for p in s.proxies.iter() {
         named.extend(p.routes.iter().map(|r| r.0));
     }
@@ -670,14 +670,14 @@ pub fn canon_pods(s: &mut State, workloads: &[u8]) {
         }
     }
     // old uid -> (new uid, new suffix)
-    let mut map: Vec<(u16, u16, u8)> = Vec::with_capacity(members.len());
+    let mut map: Keys<(u16, u16, u8)> = Keys::with_capacity(members.len());
     let mut next_uid = 1u16;
     let classes = workloads
         .iter()
         .map(|w| Some(*w))
         .chain(std::iter::once(None));
     for class in classes {
-        let mut keyed: Vec<(u64, u16, u8)> = members
+        let mut keyed: Keys<(u64, u16, u8)> = members
             .iter()
             .filter(|m| m.2 == class)
             .map(|m| (pod_key(s, m.0), m.0, m.1))
