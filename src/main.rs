@@ -197,6 +197,16 @@ fn memory_size(text: &str) -> Result<u64, String> {
     progress::parse_size(text)
 }
 
+/// The report of a scenario not started before Ctrl-C: every property `incomplete`.
+fn not_started(s: &Scenario) -> Result<ScenarioResult, BadInput> {
+    let stop = Stop {
+        bound: Bound::Interrupt,
+        phase: progress::Phase::Exploring,
+        states: 0,
+    };
+    check::not_checked(s, stop).map_err(BadInput)
+}
+
 /// Ctrl-C: the first stops the running phase at its next state, and the report of what is
 /// decided so far is printed; the second quits at once.
 fn stop_on_ctrl_c() {
@@ -624,12 +634,7 @@ fn run_check(
     for s in &scenarios {
         let interrupted = progress::interrupts() > 0;
         let r = if interrupted {
-            let stop = Stop {
-                bound: Bound::Interrupt,
-                phase: progress::Phase::Exploring,
-                states: 0,
-            };
-            check::not_checked(s, stop).map_err(BadInput)?
+            not_started(s)?
         } else {
             check::check(s, &opts).map_err(BadInput)?
         };

@@ -7,7 +7,7 @@ use crate::{json_scenario, print_table, print_warnings, resize, say, BadInput, F
 use podcheck::{Behaviour, Finding, Plan, Planned, TraceFormat};
 use podcheck_model::manifest::{self, Reading};
 use podcheck_properties::check::{self, CheckOptions, ScenarioResult};
-use podcheck_properties::progress::{self, Bound, Stop};
+use podcheck_properties::progress;
 use serde::Serialize;
 use std::process::ExitCode;
 
@@ -206,12 +206,7 @@ pub fn run(a: ManifestArgs) -> Result<ExitCode, BadInput> {
     for p in &planned {
         let interrupted = progress::interrupts() > 0;
         let r = if interrupted {
-            let stop = Stop {
-                bound: Bound::Interrupt,
-                phase: progress::Phase::Exploring,
-                states: 0,
-            };
-            check::not_checked(&p.scenario, stop).map_err(BadInput)?
+            crate::not_started(&p.scenario)?
         } else {
             let defs = podcheck::properties_of(&p.scenario, &[])?;
             check::check_with(&p.scenario, &defs, &a.opts).map_err(BadInput)?

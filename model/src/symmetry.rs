@@ -19,7 +19,9 @@
 //! scenario's names, which makes those nodes distinguished) has the same value on `s` and
 //! `π(s)`. Hence a state satisfying a predicate is reachable in `n` steps iff a
 //! representative of its orbit is reachable in `n` steps in the quotient, where each
-//! successor is replaced by [`Symmetry::representative`]: `always`, `sometimes` and step
+//! successor is replaced by [`Symmetry::representative`] (or kept as it is when it is a state
+//! the quotient already holds: any member of the orbit will do, see
+//! `podcheck_properties::explore::explore_with`): `always`, `sometimes` and step
 //! verdicts, and shortest trace lengths, are the same with and without the reduction. The
 //! representative need not be unique per orbit for this (a state whose nodes tie on the
 //! sort key keeps their order): the reduction is then smaller, never wrong.
@@ -170,8 +172,8 @@ impl Symmetry {
         }
         let mut t = s.clone();
         canon_pods(&mut t, &self.pod_workloads);
-        // The pods' canonical form is one of the nodes' keys: when the nodes keep their
-        // order, renumbering again would change nothing.
+        // The nodes' keys read the pods as renumbered here: when the nodes keep their order,
+        // renumbering again would change nothing.
         match self.moved_nodes(&t) {
             Some(mut t) => {
                 canon_pods(&mut t, &self.pod_workloads);
