@@ -224,3 +224,55 @@ fn pod_symmetry_is_off_where_the_replica_set_breaks_ties_by_uid() {
         }
     }
 }
+
+#[test]
+fn the_pod_quotient_has_one_state_per_class_of_the_whole_graph() {
+    // Where the pods alone are interchangeable, `representative` (the pods renumbered in
+    // canonical order) is one state per class: count the classes of every reachable state,
+    // by a search of its own, and compare with the quotient's count.
+    use podcheck_model::Cluster;
+    use stateright::Model;
+    use std::collections::{HashSet, VecDeque};
+    let fp = podcheck_properties::explore::fingerprint::<podcheck_model::state::State>;
+    for name in ["deployment-partition", "termination-race"] {
+        let mut s = catalogue::find(name).unwrap();
+        s.resize(Some(2), Some(2)).unwrap();
+        let m = Cluster::new(s.clone(), Vec::new());
+        assert!(
+            m.symmetry.classes().is_empty(),
+            "{name}: nodes are interchangeable"
+        );
+        assert!(
+            !m.symmetry.pod_workloads().is_empty(),
+            "{name}: pods are not"
+        );
+        let mut seen = HashSet::new();
+        let mut classes = HashSet::new();
+        let mut queue: VecDeque<_> = m.init_states().into_iter().collect();
+        queue.retain(|s| seen.insert(fp(s)));
+        let mut actions = Vec::new();
+        while let Some(s) = queue.pop_front() {
+            classes.insert(fp(&m.symmetry.representative(&s)));
+            m.actions(&s, &mut actions);
+            for a in actions.drain(..) {
+                if let Some(t) = m.next_state(&s, a) {
+                    if m.within_boundary(&t) && seen.insert(fp(&t)) {
+                        queue.push_back(t);
+                    }
+                }
+            }
+        }
+        let on = run(&s, true, 1);
+        assert!(on.complete, "{name}");
+        assert!(
+            classes.len() < seen.len(),
+            "{name}: no two states are one class"
+        );
+        assert_eq!(
+            on.unique_states,
+            classes.len(),
+            "{name}: {} states",
+            seen.len()
+        );
+    }
+}

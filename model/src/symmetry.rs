@@ -157,34 +157,38 @@ impl Symmetry {
         &self.classes
     }
 
-    /// The representative of `s`: within each class, nodes ordered by what they hold.
-    /// Then, within each Deployment of interchangeable pods, the pods' identities renumbered
-    /// in the order of what they hold ([`canon_pods`]).
-    ///
-    /// With both, the pods are renumbered first, so that the nodes' keys (which read the
-    /// runtime records, uids included) do not depend on how the pods happened to be numbered,
-    /// then the nodes ordered, then the pods renumbered again for the new node order. Each
-    /// step stays within the class, so the result is a representative; it may not be the
-    /// only one of its class (which costs reduction, not exactness).
+    /// The representative of `s`: within each class, nodes ordered by what they hold
+    /// ([`Symmetry::canonical`]), then, within each Deployment of interchangeable pods, the
+    /// pods' identities renumbered in the order of what they hold ([`canon_pods`]). The
+    /// nodes' keys do not read the pods' identities, so renumbering leaves their order. (The
+    /// search does not build it: it keeps [`Symmetry::canonical`] and tells the classes of
+    /// pods apart by [`Symmetry::class_key`]. Tests and trace replay use it.)
     pub fn representative(&self, s: &State) -> State {
-        if self.pod_workloads.is_empty() {
-            return self.node_representative(s);
+        let mut t = self.canonical(s.clone());
+        if !self.pod_workloads.is_empty() {
+            canon_pods(&mut t, &self.pod_workloads);
         }
-        let mut t = s.clone();
-        canon_pods(&mut t, &self.pod_workloads);
-        // The nodes' keys read the pods as renumbered here: when the nodes keep their order,
-        // renumbering again would change nothing.
-        match self.moved_nodes(&t) {
-            Some(mut t) => {
-                canon_pods(&mut t, &self.pod_workloads);
-                t
-            }
-            None => t,
+        t
+    }
+
+    /// The state the search keeps for `s`: `s` with its interchangeable nodes in the order
+    /// of their keys (`s` itself when they are in that order, or when no node is
+    /// interchangeable). The pods keep their identities.
+    pub fn canonical(&self, s: State) -> State {
+        match self.moved_nodes(&s) {
+            Some(t) => t,
+            None => s,
         }
     }
 
-    fn node_representative(&self, s: &State) -> State {
-        self.moved_nodes(s).unwrap_or_else(|| s.clone())
+    /// The number of the class of pod renumberings of a state the search keeps
+    /// ([`Symmetry::canonical`]), where pods are interchangeable: a hash of the state in
+    /// which the pods' identities are left out and each Deployment's pods are a sorted list
+    /// of what they hold ([`pod_class_key`]). None where no pod is interchangeable: the
+    /// kept state's fingerprint is its class.
+    pub fn class_key(&self) -> Option<impl Fn(&State) -> u64 + Sync + '_> {
+        let workloads = &self.pod_workloads;
+        (!workloads.is_empty()).then_some(move |s: &State| pod_class_key(s, workloads))
     }
 
     /// `s` with its interchangeable nodes in the order of their keys, or None when they
@@ -214,7 +218,9 @@ impl Symmetry {
 
 /// What node `i` holds, in a hash that does not depend on the index of any interchangeable
 /// node: its runtime record, its Node object, its kube-proxy's pending update and the
-/// routes' pods, and the pods bound to it.
+/// routes' pods, and the pods bound to it. Where the pods are interchangeable
+/// (`pods_renumbered`), it does not depend on their identities either: the runtime record
+/// is read by [`node_content_key`], the pods by what they hold.
 fn node_key(s: &State, i: u8, pods_renumbered: bool) -> u64 {
     let hasher = ahash::RandomState::with_seeds(7, 11, 13, 17);
     // A pod, by what tells pods apart without naming its node: its uid (or, where the pods'
@@ -279,7 +285,11 @@ fn node_key(s: &State, i: u8, pods_renumbered: bool) -> u64 {
     hasher.hash_one((
         attached,
         retries,
-        s.nodes[i as usize].content_hash(),
+        if pods_renumbered {
+            node_content_key(&s.nodes[i as usize])
+        } else {
+            s.nodes[i as usize].content_hash()
+        },
         &s.api.nodes[i as usize],
         s.proxies[i as usize].lag_left,
         s.proxies[i as usize].served,
@@ -510,10 +520,17 @@ fn pod_key(s: &State, uid: u16) -> u64 {
         .iter()
         .find(|p| p.uid == uid)
         .map(|p| p.symmetry_key(|p| object_key(&hasher, p)));
-    let runtime = s.nodes.iter().enumerate().find_map(|(n, node)| {
-        let r = node.pods.iter().find(|r| r.uid == uid)?;
-        Some(hasher.hash_one((n as u8, r.symmetry_key(|r| runtime_key(&hasher, r)))))
-    });
+    let runtime: Keys<(u8, u64)> = s
+        .nodes
+        .iter()
+        .enumerate()
+        .flat_map(|(n, node)| {
+            node.pods
+                .iter()
+                .filter(|r| r.uid == uid)
+                .map(move |r| (n as u8, rt_key(r)))
+        })
+        .collect();
     let endpoint: Keys<_> = s
         .api
         .endpoints
@@ -594,6 +611,39 @@ fn object_key(hasher: &ahash::RandomState, p: &Pod) -> u64 {
     ))
 }
 
+/// A runtime record's key ([`runtime_key`]), kept with it.
+fn rt_key(r: &Shared<PodRt>) -> u64 {
+    r.symmetry_key(|r| runtime_key(&ahash::RandomState::with_seeds(19, 23, 29, 31), r))
+}
+
+/// What a node's runtime holds, without the pods' identities (kept with it): all of the
+/// node but its runtime records, and those as the sorted list of their keys
+/// ([`runtime_key`]).
+fn node_content_key(node: &Shared<Node>) -> u64 {
+    node.symmetry_key(|n| {
+        let Node {
+            pods,
+            images,
+            partitioned,
+            lease_age,
+            memory_hog,
+            kubelet_down,
+            powered_off,
+            shutdown,
+            eviction_wait,
+            static_pods,
+        } = n;
+        let mut records: Keys<u64> = pods.iter().map(rt_key).collect();
+        records.sort_unstable();
+        ahash::RandomState::with_seeds(37, 41, 43, 47).hash_one((
+            records,
+            (images, partitioned, lease_age, memory_hog),
+            (kubelet_down, powered_off, shutdown, eviction_wait),
+            static_pods,
+        ))
+    })
+}
+
 /// [`pod_key`]'s part of a runtime record: all of it but its uid and suffix (the node it is
 /// on is added by the caller).
 fn runtime_key(hasher: &ahash::RandomState, r: &PodRt) -> u64 {
@@ -633,16 +683,10 @@ fn runtime_key(hasher: &ahash::RandomState, r: &PodRt) -> u64 {
     ))
 }
 
-/// The canonical form of the pods' identities: the pods of each Deployment (by object or by
-/// runtime record) sorted by [`pod_key`] take the uids 1, 2, … in that order (Deployment after
-/// Deployment), then the leftovers (uids only endpoints, routes, budgets or drain runs still
-/// name) the next ones, each Deployment's pods the name suffixes 1, 2, … in the same order;
-/// renamed everywhere the state holds a uid or a suffix. Then the lists whose order nothing
-/// reads are sorted: the API's pods and each node's runtime records by uid, the endpoints,
-/// routes and disrupted pods. Only for a scenario whose every workload is a Deployment of
-/// interchangeable pods (see the module documentation).
-pub fn canon_pods(s: &mut State, workloads: &[u8]) {
-    // (old uid, old suffix, workload or None for a leftover)
+/// Every uid the state holds: (uid, suffix, workload) of each pod object and each runtime
+/// record (once per uid), then (uid, 0, None) of each leftover, a uid that only endpoints,
+/// routes, budgets or drain runs still name, in uid order.
+fn members(s: &State) -> Keys<(u16, u8, Option<u8>)> {
     let mut members: Keys<(u16, u8, Option<u8>)> = Keys::new();
     for p in s.api.pods.iter() {
         members.push((p.uid, p.suffix, Some(p.workload)));
@@ -671,6 +715,142 @@ pub fn canon_pods(s: &mut State, workloads: &[u8]) {
             members.push((u, 0, None));
         }
     }
+    members
+}
+
+/// The number of the class of `s` under renumbering the pods of `workloads` (see the
+/// module documentation): a hash of everything the state holds but the pods' identities,
+/// with each class of pods (each Deployment's, then the leftovers) as the sorted list of
+/// the pods' keys, a pod's key being a hash of all the state holds of it but its uid and
+/// suffix: its object ([`object_key`]), its runtime records with their nodes
+/// ([`runtime_key`]), its endpoints, the routes to it, the budgets that count it disrupted
+/// and the drain runs that name it (what [`pod_key`] reads). Two states have the same number
+/// exactly when one is the other with the pods renumbered and the lists whose order nothing
+/// reads reordered, up to a collision of 64-bit hashes as for fingerprints: matching the
+/// sorted lists key by key gives the renumbering, and the rest is equal. It is the class of
+/// [`canon_pods`]'s form, hashed without building it.
+pub fn pod_class_key(s: &State, workloads: &[u8]) -> u64 {
+    use std::hash::{BuildHasher, Hash, Hasher};
+    let mut h = ahash::RandomState::with_seeds(53, 59, 61, 67).build_hasher();
+    // The API but its pods, its endpoints and the budgets' disrupted pods (each pod's own
+    // part of those is in its key).
+    let Api {
+        pods: _,
+        endpoints,
+        workloads: statuses,
+        nodes,
+        attach_retry,
+        attached,
+        pdbs,
+    } = &*s.api;
+    endpoints.len().hash(&mut h);
+    (statuses, nodes, attach_retry, attached).hash(&mut h);
+    for b in pdbs.iter() {
+        let PdbStatus {
+            observed,
+            current_healthy,
+            desired_healthy,
+            expected_pods,
+            disruptions_allowed,
+            disrupted_pods,
+        } = b;
+        (observed, current_healthy, desired_healthy, expected_pods).hash(&mut h);
+        (disruptions_allowed, disrupted_pods.len()).hash(&mut h);
+    }
+    // The nodes but their runtime records' identities; the proxies but their routes.
+    s.nodes.len().hash(&mut h);
+    for n in s.nodes.iter() {
+        h.write_u64(node_content_key(n));
+    }
+    for p in s.proxies.iter() {
+        let Proxy {
+            routes,
+            lag_left,
+            served,
+        } = p;
+        (routes.len(), lag_left, served).hash(&mut h);
+    }
+    // Drain runs name pods in a list whose order the run reads: never renumbered (no such
+    // scenario has interchangeable pods, `interchangeable_pods`), so hashed as they are.
+    s.env.hash(&mut h);
+    // Each uid's key, in one pass over each list: a hash of what the state holds of it, item
+    // by item, each item tagged with its kind (so the sequence reads one way only).
+    let seeds = ahash::RandomState::with_seeds(19, 23, 29, 31);
+    let mut acc: Keys<(u16, Option<u8>, ahash::AHasher)> = Keys::new();
+    let mut of = |uid: u16, class: Option<u8>| -> usize {
+        match acc.iter().position(|a| a.0 == uid) {
+            Some(i) => i,
+            None => {
+                acc.push((uid, class, seeds.build_hasher()));
+                acc.len() - 1
+            }
+        }
+    };
+    let mut slots: Keys<(usize, u8, u64)> = Keys::new();
+    for p in s.api.pods.iter() {
+        let i = of(p.uid, Some(p.workload));
+        slots.push((i, 0, p.symmetry_key(|p| object_key(&seeds, p))));
+    }
+    for (n, node) in s.nodes.iter().enumerate() {
+        for r in &node.pods {
+            let i = of(r.uid, Some(r.workload));
+            // Tags 16 and up: a runtime record on node `tag - 16`.
+            slots.push((i, 16 + n as u8, rt_key(r)));
+        }
+    }
+    for e in s.api.endpoints.iter() {
+        let i = of(e.uid, None);
+        slots.push((i, 2, seeds.hash_one((e.node, e.conditions))));
+    }
+    for (x, p) in s.proxies.iter().enumerate() {
+        for r in &p.routes {
+            let i = of(r.0, None);
+            slots.push((i, 3, ((x as u64) << 8) | r.1 as u64));
+        }
+    }
+    for (b, pdb) in s.api.pdbs.iter().enumerate() {
+        for u in &pdb.disrupted_pods {
+            let i = of(*u, None);
+            slots.push((i, 4, b as u64));
+        }
+    }
+    for d in &s.env.drains {
+        for p in &d.pods {
+            let i = of(p.uid, None);
+            slots.push((i, 5, seeds.hash_one((d.fault, p.step))));
+        }
+    }
+    for (i, tag, v) in slots {
+        let a = &mut acc[i].2;
+        a.write_u8(tag);
+        a.write_u64(v);
+    }
+    let classes = workloads
+        .iter()
+        .map(|w| Some(*w))
+        .chain(std::iter::once(None));
+    for class in classes {
+        let mut keys: Keys<u64> = acc
+            .iter()
+            .filter(|a| a.1 == class)
+            .map(|a| a.2.finish())
+            .collect();
+        keys.sort_unstable();
+        keys.hash(&mut h);
+    }
+    h.finish()
+}
+
+/// The canonical form of the pods' identities: the pods of each Deployment (by object or by
+/// runtime record) sorted by [`pod_key`] take the uids 1, 2, … in that order (Deployment after
+/// Deployment), then the leftovers (uids only endpoints, routes, budgets or drain runs still
+/// name) the next ones, each Deployment's pods the name suffixes 1, 2, … in the same order;
+/// renamed everywhere the state holds a uid or a suffix. Then the lists whose order nothing
+/// reads are sorted: the API's pods and each node's runtime records by uid, the endpoints,
+/// routes and disrupted pods. Only for a scenario whose every workload is a Deployment of
+/// interchangeable pods (see the module documentation).
+pub fn canon_pods(s: &mut State, workloads: &[u8]) {
+    let members = members(s);
     // old uid -> (new uid, new suffix)
     let mut map: Keys<(u16, u16, u8)> = Keys::with_capacity(members.len());
     let mut next_uid = 1u16;

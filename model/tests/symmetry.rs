@@ -1,6 +1,6 @@
 //! The canonical form of interchangeable pods (`podcheck_model::symmetry`): a state with its
-//! pods renamed and reordered has the same representative, and the representative holds
-//! what the state holds.
+//! pods renamed and reordered has the same representative and the same class key, the
+//! representative holds what the state holds, and states with one class key are one class.
 
 use podcheck_model::spec::{Fault, Workload};
 use podcheck_model::state::State;
@@ -131,5 +131,65 @@ fn pods_are_not_interchangeable_where_the_model_tells_them_apart() {
         if tells_apart {
             assert!(interchangeable_pods(&s).is_empty(), "{}", s.name);
         }
+    }
+}
+
+#[test]
+fn a_state_with_its_pods_renamed_has_the_same_class_key() {
+    let (m, all) = states("termination-race", 1, 3, 9);
+    let sym = &m.symmetry;
+    let key = sym.class_key().expect("the pods are interchangeable");
+    let mut renamed = 0;
+    for s in &all {
+        let k = key(s);
+        let swap = |u: u16| match u {
+            1 => 2,
+            2 => 1,
+            u => u,
+        };
+        let swap8 = |x: u8| match x {
+            1 => 2,
+            2 => 1,
+            x => x,
+        };
+        for t in [shuffled(s, swap, swap8), shuffled(s, |u| u + 7, |x| x + 3)] {
+            assert_eq!(key(&t), k);
+            renamed += usize::from(t != *s);
+        }
+    }
+    assert!(renamed > 0, "no state was renamed");
+}
+
+#[test]
+fn states_with_one_class_key_are_one_class_and_one_class_has_one_key() {
+    // With interchangeable nodes too: the kept state orders the nodes, the key the pods.
+    for (name, nodes, replicas, steps) in [
+        ("termination-race", 1, 3, 9),
+        ("deployment-partition", 3, 2, 10),
+    ] {
+        let (m, all) = states(name, nodes, replicas, steps);
+        let sym = &m.symmetry;
+        let key = sym.class_key().expect("the pods are interchangeable");
+        let mut by_key: std::collections::HashMap<u64, Vec<State>> = Default::default();
+        let mut by_rep: std::collections::HashMap<State, u64> = Default::default();
+        for s in &all {
+            let kept = sym.canonical(s.clone());
+            let k = key(&kept);
+            // Sound: one key, one class.
+            let members = by_key.entry(k).or_default();
+            if let Some(first) = members.first() {
+                assert!(sym.same_class(first, &kept), "{name}: one key, two classes");
+            }
+            if members.len() < 4 {
+                members.push(kept.clone());
+            }
+            // One class (one canonical form), one key.
+            let rep = sym.representative(s);
+            if let Some(k0) = by_rep.insert(rep, k) {
+                assert_eq!(k0, k, "{name}: one class, two keys");
+            }
+        }
+        let merged = by_key.values().filter(|v| v.len() > 1).count();
+        assert!(merged > 0, "{name}: no two states shared a key");
     }
 }

@@ -27,7 +27,9 @@
 //! `always` and `sometimes` verdicts.
 
 use crate::catalogue::{self, Kind, PropertyDef};
-use crate::explore::{explore_with, realize, ExploreOptions, Finding, Graph, Probe, Run};
+use crate::explore::{
+    explore_with, realize, ExploreOptions, Finding, Graph, Probe, Reduction, Run,
+};
 use crate::explore::{ActionId, StateId};
 use crate::liveness::{leads_to_holds_up_to, leads_to_progress, Ends, LassoEnd, LeadsTo};
 use crate::progress::{Phase, Progress, Stop};
@@ -486,7 +488,14 @@ pub fn check_with(
     };
     let reduce =
         opts.reduction && !opts.cross_check && !opts.keep_graph && !m.symmetry.is_trivial();
-    let representative = |s: &State| m.symmetry.representative(s);
+    let canonical = |s: State| m.symmetry.canonical(s);
+    let class_key = m.symmetry.class_key();
+    let reduction = Reduction {
+        canonical: &canonical,
+        class_key: class_key
+            .as_ref()
+            .map(|k| k as &(dyn Fn(&State) -> u64 + Sync)),
+    };
     let mut progress = Progress::new(
         opts.progress.then(|| scenario.name.clone()),
         opts.max_memory,
@@ -497,7 +506,7 @@ pub fn check_with(
         &probes,
         &explore_opts,
         &mut progress,
-        reduce.then_some(&representative as &(dyn Fn(&State) -> State + Sync)),
+        reduce.then_some(reduction),
     );
     drop(probes);
     let same_class = |a: &State, b: &State| m.symmetry.same_class(a, b);
@@ -515,7 +524,7 @@ pub fn check_with(
             return realize(
                 &m,
                 &graph,
-                &representative,
+                reduction,
                 &same_class,
                 &nodes,
                 &actions,
@@ -557,16 +566,8 @@ pub fn check_with(
     let run_of = |nodes: &[StateId], edges: &[crate::explore::EdgeId], name: &str| {
         let actions: Vec<ActionId> = edges.iter().map(|e| graph.edge_action(*e)).collect();
         if reduce {
-            return realize(
-                &m,
-                &graph,
-                &representative,
-                &same_class,
-                nodes,
-                &actions,
-                None,
-            )
-            .map_err(|e| format!("{name}: the run does not replay: {e}"));
+            return realize(&m, &graph, reduction, &same_class, nodes, &actions, None)
+                .map_err(|e| format!("{name}: the run does not replay: {e}"));
         }
         let states = graph
             .replay(&m, nodes, &actions)

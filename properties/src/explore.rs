@@ -10,7 +10,9 @@
 //! action from it, and where its out-edges start. Per edge: the target state and the action
 //! (interned: each distinct action is stored once, with the actor that takes it), and the
 //! visited table of fingerprints and numbers side by side. That is about 40 bytes per state
-//! and 8 per edge. The frontier of the search holds full states
+//! and 8 per edge (with a [`Reduction::class_key`], states are numbered by their class's
+//! key, and a second table maps the kept states' own fingerprints: 16 bytes more per state).
+//! The frontier of the search holds full states
 //! while it is open, as every breadth-first checker does.
 //!
 //! A state is rebuilt by replaying actions from the initial state ([`replay`]), which checks
@@ -146,6 +148,9 @@ pub struct Graph<A, K> {
     /// fingerprint → state number (the table stores both, so that a lookup touches one
     /// place in memory).
     index: hashbrown::HashTable<(u64, StateId)>,
+    /// With a [`Reduction::class_key`], the numbers are the classes' keys, and this is the
+    /// kept states' own fingerprints → state number.
+    raw_index: Option<hashbrown::HashTable<(u64, StateId)>>,
     /// Per state: the breadth-first parent (`NONE` for an initial state) and its action.
     parent: Vec<StateId>,
     parent_action: Vec<ActionId>,
@@ -213,32 +218,68 @@ where
     explore_with(model, actor, probes, opts, &mut progress, None)
 }
 
-/// A map from each state to a representative of its class (see [`explore_with`]).
-pub type Representative<'a, S> = &'a (dyn Fn(&S) -> S + Sync);
+/// How [`explore_with`] reduces the graph by a symmetry: the state it keeps for each state
+/// it finds, and what tells the classes apart.
+pub struct Reduction<'a, S> {
+    /// The state kept for a state found: one of its class.
+    pub canonical: &'a (dyn Fn(S) -> S + Sync),
+    /// The class's number, where the kept states of one class can differ (a function of the
+    /// class: the same for every kept state of it, and different for kept states of
+    /// different classes, up to a 64-bit collision as for fingerprints). Without it, the
+    /// kept state's fingerprint is its class's number.
+    pub class_key: Option<&'a (dyn Fn(&S) -> u64 + Sync)>,
+}
+
+// By hand: a derive would ask `S: Copy`.
+impl<S> Clone for Reduction<'_, S> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+impl<S> Copy for Reduction<'_, S> {}
+
+impl<S: Hash> Reduction<'_, S> {
+    /// The kept state of `s` and its class's number.
+    fn keep(&self, s: S) -> (S, u64) {
+        let t = (self.canonical)(s);
+        let n = match self.class_key {
+            Some(k) => k(&t),
+            None => fingerprint(&t),
+        };
+        (t, n)
+    }
+
+    /// The kept state's own fingerprint, where that is not its number.
+    fn kept_fingerprint(&self, kept: &S, number: u64) -> u64 {
+        match self.class_key {
+            Some(_) => fingerprint(kept),
+            None => number,
+        }
+    }
+}
 
 /// [`explore`], in the `exploring` phase of `progress`: its line on stderr, and its stops
 /// (Ctrl-C, the memory bound) before the next state is expanded. `opts.progress` is not read
 /// (`progress` has the name).
 ///
-/// With a `representative`, it explores the quotient: every state found (an initial one or a
-/// successor) is replaced by its representative before it is numbered, so the graph has one
-/// state per class — except a successor that is itself a state of the graph, which is taken
-/// as it is, without computing its representative. (Most successors are states found
-/// before, and computing a representative costs more than the rest of a step. Where the
-/// representative function is idempotent this changes nothing; where it is not — a state
-/// whose representative is yet another state of its class — the successor still stands for
-/// its class, which is all the quotient needs, and the graph is only smaller. The chunked
-/// search decides it as one thread would, so the graph is the same for any number of
-/// threads.) Step predicates see the real transition (from a representative, by one of its
-/// actions, to the successor before it is replaced). A path of this graph is a run of the
-/// model only up to the representatives: [`realize`] turns it into a real one.
+/// With a [`Reduction`], it explores the quotient: every state found (an initial one or a
+/// successor) is replaced by the state kept for its class ([`Reduction::canonical`]) and
+/// numbered by its class ([`Reduction::class_key`], else the kept state's fingerprint), so
+/// the graph has one state per class, and the state it holds of a class is the first one
+/// found, as found. A successor whose own fingerprint is that of a state the graph keeps is
+/// that state: it is taken as it is, without mapping it (most successors are states found
+/// before, and mapping costs more than the rest of a step). The chunked search decides it
+/// as one thread would, so the graph is the same for any number of threads. Step predicates
+/// see the real transition (from a kept state, by one of its actions, to the successor
+/// before it is replaced). A path of this graph is a run of the model only up to the
+/// classes: [`realize`] turns it into a real one.
 pub fn explore_with<M, K>(
     model: &M,
     actor: impl Fn(&M::Action) -> Option<K>,
     probes: &[Probe<'_, M::State, M::Action>],
     opts: &ExploreOptions,
     progress: &mut Progress,
-    representative: Option<Representative<'_, M::State>>,
+    reduction: Option<Reduction<'_, M::State>>,
 ) -> (Graph<M::Action, K>, Vec<Finding>)
 where
     M: Model + Sync,
@@ -246,29 +287,48 @@ where
     M::Action: Hash + Eq + Clone + Send + Sync,
     K: Ord + Copy + Send + Sync,
 {
-    let canon = |s: M::State| match representative {
-        Some(r) => r(&s),
-        None => s,
-    };
-    // A successor and its fingerprint, in the quotient. A state the graph already holds is
-    // a representative, and a representative is its own: so a successor whose own
-    // fingerprint the graph knows is taken as it is, without computing its representative
-    // (most successors are states found before).
-    let canonical = |g: &Graph<M::Action, K>, s: M::State| -> (M::State, u64) {
+    // Where a state found goes: the state the graph keeps of it (already, or to be added),
+    // its number, and the kept state's own fingerprint.
+    let place = |g: &Graph<M::Action, K>, s: M::State| -> Placed<M::State> {
         let fp = fingerprint(&s);
-        match representative {
-            Some(r) if g.lookup(fp).is_none() => {
-                let s = r(&s);
-                let fp = fingerprint(&s);
-                (s, fp)
+        match reduction {
+            None => Placed {
+                known: g.lookup(fp),
+                state: s,
+                number: fp,
+                kept: fp,
+            },
+            Some(r) => {
+                if let Some(v) = g.lookup_kept(fp) {
+                    return Placed {
+                        known: Some(v),
+                        state: s,
+                        number: g.fps[v as usize],
+                        kept: fp,
+                    };
+                }
+                let (state, number) = r.keep(s);
+                let known = g.lookup(number);
+                let kept = match known {
+                    Some(_) => 0,
+                    None => r.kept_fingerprint(&state, number),
+                };
+                Placed {
+                    known,
+                    state,
+                    number,
+                    kept,
+                }
             }
-            _ => (s, fp),
         }
     };
     let limit = opts.max_states.unwrap_or(usize::MAX).min(NONE as usize - 1);
     let mut g = Graph {
         fps: Vec::new(),
         index: hashbrown::HashTable::new(),
+        raw_index: reduction
+            .is_some_and(|r| r.class_key.is_some())
+            .then(hashbrown::HashTable::new),
         parent: Vec::new(),
         parent_action: Vec::new(),
         edge_start: vec![0],
@@ -322,14 +382,36 @@ where
     let mut actor_ids: Vec<Option<K>> = Vec::new();
     let mut queue: VecDeque<M::State> = VecDeque::new();
 
+    // An initial state is always mapped: the graph keeps none of its class yet, or one
+    // that is not it.
+    let place_init = |g: &Graph<M::Action, K>, s: M::State| -> Placed<M::State> {
+        match reduction {
+            None => place(g, s),
+            Some(r) => {
+                let (state, number) = r.keep(s);
+                let known = g.lookup(number);
+                let kept = r.kept_fingerprint(&state, number);
+                Placed {
+                    known,
+                    state,
+                    number,
+                    kept,
+                }
+            }
+        }
+    };
     for (i, s) in model.init_states().into_iter().enumerate() {
         if !model.within_boundary(&s) {
             continue;
         }
-        let s = canon(s);
         g.generated += 1;
-        let fp = fingerprint(&s);
-        if g.lookup(fp).is_some() {
+        let Placed {
+            known,
+            state: s,
+            number,
+            kept,
+        } = place_init(&g, s);
+        if known.is_some() {
             continue;
         }
         if g.fps.len() >= limit {
@@ -337,7 +419,7 @@ where
             g.stop = Some(progress.stop_at(Bound::MaxStates, g.fps.len()));
             break;
         }
-        let id = g.add(fp, NONE, NONE);
+        let id = g.add(number, kept, NONE, NONE);
         g.inits.push((id, i));
         observe(&mut findings, &mut open_state_probes, id, &s);
         queue.push_back(s);
@@ -359,7 +441,7 @@ where
             model,
             probes,
             opts,
-            representative,
+            reduction,
             limit,
             &mut g,
             &mut findings,
@@ -415,8 +497,13 @@ where
             if closed {
                 open_step_probes.retain(|&i| matches!(findings[i], Finding::Step(None)));
             }
-            let (next, fp) = canonical(&g, next);
-            let v = match g.lookup(fp) {
+            let Placed {
+                known,
+                state: next,
+                number,
+                kept,
+            } = place(&g, next);
+            let v = match known {
                 Some(v) => v,
                 None if g.fps.len() >= limit => {
                     g.complete = false;
@@ -424,7 +511,7 @@ where
                     break 'bfs;
                 }
                 None => {
-                    let v = g.add(fp, u, aid);
+                    let v = g.add(number, kept, u, aid);
                     observe(&mut findings, &mut open_state_probes, v, &next);
                     queue.push_back(next);
                     v
@@ -454,12 +541,42 @@ where
     }
     g.actors = order.iter().map(|i| actor_ids[*i]).collect();
     g.index.shrink_to_fit(|(f, _)| *f);
+    if let Some(t) = &mut g.raw_index {
+        t.shrink_to_fit(|(f, _)| *f);
+    }
     g.fps.shrink_to_fit();
     g.parent.shrink_to_fit();
     g.parent_action.shrink_to_fit();
     g.edges.shrink_to_fit();
     g.edge_start.shrink_to_fit();
     (g, findings)
+}
+
+/// The edges into each state ([`Graph::in_edges`]): two tables, not a list per state.
+pub struct InEdges {
+    /// The edges into state `v` are `edges[start[v]..start[v + 1]]`.
+    start: Vec<u32>,
+    /// (the state it leaves, the edge).
+    edges: Vec<(StateId, EdgeId)>,
+}
+
+impl InEdges {
+    /// The edges into `v`, each with the state it leaves, in edge order.
+    pub fn of(&self, v: StateId) -> &[(StateId, EdgeId)] {
+        &self.edges[self.start[v as usize] as usize..self.start[v as usize + 1] as usize]
+    }
+}
+
+/// Where a state found goes in the graph (see [`explore_with`]).
+struct Placed<S> {
+    /// The state the graph keeps of its class, if it has one.
+    known: Option<StateId>,
+    /// The state to keep if it is new.
+    state: S,
+    /// Its number: the class's key, or its fingerprint.
+    number: u64,
+    /// The kept state's own fingerprint (for a new state).
+    kept: u64,
 }
 
 /// The breadth-first level being expanded: states `end..` are on the next one.
@@ -524,9 +641,12 @@ struct Succ<S, A> {
     /// thread that made it.
     next: Option<S>,
     known: Option<StateId>,
+    /// Its number in the graph (see [`Placed`]).
     fp: u64,
-    /// The successor's own fingerprint, when it was replaced by its representative.
+    /// The successor's own fingerprint, when it was mapped ([`Reduction::canonical`]).
     raw: Option<u64>,
+    /// The kept state's own fingerprint.
+    kept: u64,
     steps: Vec<u16>,
 }
 
@@ -540,7 +660,7 @@ fn explore_chunks<M, K, F>(
     model: &M,
     probes: &[Probe<'_, M::State, M::Action>],
     opts: &ExploreOptions,
-    representative: Option<Representative<'_, M::State>>,
+    reduction: Option<Reduction<'_, M::State>>,
     limit: usize,
     g: &mut Graph<M::Action, K>,
     findings: &mut [Finding],
@@ -599,26 +719,31 @@ fn explore_chunks<M, K, F>(
                                 })
                                 .map(|i| *i as u16)
                                 .collect();
-                            // As in the one-thread loop (`canonical`), but the graph
-                            // is the one before the chunk (it is not written while the
-                            // threads expand): a successor it does not know is mapped,
-                            // and the merge below takes it as it is if it has become
-                            // known in the chunk, as one thread would.
-                            let mut fp = fingerprint(&next);
-                            let mut raw = None;
-                            let next = match representative {
-                                Some(r) if known.lookup(fp).is_none() => {
-                                    raw = Some(fp);
-                                    let next = r(&next);
-                                    fp = fingerprint(&next);
-                                    next
-                                }
-                                _ => next,
+                            // As in the one-thread loop (`place`), but the graph is the
+                            // one before the chunk (it is not written while the threads
+                            // expand): a successor it does not know is mapped, and the merge
+                            // below takes it as it is if it has become known in the chunk,
+                            // as one thread would.
+                            let own = fingerprint(&next);
+                            let (next, fp, raw, seen) = match reduction {
+                                None => (next, own, None, known.lookup(own)),
+                                Some(r) => match known.lookup_kept(own) {
+                                    Some(v) => (next, known.fps[v as usize], None, Some(v)),
+                                    None => {
+                                        let (next, fp) = r.keep(next);
+                                        let seen = known.lookup(fp);
+                                        (next, fp, Some(own), seen)
+                                    }
+                                },
                             };
-                            let seen = known.lookup(fp);
+                            let kept = match (reduction, seen) {
+                                (Some(r), None) => r.kept_fingerprint(&next, fp),
+                                _ => fp,
+                            };
                             Some(Succ {
                                 fp,
                                 raw,
+                                kept,
                                 action: a,
                                 next: if seen.is_some() { None } else { Some(next) },
                                 known: seen,
@@ -652,7 +777,7 @@ fn explore_chunks<M, K, F>(
                 // A mapped successor's own state first, as one thread would look it up.
                 let known = succ
                     .raw
-                    .and_then(|raw| g.lookup(raw))
+                    .and_then(|raw| g.lookup_kept(raw))
                     .or(succ.known)
                     .or_else(|| g.lookup(succ.fp));
                 let v = match known {
@@ -664,7 +789,7 @@ fn explore_chunks<M, K, F>(
                         break 'merge;
                     }
                     None => {
-                        let v = g.add(succ.fp, u, aid);
+                        let v = g.add(succ.fp, succ.kept, u, aid);
                         let next = succ.next.expect("a state the graph did not have is kept");
                         fresh.push((v, next));
                         v
@@ -740,12 +865,25 @@ impl<A, K> Graph<A, K> {
         self.index.find(fp, |(f, _)| *f == fp).map(|(_, i)| *i)
     }
 
-    fn add(&mut self, fp: u64, parent: StateId, action: ActionId) -> StateId {
+    /// The state the graph keeps whose own fingerprint is `fp`.
+    fn lookup_kept(&self, fp: u64) -> Option<StateId> {
+        match &self.raw_index {
+            Some(t) => t.find(fp, |(f, _)| *f == fp).map(|(_, i)| *i),
+            None => self.lookup(fp),
+        }
+    }
+
+    /// A new state: its number (`fp`) and, with a class key, the kept state's own
+    /// fingerprint (`kept`).
+    fn add(&mut self, fp: u64, kept: u64, parent: StateId, action: ActionId) -> StateId {
         let id = self.fps.len() as StateId;
         self.fps.push(fp);
         self.parent.push(parent);
         self.parent_action.push(action);
         self.index.insert_unique(fp, (fp, id), |(f, _)| *f);
+        if let Some(t) = &mut self.raw_index {
+            t.insert_unique(kept, (kept, id), |(f, _)| *f);
+        }
         id
     }
 
@@ -779,6 +917,10 @@ impl<A, K> Graph<A, K> {
     pub fn heap_bytes(&self) -> usize {
         self.fps.capacity() * 8
             + self.index.capacity() * (16 + 1)
+            + self
+                .raw_index
+                .as_ref()
+                .map_or(0, |t| t.capacity() * (16 + 1))
             + self.parent.capacity() * 4
             + self.parent_action.capacity() * 4
             + self.edge_start.capacity() * 4
@@ -836,6 +978,35 @@ impl<A, K> Graph<A, K> {
     }
 
     /// An edge's source, target and action. O(log states).
+    /// The edges into each state, of those `keep(from, to)` accepts, each with the state it
+    /// leaves, in edge order ([`InEdges`]).
+    pub fn in_edges(&self, keep: impl Fn(StateId, StateId) -> bool) -> InEdges {
+        let n = self.fps.len();
+        let mut start = vec![0u32; n + 1];
+        for u in 0..n as StateId {
+            for (_, t, _) in self.out_edges(u) {
+                if keep(u, t) {
+                    start[t as usize + 1] += 1;
+                }
+            }
+        }
+        for v in 0..n {
+            start[v + 1] += start[v];
+        }
+        let mut cursor = start.clone();
+        let mut edges = vec![(0, 0); start[n] as usize];
+        for u in 0..n as StateId {
+            for (e, t, _) in self.out_edges(u) {
+                if keep(u, t) {
+                    let c = &mut cursor[t as usize];
+                    edges[*c as usize] = (u, e);
+                    *c += 1;
+                }
+            }
+        }
+        InEdges { start, edges }
+    }
+
     pub fn edge(&self, e: EdgeId) -> (StateId, StateId, ActionId) {
         let src = self.edge_start.partition_point(|s| *s <= e) - 1;
         let r = self.edges[e as usize];
@@ -1035,19 +1206,14 @@ impl<A, K> Graph<A, K> {
             }
         }
         // Predecessors are needed for the backward direction.
-        let mut preds: Vec<Vec<StateId>> = vec![Vec::new(); n];
-        for u in 0..n {
-            for (_, t, _) in self.out_edges(u as StateId) {
-                preds[t as usize].push(u as StateId);
-            }
-        }
+        let preds = self.in_edges(|_, _| true);
         while let Some(v) = queue.pop_front() {
             let d = dist[v as usize];
             if d >= radius {
                 continue;
             }
             let next = self.out_edges(v).map(|(_, t, _)| t);
-            for w in next.chain(preds[v as usize].iter().copied()) {
+            for w in next.chain(preds.of(v).iter().map(|(u, _)| *u)) {
                 if dist[w as usize] == usize::MAX {
                     dist[w as usize] = d + 1;
                     queue.push_back(w);
@@ -1154,18 +1320,20 @@ where
     Ok(states)
 }
 
-/// A path of a quotient graph ([`explore_quotient`]) made a real run: from the model's
-/// initial state, each step takes the first enabled action (in the model's order) whose
-/// successor is in the class of the quotient's successor (`same_class`), and, on the last
-/// step, for which `last` holds. The quotient's successor along the path is rebuilt from
-/// the representatives (each checked against the graph's fingerprint). `actions` may have
-/// one more action than `nodes` has steps: a last transition that leaves the path's final
-/// state (a step property's). Returns the real run and its states.
+/// A path of a quotient graph ([`explore_with`] with a [`Reduction`]) made a real run: from
+/// the model's initial state, each step takes the first enabled action (in the model's
+/// order) whose successor is in the class (`same_class`) of the successor the graph's action
+/// has from the state the graph keeps, and, on the last step, for which `last` holds. The
+/// states the graph keeps along the path are rebuilt from their breadth-first paths, mapped
+/// as the exploration mapped them, and each is checked against the graph's number of it; so
+/// is every edge of the path. `actions` may have one more action than `nodes` has steps: a
+/// last transition that leaves the path's final state (a step property's). Returns the real
+/// run and its states.
 #[allow(clippy::type_complexity)]
 pub fn realize<M, K>(
     model: &M,
     graph: &Graph<M::Action, K>,
-    representative: Representative<'_, M::State>,
+    reduction: Reduction<'_, M::State>,
     same_class: &dyn Fn(&M::State, &M::State) -> bool,
     nodes: &[StateId],
     actions: &[ActionId],
@@ -1173,7 +1341,7 @@ pub fn realize<M, K>(
 ) -> Result<(Run<M::Action>, Vec<M::State>), String>
 where
     M: Model,
-    M::State: Hash,
+    M::State: Hash + Clone,
     M::Action: Clone + PartialEq + std::fmt::Debug,
 {
     if nodes.is_empty() || actions.len() + 1 < nodes.len() || actions.len() > nodes.len() {
@@ -1182,23 +1350,72 @@ where
     let init = graph
         .init_index(nodes[0])
         .ok_or("the path does not start in an initial state")?;
-    let first = model
-        .init_states()
-        .into_iter()
-        .nth(init)
-        .ok_or("the model has no such initial state")?;
-    let mut quotient = representative(&first);
-    if fingerprint(&quotient) != graph.fingerprint(nodes[0]) {
-        return Err("the initial state is not the recorded one".into());
-    }
+    let init_state = |n: StateId| -> Result<M::State, String> {
+        let i = graph
+            .init_index(n)
+            .ok_or("a breadth-first path does not start in an initial state")?;
+        model
+            .init_states()
+            .into_iter()
+            .nth(i)
+            .ok_or_else(|| "the model has no such initial state".to_string())
+    };
+    // The kept states rebuilt so far.
+    let mut kept: HashMap<StateId, M::State> = HashMap::new();
+    let mut kept_state = |n: StateId| -> Result<M::State, String> {
+        if let Some(s) = kept.get(&n) {
+            return Ok(s.clone());
+        }
+        let (path, steps) = graph.path_to(n);
+        // From the deepest state of the path rebuilt before, else from its initial state
+        // (an initial state is mapped, as every state its breadth-first parent found: each
+        // was new then).
+        let from = path.iter().rposition(|v| kept.contains_key(v));
+        let (mut x, start) = match from {
+            Some(j) => (kept[&path[j]].clone(), j),
+            None => {
+                let (x, number) = reduction.keep(init_state(path[0])?);
+                if number != graph.fingerprint(path[0]) {
+                    return Err("the initial state is not the recorded one".into());
+                }
+                kept.insert(path[0], x.clone());
+                (x, 0)
+            }
+        };
+        for j in start..steps.len() {
+            let a = graph.action(steps[j]).clone();
+            let next = model
+                .next_state(&x, a.clone())
+                .ok_or_else(|| format!("the graph's `{a:?}` does not apply to its state"))?;
+            let (next, number) = reduction.keep(next);
+            if number != graph.fingerprint(path[j + 1]) {
+                return Err(format!(
+                    "`{a:?}` does not lead to the state the graph keeps"
+                ));
+            }
+            kept.insert(path[j + 1], next.clone());
+            x = next;
+        }
+        Ok(x)
+    };
+    let first = init_state(nodes[0])?;
     let mut states = vec![first];
     let mut real_actions = Vec::new();
     let mut enabled = Vec::new();
     for (i, aid) in actions.iter().enumerate() {
         let a = graph.action(*aid).clone();
+        let quotient = kept_state(nodes[i]).map_err(|e| format!("step {}: {e}", i + 1))?;
         let target = model
             .next_state(&quotient, a.clone())
             .ok_or_else(|| format!("step {}: `{a:?}` does not apply", i + 1))?;
+        // The edge leads where the graph says, as the exploration placed it.
+        if let Some(n) = nodes.get(i + 1) {
+            let arrives = graph.lookup_kept(fingerprint(&target)) == Some(*n)
+                || reduction.keep(target.clone()).1 == graph.fingerprint(*n);
+            if !arrives {
+                return Err(format!("step {}: not the recorded state", i + 1));
+            }
+        }
         let is_last = i + 1 == actions.len();
         let r = states.last().expect("a run has a state");
         enabled.clear();
@@ -1216,19 +1433,6 @@ where
                 i + 1
             )
         })?;
-        // As the exploration did: a successor that is the recorded state itself was taken
-        // as it is ([`explore_with`]), any other is replaced by its representative.
-        quotient = match nodes.get(i + 1) {
-            Some(n) if fingerprint(&target) == graph.fingerprint(*n) => target,
-            Some(n) => {
-                let q = representative(&target);
-                if fingerprint(&q) != graph.fingerprint(*n) {
-                    return Err(format!("step {}: not the recorded state", i + 1));
-                }
-                q
-            }
-            None => representative(&target),
-        };
         real_actions.push(b);
         states.push(next);
     }

@@ -737,24 +737,14 @@ where
         }
     }
     // Backward through ¬Q states from the bad ones: does a P state reach one?
-    let mut preds: Vec<Vec<StateId>> = vec![Vec::new(); n];
-    for u in 0..n as StateId {
-        if !candidate[u as usize] {
-            continue;
-        }
-        for (_, t, _) in graph.out_edges(u) {
-            if candidate[t as usize] {
-                preds[t as usize].push(u);
-            }
-        }
-    }
+    let preds = graph.in_edges(|u, t| candidate[u as usize] && candidate[t as usize]);
     let mut queue: VecDeque<StateId> = (0..n as StateId).filter(|v| bad[*v as usize]).collect();
     let mut reached = bad;
     while let Some(v) = queue.pop_front() {
         if p(v) {
             return None;
         }
-        for u in &preds[v as usize] {
+        for (u, _) in preds.of(v) {
             if !reached[*u as usize] {
                 reached[*u as usize] = true;
                 queue.push_back(*u);

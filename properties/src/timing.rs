@@ -206,17 +206,7 @@ where
     // Case 2: a P state that reaches a timed loop through ¬Q states.
     if timed.iter().any(|t| *t) {
         // Backward breadth-first search from the timed components' states.
-        let mut preds: Vec<Vec<EdgeId>> = vec![Vec::new(); n];
-        for u in 0..n as StateId {
-            if !not_q[u as usize] {
-                continue;
-            }
-            for (e, t, _) in graph.out_edges(u) {
-                if not_q[t as usize] {
-                    preds[t as usize].push(e);
-                }
-            }
-        }
+        let preds = graph.in_edges(|u, t| not_q[u as usize] && not_q[t as usize]);
         let mut dist = vec![NONE; n];
         let mut next: Vec<EdgeId> = vec![NONE; n];
         let mut queue = VecDeque::new();
@@ -227,8 +217,7 @@ where
             }
         }
         while let Some(v) = queue.pop_front() {
-            for &e in &preds[v as usize] {
-                let (u, _, _) = graph.edge(e);
+            for &(u, e) in preds.of(v) {
                 if dist[u as usize] == NONE {
                     dist[u as usize] = dist[v as usize] + 1;
                     next[u as usize] = e;
@@ -356,15 +345,14 @@ pub fn best_case<A, K>(
     time: impl Fn(ActionId) -> Seconds,
 ) -> Option<Seconds> {
     let n = graph.state_count();
-    let mut preds: Vec<Vec<(StateId, Seconds)>> = vec![Vec::new(); n];
+    let preds = graph.in_edges(|_, _| true);
     let mut entry = vec![false; n];
     for u in 0..n as StateId {
         let pu = p(u);
         if pu && graph.is_init(u) {
             entry[u as usize] = true;
         }
-        for (_, t, a) in graph.out_edges(u) {
-            preds[t as usize].push((u, time(a)));
+        for (_, t, _) in graph.out_edges(u) {
             if !pu && p(t) {
                 entry[t as usize] = true;
             }
@@ -383,8 +371,8 @@ pub fn best_case<A, K>(
         if dist[v as usize].is_some_and(|x| x < d) {
             continue;
         }
-        for &(u, w) in &preds[v as usize] {
-            let nd = d + w;
+        for &(u, e) in preds.of(v) {
+            let nd = d + time(graph.edge_action(e));
             if dist[u as usize].is_none_or(|x| nd < x) {
                 dist[u as usize] = Some(nd);
                 heap.push(Reverse((nd, u)));
