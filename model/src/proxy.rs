@@ -53,7 +53,7 @@ pub fn pick<'a>(
 }
 
 /// What the proxies should route to now, from the API's slice.
-pub fn desired_routes(m: &Context, s: &State) -> Vec<(u16, u8)> {
+pub fn desired_routes(m: &Context, s: &State) -> crate::state::Routes {
     pick(&s.api.endpoints, m.by_release.proxy_terminating_endpoints).collect()
 }
 

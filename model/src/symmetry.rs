@@ -238,50 +238,46 @@ fn node_key(s: &State, i: u8, pods_renumbered: bool) -> u64 {
         }
     };
     let pod_key = |p: &Pod| hasher.hash_one((who(p.uid), p.status.content_hash(), p.deletion));
-    let mut bound: Keys<u64> = s
+    // Each list the node is in is taken as a multiset: the count and the wrapping sum of its
+    // members' hashes, which no order changes (and no list is built or sorted).
+    let bag = |keys: &mut dyn Iterator<Item = u64>| {
+        keys.fold((0u32, 0u64), |(n, sum), k| (n + 1, sum.wrapping_add(k)))
+    };
+    let bound = bag(&mut s
         .api
         .pods
         .iter()
         .filter(|p| p.node == Some(i))
-        .map(|p| pod_key(p))
-        .collect();
-    bound.sort_unstable();
+        .map(|p| pod_key(p)));
     // Who points at the node: the slice's endpoints, and every proxy's routes.
-    let mut endpoints: Keys<u64> = s
+    let endpoints = bag(&mut s
         .api
         .endpoints
         .iter()
         .filter(|e| e.node == i)
-        .map(|e| who(e.uid))
-        .collect();
-    endpoints.sort_unstable();
-    let mut routed: Keys<u64> = s
+        .map(|e| hasher.hash_one(who(e.uid))));
+    let routed = bag(&mut s
         .proxies
         .iter()
-        .flat_map(|p| p.routes.iter().filter(|r| r.1 == i).map(|r| who(r.0)))
-        .collect();
-    routed.sort_unstable();
-    let mut own_routes: Keys<u64> = s.proxies[i as usize]
+        .flat_map(|p| p.routes.iter().filter(|r| r.1 == i))
+        .map(|r| hasher.hash_one(who(r.0))));
+    let own_routes = bag(&mut s.proxies[i as usize]
         .routes
         .iter()
-        .map(|r| who(r.0))
-        .collect();
-    own_routes.sort_unstable();
+        .map(|r| hasher.hash_one(who(r.0))));
     // The attach/detach controller's attachments and failing attaches to the node.
-    let attached: Keys<(u8, Option<Secs>)> = s
+    let attached = bag(&mut s
         .api
         .attached
         .iter()
         .filter(|a| a.node == i)
-        .map(|a| (a.claim, a.detach_age))
-        .collect();
-    let retries: Keys<(u8, Retry)> = s
+        .map(|a| hasher.hash_one((a.claim, a.detach_age))));
+    let retries = bag(&mut s
         .api
         .attach_retry
         .iter()
         .filter(|((_, n), _)| *n == i)
-        .map(|((c, _), r)| (*c, *r))
-        .collect();
+        .map(|((c, _), r)| hasher.hash_one((*c, *r))));
     hasher.hash_one((
         attached,
         retries,

@@ -1876,11 +1876,13 @@ fn statefulset_at_most_one(m: &Cluster, s: &State) -> bool {
             return true;
         };
         (0..spec.replicas).all(|ordinal| {
-            let nodes: std::collections::BTreeSet<usize> = rt_pods(s)
+            // Every node that runs a container of the identity is the first such node.
+            let mut running_on = rt_pods(s)
                 .filter(|(_, p)| p.workload as usize == w && p.suffix == ordinal && p.any_running())
-                .map(|(n, _)| n)
-                .collect();
-            nodes.len() <= 1
+                .map(|(n, _)| n);
+            running_on
+                .next()
+                .is_none_or(|first| running_on.all(|n| n == first))
         })
     })
 }

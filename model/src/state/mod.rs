@@ -696,12 +696,16 @@ impl ProbeKind {
     }
 }
 
+/// A kube-proxy's routes, (pod uid, node) each: held in place up to four (a state's clone
+/// copies them without an allocation); hashed as the slice they hold.
+pub type Routes = smallvec::SmallVec<[(u16, u8); 4]>;
+
 /// kube-proxy on one node: the endpoints it routes to, as of its last sync.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Default)]
 pub struct Proxy {
     /// (pod uid, node) of each endpoint it has programmed: the ready ones, or (from 1.26)
     /// the serving and terminating ones when none is ready.
-    pub routes: Vec<(u16, u8)>,
+    pub routes: Routes,
     /// A newer EndpointSlice exists; it must be applied within this many seconds.
     pub lag_left: Option<Secs>,
     /// History variable: this proxy has routed to some endpoint.
