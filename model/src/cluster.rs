@@ -66,6 +66,9 @@ struct ControllerMemo {
     gc_victim: Option<u16>,
     /// The controllers' enabled actions ([`controllers::actions`]).
     actions: Vec<controllers::Action>,
+    /// The scheduler's enabled actions ([`scheduler::actions`]): it too reads the API
+    /// objects alone.
+    schedule: Vec<scheduler::Action>,
 }
 
 /// Everything that can happen: one step of one component, the clock, a client or a fault.
@@ -396,6 +399,7 @@ impl Cluster {
     /// created and fail in zero model time would pile up without bound.
     pub fn urgent_actions(&self, state: &State, out: &mut Vec<Action>) {
         let ctx = &self.ctx;
+        let mut schedule = smallvec::SmallVec::<[scheduler::Action; 4]>::new();
         let first = self.read_controller_memo(state, |m| match m.gc_victim {
             Some(uid) => {
                 out.push(controllers::Action::PodGc { uid }.into());
@@ -403,6 +407,7 @@ impl Cluster {
             }
             None => {
                 out.extend(m.actions.iter().copied().map(Action::Controller));
+                schedule.extend(m.schedule.iter().copied());
                 false
             }
         });
@@ -423,7 +428,7 @@ impl Cluster {
                 kubelet::shutdown::actions(ctx, state, node, out);
             }
         }
-        scheduler::actions(ctx, state, out);
+        out.extend(schedule.into_iter().map(Action::Scheduler));
         kubelet::actions(ctx, state, out);
         proxy::urgent_actions(state, out);
         drain::actions(ctx, state, out);
@@ -441,9 +446,12 @@ impl Cluster {
             || {
                 let mut actions = Vec::new();
                 controllers::actions(&self.ctx, state, &mut actions);
+                let mut schedule = Vec::new();
+                scheduler::actions(&self.ctx, state, &mut schedule);
                 ControllerMemo {
                     gc_victim: controllers::terminated_gc_victim(&self.ctx, state),
                     actions,
+                    schedule,
                 }
             },
             read,
@@ -485,8 +493,15 @@ impl Cluster {
     /// Applies an action; None if it is not enabled (never for actions from `actions`).
     pub fn apply(&self, state: &State, action: &Action) -> Option<State> {
         let ctx = &self.ctx;
-        let mut s = state.clone();
-        s.journal.0.clear();
+        // The journal is the step's own: the new state starts with an empty one (not a copy
+        // of the last step's, cleared).
+        let mut s = State {
+            api: state.api.clone(),
+            nodes: state.nodes.clone(),
+            proxies: state.proxies.clone(),
+            env: state.env.clone(),
+            journal: Default::default(),
+        };
         match *action {
             Action::Tick(d) => time::tick(ctx, &mut s, d),
             Action::Scheduler(scheduler::Action::Schedule { uid, node }) => {
@@ -502,7 +517,18 @@ impl Cluster {
             Action::Fault(faults::Action::Heal { index }) => faults::heal(ctx, &mut s, index),
             Action::Drain(a) => drain::apply(ctx, &mut s, a),
         }?;
-        proxy::observe(ctx, &mut s);
+        // The proxies' watch reads the slice, the routes and the partitions alone: where none
+        // of them changed, what it found after the step before still stands.
+        let same_watch = Shared::ptr_eq(&state.api.endpoints, &s.api.endpoints)
+            && Shared::ptr_eq(&state.proxies, &s.proxies)
+            && state
+                .nodes
+                .iter()
+                .zip(s.nodes.iter())
+                .all(|(a, b)| a.partitioned == b.partitioned);
+        if !same_watch {
+            proxy::observe(ctx, &mut s);
+        }
         kubelet::node_status::report_volumes_in_use(ctx, &mut s);
         controllers::attachdetach::observe(ctx, &mut s);
         controllers::deployment::observe(ctx, &mut s);
