@@ -517,18 +517,7 @@ impl Cluster {
             Action::Fault(faults::Action::Heal { index }) => faults::heal(ctx, &mut s, index),
             Action::Drain(a) => drain::apply(ctx, &mut s, a),
         }?;
-        // The proxies' watch reads the slice, the routes and the partitions alone: where none
-        // of them changed, what it found after the step before still stands.
-        let same_watch = Shared::ptr_eq(&state.api.endpoints, &s.api.endpoints)
-            && Shared::ptr_eq(&state.proxies, &s.proxies)
-            && state
-                .nodes
-                .iter()
-                .zip(s.nodes.iter())
-                .all(|(a, b)| a.partitioned == b.partitioned);
-        if !same_watch {
-            proxy::observe(ctx, &mut s);
-        }
+        proxy::observe_after(ctx, state, &mut s);
         kubelet::node_status::report_volumes_in_use(ctx, &mut s);
         controllers::attachdetach::observe(ctx, &mut s);
         controllers::deployment::observe(ctx, &mut s);
