@@ -69,6 +69,11 @@ struct ControllerMemo {
     /// The scheduler's enabled actions ([`scheduler::actions`]): it too reads the API
     /// objects alone.
     schedule: Vec<scheduler::Action>,
+    /// Per node, in node order, what the control plane would do to it and its pods from the
+    /// API objects alone: PodGC's collection on a deleted node
+    /// ([`controllers::deleted_node_actions`]), else [`controllers::node_api_actions`]. Empty
+    /// where node health is not modelled.
+    nodes: Vec<(u8, controllers::Action)>,
 }
 
 /// Everything that can happen: one step of one component, the clock, a client or a fault.
@@ -400,6 +405,7 @@ impl Cluster {
     pub fn urgent_actions(&self, state: &State, out: &mut Vec<Action>) {
         let ctx = &self.ctx;
         let mut schedule = smallvec::SmallVec::<[scheduler::Action; 4]>::new();
+        let mut node_actions = smallvec::SmallVec::<[(u8, controllers::Action); 4]>::new();
         let first = self.read_controller_memo(state, |m| match m.gc_victim {
             Some(uid) => {
                 out.push(controllers::Action::PodGc { uid }.into());
@@ -408,6 +414,7 @@ impl Cluster {
             None => {
                 out.extend(m.actions.iter().copied().map(Action::Controller));
                 schedule.extend(m.schedule.iter().copied());
+                node_actions.extend(m.nodes.iter().copied());
                 false
             }
         });
@@ -415,15 +422,21 @@ impl Cluster {
             return;
         }
         if ctx.node_health {
-            let full = full_disruption(state);
+            let mut from_api = node_actions.iter().peekable();
+            let mut api_part = |node: u8, out: &mut Vec<Action>| {
+                while let Some((_, a)) = from_api.next_if(|(n, _)| *n == node) {
+                    out.push(Action::Controller(*a));
+                }
+            };
             for (n, obj) in state.api.nodes.iter().enumerate() {
                 let node = n as u8;
                 if obj.deleted {
-                    controllers::deleted_node_actions(state, node, out);
+                    api_part(node, out);
                     continue;
                 }
                 kubelet::node_status_actions(state, node, out);
-                controllers::node_actions(ctx, state, node, full, out);
+                controllers::node_lease_actions(ctx, state, node, out);
+                api_part(node, out);
                 kubelet::eviction_manager::actions(ctx, state, node, out);
                 kubelet::shutdown::actions(ctx, state, node, out);
             }
@@ -448,10 +461,25 @@ impl Cluster {
                 controllers::actions(&self.ctx, state, &mut actions);
                 let mut schedule = Vec::new();
                 scheduler::actions(&self.ctx, state, &mut schedule);
+                let mut nodes = Vec::new();
+                if self.ctx.node_health {
+                    let full = full_disruption(state);
+                    let mut part = Vec::new();
+                    for (n, obj) in state.api.nodes.iter().enumerate() {
+                        let node = n as u8;
+                        if obj.deleted {
+                            controllers::deleted_node_actions(state, node, &mut part);
+                        } else {
+                            controllers::node_api_actions(&self.ctx, state, node, full, &mut part);
+                        }
+                        nodes.extend(part.drain(..).map(|a| (node, a)));
+                    }
+                }
                 ControllerMemo {
                     gc_victim: controllers::terminated_gc_victim(&self.ctx, state),
                     actions,
                     schedule,
+                    nodes,
                 }
             },
             read,

@@ -183,6 +183,10 @@ pub fn detach_volume(m: &Context, s: &mut State, claim: u8, node: u8) -> Option<
 /// node needs gets its detach request time (`SetDetachRequestTime`), and one needed again
 /// loses it (`ResetDetachRequestTime`). Writes only what changes.
 pub fn observe(m: &Context, s: &mut State) {
+    // No attachment, nothing to mark (and no list to build).
+    if s.api.attached.is_empty() {
+        return;
+    }
     let change: Vec<(usize, Option<Secs>)> = s
         .api
         .attached

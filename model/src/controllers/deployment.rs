@@ -247,6 +247,10 @@ pub fn progressed(before: Seen, now: Seen) -> bool {
 /// not Ready, and from the step its Ready condition turns True (its `lastTransitionTime`),
 /// the seconds left until it is available.
 pub fn observe(m: &Context, s: &mut State) {
+    // Only a Deployment with `minReadySeconds` keeps availability.
+    if !m.min_ready {
+        return;
+    }
     for (w, wl) in m.scenario.workloads.iter().enumerate() {
         let Workload::Deployment { spec, .. } = wl else {
             continue;

@@ -175,19 +175,13 @@ pub fn deleted_node_actions<A: From<Action>>(s: &State, node: u8, out: &mut Vec<
     }
 }
 
-/// The node lifecycle controller, taint eviction and PodGC's out-of-service collection for
-/// one node that still exists (`full`: every node is not Ready).
-pub fn node_actions<A: From<Action>>(
-    m: &Context,
-    s: &State,
-    node: u8,
-    full: bool,
-    out: &mut Vec<A>,
-) {
-    let grace = m.node_monitor_grace;
+/// The node lifecycle controller's one step that reads the node's lease: a node that still
+/// exists, whose kubelet has not renewed it for longer than the grace period, is marked
+/// Unknown (`monitorNodeHealth`). It goes before [`node_api_actions`].
+pub fn node_lease_actions<A: From<Action>>(m: &Context, s: &State, node: u8, out: &mut Vec<A>) {
     let obj = &s.api.nodes[node as usize];
     let rt = &s.nodes[node as usize];
-    if !obj.unknown && rt.partitioned && rt.lease_age > grace {
+    if !obj.unknown && rt.partitioned && rt.lease_age > m.node_monitor_grace {
         out.push(
             Action::NodeLifecycle {
                 node,
@@ -196,6 +190,20 @@ pub fn node_actions<A: From<Action>>(
             .into(),
         );
     }
+}
+
+/// The rest of the node lifecycle controller, taint eviction and PodGC's out-of-service
+/// collection for one node that still exists (`full`: every node is not Ready). It reads the
+/// API objects alone (the Node object's condition, taints and their age, the pods bound to
+/// it), so the search keeps it by the API's content hash.
+pub fn node_api_actions<A: From<Action>>(
+    m: &Context,
+    s: &State,
+    node: u8,
+    full: bool,
+    out: &mut Vec<A>,
+) {
+    let obj = &s.api.nodes[node as usize];
     // Ready=False from the kubelet (a node shutting down): `MarkPodsNotReady` on the
     // transition, and the not-ready taints.
     if obj.not_ready && !obj.unknown && !obj.not_ready_taint {
