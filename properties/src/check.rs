@@ -463,15 +463,22 @@ pub fn check_with(
         }
         slots.push((first, probes.len()));
     }
-    // Vacuity: each safety property's premise, and each fault's having happened.
+    // Vacuity: each safety property's premise, and each fault's having happened. Properties
+    // with the same premise (the same function, said in the same words) share one probe.
+    let mut premises: Vec<(usize, &'static str, usize)> = Vec::new();
     let premise_probe: Vec<Option<usize>> = defs
         .iter()
         .map(|d| {
             let premise = d.premise.filter(|_| d.kind.is_safety())?;
+            let key = (premise.condition as usize, premise.sentence);
+            if let Some(&(_, _, i)) = premises.iter().find(|p| (p.0, p.1) == key) {
+                return Some(i);
+            }
             let m = &m;
             probes.push(Probe::FirstState(Box::new(move |s| {
                 (premise.condition)(m, s)
             })));
+            premises.push((key.0, key.1, probes.len() - 1));
             Some(probes.len() - 1)
         })
         .collect();

@@ -78,6 +78,13 @@ pub type StatePredicate<'a, S> = Box<dyn Fn(&S) -> bool + Sync + 'a>;
 /// A predicate on a transition: state, action, next state.
 pub type StepPredicate<'a, S, A> = Box<dyn Fn(&S, &A, &S) -> bool + Sync + 'a>;
 
+/// An open state probe of the search: its index, its predicate, and whether it is an
+/// [`Probe::EveryState`].
+type OpenState<'p, 'a, S> = (usize, &'p (dyn Fn(&S) -> bool + Sync + 'a), bool);
+
+/// An open step probe of the search: its index and its predicate.
+type OpenStep<'p, 'a, S, A> = (usize, &'p (dyn Fn(&S, &A, &S) -> bool + Sync + 'a));
+
 /// A predicate evaluated during the exploration.
 pub enum Probe<'a, S, A> {
     /// The first state, in discovery order, where it holds.
@@ -352,31 +359,53 @@ where
         })
         .collect();
     // The probes still open: every state probe that has not found its state, every
-    // `EveryState`, and every step probe that has not found its step. A probe leaves its list
-    // once it has found what it looks for, so the search loop visits only those it must.
-    let mut open_state_probes: Vec<usize> = (0..probes.len())
-        .filter(|i| !matches!(probes[*i], Probe::FirstStep(_)))
-        .collect();
-    let mut open_step_probes: Vec<usize> = (0..probes.len())
-        .filter(|i| matches!(probes[*i], Probe::FirstStep(_)))
-        .collect();
-    let observe =
-        |findings: &mut Vec<Finding>, open: &mut Vec<usize>, id: StateId, s: &M::State| {
-            let mut closed = false;
-            for &i in open.iter() {
-                match (&probes[i], &mut findings[i]) {
-                    (Probe::FirstState(c), Finding::State(found @ None)) if c(s) => {
-                        *found = Some(id);
-                        closed = true;
-                    }
-                    (Probe::EveryState(c), Finding::Bits(bits)) => bits.push(c(s)),
-                    _ => {}
+    // `EveryState`, and every step probe that has not found its step, each with its
+    // predicate at hand. A probe leaves its list once it has found what it looks for, so the
+    // search loop visits only those it must.
+    let open_states = |findings: &[Finding]| -> Vec<OpenState<'_, '_, M::State>> {
+        probes
+            .iter()
+            .zip(findings)
+            .enumerate()
+            .filter_map(|(i, p)| match p {
+                (Probe::FirstState(c), Finding::State(None)) => Some((i, &**c, false)),
+                (Probe::EveryState(c), _) => Some((i, &**c, true)),
+                _ => None,
+            })
+            .collect()
+    };
+    let open_steps = |findings: &[Finding]| -> Vec<OpenStep<'_, '_, M::State, M::Action>> {
+        probes
+            .iter()
+            .zip(findings)
+            .enumerate()
+            .filter_map(|(i, p)| match p {
+                (Probe::FirstStep(c), Finding::Step(None)) => Some((i, &**c)),
+                _ => None,
+            })
+            .collect()
+    };
+    let mut open_state_probes = open_states(&findings);
+    let observe = |findings: &mut Vec<Finding>,
+                   open: &mut Vec<OpenState<'_, '_, M::State>>,
+                   id: StateId,
+                   s: &M::State| {
+        let mut closed = false;
+        for &(i, c, every) in open.iter() {
+            let holds = c(s);
+            match &mut findings[i] {
+                Finding::Bits(bits) if every => bits.push(holds),
+                Finding::State(found @ None) if holds => {
+                    *found = Some(id);
+                    closed = true;
                 }
+                _ => {}
             }
-            if closed {
-                open.retain(|&i| !matches!(findings[i], Finding::State(Some(_))));
-            }
-        };
+        }
+        if closed {
+            open.retain(|&(i, _, every)| every || matches!(findings[i], Finding::State(None)));
+        }
+    };
     let mut action_ids: HashMap<M::Action, ActionId, ahash::RandomState> =
         HashMap::with_hasher(ahash::RandomState::with_seeds(1, 2, 3, 4));
     let mut actor_ids: Vec<Option<K>> = Vec::new();
@@ -451,6 +480,9 @@ where
             &mut level,
         );
     }
+    // What the chunked search left open.
+    open_state_probes.retain(|&(i, _, every)| every || matches!(findings[i], Finding::State(None)));
+    let mut open_step_probes = open_steps(&findings);
     'bfs: while g.complete {
         if queue.is_empty() {
             break;
@@ -484,18 +516,16 @@ where
             }
             .intern(&mut g, &a);
             let mut closed = false;
-            for &i in &open_step_probes {
-                if let (Probe::FirstStep(c), Finding::Step(found @ None)) =
-                    (&probes[i], &mut findings[i])
-                {
-                    if c(&state, &a, &next) {
+            for &(i, c) in &open_step_probes {
+                if c(&state, &a, &next) {
+                    if let Finding::Step(found @ None) = &mut findings[i] {
                         *found = Some((u, aid));
                         closed = true;
                     }
                 }
             }
             if closed {
-                open_step_probes.retain(|&i| matches!(findings[i], Finding::Step(None)));
+                open_step_probes.retain(|&(i, _)| matches!(findings[i], Finding::Step(None)));
             }
             let Placed {
                 known,
