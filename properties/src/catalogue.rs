@@ -1191,6 +1191,11 @@ fn probe_kill_grace(m: &Cluster) -> u64 {
 /// the step and not after it leaves no regular container and no later sidecar running after
 /// the step. (A sidecar whose own program exits then breaks it too: nothing restarts it.)
 fn sidecar_outlives_main_containers(m: &Cluster, s: &State, _: &Action, n: &State) -> bool {
+    // Without a sidecar in any template, no step stops one.
+    let has_sidecar = |w: &Workload| w.template().init_containers.iter().any(|c| c.is_sidecar());
+    if !m.scenario.workloads.iter().any(has_sidecar) {
+        return true;
+    }
     let running = |c: &Ctr| matches!(c.run, Run::Running(_));
     s.nodes.iter().enumerate().all(|(node, kn)| {
         // A node the step left alone stopped no sidecar.
@@ -1766,13 +1771,11 @@ fn endpoint_ready_implies_serving_not_terminating(m: &Cluster, s: &State) -> boo
 
 fn no_terminal_or_ipless_endpoints(m: &Cluster, s: &State) -> bool {
     // The slice is a derived object written after the pods change: judge it once the
-    // controller has caught up.
-    let synced = m.endpoints_synced(s);
-    !synced
-        || s.api.endpoints.iter().all(|e| {
-            s.pod(e.uid)
-                .is_some_and(|p| !p.status.phase.is_terminal() && p.status.pod_ip)
-        })
+    // controller has caught up (asked last: the slice is most often fine as it is).
+    s.api.endpoints.iter().all(|e| {
+        s.pod(e.uid)
+            .is_some_and(|p| !p.status.phase.is_terminal() && p.status.pod_ip)
+    }) || !m.endpoints_synced(s)
 }
 
 /// Judged on each client request: the proxy routes it to a pod on a node, and a container of
@@ -1902,12 +1905,11 @@ fn deployment_at_most_replicas_running(m: &Cluster, s: &State) -> bool {
 }
 
 fn unreachable_pods_leave_endpoints(m: &Cluster, s: &State) -> bool {
-    let synced = m.endpoints_synced(s);
-    !synced
-        || s.api.endpoints.iter().all(|e| {
-            let n = e.node as usize;
-            !(e.conditions.ready && s.api.nodes[n].unknown && s.nodes[n].partitioned)
-        })
+    // Judged once the EndpointSlice controller has caught up (asked last, as above).
+    s.api.endpoints.iter().all(|e| {
+        let n = e.node as usize;
+        !(e.conditions.ready && s.api.nodes[n].unknown && s.nodes[n].partitioned)
+    }) || !m.endpoints_synced(s)
 }
 
 /// Judged on the kubelet's removal of a finished pod's object: the kubelet reaches the API
