@@ -715,6 +715,11 @@ where
         return None;
     }
     let n = graph.state_count();
+    // No state where P holds and Q does not: every P state is a Q state already (the search
+    // below could only stop at such a state).
+    if !(0..n as StateId).any(|v| p(v) && !q(v)) {
+        return Some(true);
+    }
     if progress.would_pass_memory(scratch_bytes(n, graph.edge_count()), 0) {
         return None;
     }

@@ -181,6 +181,10 @@ where
     if !graph.is_complete() {
         return Worst::Incomplete;
     }
+    let p_states: Vec<StateId> = (0..n as StateId).filter(|v| p(*v)).collect();
+    if p_states.is_empty() {
+        return Worst::NoPremise;
+    }
     let not_q: Vec<bool> = (0..n as StateId).map(|v| !q(v)).collect();
     let Some((comp, components)) = sccs(graph, &not_q, progress) else {
         return Worst::Incomplete;
@@ -198,10 +202,6 @@ where
         })
         .collect();
     let depths = graph.depths();
-    let p_states: Vec<StateId> = (0..n as StateId).filter(|v| p(*v)).collect();
-    if p_states.is_empty() {
-        return Worst::NoPremise;
-    }
 
     // Case 2: a P state that reaches a timed loop through ¬Q states.
     if timed.iter().any(|t| *t) {
@@ -345,7 +345,6 @@ pub fn best_case<A, K>(
     time: impl Fn(ActionId) -> Seconds,
 ) -> Option<Seconds> {
     let n = graph.state_count();
-    let preds = graph.in_edges(|_, _| true);
     let mut entry = vec![false; n];
     for u in 0..n as StateId {
         let pu = p(u);
@@ -358,8 +357,16 @@ pub fn best_case<A, K>(
             }
         }
     }
-    // Dijkstra backwards from the Q states.
+    // No state where P begins: no run to time.
+    if !entry.contains(&true) {
+        return None;
+    }
+    let preds = graph.in_edges(|_, _| true);
+    // Dijkstra backwards from the Q states. Most edges take no time: the states they reach
+    // from a state being settled at distance `d` are at `d` too, the least distance still
+    // open, so they are settled at once from a stack instead of going through the heap.
     let mut dist: Vec<Option<Seconds>> = vec![None; n];
+    let mut settled = vec![false; n];
     let mut heap = BinaryHeap::new();
     for v in 0..n as StateId {
         if q(v) {
@@ -367,15 +374,27 @@ pub fn best_case<A, K>(
             heap.push(Reverse((0, v)));
         }
     }
+    let mut same: Vec<StateId> = Vec::new();
     while let Some(Reverse((d, v))) = heap.pop() {
-        if dist[v as usize].is_some_and(|x| x < d) {
+        if settled[v as usize] || dist[v as usize].is_some_and(|x| x < d) {
             continue;
         }
-        for &(u, e) in preds.of(v) {
-            let nd = d + time(graph.edge_action(e));
-            if dist[u as usize].is_none_or(|x| nd < x) {
-                dist[u as usize] = Some(nd);
-                heap.push(Reverse((nd, u)));
+        same.push(v);
+        while let Some(x) = same.pop() {
+            if std::mem::replace(&mut settled[x as usize], true) {
+                continue;
+            }
+            for &(u, e) in preds.of(x) {
+                let w = time(graph.edge_action(e));
+                let nd = d + w;
+                if dist[u as usize].is_none_or(|y| nd < y) {
+                    dist[u as usize] = Some(nd);
+                    if w == 0 {
+                        same.push(u);
+                    } else {
+                        heap.push(Reverse((nd, u)));
+                    }
+                }
             }
         }
     }

@@ -148,6 +148,30 @@ fn the_slowest_branch_is_the_worst_and_the_fastest_the_best() {
 }
 
 #[test]
+fn the_best_case_follows_zero_time_steps_past_a_slower_timed_one() {
+    // From 0: 3 s by way of 1, 5 s straight to 4, or 1 s to 2 and then zero-time steps (with
+    // a zero-time loop 2 <-> 3) to 4, which is 1 s from Q: the best is 2 s.
+    let t = Table {
+        edges: vec![
+            (0, 1, 0, W),
+            (1, 5, 3, C),
+            (0, 4, 5, C),
+            (0, 2, 1, C),
+            (2, 3, 0, W),
+            (3, 2, 0, W),
+            (3, 4, 0, W),
+            (4, 5, 1, C),
+        ],
+        p: vec![0],
+        q: vec![5],
+    };
+    assert_eq!(best(&t), Some(2));
+    // With P at 3 only (entered from 2): 1 s.
+    let t = Table { p: vec![3], ..t };
+    assert_eq!(best(&t), Some(1));
+}
+
+#[test]
 fn a_zero_time_loop_of_the_environment_costs_nothing() {
     // The environment may flip 0 <-> 1 as often as it likes, without time passing; the fair
     // worker leaves for Q in 4 s from either.
