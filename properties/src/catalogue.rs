@@ -1905,7 +1905,8 @@ fn deployment_at_most_replicas_running(m: &Cluster, s: &State) -> bool {
 }
 
 fn unreachable_pods_leave_endpoints(m: &Cluster, s: &State) -> bool {
-    // Judged once the EndpointSlice controller has caught up (asked last, as above).
+    // Judged once the EndpointSlice controller has caught up (asked last: most often no
+    // endpoint is on an unreachable node, and the answer does not matter).
     s.api.endpoints.iter().all(|e| {
         let n = e.node as usize;
         !(e.conditions.ready && s.api.nodes[n].unknown && s.nodes[n].partitioned)
