@@ -357,14 +357,19 @@ pub fn best_case<A, K>(
             }
         }
     }
-    // No state where P begins: no run to time.
+    // No state where P begins: no run to time. One where Q holds too: no time at all.
     if !entry.contains(&true) {
         return None;
     }
+    if (0..n as StateId).any(|v| entry[v as usize] && q(v)) {
+        return Some(0);
+    }
     let preds = graph.in_edges(|_, _| true);
-    // Dijkstra backwards from the Q states. Most edges take no time: the states they reach
-    // from a state being settled at distance `d` are at `d` too, the least distance still
-    // open, so they are settled at once from a stack instead of going through the heap.
+    // Dijkstra backwards from the Q states, which settles states in the order of their
+    // distance: the first state where P begins that it settles is the best case. Most edges
+    // take no time: the states they reach from a state being settled at distance `d` are at
+    // `d` too, the least distance still open, so they are settled at once from a stack
+    // instead of going through the heap.
     let mut dist: Vec<Option<Seconds>> = vec![None; n];
     let mut settled = vec![false; n];
     let mut heap = BinaryHeap::new();
@@ -384,6 +389,9 @@ pub fn best_case<A, K>(
             if std::mem::replace(&mut settled[x as usize], true) {
                 continue;
             }
+            if entry[x as usize] {
+                return Some(d);
+            }
             for &(u, e) in preds.of(x) {
                 let w = time(graph.edge_action(e));
                 let nd = d + w;
@@ -398,7 +406,7 @@ pub fn best_case<A, K>(
             }
         }
     }
-    (0..n).filter(|v| entry[*v]).filter_map(|v| dist[v]).min()
+    None
 }
 
 /// The breadth-first path from an initial state to `s`, with `s` as its `P` state.
