@@ -1,0 +1,213 @@
+//! How much could a partial-order reduction save? An upper bound, measured with an oracle.
+//!
+//! ```text
+//! cargo run --release -p podcheck-properties --example por_ceiling -- statefulset-partition 3 2
+//! ```
+//!
+//! This is a measuring instrument, not a checker: it judges no property and its reduced
+//! search is not sound. It explores a scenario (at NODES × REPLICAS, without the symmetry
+//! reduction) three times, breadth first, and prints the unique states of each:
+//!
+//! - `full`: every enabled action of every state (the count `podcheck check --no-reduction`
+//!   reports).
+//! - `independence only`: at a state with two or more enabled component actions, only the
+//!   smallest set `A` of component actions is taken such that every action of `A` commutes
+//!   with every enabled action outside `A` *in this state* (both stay enabled after the
+//!   other, and one then the other reaches the same state in either order), unless one of
+//!   the states `A` leads to is already known (then every action is taken: the cycle
+//!   condition). `A` is a class of the "does not commute" relation over the enabled actions.
+//! - `with visibility`: the same, and no action of `A` may change the value of an `always`
+//!   condition or a `leads_to`/`within` premise or goal in this state.
+//!
+//! Why both are upper bounds on what a sound reduction can keep out:
+//! - independence is judged in the one state at hand, with an oracle (both orders computed).
+//!   A sound persistent set must hold along every path from the state, also through actions
+//!   that become enabled later, and must be decided without computing the successors it
+//!   saves;
+//! - visibility is judged in the state at hand, where a sound reduction must know that `a`
+//!   changes no condition in any state where it may be moved first;
+//! - `step` properties, `sometimes` witnesses and vacuity premises are not counted as
+//!   visible (a sound reduction must account for those still undecided);
+//! - fairness is not considered (a `leads_to` verdict under weak fairness needs more than
+//!   stuttering equivalence).
+//!
+//! So `full / with visibility` bounds from above the factor any partial-order reduction of
+//! the model's interleavings could give on that scenario with its own properties.
+
+use podcheck_model::{catalogue, Action, Cluster, State};
+use podcheck_properties::catalogue::{Kind, StateFn};
+use podcheck_properties::check::selected;
+use podcheck_properties::explore::fingerprint;
+use stateright::Model;
+use std::collections::{HashSet, VecDeque};
+use std::process::ExitCode;
+
+#[derive(Clone, Copy, PartialEq)]
+enum Mode {
+    Full,
+    IndependenceOnly,
+    WithVisibility,
+}
+
+/// The smallest set of component actions of `s` each of which commutes with every enabled
+/// action outside it in `s` (and, `WithVisibility`, changes none of `visible` there), with the
+/// states they lead to: a class of the "does not commute" relation over the enabled actions.
+fn oracle_ample(
+    m: &Cluster,
+    s: &State,
+    enabled: &[Action],
+    visible: &[StateFn],
+    mode: Mode,
+) -> Option<Vec<State>> {
+    let mut urgent = Vec::new();
+    m.urgent_actions(s, &mut urgent);
+    if urgent.len() < 2 {
+        return None;
+    }
+    let next: Vec<Option<State>> = enabled.iter().map(|a| m.next_state(s, *a)).collect();
+    let live: Vec<usize> = (0..enabled.len()).filter(|&i| next[i].is_some()).collect();
+    // Union-find over the enabled actions: two that do not commute in `s` are one class.
+    let mut class: Vec<usize> = (0..enabled.len()).collect();
+    fn root(class: &mut [usize], mut i: usize) -> usize {
+        while class[i] != i {
+            class[i] = class[class[i]];
+            i = class[i];
+        }
+        i
+    }
+    for (x, &i) in live.iter().enumerate() {
+        for &j in &live[x + 1..] {
+            let (Some(si), Some(sj)) = (&next[i], &next[j]) else {
+                continue;
+            };
+            let commute = match (m.next_state(si, enabled[j]), m.next_state(sj, enabled[i])) {
+                (Some(ij), Some(ji)) => fingerprint(&ij) == fingerprint(&ji),
+                _ => false,
+            };
+            if !commute {
+                let (a, b) = (root(&mut class, i), root(&mut class, j));
+                class[a] = b;
+            }
+        }
+    }
+    let roots: Vec<usize> = (0..enabled.len()).map(|i| root(&mut class, i)).collect();
+    let mut best: Option<Vec<usize>> = None;
+    // The classes in the order of their first action (the model's action order); of equal
+    // size, the first is taken.
+    let mut classes: Vec<usize> = Vec::new();
+    for &i in &live {
+        if !classes.contains(&roots[i]) {
+            classes.push(roots[i]);
+        }
+    }
+    for r in classes {
+        let members: Vec<usize> = live.iter().copied().filter(|&i| roots[i] == r).collect();
+        if members.len() == live.len() {
+            continue;
+        }
+        if !members.iter().all(|&i| urgent.contains(&enabled[i])) {
+            continue;
+        }
+        let changes = |i: usize| {
+            let t = next[i].as_ref().expect("live");
+            visible.iter().any(|f| f(m, s) != f(m, t))
+        };
+        if mode == Mode::WithVisibility && members.iter().any(|&i| changes(i)) {
+            continue;
+        }
+        if best.as_ref().is_none_or(|b| members.len() < b.len()) {
+            best = Some(members);
+        }
+    }
+    best.map(|b| {
+        b.into_iter()
+            .map(|i| next[i].clone().expect("live"))
+            .collect()
+    })
+}
+
+fn explore(m: &Cluster, visible: &[StateFn], mode: Mode) -> usize {
+    let mut seen = HashSet::new();
+    let mut queue = VecDeque::new();
+    for s in m.init_states() {
+        if seen.insert(fingerprint(&s)) {
+            queue.push_back(s);
+        }
+    }
+    while let Some(s) = queue.pop_front() {
+        let mut enabled = Vec::new();
+        m.actions(&s, &mut enabled);
+        if mode != Mode::Full {
+            if let Some(ample) = oracle_ample(m, &s, &enabled, visible, mode) {
+                // The cycle condition: every successor it keeps is new.
+                if ample.iter().all(|t| !seen.contains(&fingerprint(t))) {
+                    for t in ample {
+                        if seen.insert(fingerprint(&t)) {
+                            queue.push_back(t);
+                        }
+                    }
+                    continue;
+                }
+            }
+        }
+        for a in enabled {
+            if let Some(next) = m.next_state(&s, a) {
+                if seen.insert(fingerprint(&next)) {
+                    queue.push_back(next);
+                }
+            }
+        }
+    }
+    seen.len()
+}
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let [name, nodes, replicas] = args.as_slice() else {
+        eprintln!("usage: por_ceiling SCENARIO NODES REPLICAS");
+        return ExitCode::from(2);
+    };
+    let Some(mut scenario) = catalogue::find(name) else {
+        eprintln!("por_ceiling: no built-in scenario is named {name:?}");
+        return ExitCode::from(2);
+    };
+    let (Ok(n), Ok(r)) = (nodes.parse::<u8>(), replicas.parse::<u8>()) else {
+        eprintln!("por_ceiling: NODES and REPLICAS are numbers 1 to 5");
+        return ExitCode::from(2);
+    };
+    if let Err(e) = scenario.resize(Some(n), Some(r)) {
+        eprintln!("por_ceiling: {e}");
+        return ExitCode::from(2);
+    }
+    let defs = match selected(&scenario) {
+        Ok(d) => d,
+        Err(e) => {
+            eprintln!("por_ceiling: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    let visible: Vec<StateFn> = defs
+        .iter()
+        .flat_map(|d| match d.kind {
+            Kind::Always(f) => vec![f],
+            Kind::LeadsTo { p, q } | Kind::Within { p, q, .. } => vec![p, q],
+            Kind::Sometimes(_) | Kind::Step(_) => vec![],
+        })
+        .collect();
+    let model = Cluster::new(scenario, Vec::new());
+    let full = explore(&model, &visible, Mode::Full);
+    let independent = explore(&model, &visible, Mode::IndependenceOnly);
+    let with_visibility = explore(&model, &visible, Mode::WithVisibility);
+    let factor = |k: usize| full as f64 / k.max(1) as f64;
+    println!("{name} {n} x {r}, no symmetry reduction");
+    println!("  full                {full:>10}");
+    println!(
+        "  independence only   {independent:>10}   ({:.1}x fewer)",
+        factor(independent)
+    );
+    println!(
+        "  with visibility     {with_visibility:>10}   ({:.1}x fewer: the ceiling)",
+        factor(with_visibility)
+    );
+    ExitCode::SUCCESS
+}
