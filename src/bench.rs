@@ -431,10 +431,11 @@ fn readme_block(rows: &[Row], timeout: u64, threads: u16) -> String {
         format!("{threads} threads")
     };
     out.push_str(&format!(
-        "Measured with `podcheck {}` on {}: {threads}, a release build, each run in a \
-         process of its own with a time limit of {timeout} s.\n\n",
+        "Measured with `podcheck {}` on {}: {threads}, built with Cargo's `{}` profile, each \
+         run in a process of its own with a time limit of {timeout} s.\n\n",
         command.join(" "),
-        machine()
+        machine(),
+        env!("PODCHECK_PROFILE"),
     ));
     out.push_str(HEADER);
     out.push('\n');

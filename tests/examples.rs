@@ -7,7 +7,7 @@
 //! README names), its key properties hold without being vacuous, and neither variant has a
 //! vacuity warning. Unique-state counts are pinned.
 //!
-//! `PODCHECK_EXAMPLE_TRACES=1 cargo test --release --test examples -- --nocapture` prints
+//! `PODCHECK_EXAMPLE_TRACES=1 cargo test --profile tests --test examples -- --nocapture` prints
 //! every trace.
 
 use podcheck_model::manifest;

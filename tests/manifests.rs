@@ -3,7 +3,7 @@
 //! unknown-field warning with the closest name, and a fuzzer that feeds the reader random and
 //! mutated YAML (no input may panic).
 //!
-//! More fuzz cases: `PROPTEST_CASES=1000000 cargo test --release --test manifests fuzz` (a
+//! More fuzz cases: `PROPTEST_CASES=1000000 cargo test --profile tests --test manifests fuzz` (a
 //! million inputs of each kind).
 
 use podcheck_model::k8s::{PullPolicy, RestartPolicy, TaintEffect, TolerationOperator};
