@@ -24,8 +24,8 @@
 //!   A sound persistent set must hold along every path from the state, also through actions
 //!   that become enabled later, and must be decided without computing the successors it
 //!   saves;
-//! - visibility is judged in the state at hand, where a sound reduction must know that `a`
-//!   changes no condition in any state where it may be moved first;
+//! - visibility is judged in the state at hand, where a sound reduction must know that no
+//!   step of `A` changes a condition in any state where it may be moved first;
 //! - `step` properties, `sometimes` witnesses and vacuity premises are not counted as
 //!   visible (a sound reduction must account for those still undecided);
 //! - fairness is not considered (a `leads_to` verdict under weak fairness needs more than
