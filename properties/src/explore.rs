@@ -663,21 +663,34 @@ impl<A: Hash + Eq + Clone, K: Copy + PartialEq, F: Fn(&A) -> Option<K>> Interner
     }
 }
 
-/// One successor, as a thread computed it: the action, the state, its fingerprint, and the
-/// step predicates (by probe index) that hold on the transition.
+/// One successor, as a thread computed it: the action, its own fingerprint, the state if the
+/// graph did not know it before the chunk, and the step predicates (by probe index) that hold
+/// on the transition.
 struct Succ<S, A> {
     action: A,
-    /// The state, unless the graph had it before the chunk (then `known`): dropped on the
-    /// thread that made it.
-    next: Option<S>,
-    known: Option<StateId>,
-    /// Its number in the graph (see [`Placed`]).
-    fp: u64,
-    /// The successor's own fingerprint, when it was mapped ([`Reduction::canonical`]).
-    raw: Option<u64>,
-    /// The kept state's own fingerprint.
-    kept: u64,
+    /// The successor's own fingerprint (before any [`Reduction`] maps it).
+    own: u64,
+    slot: Slot<S>,
     steps: Vec<u16>,
+}
+
+/// What a successor is, as far as the threads can tell (the graph's numbering, in the order
+/// one thread meets the successors, decides the rest), with the state where it is still
+/// needed. Passes (2) and (3) of [`explore_chunks`] rewrite it in place.
+enum Slot<S> {
+    /// The state the graph had before the chunk, found by the successor's own fingerprint:
+    /// the successor was dropped on the thread that made it.
+    Known(StateId),
+    /// A successor the graph did not have before the chunk, as made.
+    New(S),
+    /// A successor the graph did not have before the chunk whose own fingerprint an earlier
+    /// successor of the chunk had (by its index in the chunk's successors): it is that one's
+    /// state. Its own state is dropped in pass (3).
+    Repeat(usize, Option<S>),
+    /// The first of its own fingerprint in the chunk: the state the graph keeps for it, its
+    /// number and the kept state's own fingerprint (computed where the graph before the
+    /// chunk does not have the number), as [`Reduction::keep`] gives them.
+    First { state: S, number: u64, kept: u64 },
 }
 
 /// States expanded per chunk and thread.
@@ -685,6 +698,17 @@ const CHUNK_PER_THREAD: usize = 512;
 
 /// The chunked multi-threaded search (see [`explore`]); leaves `queue` empty unless the bound
 /// was reached, and `g` exactly as the one-thread loop would.
+///
+/// A chunk goes through four passes. (1) On all threads: each state's actions, successors,
+/// step predicates and own fingerprints; a successor the graph already has (by its own
+/// fingerprint) is dropped where it was made. (2) On one thread: of the successors left,
+/// those whose own fingerprint an earlier successor of the chunk had are marked as repeats.
+/// (3) On all threads: the first of each own fingerprint is mapped ([`Reduction::keep`]) and
+/// the repeats are dropped; a state is mapped once per chunk, as the one-thread search maps
+/// it at most once between two states it keeps. (4) On one thread: the numbering, in the
+/// order one thread meets the successors, looking each up in the graph as it grows, as the
+/// one-thread loop does. Every pass computes functions of the states alone, so the graph is
+/// the same for any number of threads.
 #[allow(clippy::too_many_arguments)]
 fn explore_chunks<M, K, F>(
     model: &M,
@@ -719,75 +743,119 @@ fn explore_chunks<M, K, F>(
         let n = chunk_len.min(queue.len());
         let chunk: Vec<M::State> = queue.drain(..n).collect();
         // The step predicates still undecided: a later transition cannot be the first.
-        let open_steps: Vec<usize> = probes
+        let open_steps: Vec<OpenStep<'_, '_, M::State, M::Action>> = probes
             .iter()
             .zip(findings.iter())
             .enumerate()
-            .filter(|(_, (p, f))| matches!((p, f), (Probe::FirstStep(_), Finding::Step(None))))
-            .map(|(i, _)| i)
+            .filter_map(|(i, p)| match p {
+                (Probe::FirstStep(c), Finding::Step(None)) => Some((i, &**c)),
+                _ => None,
+            })
             .collect();
+        // (1) Expand.
         let known: &Graph<M::Action, K> = g;
-        let expanded: Vec<Vec<Succ<M::State, M::Action>>> = pool.install(|| {
+        let mut expanded: Vec<Vec<Succ<M::State, M::Action>>> = pool.install(|| {
             chunk
                 .into_par_iter()
                 .map(|state| {
-                    let state = &state;
                     let mut actions = Vec::new();
-                    model.actions(state, &mut actions);
-                    actions
-                        .into_iter()
-                        .filter_map(|a| {
-                            let next = model.next_state(state, a.clone())?;
-                            if !model.within_boundary(&next) {
-                                return None;
+                    model.actions(&state, &mut actions);
+                    let mut succs = Vec::with_capacity(actions.len());
+                    for a in actions {
+                        let Some(next) = model.next_state(&state, a.clone()) else {
+                            continue;
+                        };
+                        if !model.within_boundary(&next) {
+                            continue;
+                        }
+                        let mut steps = Vec::new();
+                        for &(i, c) in &open_steps {
+                            if c(&state, &a, &next) {
+                                steps.push(i as u16);
                             }
-                            let steps = open_steps
-                                .iter()
-                                .filter(|i| match &probes[**i] {
-                                    Probe::FirstStep(c) => c(state, &a, &next),
-                                    _ => false,
-                                })
-                                .map(|i| *i as u16)
-                                .collect();
-                            // As in the one-thread loop (`place`), but the graph is the
-                            // one before the chunk (it is not written while the threads
-                            // expand): a successor it does not know is mapped, and the merge
-                            // below takes it as it is if it has become known in the chunk,
-                            // as one thread would.
-                            let own = fingerprint(&next);
-                            let (next, fp, raw, seen) = match reduction {
-                                None => (next, own, None, known.lookup(own)),
-                                Some(r) => match known.lookup_kept(own) {
-                                    Some(v) => (next, known.fps[v as usize], None, Some(v)),
-                                    None => {
-                                        let (next, fp) = r.keep(next);
-                                        let seen = known.lookup(fp);
-                                        (next, fp, Some(own), seen)
-                                    }
-                                },
-                            };
-                            let kept = match (reduction, seen) {
-                                (Some(r), None) => r.kept_fingerprint(&next, fp),
-                                _ => fp,
-                            };
-                            Some(Succ {
-                                fp,
-                                raw,
-                                kept,
-                                action: a,
-                                next: if seen.is_some() { None } else { Some(next) },
-                                known: seen,
-                                steps,
-                            })
-                        })
-                        .collect()
+                        }
+                        // As the one-thread loop (`place`) first looks a successor up.
+                        let own = fingerprint(&next);
+                        let slot = match known.lookup_kept(own) {
+                            Some(v) => Slot::Known(v),
+                            None => Slot::New(next),
+                        };
+                        succs.push(Succ {
+                            action: a,
+                            own,
+                            slot,
+                            steps,
+                        });
+                    }
+                    succs
                 })
                 .collect()
         });
-        // Numbering, in the order one thread meets the successors.
+        // (2) Repeats of an own fingerprint within the chunk.
+        let mut first_of: HashMap<u64, usize, ahash::RandomState> =
+            HashMap::with_hasher(ahash::RandomState::with_seeds(5, 6, 7, 8));
+        let mut index = 0usize;
+        for succ in expanded.iter_mut().flatten() {
+            if matches!(succ.slot, Slot::New(_)) {
+                match first_of.entry(succ.own) {
+                    std::collections::hash_map::Entry::Occupied(e) => {
+                        let j = *e.get();
+                        if let Slot::New(next) = std::mem::replace(&mut succ.slot, Slot::Known(0)) {
+                            succ.slot = Slot::Repeat(j, Some(next));
+                        }
+                    }
+                    std::collections::hash_map::Entry::Vacant(e) => {
+                        e.insert(index);
+                    }
+                }
+            }
+            index += 1;
+        }
+        drop(first_of);
+        // (3) Map the first of each own fingerprint; drop the repeats.
+        let known: &Graph<M::Action, K> = g;
+        let resolve = |next: M::State, own: u64| match reduction {
+            None => Slot::First {
+                state: next,
+                number: own,
+                kept: own,
+            },
+            Some(r) => {
+                let (state, number) = r.keep(next);
+                let kept = match known.lookup(number) {
+                    Some(_) => 0,
+                    None => r.kept_fingerprint(&state, number),
+                };
+                Slot::First {
+                    state,
+                    number,
+                    kept,
+                }
+            }
+        };
+        pool.install(|| {
+            expanded.par_iter_mut().for_each(|succs| {
+                for succ in succs.iter_mut() {
+                    match &mut succ.slot {
+                        Slot::Repeat(_, next) => drop(next.take()),
+                        Slot::New(_) => {
+                            if let Slot::New(next) =
+                                std::mem::replace(&mut succ.slot, Slot::Known(0))
+                            {
+                                succ.slot = resolve(next, succ.own);
+                            }
+                        }
+                        Slot::Known(_) | Slot::First { .. } => {}
+                    }
+                }
+            })
+        });
+        // (4) Numbering, in the order one thread meets the successors.
+        let mut ids: Vec<StateId> = Vec::with_capacity(index);
         let mut fresh: Vec<(StateId, M::State)> = Vec::new();
+        let mut waste: Vec<M::State> = Vec::new();
         let mut stopped = false;
-        'merge: for succs in expanded {
+        'merge: for succs in expanded.iter_mut() {
             let u = g.expanded as StateId;
             let depth = level.enter(u as usize, g.fps.len());
             if let Some(stop) = progress.tick(g.fps.len(), Some(depth)) {
@@ -796,35 +864,60 @@ fn explore_chunks<M, K, F>(
                 stopped = true;
                 break 'merge;
             }
-            for succ in succs {
+            for succ in succs.iter_mut() {
                 g.generated += 1;
                 let aid = interner.intern(g, &succ.action);
-                for i in succ.steps {
+                for &i in &succ.steps {
                     if let Finding::Step(found @ None) = &mut findings[i as usize] {
                         *found = Some((u, aid));
                     }
                 }
-                // A mapped successor's own state first, as one thread would look it up.
-                let known = succ
-                    .raw
-                    .and_then(|raw| g.lookup_kept(raw))
-                    .or(succ.known)
-                    .or_else(|| g.lookup(succ.fp));
-                let v = match known {
-                    Some(v) => v,
-                    None if g.fps.len() >= limit => {
-                        g.complete = false;
-                        g.stop = Some(progress.stop_at(Bound::MaxStates, g.fps.len()));
-                        stopped = true;
-                        break 'merge;
-                    }
-                    None => {
-                        let v = g.add(succ.fp, succ.kept, u, aid);
-                        let next = succ.next.expect("a state the graph did not have is kept");
-                        fresh.push((v, next));
-                        v
+                let (state, number, kept) = match std::mem::replace(&mut succ.slot, Slot::Known(0))
+                {
+                    Slot::Known(v) => (Err(v), 0, 0),
+                    Slot::Repeat(j, _) => (Err(ids[j]), 0, 0),
+                    Slot::First {
+                        state,
+                        number,
+                        kept,
+                    } => (Ok(state), number, kept),
+                    // Pass (3) maps every successor it leaves as made; should one be left,
+                    // it is mapped here, as the one-thread loop would.
+                    Slot::New(state) => match reduction {
+                        None => (Ok(state), succ.own, succ.own),
+                        Some(r) => {
+                            let (state, number) = r.keep(state);
+                            let kept = r.kept_fingerprint(&state, number);
+                            (Ok(state), number, kept)
+                        }
+                    },
+                };
+                // `Err`: the successor's number is known.
+                let v = match state {
+                    Err(v) => v,
+                    Ok(state) => {
+                        // As the one-thread loop looks it up: by its own fingerprint, then by
+                        // its number.
+                        match g.lookup_kept(succ.own).or_else(|| g.lookup(number)) {
+                            Some(v) => {
+                                waste.push(state);
+                                v
+                            }
+                            None if g.fps.len() >= limit => {
+                                g.complete = false;
+                                g.stop = Some(progress.stop_at(Bound::MaxStates, g.fps.len()));
+                                stopped = true;
+                                break 'merge;
+                            }
+                            None => {
+                                let v = g.add(number, kept, u, aid);
+                                fresh.push((v, state));
+                                v
+                            }
+                        }
                     }
                 };
+                ids.push(v);
                 if !g.push_edge(v, aid, progress) {
                     stopped = true;
                     break 'merge;
@@ -833,6 +926,9 @@ fn explore_chunks<M, K, F>(
             g.edge_start.push(g.edges.len() as EdgeId);
             g.expanded += 1;
         }
+        // What a stop left unnumbered, and the mapped states the graph had: dropped on all
+        // threads.
+        pool.install(|| rayon::join(|| drop(expanded), || waste.into_par_iter().for_each(drop)));
         // The new states' predicates, recorded in number order.
         let open_states: Vec<usize> = probes
             .iter()
