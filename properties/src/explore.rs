@@ -158,6 +158,14 @@ pub struct Graph<A, K> {
     /// With a [`Reduction::class_key`], the numbers are the classes' keys, and this is the
     /// kept states' own fingerprints → state number.
     raw_index: Option<hashbrown::HashTable<(u64, StateId)>>,
+    /// With a [`Reduction`]: the own fingerprints of states found that were mapped to
+    /// another state of their class, → that state's number, for the breadth-first level
+    /// being expanded and the one before ([`Graph::remember`]). Only a shortcut: mapping
+    /// such a state again gives the same number (the mapping is a function of the state), so
+    /// the graph is the same with or without it.
+    mapped: [hashbrown::HashTable<(u64, StateId)>; 2],
+    /// The level [`Graph::mapped`] was last turned over at.
+    level: usize,
     /// Per state: the breadth-first parent (`NONE` for an initial state) and its action.
     parent: Vec<StateId>,
     parent_action: Vec<ActionId>,
@@ -304,14 +312,16 @@ where
                 state: s,
                 number: fp,
                 kept: fp,
+                mapped: None,
             },
             Some(r) => {
-                if let Some(v) = g.lookup_kept(fp) {
+                if let Some(v) = g.lookup_found(fp) {
                     return Placed {
                         known: Some(v),
                         state: s,
                         number: g.fps[v as usize],
                         kept: fp,
+                        mapped: None,
                     };
                 }
                 let (state, number) = r.keep(s);
@@ -325,6 +335,7 @@ where
                     state,
                     number,
                     kept,
+                    mapped: Some(fp),
                 }
             }
         }
@@ -336,6 +347,8 @@ where
         raw_index: reduction
             .is_some_and(|r| r.class_key.is_some())
             .then(hashbrown::HashTable::new),
+        mapped: Default::default(),
+        level: 0,
         parent: Vec::new(),
         parent_action: Vec::new(),
         edge_start: vec![0],
@@ -425,6 +438,7 @@ where
                     state,
                     number,
                     kept,
+                    mapped: None,
                 }
             }
         }
@@ -439,6 +453,7 @@ where
             state: s,
             number,
             kept,
+            ..
         } = place_init(&g, s);
         if known.is_some() {
             continue;
@@ -489,6 +504,9 @@ where
         }
         let u = g.expanded as StateId;
         let depth = level.enter(u as usize, g.fps.len());
+        if depth != g.level {
+            g.next_level(depth);
+        }
         if u & 1023 == 0 {
             progress.set_headroom(headroom(&queue, g.index.capacity()));
         }
@@ -532,6 +550,7 @@ where
                 state: next,
                 number,
                 kept,
+                mapped,
             } = place(&g, next);
             let v = match known {
                 Some(v) => v,
@@ -547,6 +566,9 @@ where
                     v
                 }
             };
+            if let Some(own) = mapped {
+                g.remember(own, v, known.is_none() && kept == own);
+            }
             if !g.push_edge(v, aid, progress) {
                 break 'bfs;
             }
@@ -570,6 +592,7 @@ where
         *k = rank[*k as usize];
     }
     g.actors = order.iter().map(|i| actor_ids[*i]).collect();
+    g.mapped = Default::default();
     g.index.shrink_to_fit(|(f, _)| *f);
     if let Some(t) = &mut g.raw_index {
         t.shrink_to_fit(|(f, _)| *f);
@@ -607,6 +630,8 @@ struct Placed<S> {
     number: u64,
     /// The kept state's own fingerprint (for a new state).
     kept: u64,
+    /// The state's own fingerprint, if it was mapped ([`Reduction::keep`]).
+    mapped: Option<u64>,
 }
 
 /// The breadth-first level being expanded: states `end..` are on the next one.
@@ -776,7 +801,7 @@ fn explore_chunks<M, K, F>(
                         }
                         // As the one-thread loop (`place`) first looks a successor up.
                         let own = fingerprint(&next);
-                        let slot = match known.lookup_kept(own) {
+                        let slot = match known.lookup_found(own) {
                             Some(v) => Slot::Known(v),
                             None => Slot::New(next),
                         };
@@ -858,6 +883,9 @@ fn explore_chunks<M, K, F>(
         'merge: for succs in expanded.iter_mut() {
             let u = g.expanded as StateId;
             let depth = level.enter(u as usize, g.fps.len());
+            if depth != g.level {
+                g.next_level(depth);
+            }
             if let Some(stop) = progress.tick(g.fps.len(), Some(depth)) {
                 g.complete = false;
                 g.stop = Some(stop);
@@ -898,9 +926,12 @@ fn explore_chunks<M, K, F>(
                     Ok(state) => {
                         // As the one-thread loop looks it up: by its own fingerprint, then by
                         // its number.
-                        match g.lookup_kept(succ.own).or_else(|| g.lookup(number)) {
+                        match g.lookup_found(succ.own).or_else(|| g.lookup(number)) {
                             Some(v) => {
                                 waste.push(state);
+                                if reduction.is_some() {
+                                    g.remember(succ.own, v, false);
+                                }
                                 v
                             }
                             None if g.fps.len() >= limit => {
@@ -911,6 +942,9 @@ fn explore_chunks<M, K, F>(
                             }
                             None => {
                                 let v = g.add(number, kept, u, aid);
+                                if reduction.is_some() {
+                                    g.remember(succ.own, v, kept == succ.own);
+                                }
                                 fresh.push((v, state));
                                 v
                             }
@@ -997,6 +1031,36 @@ impl<A, K> Graph<A, K> {
             Some(t) => t.find(fp, |(f, _)| *f == fp).map(|(_, i)| *i),
             None => self.lookup(fp),
         }
+    }
+
+    /// The state a successor whose own fingerprint is `fp` is, if the graph knows without
+    /// mapping it: a state it keeps, or a state mapped lately ([`Graph::remember`]).
+    fn lookup_found(&self, fp: u64) -> Option<StateId> {
+        self.lookup_kept(fp).or_else(|| {
+            self.mapped
+                .iter()
+                .find_map(|t| t.find(fp, |(f, _)| *f == fp).map(|(_, i)| *i))
+        })
+    }
+
+    /// A state whose own fingerprint is `own` was mapped to state `v` (`kept`: which keeps
+    /// it as it is, so [`Graph::lookup_kept`] finds it without this).
+    fn remember(&mut self, own: u64, v: StateId, kept: bool) {
+        if kept {
+            return;
+        }
+        let t = &mut self.mapped[0];
+        if t.find(own, |(f, _)| *f == own).is_none() {
+            t.insert_unique(own, (own, v), |(f, _)| *f);
+        }
+    }
+
+    /// Level `depth` of the breadth-first search is being expanded: what was remembered
+    /// before the level before is forgotten.
+    fn next_level(&mut self, depth: usize) {
+        self.level = depth;
+        self.mapped.swap(0, 1);
+        self.mapped[0].clear();
     }
 
     /// A new state: its number (`fp`) and, with a class key, the kept state's own
