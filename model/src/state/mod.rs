@@ -701,7 +701,7 @@ impl ProbeKind {
 pub type Routes = smallvec::SmallVec<[(u16, u8); 4]>;
 
 /// kube-proxy on one node: the endpoints it routes to, as of its last sync.
-#[derive(Clone, Debug, PartialEq, Eq, Hash, Default)]
+#[derive(Debug, PartialEq, Eq, Hash, Default)]
 pub struct Proxy {
     /// (pod uid, node) of each endpoint it has programmed: the ready ones, or (from 1.26)
     /// the serving and terminating ones when none is ready.
@@ -710,6 +710,18 @@ pub struct Proxy {
     pub lag_left: Option<Secs>,
     /// History variable: this proxy has routed to some endpoint.
     pub served: bool,
+}
+
+/// By hand: the routes are plain data, copied at once (the derived clone copies them one by
+/// one, and a state's step clones every proxy when it changes one).
+impl Clone for Proxy {
+    fn clone(&self) -> Self {
+        Proxy {
+            routes: Routes::from_slice(&self.routes),
+            lag_left: self.lag_left,
+            served: self.served,
+        }
+    }
 }
 
 /// The world outside the cluster.
