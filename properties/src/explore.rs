@@ -729,11 +729,11 @@ const CHUNK_PER_THREAD: usize = 512;
 /// fingerprint) is dropped where it was made. (2) On one thread: of the successors left,
 /// those whose own fingerprint an earlier successor of the chunk had are marked as repeats.
 /// (3) On all threads: the first of each own fingerprint is mapped ([`Reduction::keep`]) and
-/// the repeats are dropped; a state is mapped once per chunk, as the one-thread search maps
-/// it at most once between two states it keeps. (4) On one thread: the numbering, in the
-/// order one thread meets the successors, looking each up in the graph as it grows, as the
-/// one-thread loop does. Every pass computes functions of the states alone, so the graph is
-/// the same for any number of threads.
+/// the repeats are dropped, so a state is mapped at most once per chunk (mapping is a
+/// function of the state: a repeat's number is its first's). (4) On one thread: the
+/// numbering, in the order one thread meets the successors, looking each up in the graph as
+/// it grows, as the one-thread loop does. Every pass computes functions of the states alone,
+/// so the graph is the same for any number of threads.
 #[allow(clippy::too_many_arguments)]
 fn explore_chunks<M, K, F>(
     model: &M,
