@@ -31,6 +31,7 @@ pub mod controllers;
 pub mod derived;
 pub mod drain;
 pub mod faults;
+pub mod footprint;
 pub mod k8s;
 pub mod kubectl;
 pub mod kubelet;

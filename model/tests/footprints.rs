@@ -1,0 +1,210 @@
+//! The footprints (`podcheck_model::footprint`) checked on data, on every built-in scenario:
+//!
+//! - every part a step changes is among its declared writes;
+//! - two states that agree on an action's read parts agree on whether it is enabled, on its
+//!   footprint, and on what it writes (the written parts' contents after the step);
+//! - two enabled actions whose footprints are independent commute: each stays enabled after
+//!   the other, and both orders reach the same state.
+//!
+//! A footprint that is wrong on a reachable state fails here with the scenario, the action
+//! and the parts; the counts of pairs judged independent are printed, to see how much of the
+//! real commutation the footprints capture.
+
+use std::collections::{HashMap, HashSet, VecDeque};
+
+use podcheck_model::footprint::{content, footprint, part_values, Footprint, Part};
+use podcheck_model::{catalogue, Action, Cluster, State};
+use stateright::Model;
+
+/// States per scenario, in breadth-first order from its start.
+const STATES: usize = 1500;
+
+fn reachable(m: &Cluster, limit: usize) -> Vec<State> {
+    let mut seen: HashSet<State> = HashSet::new();
+    let mut order = Vec::new();
+    let mut queue: VecDeque<State> = m.init_states().into();
+    for s in m.init_states() {
+        seen.insert(s);
+    }
+    while let Some(s) = queue.pop_front() {
+        order.push(s.clone());
+        if order.len() >= limit {
+            break;
+        }
+        let mut acts = Vec::new();
+        m.actions(&s, &mut acts);
+        for a in acts {
+            if let Some(t) = m.next_state(&s, a) {
+                if seen.insert(t.clone()) {
+                    queue.push_back(t);
+                }
+            }
+        }
+    }
+    order
+}
+
+/// The parts whose content differs between two states' part values.
+fn changed(before: &[(Part, u64)], after: &[(Part, u64)]) -> Vec<Part> {
+    let b: HashMap<Part, u64> = before.iter().copied().collect();
+    let a: HashMap<Part, u64> = after.iter().copied().collect();
+    let mut out: Vec<Part> = b
+        .keys()
+        .chain(a.keys())
+        .filter(|p| b.get(p) != a.get(p))
+        .copied()
+        .collect();
+    out.sort();
+    out.dedup();
+    out
+}
+
+#[derive(Default)]
+struct Tally {
+    co_enabled: usize,
+    independent: usize,
+    commuting: usize,
+}
+
+/// Checks one scenario; returns its failures (at most a few per kind) and its tally.
+fn check(name: &str, m: &Cluster, states: &[State]) -> (Vec<String>, Tally) {
+    let mut failures = Vec::new();
+    let mut tally = Tally::default();
+    let enabled: Vec<Vec<Action>> = states
+        .iter()
+        .map(|s| {
+            let mut acts = Vec::new();
+            m.actions(s, &mut acts);
+            acts
+        })
+        .collect();
+    let mut universe: Vec<Action> = enabled.iter().flatten().copied().collect();
+    universe.sort_by_key(|a| format!("{a:?}"));
+    universe.dedup();
+    // (action, content of its reads) -> (footprint, outcome, state index).
+    type Outcome = Option<u64>;
+    let mut groups: HashMap<(Action, u64), (Footprint, Outcome, usize)> = HashMap::new();
+    for (i, s) in states.iter().enumerate() {
+        let values = part_values(m, s);
+        let mut after: HashMap<Action, State> = HashMap::new();
+        for a in &universe {
+            let f = footprint(m, s, a);
+            let key = (*a, content(&values, &f.reads));
+            let outcome = if enabled[i].contains(a) {
+                let Some(t) = m.next_state(s, *a) else {
+                    failures.push(format!(
+                        "{name}: {a:?} offered in state {i} but not applicable"
+                    ));
+                    continue;
+                };
+                let tv = part_values(m, &t);
+                let undeclared: Vec<Part> = changed(&values, &tv)
+                    .into_iter()
+                    .filter(|p| !f.writes(*p))
+                    .collect();
+                if !undeclared.is_empty() {
+                    failures.push(format!(
+                        "{name}: {a:?} in state {i} changed {undeclared:?}, not among its writes {:?}",
+                        f.writes
+                    ));
+                }
+                let written = content(&tv, &f.writes);
+                after.insert(*a, t);
+                Some(written)
+            } else {
+                None
+            };
+            match groups.get(&key) {
+                None => {
+                    groups.insert(key, (f, outcome, i));
+                }
+                Some((f0, o0, j)) => {
+                    if *f0 != f {
+                        failures.push(format!(
+                            "{name}: {a:?} has footprints {f0:?} in state {j} and {f:?} in state {i}, which agree on the reads"
+                        ));
+                    } else if *o0 != outcome {
+                        let vj = part_values(m, &states[*j]);
+                        failures.push(format!(
+                            "{name}: {a:?} is {} in state {j} and {} in state {i}, which agree on its reads {:?} (they differ in {:?})",
+                            if o0.is_some() { "enabled" } else { "disabled" },
+                            match (o0.is_some(), outcome.is_some()) {
+                                (true, true) => "enabled with other writes",
+                                (_, true) => "enabled",
+                                _ => "disabled",
+                            },
+                            f.reads,
+                            changed(&vj, &values),
+                        ));
+                    }
+                }
+            }
+        }
+        // Pairs judged independent must commute.
+        let acts = &enabled[i];
+        for (x, a) in acts.iter().enumerate() {
+            for b in &acts[x + 1..] {
+                let (Some(sa), Some(sb)) = (after.get(a), after.get(b)) else {
+                    continue;
+                };
+                tally.co_enabled += 1;
+                let ab = m.next_state(sa, *b);
+                let ba = m.next_state(sb, *a);
+                let commute = matches!((&ab, &ba), (Some(x), Some(y)) if x == y);
+                if commute {
+                    tally.commuting += 1;
+                }
+                if footprint(m, s, a).independent(&footprint(m, s, b)) {
+                    tally.independent += 1;
+                    if !commute {
+                        failures.push(format!(
+                            "{name}: {a:?} and {b:?} are judged independent in state {i} but do not commute"
+                        ));
+                    }
+                }
+            }
+        }
+        if failures.len() > 20 {
+            break;
+        }
+    }
+    (failures, tally)
+}
+
+#[test]
+fn footprints_hold_on_every_builtin_scenario() {
+    let mut failures = Vec::new();
+    let mut total = Tally::default();
+    for sc in catalogue::builtin() {
+        let name = sc.name.clone();
+        let m = Cluster::new(sc, Vec::new());
+        let states = reachable(&m, STATES);
+        let (f, t) = check(&name, &m, &states);
+        eprintln!(
+            "{name}: {} states, {} co-enabled pairs, {} commute, {} judged independent",
+            states.len(),
+            t.co_enabled,
+            t.commuting,
+            t.independent
+        );
+        total.co_enabled += t.co_enabled;
+        total.commuting += t.commuting;
+        total.independent += t.independent;
+        failures.extend(f);
+    }
+    eprintln!(
+        "all: {} co-enabled pairs, {} commute, {} judged independent",
+        total.co_enabled, total.commuting, total.independent
+    );
+    assert!(
+        failures.is_empty(),
+        "{} failures:\n{}",
+        failures.len(),
+        failures
+            .iter()
+            .take(40)
+            .cloned()
+            .collect::<Vec<_>>()
+            .join("\n")
+    );
+}
