@@ -27,11 +27,10 @@
 //! outside the cluster. Two wildcards stand for groups: [`Part::Pods`] (every pod object
 //! and the list) and [`Part::Node`] (a node's fields and all its runtime records).
 
-use std::hash::BuildHasher;
-
 use crate::cluster::Action;
 use crate::context::Context;
 use crate::state::*;
+use crate::{kubelet, proxy, scheduler};
 
 /// A part of the cluster state (see the module documentation).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -69,6 +68,8 @@ pub enum Part {
     /// PodGC's terminated-pod collection is due (its victim, if any): every other
     /// component step waits for it.
     GcDue,
+    /// Everything the API server stores: every API part above.
+    Api,
     /// The whole state.
     All,
 }
@@ -79,6 +80,10 @@ impl Part {
         use Part::*;
         match (self, other) {
             (All, _) | (_, All) => true,
+            (Api, Api | Pod(_) | Events(_) | PodList | Pods | Slice | Workload(_))
+            | (Api, NodeObj(_) | Volumes | Pdb(_))
+            | (Pod(_) | Events(_) | PodList | Pods | Slice | Workload(_), Api)
+            | (NodeObj(_) | Volumes | Pdb(_), Api) => true,
             (Pods, Pod(_) | PodList | Pods) | (Pod(_) | PodList, Pods) => true,
             (Node(n), Runtime(m, _) | NodeRt(m) | Node(m))
             | (Runtime(m, _) | NodeRt(m), Node(n)) => n == m,
@@ -123,12 +128,137 @@ impl Footprint {
 }
 
 /// The footprint of `a` in `s`. It may depend on `s`, but only through the parts it reads.
-pub fn footprint(_m: &Context, _s: &State, a: &Action) -> Footprint {
-    match a {
-        // The clock is enabled when no component step is, and moves every timer.
-        Action::Tick(_) => Footprint::everything(),
-        _ => Footprint::everything(),
+pub fn footprint(m: &Context, s: &State, a: &Action) -> Footprint {
+    match *a {
+        Action::Kubelet(k) => kubelet(m, s, k),
+        Action::Scheduler(scheduler::Action::Schedule { uid, .. }) => {
+            // The scheduler reads the API alone (its choices are kept by the API's content).
+            let mut f = component(m, vec![Part::Api], vec![Part::Pod(uid), Part::Events(uid)]);
+            volume_observers(m, &mut f);
+            f
+        }
+        Action::Controller(c) => {
+            // The controllers read the API objects, the node lifecycle controller also the
+            // Leases (kept with each node's runtime fields); a write to the slice reaches
+            // every kube-proxy's pending update (`proxy::observe_after`), which reads the
+            // nodes' partitions.
+            let nodes = s.nodes.len() as u8;
+            // A new pod's uid is the smallest free one, the drain runs' included.
+            let mut reads = vec![Part::Api, Part::Env];
+            let mut writes = vec![Part::Api];
+            for n in 0..nodes {
+                reads.push(Part::NodeRt(n));
+                reads.push(Part::Proxy(n));
+                writes.push(Part::Proxy(n));
+            }
+            let _ = c;
+            component(m, reads, writes)
+        }
+        Action::KubeProxy(proxy::Action::Sync { node }) => {
+            // It applies the slice; it is enabled while its update is pending and its node
+            // is not cut off.
+            component(
+                m,
+                vec![Part::Proxy(node), Part::Slice, Part::NodeRt(node)],
+                vec![Part::Proxy(node)],
+            )
+        }
+        Action::Client(proxy::Request { via, .. }) => Footprint {
+            // A request changes nothing; whether it can be sent depends on the proxy's
+            // routes and on its machine being on.
+            reads: vec![Part::Proxy(via), Part::NodeRt(via)],
+            writes: Vec::new(),
+        },
+        // The clock is enabled when no component step is, and moves every timer; faults
+        // and drain runs are not declared yet.
+        Action::Tick(_) | Action::Fault(_) | Action::Drain(_) => Footprint::everything(),
     }
+}
+
+/// Whether PodGC's collection of terminated pods can ever be due in the scenario: the
+/// threshold is below the number of pods the API could hold (at most 255 per workload, their
+/// name suffixes being a byte). Where it cannot, [`Part::GcDue`] never changes and no one
+/// need read it.
+fn gc_reachable(m: &Context) -> bool {
+    (m.scenario.cluster.terminated_pod_gc_threshold as usize)
+        < 255 * m.scenario.workloads.len().max(1)
+}
+
+/// A component's step (an urgent action): it waits while PodGC's collection is due, and
+/// where it writes a pod object it can make that collection due.
+fn component(m: &Context, mut reads: Vec<Part>, mut writes: Vec<Part>) -> Footprint {
+    if gc_reachable(m) {
+        reads.push(Part::GcDue);
+        if writes
+            .iter()
+            .any(|w| matches!(w, Part::Pod(_) | Part::Pods | Part::Api))
+        {
+            writes.push(Part::GcDue);
+        }
+    }
+    Footprint { reads, writes }
+}
+
+/// The attach/detach controller's observer (`attachdetach::observe`) runs after every step
+/// of a scenario with volumes: what the step changes in the pods can change the detach
+/// requests, which it reads from every pod.
+fn volume_observers(m: &Context, f: &mut Footprint) {
+    if !m.claims.is_empty() {
+        f.reads.extend([Part::Pods, Part::Volumes]);
+        f.writes.push(Part::Volumes);
+    }
+}
+
+/// A kubelet's step about one pod reads and writes that pod's object, its events and its
+/// runtime record on the node, with the node's own fields and its Node object.
+fn kubelet(m: &Context, s: &State, a: kubelet::Action) -> Footprint {
+    use crate::kubelet::{Action as K, Step};
+    let n = a.node();
+    let Some(uid) = a.pod() else {
+        return Footprint::everything();
+    };
+    let node = &s.nodes[n as usize];
+    // A static pod: its mirror is another API object, found by a search of the API's pods;
+    // the mirror-pod steps write the world's history. Not declared yet.
+    if node.static_pods.iter().any(|p| p.uid == uid)
+        || node.pods.iter().any(|r| r.uid == uid && r.static_pod)
+    {
+        return Footprint::everything();
+    }
+    let mut reads = vec![
+        Part::NodeRt(n),
+        Part::NodeObj(n),
+        Part::Runtime(n, uid),
+        Part::Pod(uid),
+        Part::Events(uid),
+        Part::Env,
+    ];
+    let mut writes = vec![
+        Part::NodeRt(n),
+        Part::Runtime(n, uid),
+        Part::Pod(uid),
+        Part::Events(uid),
+    ];
+    if let K::Sync {
+        step: Step::Admit | Step::Reject,
+        ..
+    } = a
+    {
+        // Admission weighs the pod against every other pod on the node.
+        reads.extend([Part::Node(n), Part::Pods]);
+    }
+    if let K::RemoveObject { .. } = a {
+        writes.push(Part::PodList);
+    }
+    if !m.claims.is_empty() {
+        // The node's `volumesInUse` (`report_volumes_in_use`) is what every record of the
+        // node mounts.
+        reads.push(Part::Node(n));
+        writes.push(Part::NodeObj(n));
+    }
+    let mut f = component(m, reads, writes);
+    volume_observers(m, &mut f);
+    f
 }
 
 /// The content of each part of `s` that is not a wildcard, as a hash: for checking
@@ -207,7 +337,7 @@ pub fn content(values: &[(Part, u64)], parts: &[Part]) -> u64 {
     // A named part that the state does not hold is part of the content as "absent".
     let mut absent: Vec<Part> = parts
         .iter()
-        .filter(|q| !matches!(q, Part::All | Part::Pods | Part::Node(_)))
+        .filter(|q| !matches!(q, Part::All | Part::Api | Part::Pods | Part::Node(_)))
         .filter(|q| !values.iter().any(|(p, _)| p == *q))
         .copied()
         .collect();

@@ -108,7 +108,16 @@ fn check(name: &str, m: &Cluster, states: &[State]) -> (Vec<String>, Tally) {
                         f.writes
                     ));
                 }
-                let written = content(&tv, &f.writes);
+                // The list of the API's pods is left out: a step writes it by putting its own
+                // pod in or taking it out, and what the list then holds depends on the other
+                // pods too. (The pairs below check that such steps commute.)
+                let writes: Vec<Part> = f
+                    .writes
+                    .iter()
+                    .filter(|p| **p != Part::PodList)
+                    .copied()
+                    .collect();
+                let written = content(&tv, &writes);
                 after.insert(*a, t);
                 Some(written)
             } else {
@@ -196,14 +205,33 @@ fn footprints_hold_on_every_builtin_scenario() {
         "all: {} co-enabled pairs, {} commute, {} judged independent",
         total.co_enabled, total.commuting, total.independent
     );
+    // One of each kind: the action's variant and what went wrong.
+    let mut kinds = HashSet::new();
+    let shown: Vec<&String> = failures
+        .iter()
+        .filter(|f| {
+            let action = f.split(": ").nth(1).unwrap_or("");
+            let variant: String = action.chars().take_while(|c| *c != '{').collect();
+            let what = [
+                "changed",
+                "footprints",
+                "is enabled",
+                "is disabled",
+                "commute",
+            ]
+            .into_iter()
+            .find(|k| f.contains(k));
+            kinds.insert((variant, what))
+        })
+        .collect();
     assert!(
         failures.is_empty(),
         "{} failures:\n{}",
         failures.len(),
-        failures
+        shown
             .iter()
             .take(40)
-            .cloned()
+            .map(|s| s.as_str())
             .collect::<Vec<_>>()
             .join("\n")
     );
