@@ -30,7 +30,7 @@
 use crate::cluster::Action;
 use crate::context::Context;
 use crate::state::*;
-use crate::{kubelet, proxy, scheduler};
+use crate::{controllers, kubelet, proxy, scheduler};
 
 /// A part of the cluster state (see the module documentation).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -41,7 +41,8 @@ pub enum Part {
     Events(u16),
     /// Which pods the API holds (their uids, in the order of the API's list).
     PodList,
-    /// Every API pod object, and the list: what a controller that lists pods reads.
+    /// Every API pod object with its events, and the list: what a controller that lists
+    /// pods reads.
     Pods,
     /// The Service's EndpointSlice.
     Slice,
@@ -60,8 +61,11 @@ pub enum Part {
     NodeRt(u8),
     /// Node `n` whole: [`Part::NodeRt`] and every [`Part::Runtime`] of the node.
     Node(u8),
-    /// Node `n`'s kube-proxy.
+    /// Node `n`'s kube-proxy: the routes it has programmed (and whether it ever served).
     Proxy(u8),
+    /// Node `n`'s kube-proxy's pending update: the watch sets it after any step that
+    /// leaves its routes behind the slice (`proxy::observe_after`).
+    Lag(u8),
     /// The world outside the cluster: the dependency, which faults happened and healed,
     /// the drain runs.
     Env,
@@ -84,7 +88,9 @@ impl Part {
             | (Api, NodeObj(_) | Volumes | Pdb(_))
             | (Pod(_) | Events(_) | PodList | Pods | Slice | Workload(_), Api)
             | (NodeObj(_) | Volumes | Pdb(_), Api) => true,
-            (Pods, Pod(_) | PodList | Pods) | (Pod(_) | PodList, Pods) => true,
+            (Pods, Pod(_) | Events(_) | PodList | Pods) | (Pod(_) | Events(_) | PodList, Pods) => {
+                true
+            }
             (Node(n), Runtime(m, _) | NodeRt(m) | Node(m))
             | (Runtime(m, _) | NodeRt(m), Node(n)) => n == m,
             (a, b) => a == b,
@@ -137,30 +143,14 @@ pub fn footprint(m: &Context, s: &State, a: &Action) -> Footprint {
             volume_observers(m, &mut f);
             f
         }
-        Action::Controller(c) => {
-            // The controllers read the API objects, the node lifecycle controller also the
-            // Leases (kept with each node's runtime fields); a write to the slice reaches
-            // every kube-proxy's pending update (`proxy::observe_after`), which reads the
-            // nodes' partitions.
-            let nodes = s.nodes.len() as u8;
-            // A new pod's uid is the smallest free one, the drain runs' included.
-            let mut reads = vec![Part::Api, Part::Env];
-            let mut writes = vec![Part::Api];
-            for n in 0..nodes {
-                reads.push(Part::NodeRt(n));
-                reads.push(Part::Proxy(n));
-                writes.push(Part::Proxy(n));
-            }
-            let _ = c;
-            component(m, reads, writes)
-        }
+        Action::Controller(c) => controller(m, s, c),
         Action::KubeProxy(proxy::Action::Sync { node }) => {
             // It applies the slice; it is enabled while its update is pending and its node
             // is not cut off.
             component(
                 m,
-                vec![Part::Proxy(node), Part::Slice, Part::NodeRt(node)],
-                vec![Part::Proxy(node)],
+                vec![Part::Lag(node), Part::Slice, Part::NodeRt(node)],
+                vec![Part::Proxy(node), Part::Lag(node)],
             )
         }
         Action::Client(proxy::Request { via, .. }) => Footprint {
@@ -173,6 +163,40 @@ pub fn footprint(m: &Context, s: &State, a: &Action) -> Footprint {
         // and drain runs are not declared yet.
         Action::Tick(_) | Action::Fault(_) | Action::Drain(_) => Footprint::everything(),
     }
+}
+
+/// The controllers read the API objects alone, the node lifecycle controller also the
+/// Leases (kept with each node's runtime fields). The EndpointSlice controller alone writes
+/// the slice, and that write reaches every kube-proxy's pending update
+/// (`proxy::observe_after`), which compares the proxy's routes and reads the nodes'
+/// partitions.
+fn controller(m: &Context, s: &State, c: controllers::Action) -> Footprint {
+    let nodes = s.nodes.len() as u8;
+    if c == controllers::Action::EndpointSliceSync {
+        let mut reads = vec![Part::Pods, Part::Slice];
+        let mut writes = vec![Part::Slice];
+        for n in 0..nodes {
+            reads.extend([
+                Part::NodeObj(n),
+                Part::NodeRt(n),
+                Part::Proxy(n),
+                Part::Lag(n),
+            ]);
+            writes.push(Part::Lag(n));
+        }
+        return component(m, reads, writes);
+    }
+    // A new pod's uid is the smallest one nothing refers to: no object, runtime record,
+    // route or drain run (`apiserver::uid_in_use`).
+    let mut reads = vec![Part::Api, Part::Env];
+    for n in 0..nodes {
+        reads.extend([Part::NodeRt(n), Part::Proxy(n)]);
+    }
+    let mut writes = vec![Part::Pods, Part::Volumes];
+    writes.extend((0..m.scenario.workloads.len() as u8).map(Part::Workload));
+    writes.extend((0..nodes).map(Part::NodeObj));
+    writes.extend((0..s.api.pdbs.len() as u8).map(Part::Pdb));
+    component(m, reads, writes)
 }
 
 /// Whether PodGC's collection of terminated pods can ever be due in the scenario: the
@@ -233,22 +257,38 @@ fn kubelet(m: &Context, s: &State, a: kubelet::Action) -> Footprint {
         Part::Events(uid),
         Part::Env,
     ];
-    let mut writes = vec![
-        Part::NodeRt(n),
-        Part::Runtime(n, uid),
-        Part::Pod(uid),
-        Part::Events(uid),
-    ];
-    if let K::Sync {
-        step: Step::Admit | Step::Reject,
-        ..
-    } = a
-    {
-        // Admission weighs the pod against every other pod on the node.
-        reads.extend([Part::Node(n), Part::Pods]);
-    }
-    if let K::RemoveObject { .. } = a {
-        writes.push(Part::PodList);
+    let mut writes = match a {
+        // A probe runs against the container and keeps its result in the kubelet.
+        K::Probe { .. } => vec![Part::Runtime(n, uid), Part::Events(uid)],
+        K::StatusUpdate { .. } => vec![Part::Pod(uid), Part::Events(uid)],
+        // The pod worker is done with the pod once its object is gone.
+        K::RemoveObject { .. } => vec![
+            Part::Pod(uid),
+            Part::Events(uid),
+            Part::PodList,
+            Part::Runtime(n, uid),
+            Part::NodeRt(n),
+        ],
+        _ => vec![Part::Runtime(n, uid), Part::Pod(uid), Part::Events(uid)],
+    };
+    match a {
+        K::Sync {
+            step: Step::Admit | Step::Reject,
+            ..
+        } => {
+            // Admission weighs the pod against every other pod on the node, and adds (or
+            // not) the pod's record to the node.
+            reads.extend([Part::Node(n), Part::Pods]);
+            writes.push(Part::NodeRt(n));
+        }
+        // A pull puts the image on the node; the end of a pod worker takes its record off;
+        // the eviction manager waits its interval after an eviction.
+        K::Sync {
+            step: Step::PullImage { .. } | Step::Forget | Step::KillOrphan,
+            ..
+        }
+        | K::Evict { .. } => writes.push(Part::NodeRt(n)),
+        _ => {}
     }
     if !m.claims.is_empty() {
         // The node's `volumesInUse` (`report_volumes_in_use`) is what every record of the
@@ -313,7 +353,8 @@ pub fn part_values(m: &Context, s: &State) -> Vec<(Part, u64)> {
         out.push((Part::NodeRt(n), h.hash_one((own, records, copies))));
     }
     for (n, p) in s.proxies.iter().enumerate() {
-        out.push((Part::Proxy(n as u8), h.hash_one(p)));
+        out.push((Part::Proxy(n as u8), h.hash_one((&p.routes, p.served))));
+        out.push((Part::Lag(n as u8), h.hash_one(p.lag_left)));
     }
     out.push((Part::Env, h.hash_one(&s.env)));
     out.push((
