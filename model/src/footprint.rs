@@ -173,7 +173,8 @@ pub fn footprint(m: &Context, s: &State, a: &Action) -> Footprint {
 fn controller(m: &Context, s: &State, c: controllers::Action) -> Footprint {
     let nodes = s.nodes.len() as u8;
     if c == controllers::Action::EndpointSliceSync {
-        let mut reads = vec![Part::Pods, Part::Slice];
+        let mut reads = pod_objects(s);
+        reads.push(Part::Slice);
         let mut writes = vec![Part::Slice];
         for n in 0..nodes {
             reads.extend([
@@ -188,7 +189,12 @@ fn controller(m: &Context, s: &State, c: controllers::Action) -> Footprint {
     }
     // A new pod's uid is the smallest one nothing refers to: no object, runtime record,
     // route or drain run (`apiserver::uid_in_use`).
-    let mut reads = vec![Part::Api, Part::Env];
+    let mut reads = api_objects(m, s);
+    reads.push(Part::Env);
+    if let controllers::Action::MultiAttach { .. } = c {
+        // Its `FailedAttachVolume` event is recorded once per pod.
+        reads.push(Part::Pods);
+    }
     for n in 0..nodes {
         reads.extend([Part::NodeRt(n), Part::Proxy(n)]);
     }
@@ -197,6 +203,23 @@ fn controller(m: &Context, s: &State, c: controllers::Action) -> Footprint {
     writes.extend((0..nodes).map(Part::NodeObj));
     writes.extend((0..s.api.pdbs.len() as u8).map(Part::Pdb));
     component(m, reads, writes)
+}
+
+/// Every API pod object and the list, without the events (which no controller reads).
+fn pod_objects(s: &State) -> Vec<Part> {
+    let mut out = vec![Part::PodList];
+    out.extend(s.api.pods.iter().map(|p| Part::Pod(p.uid)));
+    out
+}
+
+/// Every API object but the pods' events.
+fn api_objects(m: &Context, s: &State) -> Vec<Part> {
+    let mut out = pod_objects(s);
+    out.extend([Part::Slice, Part::Volumes]);
+    out.extend((0..m.scenario.workloads.len() as u8).map(Part::Workload));
+    out.extend((0..s.api.nodes.len() as u8).map(Part::NodeObj));
+    out.extend((0..s.api.pdbs.len() as u8).map(Part::Pdb));
+    out
 }
 
 /// Whether PodGC's collection of terminated pods can ever be due in the scenario: the
