@@ -52,6 +52,19 @@ fn allowed() -> BTreeMap<&'static str, BTreeSet<&'static str>> {
     // The fault plans over users' manifests: scenarios built above the cluster, which they
     // settle once to learn where the first pod of a workload runs.
     m.insert("plan", vec!["spec", "cluster"]);
+    // What each action reads and writes: over the cluster's actions and the components'.
+    m.insert(
+        "footprint",
+        vec![
+            "state",
+            "context",
+            "cluster",
+            "kubelet",
+            "controllers",
+            "proxy",
+            "scheduler",
+        ],
+    );
     m.insert("lib", vec![]);
     m.into_iter()
         .map(|(k, v)| (k, v.into_iter().collect()))
