@@ -165,9 +165,11 @@ pub fn footprint(m: &Context, s: &State, a: &Action) -> Footprint {
     }
 }
 
-/// The controllers read the API objects alone, the node lifecycle controller also the
-/// Leases (kept with each node's runtime fields). The EndpointSlice controller alone writes
-/// the slice, and that write reaches every kube-proxy's pending update
+/// The controllers read the API objects (not the pods' events, but for the Multi-Attach
+/// event's), and, for the uid of a pod they create, what else refers to uids: each node's
+/// records, each kube-proxy's routes, the drain runs; each node's own fields also hold the
+/// Lease the node lifecycle controller reads. The EndpointSlice controller alone writes the
+/// slice, and that write reaches every kube-proxy's pending update
 /// (`proxy::observe_after`), which compares the proxy's routes and reads the nodes'
 /// partitions.
 fn controller(m: &Context, s: &State, c: controllers::Action) -> Footprint {
