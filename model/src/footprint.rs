@@ -13,8 +13,9 @@
 //!
 //! Both are checked on data, not only by reading the code: `model/tests/footprints.rs`
 //! explores every built-in scenario and groups its states by (action, content of the read
-//! parts) — enabledness and the written parts' contents must agree within each group — and
-//! compares every step's changed parts with its declared writes.
+//! parts) — enabledness and what the step changes, part by part with the new contents, must
+//! agree within each group — compares every step's changed parts with its declared writes,
+//! and computes both orders of every pair it judges independent.
 //!
 //! An action without a declared footprint reads and writes everything ([`Part::All`]): it
 //! is dependent on every other action, which is always sound and never reduces anything.
