@@ -12,10 +12,10 @@
 //!   the node's `volumesInUse`).
 //!
 //! Both are checked on data, not only by reading the code: `model/tests/footprints.rs`
-//! takes the first 1,500 states of every built-in scenario and groups them by (action, content of the read
-//! parts) — enabledness and what the step changes, part by part with the new contents, must
-//! agree within each group — compares every step's changed parts with its declared writes,
-//! and computes both orders of every pair it judges independent.
+//! takes the first 1,500 states of every built-in scenario and groups them by (action,
+//! content of the read parts) — enabledness and what the step changes, part by part with
+//! the new contents, must agree within each group — compares every step's changed parts
+//! with its declared writes, and computes both orders of every pair it judges independent.
 //!
 //! An action without a declared footprint reads and writes everything ([`Part::All`]): it
 //! is dependent on every other action, which is always sound and never reduces anything.
