@@ -114,3 +114,29 @@ fn a_premise_that_happens_is_not_vacuous() {
     assert!(!p("unreachable_pods_leave_endpoints").vacuous);
     assert!(p("job_running_pods_within_parallelism").vacuous);
 }
+
+/// A property judged on client requests is vacuous where no client sends any
+/// (`service.clients: false`), however many routes the kube-proxies hold; with clients, the
+/// same routes make it judged.
+#[test]
+fn a_request_property_without_clients_is_vacuous() {
+    let vacuous = |clients: bool| {
+        let mut s = catalogue::find("statefulset-partition").unwrap();
+        s.service.as_mut().unwrap().clients = clients;
+        let r = check(&s, &CheckOptions::default());
+        assert!(r.complete);
+        [
+            "no_request_to_stopped_container",
+            "no_request_finds_no_endpoints",
+        ]
+        .map(|name| {
+            r.properties
+                .iter()
+                .find(|p| p.def.name == name)
+                .unwrap()
+                .vacuous
+        })
+    };
+    assert_eq!(vacuous(false), [true, true]);
+    assert_eq!(vacuous(true), [false, false]);
+}

@@ -225,8 +225,8 @@ pub fn all() -> Vec<PropertyDef> {
             source: "a request refused by a stopped pod that a lagging kube-proxy still routes to (kubernetes#43576); docs/sources.md#kube-proxy-routing-lags-the-endpointslice",
             layer: "data plane + runtime",
             premise: Some(Premise {
-                condition: some_route,
-                sentence: "a kube-proxy that routes to a pod",
+                condition: request_to_a_route,
+                sentence: "a kube-proxy that routes to a pod and clients that send it requests",
             }),
         },
         PropertyDef {
@@ -787,8 +787,8 @@ pub fn all() -> Vec<PropertyDef> {
             source: "kube-proxy rejects traffic to a Service with no usable endpoint (pkg/proxy/iptables syncProxyRules; pkg/proxy/topology.go CategorizeEndpoints, KEP-1669); docs/sources.md#kube-proxy-terminating-endpoints",
             layer: "data plane",
             premise: Some(Premise {
-                condition: some_route,
-                sentence: "a kube-proxy that routes to a pod",
+                condition: request_to_a_route,
+                sentence: "a kube-proxy that routes to a pod and clients that send it requests",
             }),
         },
         PropertyDef {
@@ -1599,6 +1599,13 @@ fn some_endpoint(_: &Cluster, s: &State) -> bool {
 
 fn some_route(_: &Cluster, s: &State) -> bool {
     s.proxies.iter().any(|p| !p.routes.is_empty())
+}
+
+/// The situation of a property judged on client requests: a kube-proxy routes to a pod, and
+/// the scenario's clients send requests (`service.clients`). Without clients no request is
+/// ever judged, however many routes the proxies hold.
+fn request_to_a_route(m: &Cluster, s: &State) -> bool {
+    m.scenario.service.as_ref().is_some_and(|svc| svc.clients) && some_route(m, s)
 }
 
 fn workload_pod_runs(m: &Cluster, s: &State, kind: fn(&Workload) -> bool) -> bool {
