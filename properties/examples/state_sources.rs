@@ -1,0 +1,124 @@
+//! Where a scenario's states come from: the steps of each kind, and the states each kind
+//! found first.
+//!
+//! ```text
+//! cargo run --release -p podcheck-properties --example state_sources -- statefulset-partition 3 2 [MAX]
+//! ```
+//!
+//! This is a measuring instrument, not a checker: it judges no property. It explores the
+//! scenario at NODES × REPLICAS breadth first, without the symmetry reduction, and stops after
+//! MAX states (default 300,000; a breadth-first prefix, so the figures describe the states
+//! nearest the start). For each kind of action (its variant names, the fields left out) it
+//! prints how many steps of that kind the expanded states have, how many of those lead back
+//! to the state they leave, and how many found a state no earlier step had found.
+//!
+//! A kind that finds most of the new states is where a reduction would pay: on
+//! statefulset-partition 3 × 2 it is the kube-proxies' syncs (their sync may come at any
+//! moment within the proxy lag, so every moment is a branch).
+
+use podcheck_model::{catalogue, Action, Cluster};
+use podcheck_properties::explore::fingerprint;
+use stateright::Model;
+use std::collections::{HashMap, HashSet, VecDeque};
+use std::process::ExitCode;
+
+/// An action's kind: its variant names, without the fields.
+fn kind(a: &Action) -> String {
+    let text = format!("{a:?}");
+    let mut out = String::new();
+    for part in text.split(['(', ' ', '{']) {
+        if part.starts_with(|c: char| c.is_ascii_uppercase()) {
+            if !out.is_empty() {
+                out.push('.');
+            }
+            out.push_str(part.trim_end_matches([')', ',', '}']));
+        }
+    }
+    out
+}
+
+/// Per kind: (steps, steps back to the same state, states found first).
+type Tally = HashMap<String, [usize; 3]>;
+
+fn measure(name: &str, nodes: &str, replicas: &str, max: usize) -> Result<(usize, Tally), String> {
+    let mut scenario =
+        catalogue::find(name).ok_or(format!("no built-in scenario is named {name:?}"))?;
+    let (Ok(n), Ok(r)) = (nodes.parse::<u8>(), replicas.parse::<u8>()) else {
+        return Err(format!(
+            "NODES and REPLICAS are small numbers: {nodes:?} {replicas:?}"
+        ));
+    };
+    scenario.resize(Some(n), Some(r))?;
+    let m = Cluster::new(scenario, Vec::new());
+    let mut seen = HashSet::new();
+    let mut queue = VecDeque::new();
+    for s in m.init_states() {
+        if seen.insert(fingerprint(&s)) {
+            queue.push_back(s);
+        }
+    }
+    let mut tally = Tally::new();
+    let mut actions = Vec::new();
+    let mut expanded = 0;
+    while let Some(s) = queue.pop_front() {
+        if expanded == max {
+            break;
+        }
+        expanded += 1;
+        let here = fingerprint(&s);
+        m.actions(&s, &mut actions);
+        for a in actions.drain(..) {
+            let Some(next) = m.next_state(&s, a) else {
+                continue;
+            };
+            let f = fingerprint(&next);
+            let t = tally.entry(kind(&a)).or_default();
+            t[0] += 1;
+            t[1] += usize::from(f == here);
+            if seen.insert(f) {
+                t[2] += 1;
+                queue.push_back(next);
+            }
+        }
+    }
+    Ok((expanded, tally))
+}
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let (name, nodes, replicas, max) = match args.as_slice() {
+        [name, nodes, replicas] => (name, nodes, replicas, Ok(300_000)),
+        [name, nodes, replicas, max] => (name, nodes, replicas, max.parse::<usize>()),
+        _ => {
+            eprintln!("usage: state_sources SCENARIO NODES REPLICAS [MAX]");
+            return ExitCode::from(2);
+        }
+    };
+    let Ok(max) = max else {
+        eprintln!("MAX is a number of states");
+        return ExitCode::from(2);
+    };
+    let (expanded, tally) = match measure(name, nodes, replicas, max) {
+        Ok(t) => t,
+        Err(e) => {
+            eprintln!("{e}");
+            return ExitCode::from(2);
+        }
+    };
+    let mut rows: Vec<_> = tally.into_iter().collect();
+    rows.sort_by(|a, b| {
+        b.1[2]
+            .cmp(&a.1[2])
+            .then(b.1[0].cmp(&a.1[0]))
+            .then(a.0.cmp(&b.0))
+    });
+    let found: usize = rows.iter().map(|r| r.1[2]).sum();
+    println!("{name} {nodes} × {replicas}: {expanded} states expanded, {found} found by steps");
+    println!("| kind | steps | back to the same state | states found first | share |");
+    println!("|---|---:|---:|---:|---:|");
+    for (k, [steps, same, new]) in rows {
+        let share = 100.0 * new as f64 / found.max(1) as f64;
+        println!("| {k} | {steps} | {same} | {new} | {share:.1} % |");
+    }
+    ExitCode::SUCCESS
+}
