@@ -1609,7 +1609,10 @@ fn request_to_a_route(m: &Cluster, s: &State) -> bool {
 }
 
 fn workload_pod_runs(m: &Cluster, s: &State, kind: fn(&Workload) -> bool) -> bool {
-    rt_pods(s).any(|(_, p)| kind(m.workload(p.workload)) && p.any_running())
+    // Every pod is of a workload of the scenario: with none of the kind, none runs (asked
+    // first: the premise is judged in every state until it holds).
+    m.scenario.workloads.iter().any(kind)
+        && rt_pods(s).any(|(_, p)| kind(m.workload(p.workload)) && p.any_running())
 }
 
 fn statefulset_pod_runs(m: &Cluster, s: &State) -> bool {
@@ -1643,22 +1646,32 @@ fn single_node_volume_attached(m: &Cluster, s: &State) -> bool {
     single_node_claims(m).any(|c| s.api.attached.iter().any(|a| a.claim == c))
 }
 
-fn job_pod_exists(m: &Cluster, s: &State) -> bool {
-    s.api
-        .pods
+/// Whether the scenario has a Job (a pod can be a Job's only then).
+fn any_job(m: &Cluster) -> bool {
+    m.scenario
+        .workloads
         .iter()
-        .any(|p| matches!(m.workload(p.workload), Workload::Job { .. }))
+        .any(|w| matches!(w, Workload::Job { .. }))
+}
+
+fn job_pod_exists(m: &Cluster, s: &State) -> bool {
+    any_job(m)
+        && s.api
+            .pods
+            .iter()
+            .any(|p| matches!(m.workload(p.workload), Workload::Job { .. }))
 }
 
 fn job_pod_disrupted(m: &Cluster, s: &State) -> bool {
-    s.api
-        .pods
-        .iter()
-        .any(|p| p.disruption_target && matches!(m.workload(p.workload), Workload::Job { .. }))
+    any_job(m)
+        && s.api
+            .pods
+            .iter()
+            .any(|p| p.disruption_target && matches!(m.workload(p.workload), Workload::Job { .. }))
 }
 
-fn indexed_job_pod_exists(_: &Cluster, s: &State) -> bool {
-    s.api.pods.iter().any(|p| p.job_index.is_some())
+fn indexed_job_pod_exists(m: &Cluster, s: &State) -> bool {
+    any_job(m) && s.api.pods.iter().any(|p| p.job_index.is_some())
 }
 
 fn drain_started(_: &Cluster, s: &State) -> bool {
@@ -1685,12 +1698,21 @@ fn has_sidecar(m: &Cluster, rt: &PodRt) -> bool {
         .any(|c| c.is_sidecar())
 }
 
+/// Whether some workload's template has a sidecar (a pod of the scenario can have one only
+/// then).
+fn any_sidecar(m: &Cluster) -> bool {
+    m.scenario
+        .workloads
+        .iter()
+        .any(|w| w.template().init_containers.iter().any(|c| c.is_sidecar()))
+}
+
 fn sidecar_pod_terminating(m: &Cluster, s: &State) -> bool {
-    rt_pods(s).any(|(_, rt)| rt.terminating && has_sidecar(m, rt))
+    any_sidecar(m) && rt_pods(s).any(|(_, rt)| rt.terminating && has_sidecar(m, rt))
 }
 
 fn sidecar_pod_on_node(m: &Cluster, s: &State) -> bool {
-    rt_pods(s).any(|(_, rt)| has_sidecar(m, rt))
+    any_sidecar(m) && rt_pods(s).any(|(_, rt)| has_sidecar(m, rt))
 }
 
 /// A property by name.
@@ -1881,19 +1903,24 @@ fn rt_pods(s: &State) -> impl Iterator<Item = (usize, &PodRt)> {
 }
 
 fn statefulset_at_most_one(m: &Cluster, s: &State) -> bool {
-    m.scenario.workloads.iter().enumerate().all(|(w, wl)| {
-        let Workload::StatefulSet { spec, .. } = wl else {
+    // One pass over the runtime records: the first node found running each identity
+    // (workload, ordinal) of a StatefulSet; another node running it breaks the property.
+    let mut first: smallvec::SmallVec<[((u8, u8), usize); 8]> = smallvec::SmallVec::new();
+    rt_pods(s).all(|(n, p)| {
+        let Workload::StatefulSet { spec, .. } = m.workload(p.workload) else {
             return true;
         };
-        (0..spec.replicas).all(|ordinal| {
-            // Every node that runs a container of the identity is the first such node.
-            let mut running_on = rt_pods(s)
-                .filter(|(_, p)| p.workload as usize == w && p.suffix == ordinal && p.any_running())
-                .map(|(n, _)| n);
-            running_on
-                .next()
-                .is_none_or(|first| running_on.all(|n| n == first))
-        })
+        if p.suffix >= spec.replicas || !p.any_running() {
+            return true;
+        }
+        let id = (p.workload, p.suffix);
+        match first.iter().find(|(i, _)| *i == id) {
+            Some(&(_, on)) => on == n,
+            None => {
+                first.push((id, n));
+                true
+            }
+        }
     })
 }
 
