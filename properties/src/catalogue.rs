@@ -194,7 +194,10 @@ pub fn all() -> Vec<PropertyDef> {
             sentence: "No crash or image-pull back-off delay ever exceeds 300 s.",
             source: "kubelet.go MaxContainerBackOff, MaxImageBackOff (300 s); docs/sources.md#kubelet-crash-back-off",
             layer: "runtime",
-            premise: None,
+            premise: Some(Premise {
+                condition: container_in_back_off,
+                sentence: "a container in a crash or image-pull back-off",
+            }),
         },
         PropertyDef {
             name: "endpoint_ready_implies_serving_not_terminating",
@@ -235,7 +238,10 @@ pub fn all() -> Vec<PropertyDef> {
             sentence: "The kubelet's liveness and startup probes never kill a container whose program is healthy (booting or serving, not deadlocked).",
             source: "kuberuntime_manager.go computePodActions kills on liveness and startup failure only; docs/sources.md#kubelet-probe-failure-kills-the-container",
             layer: "runtime",
-            premise: None,
+            premise: Some(Premise {
+                condition: probed_container_runs,
+                sentence: "a running container with a liveness or startup probe",
+            }),
         },
         PropertyDef {
             name: "graceful_stop_within_grace",
@@ -320,7 +326,10 @@ pub fn all() -> Vec<PropertyDef> {
             sentence: "Node-pressure eviction never evicts a pod while a pod of a lower QoS class (BestEffort < Burstable < Guaranteed) still runs on the node.",
             source: "the QoS order is a common belief; eviction/helpers.go ranks by usage over request, then priority (kubernetes#78561); docs/sources.md#kubelet-node-pressure-eviction",
             layer: "runtime",
-            premise: None,
+            premise: Some(Premise {
+                condition: node_under_memory_pressure,
+                sentence: "a node under memory pressure",
+            }),
         },
         PropertyDef {
             name: "stuck_pod_has_event",
@@ -328,7 +337,10 @@ pub fn all() -> Vec<PropertyDef> {
             sentence: "A pod that stays stuck longer than a minute (ContainerCreating, or deleted with nothing left running, on a kubelet that reaches the API server) has an event naming the failing step.",
             source: "every failing kubelet step records its diagnostic; docs 'Debug Pods'; docs/sources.md#kubelet-volumes-sandbox-and-containers",
             layer: "api + runtime",
-            premise: None,
+            premise: Some(Premise {
+                condition: pod_stuck_over_a_minute,
+                sentence: "a pod stuck for longer than a minute",
+            }),
         },
         PropertyDef {
             name: "no_ip_no_endpoint",
@@ -347,7 +359,10 @@ pub fn all() -> Vec<PropertyDef> {
             sentence: "The kubelet never writes a status that shows a container Running while its postStart hook is still running.",
             source: "Kubernetes docs, Container Lifecycle Hooks (the container cannot reach a running state until the hook completes); kuberuntime_container.go startContainer; docs/sources.md#kubelet-poststart-hook",
             layer: "api + runtime",
-            premise: None,
+            premise: Some(Premise {
+                condition: post_start_hook_runs,
+                sentence: "a container whose postStart hook runs",
+            }),
         },
         PropertyDef {
             name: "static_pod_survives_mirror_delete",
@@ -366,7 +381,10 @@ pub fn all() -> Vec<PropertyDef> {
             sentence: "Once a pod's object is gone from the API, no container of that pod still runs on any node.",
             source: "strategy.go CheckGracefulDelete: a force delete does not wait for the kubelet; docs 'Force Delete StatefulSet Pods'; docs/sources.md#api-server-force-delete",
             layer: "api + runtime",
-            premise: None,
+            premise: Some(Premise {
+                condition: record_of_a_gone_pod,
+                sentence: "a runtime record of a pod whose object is gone",
+            }),
         },
         PropertyDef {
             name: "pod_becomes_ready",
@@ -1613,6 +1631,57 @@ fn workload_pod_runs(m: &Cluster, s: &State, kind: fn(&Workload) -> bool) -> boo
     // first: the premise is judged in every state until it holds).
     m.scenario.workloads.iter().any(kind)
         && rt_pods(s).any(|(_, p)| kind(m.workload(p.workload)) && p.any_running())
+}
+
+fn container_in_back_off(_: &Cluster, s: &State) -> bool {
+    ctrs(s).any(|c| c.crash_bo.is_some() || c.pull_bo.is_some() || c.waiting.is_some())
+}
+
+/// Whether some container of some workload's template (init containers included) has
+/// `has`: a running container can have it only then.
+fn any_template_container(m: &Cluster, has: fn(&podcheck_model::spec::Container) -> bool) -> bool {
+    m.scenario.workloads.iter().any(|w| {
+        let t = w.template();
+        t.init_containers.iter().chain(&t.containers).any(has)
+    })
+}
+
+fn probed_container_runs(m: &Cluster, s: &State) -> bool {
+    // Asked first: judged in every state until it holds.
+    any_template_container(m, |c| {
+        c.liveness_probe.is_some() || c.startup_probe.is_some()
+    }) && ctrs(s).any(|c| {
+        matches!(c.run, Run::Running(_))
+            && (c.probes[ProbeKind::Liveness as usize].is_some()
+                || c.probes[ProbeKind::Startup as usize].is_some())
+    })
+}
+
+fn node_under_memory_pressure(m: &Cluster, s: &State) -> bool {
+    (0..s.nodes.len()).any(|n| {
+        s.nodes[n].memory_hog && kubelet::eviction_manager::under_memory_pressure(m, s, n as u8)
+    })
+}
+
+fn pod_stuck_over_a_minute(m: &Cluster, s: &State) -> bool {
+    s.api
+        .pods
+        .iter()
+        .any(|p| p.ghost.stuck_for >= STUCK_CAP && derived::stuck_now(m, s, p))
+}
+
+fn post_start_hook_runs(m: &Cluster, s: &State) -> bool {
+    any_template_container(m, |c| {
+        c.lifecycle.as_ref().is_some_and(|l| l.post_start.is_some())
+    }) && ctrs(s).any(|c| matches!(&c.run, Run::Running(p) if p.post_start.is_some()))
+}
+
+fn record_of_a_gone_pod(_: &Cluster, s: &State) -> bool {
+    rt_pods(s).any(|(n, rt)| {
+        !rt.static_pod
+            && s.pod(rt.uid).is_none()
+            && !s.nodes[n].static_pods.iter().any(|p| p.uid == rt.uid)
+    })
 }
 
 fn statefulset_pod_runs(m: &Cluster, s: &State) -> bool {
