@@ -77,7 +77,10 @@ fn a_check_where_nothing_happens_warns_of_each_thing_that_never_happened() {
     };
     assert!(marked("statefulset_at_most_one"));
     assert!(marked("job_one_pod_per_index"));
-    assert!(marked("backoff_bounded"), "no container is ever in a back-off");
+    assert!(
+        marked("backoff_bounded"),
+        "no container is ever in a back-off"
+    );
     assert!(!marked("pending_until_first_start"), "it has no premise");
 }
 

@@ -122,3 +122,29 @@ fn main() -> ExitCode {
     }
     ExitCode::SUCCESS
 }
+
+#[cfg(test)]
+mod tests {
+    use super::measure;
+
+    /// Pinned on a small scenario explored whole: every state is expanded (the count
+    /// `podcheck check --no-reduction` reports), every state but the first is found by a
+    /// step, and the kube-proxies' syncs find the most.
+    #[test]
+    fn statefulset_partition_2_by_1() {
+        let (expanded, tally) = measure("statefulset-partition", "2", "1", 300_000).unwrap();
+        assert_eq!(expanded, 1586);
+        assert_eq!(tally.values().map(|t| t[2]).sum::<usize>(), 1585);
+        assert_eq!(tally["KubeProxy.Sync"], [1425, 0, 747]);
+        assert_eq!(tally["Kubelet.StatusUpdate"], [774, 0, 221]);
+        let top = tally.iter().max_by_key(|(_, t)| t[2]).unwrap();
+        assert_eq!(top.0, "KubeProxy.Sync");
+    }
+
+    #[test]
+    fn a_bad_name_or_size_is_an_error() {
+        assert!(measure("no-such-scenario", "2", "1", 10).is_err());
+        assert!(measure("healthy", "two", "1", 10).is_err());
+        assert!(measure("healthy", "9", "1", 10).is_err());
+    }
+}
