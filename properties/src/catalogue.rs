@@ -1789,6 +1789,72 @@ pub fn find(name: &str) -> Option<PropertyDef> {
     all().into_iter().find(|p| p.name == name)
 }
 
+/// A condition on an action alone.
+pub type ActionFn = fn(&Action) -> bool;
+
+/// The actions a `step` property of the catalogue judges: on every other transition its
+/// condition holds whatever the states (each such function returns `true` at once for any
+/// other action; `properties/tests/judged_steps.rs` checks it on the states of every built-in
+/// scenario). `None` for a property that judges every transition, and for any property that
+/// is not the catalogue's own (a property of your own judges every transition).
+pub fn judged_steps(def: &PropertyDef) -> Option<ActionFn> {
+    let Kind::Step(mine) = def.kind else {
+        return None;
+    };
+    let ours = find(def.name)?;
+    let Kind::Step(theirs) = ours.kind else {
+        return None;
+    };
+    // The same function (two functions with one address have the same body).
+    if !std::ptr::fn_addr_eq(mine, theirs) {
+        return None;
+    }
+    let on: ActionFn = match def.name {
+        "no_start_after_deletion" => |a| matches!(a, Action::Kubelet(kubelet::Action::Sync { .. })),
+        "containers_start_after_sidecars_started" => |a| {
+            matches!(
+                a,
+                Action::Kubelet(kubelet::Action::Sync {
+                    step: kubelet::Step::Start { init: false, .. },
+                    ..
+                })
+            )
+        },
+        "no_request_to_stopped_container" | "no_request_finds_no_endpoints" => {
+            |a| matches!(a, Action::Client(_))
+        }
+        "no_restart_while_healthy" => {
+            |a| matches!(a, Action::Kubelet(kubelet::Action::Probe { .. }))
+        }
+        "graceful_stop_within_grace" => |a| matches!(a, Action::Tick(_)),
+        "terminating_until_kubelet_confirms" => {
+            |a| matches!(a, Action::Kubelet(kubelet::Action::RemoveObject { .. }))
+        }
+        "no_eviction_in_full_disruption" => |a| {
+            matches!(
+                a,
+                Action::Controller(controllers::Action::TaintEviction { .. })
+            )
+        },
+        "eviction_respects_qos_order" => {
+            |a| matches!(a, Action::Kubelet(kubelet::Action::Evict { .. }))
+        }
+        "not_running_before_poststart"
+        | "healthy_pod_stays_ready"
+        | "ready_only_after_readiness_success" => {
+            |a| matches!(a, Action::Kubelet(kubelet::Action::StatusUpdate { .. }))
+        }
+        "eviction_respects_budget" | "unready_pod_evicted_only_within_budget" => {
+            |a| matches!(a, Action::Drain(drain::Action::Evict { .. }))
+        }
+        "shutdown_stops_pods_before_power_off" | "shutdown_critical_pods_stop_last" => {
+            |a| matches!(a, Action::Kubelet(kubelet::Action::Shutdown { .. }))
+        }
+        _ => return None,
+    };
+    Some(on)
+}
+
 fn ctrs(s: &State) -> impl Iterator<Item = &Ctr> {
     s.nodes
         .iter()

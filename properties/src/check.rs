@@ -459,7 +459,13 @@ pub fn check_with(
                 probes.push(Probe::EveryState(Box::new(move |s| p(m, s))));
                 probes.push(Probe::EveryState(Box::new(move |s| q(m, s))));
             }
-            Kind::Step(c) => probes.push(Probe::FirstStep(Box::new(move |s, a, n| !c(m, s, a, n)))),
+            Kind::Step(c) => {
+                let judge = Box::new(move |s: &State, a: &Action, n: &State| !c(m, s, a, n));
+                probes.push(match crate::catalogue::judged_steps(d) {
+                    Some(on) => Probe::FirstStepOf(Box::new(on), judge),
+                    None => Probe::FirstStep(judge),
+                })
+            }
         }
         slots.push((first, probes.len()));
     }

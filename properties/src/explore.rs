@@ -78,12 +78,47 @@ pub type StatePredicate<'a, S> = Box<dyn Fn(&S) -> bool + Sync + 'a>;
 /// A predicate on a transition: state, action, next state.
 pub type StepPredicate<'a, S, A> = Box<dyn Fn(&S, &A, &S) -> bool + Sync + 'a>;
 
+/// A predicate on an action alone: which transitions a step probe looks at.
+pub type ActionFilter<'a, A> = Box<dyn Fn(&A) -> bool + Sync + 'a>;
+
 /// An open state probe of the search: its index, its predicate, and whether it is an
 /// [`Probe::EveryState`].
 type OpenState<'p, 'a, S> = (usize, &'p (dyn Fn(&S) -> bool + Sync + 'a), bool);
 
 /// An open step probe of the search: its index and its predicate.
 type OpenStep<'p, 'a, S, A> = (usize, &'p (dyn Fn(&S, &A, &S) -> bool + Sync + 'a));
+
+/// The step probes' filters ([`Probe::FirstStepOf`]), by probe index; `None` for every other
+/// probe (a [`Probe::FirstStep`] looks at every transition).
+fn step_filters<'p, 'a, S, A>(
+    probes: &'p [Probe<'a, S, A>],
+) -> Vec<Option<&'p (dyn Fn(&A) -> bool + Sync + 'a)>> {
+    probes
+        .iter()
+        .map(|p| match p {
+            Probe::FirstStepOf(f, _) => Some(&**f),
+            _ => None,
+        })
+        .collect()
+}
+
+/// Which step probes look at an action: bit `i` for probe `i` (probes numbered 64 and on are
+/// always looked at).
+fn judged_mask<A>(filters: &[Option<&(dyn Fn(&A) -> bool + Sync + '_)>], a: &A) -> u64 {
+    filters
+        .iter()
+        .take(64)
+        .enumerate()
+        .fold(0, |mask, (i, f)| match f {
+            Some(f) if !f(a) => mask,
+            _ => mask | 1 << i,
+        })
+}
+
+/// Whether probe `i` looks at an action with this mask ([`judged_mask`]).
+fn judges(mask: u64, i: usize) -> bool {
+    i >= 64 || mask & (1 << i) != 0
+}
 
 /// A predicate evaluated during the exploration.
 pub enum Probe<'a, S, A> {
@@ -93,6 +128,10 @@ pub enum Probe<'a, S, A> {
     EveryState(StatePredicate<'a, S>),
     /// The first transition (state, action, next state), in discovery order, where it holds.
     FirstStep(StepPredicate<'a, S, A>),
+    /// The same, for a predicate that holds on every transition whose action the filter
+    /// rejects: those transitions are not asked (the filter is asked once per distinct
+    /// action).
+    FirstStepOf(ActionFilter<'a, A>, StepPredicate<'a, S, A>),
 }
 
 /// What a [`Probe`] found.
@@ -368,7 +407,7 @@ where
         .map(|p| match p {
             Probe::FirstState(_) => Finding::State(None),
             Probe::EveryState(_) => Finding::Bits(BitSet::default()),
-            Probe::FirstStep(_) => Finding::Step(None),
+            Probe::FirstStep(_) | Probe::FirstStepOf(..) => Finding::Step(None),
         })
         .collect();
     // The probes still open: every state probe that has not found its state, every
@@ -393,7 +432,9 @@ where
             .zip(findings)
             .enumerate()
             .filter_map(|(i, p)| match p {
-                (Probe::FirstStep(c), Finding::Step(None)) => Some((i, &**c)),
+                (Probe::FirstStep(c) | Probe::FirstStepOf(_, c), Finding::Step(None)) => {
+                    Some((i, &**c))
+                }
                 _ => None,
             })
             .collect()
@@ -498,6 +539,9 @@ where
     // What the chunked search left open.
     open_state_probes.retain(|&(i, _, every)| every || matches!(findings[i], Finding::State(None)));
     let mut open_step_probes = open_steps(&findings);
+    // Per action number, the step probes that look at it ([`judged_mask`]).
+    let filters = step_filters(probes);
+    let mut masks: Vec<u64> = Vec::new();
     'bfs: while g.complete {
         if queue.is_empty() {
             break;
@@ -533,9 +577,13 @@ where
                 actor: &actor,
             }
             .intern(&mut g, &a);
+            while masks.len() <= aid as usize {
+                masks.push(judged_mask(&filters, g.action(masks.len() as ActionId)));
+            }
+            let mask = masks[aid as usize];
             let mut closed = false;
             for &(i, c) in &open_step_probes {
-                if c(&state, &a, &next) {
+                if judges(mask, i) && c(&state, &a, &next) {
                     if let Finding::Step(found @ None) = &mut findings[i] {
                         *found = Some((u, aid));
                         closed = true;
@@ -755,6 +803,7 @@ fn explore_chunks<M, K, F>(
     F: Fn(&M::Action) -> Option<K>,
 {
     use rayon::prelude::*;
+    let filters = step_filters(probes);
     let Ok(pool) = rayon::ThreadPoolBuilder::new()
         .num_threads(opts.threads)
         .build()
@@ -773,7 +822,9 @@ fn explore_chunks<M, K, F>(
             .zip(findings.iter())
             .enumerate()
             .filter_map(|(i, p)| match p {
-                (Probe::FirstStep(c), Finding::Step(None)) => Some((i, &**c)),
+                (Probe::FirstStep(c) | Probe::FirstStepOf(_, c), Finding::Step(None)) => {
+                    Some((i, &**c))
+                }
                 _ => None,
             })
             .collect();
@@ -795,7 +846,7 @@ fn explore_chunks<M, K, F>(
                         }
                         let mut steps = Vec::new();
                         for &(i, c) in &open_steps {
-                            if c(&state, &a, &next) {
+                            if filters[i].is_none_or(|f| f(&a)) && c(&state, &a, &next) {
                                 steps.push(i as u16);
                             }
                         }
@@ -985,7 +1036,7 @@ fn explore_chunks<M, K, F>(
                             .iter()
                             .map(|i| match &probes[*i] {
                                 Probe::FirstState(c) | Probe::EveryState(c) => c(s),
-                                Probe::FirstStep(_) => false,
+                                Probe::FirstStep(_) | Probe::FirstStepOf(..) => false,
                             })
                             .collect()
                     })
