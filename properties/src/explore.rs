@@ -88,11 +88,13 @@ type OpenState<'p, 'a, S> = (usize, &'p (dyn Fn(&S) -> bool + Sync + 'a), bool);
 /// An open step probe of the search: its index and its predicate.
 type OpenStep<'p, 'a, S, A> = (usize, &'p (dyn Fn(&S, &A, &S) -> bool + Sync + 'a));
 
+/// A step probe's filter, borrowed ([`Probe::FirstStepOf`]); `None`: it looks at every
+/// transition.
+type FilterRef<'p, 'a, A> = Option<&'p (dyn Fn(&A) -> bool + Sync + 'a)>;
+
 /// The step probes' filters ([`Probe::FirstStepOf`]), by probe index; `None` for every other
 /// probe (a [`Probe::FirstStep`] looks at every transition).
-fn step_filters<'p, 'a, S, A>(
-    probes: &'p [Probe<'a, S, A>],
-) -> Vec<Option<&'p (dyn Fn(&A) -> bool + Sync + 'a)>> {
+fn step_filters<'p, 'a, S, A>(probes: &'p [Probe<'a, S, A>]) -> Vec<FilterRef<'p, 'a, A>> {
     probes
         .iter()
         .map(|p| match p {
@@ -104,7 +106,7 @@ fn step_filters<'p, 'a, S, A>(
 
 /// Which step probes look at an action: bit `i` for probe `i` (probes numbered 64 and on are
 /// always looked at).
-fn judged_mask<A>(filters: &[Option<&(dyn Fn(&A) -> bool + Sync + '_)>], a: &A) -> u64 {
+fn judged_mask<A>(filters: &[FilterRef<'_, '_, A>], a: &A) -> u64 {
     filters
         .iter()
         .take(64)
