@@ -134,6 +134,22 @@ impl Footprint {
     }
 }
 
+/// An action's kind: its variant names without the fields (`Kubelet.Sync.Start`), the grain
+/// at which the footprint check and the measuring examples group actions.
+pub fn action_kind(a: &Action) -> String {
+    let text = format!("{a:?}");
+    let mut out = String::new();
+    for part in text.split(['(', ' ', '{']) {
+        if part.starts_with(|c: char| c.is_ascii_uppercase()) {
+            if !out.is_empty() {
+                out.push('.');
+            }
+            out.push_str(part.trim_end_matches([')', ',', '}']));
+        }
+    }
+    out
+}
+
 /// The footprint of `a` in `s`. It may depend on `s`, but only through the parts it reads.
 pub fn footprint(m: &Context, s: &State, a: &Action) -> Footprint {
     match *a {

@@ -12,7 +12,7 @@
 
 use std::collections::{HashMap, HashSet, VecDeque};
 
-use podcheck_model::footprint::{content, footprint, part_values, Footprint, Part};
+use podcheck_model::footprint::{action_kind, content, footprint, part_values, Footprint, Part};
 use podcheck_model::{catalogue, Action, Cluster, State};
 use stateright::Model;
 
@@ -66,21 +66,6 @@ struct Tally {
     commuting: usize,
     /// Pairs that commute but are judged dependent, by the two actions' kinds.
     missed: HashMap<(String, String), usize>,
-}
-
-/// An action's kind: its variant names, without the fields.
-fn kind(a: &Action) -> String {
-    let text = format!("{a:?}");
-    let mut out = String::new();
-    for part in text.split(['(', ' ', '{']) {
-        if part.starts_with(|c: char| c.is_ascii_uppercase()) {
-            if !out.is_empty() {
-                out.push('.');
-            }
-            out.push_str(part.trim_end_matches([')', ',', '}']));
-        }
-    }
-    out
 }
 
 /// Checks one scenario; returns its failures (it stops at the state where they pass 20)
@@ -195,7 +180,7 @@ fn check(name: &str, m: &Cluster, states: &[State]) -> (Vec<String>, Tally) {
                 }
                 let independent = footprint(m, s, a).independent(&footprint(m, s, b));
                 if commute && !independent {
-                    let mut pair = [kind(a), kind(b)];
+                    let mut pair = [action_kind(a), action_kind(b)];
                     pair.sort();
                     let [x, y] = pair;
                     *tally.missed.entry((x, y)).or_insert(0) += 1;

@@ -16,26 +16,12 @@
 //! statefulset-partition 3 × 2 it is the kube-proxies' syncs (their sync may come at any
 //! moment within the proxy lag, so every moment is a branch).
 
-use podcheck_model::{catalogue, Action, Cluster};
+use podcheck_model::footprint::action_kind;
+use podcheck_model::{catalogue, Cluster};
 use podcheck_properties::explore::fingerprint;
 use stateright::Model;
 use std::collections::{HashMap, HashSet, VecDeque};
 use std::process::ExitCode;
-
-/// An action's kind: its variant names, without the fields.
-fn kind(a: &Action) -> String {
-    let text = format!("{a:?}");
-    let mut out = String::new();
-    for part in text.split(['(', ' ', '{']) {
-        if part.starts_with(|c: char| c.is_ascii_uppercase()) {
-            if !out.is_empty() {
-                out.push('.');
-            }
-            out.push_str(part.trim_end_matches([')', ',', '}']));
-        }
-    }
-    out
-}
 
 /// Per kind: (steps, steps back to the same state, states found first).
 type Tally = HashMap<String, [usize; 3]>;
@@ -72,7 +58,7 @@ fn measure(name: &str, nodes: &str, replicas: &str, max: usize) -> Result<(usize
                 continue;
             };
             let f = fingerprint(&next);
-            let t = tally.entry(kind(&a)).or_default();
+            let t = tally.entry(action_kind(&a)).or_default();
             t[0] += 1;
             t[1] += usize::from(f == here);
             if seen.insert(f) {

@@ -104,22 +104,34 @@ fn step_filters<'p, 'a, S, A>(probes: &'p [Probe<'a, S, A>]) -> Vec<FilterRef<'p
         .collect()
 }
 
-/// Which step probes look at an action: bit `i` for probe `i` (probes numbered 64 and on are
-/// always looked at).
-fn judged_mask<A>(filters: &[FilterRef<'_, '_, A>], a: &A) -> u64 {
+/// The bit of each filtered step probe in a mask ([`judged_mask`]), by probe index: the
+/// first 64 filtered probes have one; every other probe looks at every action.
+fn filter_bits<A>(filters: &[FilterRef<'_, '_, A>]) -> Vec<Option<u8>> {
+    let mut next = 0u8;
     filters
         .iter()
-        .take(64)
-        .enumerate()
-        .fold(0, |mask, (i, f)| match f {
-            Some(f) if !f(a) => mask,
-            _ => mask | 1 << i,
+        .map(|f| {
+            let bit = (f.is_some() && next < 64).then_some(next);
+            next += u8::from(bit.is_some());
+            bit
+        })
+        .collect()
+}
+
+/// Which filtered step probes look at an action: a bit per probe ([`filter_bits`]).
+fn judged_mask<A>(filters: &[FilterRef<'_, '_, A>], bits: &[Option<u8>], a: &A) -> u64 {
+    filters
+        .iter()
+        .zip(bits)
+        .fold(0, |mask, (f, bit)| match (f, bit) {
+            (Some(f), Some(b)) if f(a) => mask | 1 << b,
+            _ => mask,
         })
 }
 
-/// Whether probe `i` looks at an action with this mask ([`judged_mask`]).
-fn judges(mask: u64, i: usize) -> bool {
-    i >= 64 || mask & (1 << i) != 0
+/// Whether a step probe with this bit ([`filter_bits`]) looks at an action with this mask.
+fn judges(mask: u64, bit: Option<u8>) -> bool {
+    bit.is_none_or(|b| mask & (1 << b) != 0)
 }
 
 /// A predicate evaluated during the exploration.
@@ -543,6 +555,7 @@ where
     let mut open_step_probes = open_steps(&findings);
     // Per action number, the step probes that look at it ([`judged_mask`]).
     let filters = step_filters(probes);
+    let bits = filter_bits(&filters);
     let mut masks: Vec<u64> = Vec::new();
     'bfs: while g.complete {
         if queue.is_empty() {
@@ -580,12 +593,16 @@ where
             }
             .intern(&mut g, &a);
             while masks.len() <= aid as usize {
-                masks.push(judged_mask(&filters, g.action(masks.len() as ActionId)));
+                masks.push(judged_mask(
+                    &filters,
+                    &bits,
+                    g.action(masks.len() as ActionId),
+                ));
             }
             let mask = masks[aid as usize];
             let mut closed = false;
             for &(i, c) in &open_step_probes {
-                if judges(mask, i) && c(&state, &a, &next) {
+                if judges(mask, bits[i]) && c(&state, &a, &next) {
                     if let Finding::Step(found @ None) = &mut findings[i] {
                         *found = Some((u, aid));
                         closed = true;
