@@ -104,34 +104,36 @@ fn step_filters<'p, 'a, S, A>(probes: &'p [Probe<'a, S, A>]) -> Vec<FilterRef<'p
         .collect()
 }
 
-/// The bit of each filtered step probe in a mask ([`judged_mask`]), by probe index: the
-/// first 64 filtered probes have one; every other probe looks at every action.
-fn filter_bits<A>(filters: &[FilterRef<'_, '_, A>]) -> Vec<Option<u8>> {
-    let mut next = 0u8;
+/// Every action's mask has it: the bit of the step probes that look at every action.
+const EVERY_ACTION: u64 = 1 << 63;
+
+/// The bit of each probe in an action's mask ([`judged_mask`]), by probe index: the first 63
+/// filtered step probes have one of their own; every other probe has [`EVERY_ACTION`].
+fn filter_bits<A>(filters: &[FilterRef<'_, '_, A>]) -> Vec<u64> {
+    let mut next = 0;
     filters
         .iter()
         .map(|f| {
-            let bit = (f.is_some() && next < 64).then_some(next);
-            next += u8::from(bit.is_some());
-            bit
+            if f.is_some() && next < 63 {
+                next += 1;
+                1 << (next - 1)
+            } else {
+                EVERY_ACTION
+            }
         })
         .collect()
 }
 
-/// Which filtered step probes look at an action: a bit per probe ([`filter_bits`]).
-fn judged_mask<A>(filters: &[FilterRef<'_, '_, A>], bits: &[Option<u8>], a: &A) -> u64 {
+/// The probes that look at an action: the bits ([`filter_bits`]) of the filtered probes whose
+/// filter takes it, and [`EVERY_ACTION`].
+fn judged_mask<A>(filters: &[FilterRef<'_, '_, A>], bits: &[u64], a: &A) -> u64 {
     filters
         .iter()
         .zip(bits)
-        .fold(0, |mask, (f, bit)| match (f, bit) {
-            (Some(f), Some(b)) if f(a) => mask | 1 << b,
+        .fold(EVERY_ACTION, |mask, (f, bit)| match f {
+            Some(f) if *bit != EVERY_ACTION && f(a) => mask | bit,
             _ => mask,
         })
-}
-
-/// Whether a step probe with this bit ([`filter_bits`]) looks at an action with this mask.
-fn judges(mask: u64, bit: Option<u8>) -> bool {
-    bit.is_none_or(|b| mask & (1 << b) != 0)
 }
 
 /// A predicate evaluated during the exploration.
@@ -552,11 +554,15 @@ where
     }
     // What the chunked search left open.
     open_state_probes.retain(|&(i, _, every)| every || matches!(findings[i], Finding::State(None)));
-    let mut open_step_probes = open_steps(&findings);
-    // Per action number, the step probes that look at it ([`judged_mask`]).
+    // Per action number, the step probes that look at it ([`judged_mask`]); each open step
+    // probe with its bit.
     let filters = step_filters(probes);
     let bits = filter_bits(&filters);
     let mut masks: Vec<u64> = Vec::new();
+    let mut open_step_probes: Vec<_> = open_steps(&findings)
+        .into_iter()
+        .map(|(i, c)| (i, c, bits[i]))
+        .collect();
     'bfs: while g.complete {
         if queue.is_empty() {
             break;
@@ -601,8 +607,8 @@ where
             }
             let mask = masks[aid as usize];
             let mut closed = false;
-            for &(i, c) in &open_step_probes {
-                if judges(mask, bits[i]) && c(&state, &a, &next) {
+            for &(i, c, bit) in &open_step_probes {
+                if mask & bit != 0 && c(&state, &a, &next) {
                     if let Finding::Step(found @ None) = &mut findings[i] {
                         *found = Some((u, aid));
                         closed = true;
@@ -610,7 +616,7 @@ where
                 }
             }
             if closed {
-                open_step_probes.retain(|&(i, _)| matches!(findings[i], Finding::Step(None)));
+                open_step_probes.retain(|&(i, ..)| matches!(findings[i], Finding::Step(None)));
             }
             let Placed {
                 known,
