@@ -1210,8 +1210,7 @@ fn probe_kill_grace(m: &Cluster) -> u64 {
 /// the step. (A sidecar whose own program exits then breaks it too: nothing restarts it.)
 fn sidecar_outlives_main_containers(m: &Cluster, s: &State, _: &Action, n: &State) -> bool {
     // Without a sidecar in any template, no step stops one.
-    let has_sidecar = |w: &Workload| w.template().init_containers.iter().any(|c| c.is_sidecar());
-    if !m.scenario.workloads.iter().any(has_sidecar) {
+    if !any_sidecar(m) {
         return true;
     }
     let running = |c: &Ctr| matches!(c.run, Run::Running(_));
