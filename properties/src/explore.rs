@@ -145,8 +145,8 @@ pub enum Probe<'a, S, A> {
     /// The first transition (state, action, next state), in discovery order, where it holds.
     FirstStep(StepPredicate<'a, S, A>),
     /// The same, for a predicate that holds on every transition whose action the filter
-    /// rejects: those transitions are not asked (the filter is asked once per distinct
-    /// action).
+    /// rejects: those transitions are not asked (the one-thread search asks the filter once
+    /// per distinct action, the chunked search once per transition).
     FirstStepOf(ActionFilter<'a, A>, StepPredicate<'a, S, A>),
 }
 
