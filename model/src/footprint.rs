@@ -24,22 +24,34 @@
 //! (its events apart: only the renderings and one property read them), the list of the
 //! API's pods, the EndpointSlice, one workload's status, one Node object, the attach/detach
 //! controller's world, one budget's status, one node's runtime record of one pod (with the
-//! kubelet's static pod copy), one node's own runtime fields, one kube-proxy, and the world
-//! outside the cluster. Two wildcards stand for groups: [`Part::Pods`] (every pod object
-//! and the list) and [`Part::Node`] (a node's fields and all its runtime records).
+//! kubelet's static pod copy), one node's own runtime fields, one kube-proxy's routes and
+//! its pending update, and, outside the cluster, the dependency, each fault's "has happened"
+//! (and "healed"), the drain runs and the mirror pods' history. Two wildcards stand for
+//! groups: [`Part::Pods`] (every pod object and the list) and [`Part::Node`] (a node's fields
+//! and all its runtime records).
+//!
+//! Declared for every action but two: the clock (enabled only when no component step is,
+//! it moves every timer) and the kubelet's steps about a static pod (its mirror is another
+//! API object, found by a search of the API's pods) read and write everything.
 
 use crate::cluster::Action;
 use crate::context::Context;
+use crate::spec::Fault;
 use crate::state::*;
-use crate::{controllers, kubelet, proxy, scheduler};
+use crate::{controllers, faults, kubelet, proxy, scheduler};
 
 /// A part of the cluster state (see the module documentation).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Part {
-    /// The API's pod object with this uid (present or not), without its events.
+    /// The API's pod object with this uid (present or not), without its events and its
+    /// history variables.
     Pod(u16),
     /// The events recorded about the pod with this uid.
     Events(u16),
+    /// The history variables kept with the pod object with this uid ([`PodGhost`]: a
+    /// container of it has started; how long it has been stuck). Of the model, only the
+    /// kubelet's status computation reads them.
+    Ghost(u16),
     /// Which pods the API holds (their uids, in the order of the API's list).
     PodList,
     /// Every API pod object with its events, and the list: what a controller that lists
@@ -67,9 +79,15 @@ pub enum Part {
     /// Node `n`'s kube-proxy's pending update: the watch sets it after any step that
     /// leaves its routes behind the slice (`proxy::observe_after`).
     Lag(u8),
-    /// The world outside the cluster: the dependency, which faults happened and healed,
-    /// the drain runs.
-    Env,
+    /// The dependency outside the cluster: whether it is down, and for how long.
+    Dependency,
+    /// Whether fault `i` of the scenario has happened, and (a partition) healed.
+    Fault(u8),
+    /// The `kubectl drain` runs.
+    Drains,
+    /// The history variable of mirror pods (a kubelet deleted one that had been deleted
+    /// through the API).
+    MirrorHistory,
     /// PodGC's terminated-pod collection is due (its victim, if any): every other
     /// component step waits for it.
     GcDue,
@@ -85,13 +103,12 @@ impl Part {
         use Part::*;
         match (self, other) {
             (All, _) | (_, All) => true,
-            (Api, Api | Pod(_) | Events(_) | PodList | Pods | Slice | Workload(_))
+            (Api, Api | Pod(_) | Events(_) | Ghost(_) | PodList | Pods | Slice | Workload(_))
             | (Api, NodeObj(_) | Volumes | Pdb(_))
-            | (Pod(_) | Events(_) | PodList | Pods | Slice | Workload(_), Api)
+            | (Pod(_) | Events(_) | Ghost(_) | PodList | Pods | Slice | Workload(_), Api)
             | (NodeObj(_) | Volumes | Pdb(_), Api) => true,
-            (Pods, Pod(_) | Events(_) | PodList | Pods) | (Pod(_) | Events(_) | PodList, Pods) => {
-                true
-            }
+            (Pods, Pod(_) | Events(_) | Ghost(_) | PodList | Pods)
+            | (Pod(_) | Events(_) | Ghost(_) | PodList, Pods) => true,
             (Node(n), Runtime(m, _) | NodeRt(m) | Node(m))
             | (Runtime(m, _) | NodeRt(m), Node(n)) => n == m,
             (a, b) => a == b,
@@ -176,9 +193,10 @@ pub fn footprint(m: &Context, s: &State, a: &Action) -> Footprint {
             reads: vec![Part::Proxy(via), Part::NodeRt(via)],
             writes: Vec::new(),
         },
-        // The clock is enabled when no component step is, and moves every timer; faults
-        // and drain runs are not declared yet.
-        Action::Tick(_) | Action::Fault(_) | Action::Drain(_) => Footprint::everything(),
+        Action::Fault(f) => fault(m, s, f),
+        Action::Drain(_) => drain_step(m, s),
+        // The clock is enabled when no component step is, and moves every timer.
+        Action::Tick(_) => Footprint::everything(),
     }
 }
 
@@ -196,20 +214,42 @@ fn controller(m: &Context, s: &State, c: controllers::Action) -> Footprint {
         reads.push(Part::Slice);
         let mut writes = vec![Part::Slice];
         for n in 0..nodes {
-            reads.extend([
-                Part::NodeObj(n),
-                Part::NodeRt(n),
-                Part::Proxy(n),
-                Part::Lag(n),
-            ]);
+            reads.extend([Part::NodeRt(n), Part::Proxy(n), Part::Lag(n)]);
             writes.push(Part::Lag(n));
         }
         return component(m, reads, writes);
     }
+    match c {
+        controllers::Action::NodeLifecycle { node, step } => {
+            return node_lifecycle(m, s, node, step);
+        }
+        controllers::Action::TaintEviction { uid } | controllers::Action::PodGc { uid } => {
+            // Its guard reads the pod and the Node objects (the taints and their age; the
+            // out-of-service taint); PodGC's collection of terminated pods picks the oldest
+            // of them all. The step marks the pod, records its event, and deletes it: the
+            // object goes at once where the delete is forced or the pod is not running.
+            let mut reads = match c {
+                controllers::Action::TaintEviction { .. } => vec![Part::Pod(uid), Part::PodList],
+                _ => pod_objects(s),
+            };
+            reads.push(Part::Events(uid));
+            reads.extend((0..nodes).map(Part::NodeObj));
+            let writes = vec![
+                Part::Pod(uid),
+                Part::Events(uid),
+                Part::Ghost(uid),
+                Part::PodList,
+            ];
+            let mut f = component(m, reads, writes);
+            volume_observers(m, &mut f);
+            return f;
+        }
+        _ => {}
+    }
     // A new pod's uid is the smallest one nothing refers to: no object, runtime record,
     // route or drain run (`apiserver::uid_in_use`).
     let mut reads = api_objects(m, s);
-    reads.push(Part::Env);
+    reads.push(Part::Drains);
     if let controllers::Action::MultiAttach { .. } = c {
         // Its `FailedAttachVolume` event is recorded once per pod.
         reads.push(Part::Pods);
@@ -222,6 +262,41 @@ fn controller(m: &Context, s: &State, c: controllers::Action) -> Footprint {
     writes.extend((0..nodes).map(Part::NodeObj));
     writes.extend((0..s.api.pdbs.len() as u8).map(Part::Pdb));
     component(m, reads, writes)
+}
+
+/// One step of the node lifecycle controller about node `n`: its guard reads the node's
+/// Node object (and its Lease, kept with the node's runtime fields), and whether every node
+/// is not Ready (full disruption: all Node objects). Marking the node Unknown or not Ready
+/// marks its pods not Ready; marking it Unknown in full disruption lifts every node's
+/// NoExecute taints; a taint or untaint writes the node's taints.
+fn node_lifecycle(
+    m: &Context,
+    s: &State,
+    n: u8,
+    step: controllers::node_lifecycle::Step,
+) -> Footprint {
+    use controllers::node_lifecycle::Step;
+    let nodes = s.nodes.len() as u8;
+    let mut reads: Vec<Part> = (0..nodes).map(Part::NodeObj).collect();
+    reads.push(Part::NodeRt(n));
+    let mut writes = vec![Part::NodeObj(n)];
+    if let Step::MarkUnknown | Step::MarkNotReady = step {
+        // The pods bound to the node, found by reading every pod object.
+        reads.extend(pod_objects(s));
+        writes.extend(
+            s.api
+                .pods
+                .iter()
+                .filter(|p| p.node == Some(n))
+                .map(|p| Part::Pod(p.uid)),
+        );
+    }
+    if step == Step::MarkUnknown {
+        writes.extend((0..nodes).map(Part::NodeObj));
+    }
+    let mut f = component(m, reads, writes);
+    volume_observers(m, &mut f);
+    f
 }
 
 /// Every API pod object and the list, without the events (which no controller reads).
@@ -281,7 +356,7 @@ fn kubelet(m: &Context, s: &State, a: kubelet::Action) -> Footprint {
     use crate::kubelet::{Action as K, Step};
     let n = a.node();
     let Some(uid) = a.pod() else {
-        return Footprint::everything();
+        return kubelet_node(m, a);
     };
     let node = &s.nodes[n as usize];
     // A static pod: its mirror is another API object, found by a search of the API's pods;
@@ -293,12 +368,15 @@ fn kubelet(m: &Context, s: &State, a: kubelet::Action) -> Footprint {
     }
     let mut reads = vec![
         Part::NodeRt(n),
-        Part::NodeObj(n),
         Part::Runtime(n, uid),
         Part::Pod(uid),
         Part::Events(uid),
-        Part::Env,
+        Part::Ghost(uid),
     ];
+    if let K::Probe { .. } = a {
+        // A probe that checks the dependency fails while it is down.
+        reads.push(Part::Dependency);
+    }
     let mut writes = match a {
         // A probe runs against the container and keeps its result in the kubelet.
         K::Probe { .. } => vec![Part::Runtime(n, uid), Part::Events(uid)],
@@ -307,20 +385,32 @@ fn kubelet(m: &Context, s: &State, a: kubelet::Action) -> Footprint {
         K::RemoveObject { .. } => vec![
             Part::Pod(uid),
             Part::Events(uid),
+            Part::Ghost(uid),
             Part::PodList,
             Part::Runtime(n, uid),
             Part::NodeRt(n),
         ],
-        _ => vec![Part::Runtime(n, uid), Part::Pod(uid), Part::Events(uid)],
+        // A start marks the pod as having started a container (a history variable).
+        K::Sync {
+            step: Step::Start { .. },
+            ..
+        } => vec![Part::Runtime(n, uid), Part::Ghost(uid), Part::Events(uid)],
+        // A rejection writes the pod's phase; an eviction its status.
+        K::Sync {
+            step: Step::Reject, ..
+        }
+        | K::Evict { .. } => vec![Part::Runtime(n, uid), Part::Pod(uid), Part::Events(uid)],
+        // The other steps of the pod worker change what runs, and the events.
+        _ => vec![Part::Runtime(n, uid), Part::Events(uid)],
     };
     match a {
         K::Sync {
             step: Step::Admit | Step::Reject,
             ..
         } => {
-            // Admission weighs the pod against every other pod on the node, and adds (or
-            // not) the pod's record to the node.
-            reads.extend([Part::Node(n), Part::Pods]);
+            // Admission weighs the pod against every other pod on the node and the node's
+            // taints, and adds (or not) the pod's record to the node.
+            reads.extend([Part::Node(n), Part::Pods, Part::NodeObj(n)]);
             writes.push(Part::NodeRt(n));
         }
         // A pull puts the image on the node; the end of a pod worker takes its record off;
@@ -332,12 +422,240 @@ fn kubelet(m: &Context, s: &State, a: kubelet::Action) -> Footprint {
         | K::Evict { .. } => writes.push(Part::NodeRt(n)),
         _ => {}
     }
+    if let K::Evict { .. } = a {
+        // The eviction manager's interval reads the Node object.
+        reads.push(Part::NodeObj(n));
+    }
     if !m.claims.is_empty() {
         // The node's `volumesInUse` (`report_volumes_in_use`) is what every record of the
-        // node mounts.
-        reads.push(Part::Node(n));
+        // node mounts, and the volumes the kubelet mounts are those attached to it.
+        reads.extend([Part::Node(n), Part::NodeObj(n)]);
         writes.push(Part::NodeObj(n));
     }
+    let mut f = component(m, reads, writes);
+    volume_observers(m, &mut f);
+    f
+}
+
+/// The kubelet's steps about its node as a whole: the node status it posts, its start after
+/// a restart, and the node shutdown manager's steps.
+fn kubelet_node(m: &Context, a: kubelet::Action) -> Footprint {
+    use crate::kubelet::Action as K;
+    let n = a.node();
+    let (reads, writes) = match a {
+        // It posts Ready (and whether the node is shutting down) once the API server can
+        // be reached.
+        K::NodeStatus { .. } => (
+            vec![Part::NodeRt(n), Part::NodeObj(n)],
+            vec![Part::NodeObj(n)],
+        ),
+        // The pods' probe workers are made again with their next sync.
+        K::Start { .. } => (vec![Part::Node(n)], vec![Part::Node(n)]),
+        // The next group of pods is killed (their objects get DisruptionTarget, their
+        // events the kill), or the machine powers off.
+        _ => (
+            vec![Part::Node(n), Part::NodeObj(n), Part::Pods],
+            vec![Part::Node(n), Part::Pods],
+        ),
+    };
+    let mut f = component(m, reads, writes);
+    if !m.claims.is_empty() {
+        // The node's `volumesInUse` is what its records mount.
+        f.writes.push(Part::NodeObj(n));
+    }
+    volume_observers(m, &mut f);
+    f
+}
+
+/// The parts of the kube-proxies' pending updates a step can set by changing whether node
+/// `n` is cut off (`proxy::observe_after` reads the partitions): its proxy's, which it
+/// compares with the proxy's routes and the slice.
+fn partition_observer(n: u8, f: &mut Footprint) {
+    f.reads.extend([Part::Slice, Part::Proxy(n), Part::Lag(n)]);
+    f.writes.push(Part::Lag(n));
+}
+
+/// A fault or operator action: it reads whether it has happened and writes that it has,
+/// with what its guard reads and what it changes.
+fn fault(m: &Context, s: &State, a: faults::Action) -> Footprint {
+    let node = |name: &str| {
+        m.scenario
+            .cluster
+            .nodes
+            .iter()
+            .position(|x| x.name == name)
+            .map(|n| n as u8)
+    };
+    let workload = |name: &str| {
+        m.scenario
+            .workloads
+            .iter()
+            .position(|w| w.name() == name)
+            .map(|w| w as u8)
+    };
+    let nodes = s.nodes.len() as u8;
+    let (index, target) = match a {
+        faults::Action::Fault { index, target } => (index, target),
+        faults::Action::Heal { index } => {
+            let Some(Fault::Partition { node: name, .. }) = m.scenario.faults.get(index as usize)
+            else {
+                return Footprint::everything();
+            };
+            let Some(n) = node(name) else {
+                return Footprint::everything();
+            };
+            let mut f = Footprint {
+                reads: vec![Part::Fault(index), Part::NodeObj(n), Part::NodeRt(n)],
+                writes: vec![Part::Fault(index), Part::NodeRt(n)],
+            };
+            partition_observer(n, &mut f);
+            volume_observers_after_partition(m, n, &mut f);
+            return f;
+        }
+    };
+    let Some(spec) = m.scenario.faults.get(index as usize) else {
+        return Footprint::everything();
+    };
+    let mut reads = vec![Part::Fault(index)];
+    let mut writes = vec![Part::Fault(index)];
+    // A fault that writes pod objects can make PodGC's collection due; one that writes a
+    // node's records changes what the node mounts.
+    let mut pods_written = false;
+    let mut node_written: Option<u8> = None;
+    match spec {
+        Fault::StepFails { .. } => {}
+        Fault::RolloutRestart { workload: w } | Fault::Scale { workload: w, .. } => {
+            let w = workload(w).unwrap_or(0);
+            reads.push(Part::Workload(w));
+            writes.push(Part::Workload(w));
+        }
+        Fault::SetPodImage { .. } | Fault::DeletePod { .. } | Fault::ForceDeletePod { .. } => {
+            let Some(uid) = target else {
+                return Footprint::everything();
+            };
+            // A delete of a pod that is not running removes the object, its events with it.
+            reads.extend([Part::Pod(uid), Part::PodList]);
+            writes.extend([
+                Part::Pod(uid),
+                Part::Events(uid),
+                Part::Ghost(uid),
+                Part::PodList,
+            ]);
+            pods_written = true;
+        }
+        Fault::Partition { node: name, .. } => {
+            let Some(n) = node(name) else {
+                return Footprint::everything();
+            };
+            reads.extend([Part::NodeObj(n), Part::NodeRt(n)]);
+            writes.push(Part::NodeRt(n));
+            let mut f = Footprint { reads, writes };
+            partition_observer(n, &mut f);
+            volume_observers_after_partition(m, n, &mut f);
+            return f;
+        }
+        Fault::ControlPlanePartition {} => {
+            let mut f = Footprint { reads, writes };
+            for n in 0..nodes {
+                f.reads.push(Part::NodeRt(n));
+                f.writes.push(Part::NodeRt(n));
+                partition_observer(n, &mut f);
+                volume_observers_after_partition(m, n, &mut f);
+            }
+            return f;
+        }
+        Fault::DeleteNode { node: name }
+        | Fault::OutOfServiceTaint { node: name }
+        | Fault::Cordon { node: name }
+        | Fault::Uncordon { node: name } => {
+            let Some(n) = node(name) else {
+                return Footprint::everything();
+            };
+            reads.push(Part::NodeObj(n));
+            writes.push(Part::NodeObj(n));
+        }
+        Fault::Drain { node: name, .. } => {
+            let Some(n) = node(name) else {
+                return Footprint::everything();
+            };
+            reads.extend([Part::NodeObj(n), Part::Drains]);
+            writes.push(Part::Drains);
+        }
+        Fault::MemoryPressure { node: name }
+        | Fault::KubeletRestart { node: name }
+        | Fault::NodeShutdown { node: name }
+        | Fault::PowerOff { node: name } => {
+            let Some(n) = node(name) else {
+                return Footprint::everything();
+            };
+            reads.extend([Part::NodeObj(n), Part::Node(n)]);
+            writes.push(Part::Node(n));
+            node_written = Some(n);
+            if let Fault::PowerOff { .. } = spec {
+                // The machine is cut off with it.
+                let mut f = Footprint { reads, writes };
+                partition_observer(n, &mut f);
+                volume_observers_after_partition(m, n, &mut f);
+                return f;
+            }
+        }
+        Fault::DependencyOutage { .. } => {
+            // While some pod is Ready.
+            reads.push(Part::Pods);
+            writes.push(Part::Dependency);
+        }
+        Fault::Crash { .. } | Fault::Deadlock { .. } => {
+            // The pod's record, on whichever node holds it.
+            let Some(uid) = target else {
+                return Footprint::everything();
+            };
+            for n in 0..nodes {
+                reads.extend([Part::NodeRt(n), Part::Runtime(n, uid)]);
+                writes.push(Part::Runtime(n, uid));
+            }
+            if !m.claims.is_empty() {
+                for n in 0..nodes {
+                    reads.push(Part::Node(n));
+                    writes.push(Part::NodeObj(n));
+                }
+            }
+        }
+    }
+    if pods_written && gc_reachable(m) {
+        writes.push(Part::GcDue);
+    }
+    let mut f = Footprint { reads, writes };
+    if let Some(n) = node_written {
+        if !m.claims.is_empty() {
+            f.writes.push(Part::NodeObj(n));
+        }
+    }
+    volume_observers(m, &mut f);
+    f
+}
+
+/// A node cut off (or back) changes which kubelets report the volumes in use
+/// (`report_volumes_in_use` skips a cut-off node): the node's report follows what its
+/// records mount.
+fn volume_observers_after_partition(m: &Context, n: u8, f: &mut Footprint) {
+    if !m.claims.is_empty() {
+        f.reads.extend([Part::Node(n), Part::NodeObj(n)]);
+        f.writes.push(Part::NodeObj(n));
+    }
+    volume_observers(m, f);
+}
+
+/// A step of a `kubectl drain` run: it reads and writes its run, and, through the API, the
+/// node's Node object, the pods (listed on the node, evicted or deleted, gone) and the
+/// budgets the Eviction API checks.
+fn drain_step(m: &Context, s: &State) -> Footprint {
+    let mut reads = vec![Part::Drains];
+    reads.extend(api_objects(m, s));
+    let mut writes = vec![Part::Drains, Part::Pods];
+    writes.extend((0..s.api.nodes.len() as u8).map(Part::NodeObj));
+    writes.extend((0..s.api.pdbs.len() as u8).map(Part::Pdb));
+    // Its steps are the client's, which `actions` offers with the components' (they wait
+    // for PodGC's collection too).
     let mut f = component(m, reads, writes);
     volume_observers(m, &mut f);
     f
@@ -351,8 +669,10 @@ pub fn part_values(m: &Context, s: &State) -> Vec<(Part, u64)> {
     for p in &s.api.pods {
         let mut object: Pod = (**p).clone();
         object.events = Default::default();
+        object.ghost = Default::default();
         out.push((Part::Pod(p.uid), h.hash_one(&object)));
         out.push((Part::Events(p.uid), h.hash_one(&p.events)));
+        out.push((Part::Ghost(p.uid), h.hash_one(&p.ghost)));
     }
     out.push((
         Part::PodList,
@@ -398,7 +718,19 @@ pub fn part_values(m: &Context, s: &State) -> Vec<(Part, u64)> {
         out.push((Part::Proxy(n as u8), h.hash_one((&p.routes, p.served))));
         out.push((Part::Lag(n as u8), h.hash_one(p.lag_left)));
     }
-    out.push((Part::Env, h.hash_one(&s.env)));
+    out.push((
+        Part::Dependency,
+        h.hash_one((s.env.dependency_down, s.env.outage_left)),
+    ));
+    for i in 0..m.scenario.faults.len() {
+        let bit = |bits: u32| bits & (1 << i) != 0;
+        out.push((
+            Part::Fault(i as u8),
+            h.hash_one((bit(s.env.fired), bit(s.env.healed))),
+        ));
+    }
+    out.push((Part::Drains, h.hash_one(&s.env.drains)));
+    out.push((Part::MirrorHistory, h.hash_one(s.env.mirror_deleted)));
     out.push((
         Part::GcDue,
         h.hash_one(crate::controllers::terminated_gc_victim(m, s)),

@@ -6,7 +6,7 @@
 //!
 //! This is a measuring instrument, not a checker: it judges no property and its reduced
 //! search is not sound. It explores a scenario (at NODES × REPLICAS, without the symmetry
-//! reduction) four times, breadth first, and prints the unique states of each:
+//! reduction) five times, breadth first, and prints the unique states of each:
 //!
 //! - `full`: every enabled action of every state (the count `podcheck check --no-reduction`
 //!   reports).
@@ -23,6 +23,10 @@
 //!   keeps the sequence of visible values up to repetition (stuttering), so the usual rule
 //!   (only invisible actions may be taken first) is stricter than it needs to be; this
 //!   count shows what the weaker rule could add.
+//! - `footprints`: as `independence only`, but two actions count as commuting when their
+//!   declared footprints are independent (`podcheck_model::footprint`), not by computing
+//!   both orders. This is the most a reduction built on the footprints could keep out: it
+//!   looks only at the actions enabled in the state, and at no property.
 //!
 //! Why these are upper bounds on what a sound reduction can keep out:
 //! - independence is judged in the one state at hand, with an oracle (both orders computed).
@@ -41,6 +45,7 @@
 //! So `full / relaxed visibility` bounds from above the factor any partial-order reduction of
 //! the model's interleavings could give on that scenario with its own properties.
 
+use podcheck_model::footprint::{footprint, Footprint};
 use podcheck_model::{catalogue, Action, Cluster, State};
 use podcheck_properties::catalogue::{Kind, StateFn};
 use podcheck_properties::check::selected;
@@ -56,6 +61,8 @@ enum Mode {
     WithVisibility,
     /// Visibility by the relaxed rule (see the module documentation).
     Relaxed,
+    /// Commutation judged by the declared footprints, no visibility.
+    Footprints,
 }
 
 /// The smallest set of component actions of `s` each of which commutes with every enabled
@@ -75,6 +82,10 @@ fn oracle_ample(
         return None;
     }
     let next: Vec<Option<State>> = enabled.iter().map(|a| m.next_state(s, *a)).collect();
+    let footprints: Vec<Footprint> = match mode {
+        Mode::Footprints => enabled.iter().map(|a| footprint(m, s, a)).collect(),
+        _ => Vec::new(),
+    };
     let live: Vec<usize> = (0..enabled.len()).filter(|&i| next[i].is_some()).collect();
     // Union-find over the enabled actions: two that do not commute in `s` are one class.
     let mut class: Vec<usize> = (0..enabled.len()).collect();
@@ -90,9 +101,12 @@ fn oracle_ample(
             let (Some(si), Some(sj)) = (&next[i], &next[j]) else {
                 continue;
             };
-            let commute = match (m.next_state(si, enabled[j]), m.next_state(sj, enabled[i])) {
-                (Some(ij), Some(ji)) => fingerprint(&ij) == fingerprint(&ji),
-                _ => false,
+            let commute = match mode {
+                Mode::Footprints => footprints[i].independent(&footprints[j]),
+                _ => match (m.next_state(si, enabled[j]), m.next_state(sj, enabled[i])) {
+                    (Some(ij), Some(ji)) => fingerprint(&ij) == fingerprint(&ji),
+                    _ => false,
+                },
             };
             if !commute {
                 let (a, b) = (root(&mut class, i), root(&mut class, j));
@@ -177,9 +191,10 @@ fn explore(m: &Cluster, visible: &[StateFn], mode: Mode) -> usize {
     seen.len()
 }
 
-/// The four counts for a built-in scenario at NODES × REPLICAS: every action, commuting
-/// steps only, those with no property changed, and those with the relaxed rule.
-fn ceiling(name: &str, nodes: &str, replicas: &str) -> Result<[usize; 4], String> {
+/// The five counts for a built-in scenario at NODES × REPLICAS: every action, commuting
+/// steps only, those with no property changed, those with the relaxed rule, and steps whose
+/// footprints are independent.
+fn ceiling(name: &str, nodes: &str, replicas: &str) -> Result<[usize; 5], String> {
     let mut scenario =
         catalogue::find(name).ok_or(format!("no built-in scenario is named {name:?}"))?;
     let (Ok(n), Ok(r)) = (nodes.parse::<u8>(), replicas.parse::<u8>()) else {
@@ -200,6 +215,7 @@ fn ceiling(name: &str, nodes: &str, replicas: &str) -> Result<[usize; 4], String
         explore(&model, &visible, Mode::IndependenceOnly),
         explore(&model, &visible, Mode::WithVisibility),
         explore(&model, &visible, Mode::Relaxed),
+        explore(&model, &visible, Mode::Footprints),
     ])
 }
 
@@ -209,13 +225,14 @@ fn main() -> ExitCode {
         eprintln!("usage: por_ceiling SCENARIO NODES REPLICAS");
         return ExitCode::from(2);
     };
-    let [full, independent, with_visibility, relaxed] = match ceiling(name, nodes, replicas) {
-        Ok(counts) => counts,
-        Err(e) => {
-            eprintln!("por_ceiling: {e}");
-            return ExitCode::from(2);
-        }
-    };
+    let [full, independent, with_visibility, relaxed, footprints] =
+        match ceiling(name, nodes, replicas) {
+            Ok(counts) => counts,
+            Err(e) => {
+                eprintln!("por_ceiling: {e}");
+                return ExitCode::from(2);
+            }
+        };
     let factor = |k: usize| full as f64 / k.max(1) as f64;
     println!("{name} {nodes} x {replicas}, no symmetry reduction");
     println!("  full                {full:>10}");
@@ -231,6 +248,10 @@ fn main() -> ExitCode {
         "  relaxed visibility  {relaxed:>10}   ({:.1}x fewer: the ceiling)",
         factor(relaxed)
     );
+    println!(
+        "  footprints          {footprints:>10}   ({:.1}x fewer: what the declared footprints allow)",
+        factor(footprints)
+    );
     ExitCode::SUCCESS
 }
 
@@ -244,11 +265,11 @@ mod tests {
     fn the_ceilings_of_two_small_scenarios() {
         assert_eq!(
             ceiling("statefulset-partition", "2", "1"),
-            Ok([1586, 924, 924, 924])
+            Ok([1586, 924, 924, 924, 1399])
         );
         assert_eq!(
             ceiling("deployment-partition", "2", "1"),
-            Ok([635, 375, 462, 381])
+            Ok([635, 375, 462, 381, 585])
         );
     }
 
