@@ -59,10 +59,25 @@ pub enum Part {
     Pods,
     /// The Service's EndpointSlice.
     Slice,
+    /// The endpoints the kube-proxies pick from the slice (`proxy::pick`: the ready ones,
+    /// or the serving and terminating ones when none is ready): all a proxy reads of it. It
+    /// is not covered by [`Part::Slice`]: a step that changes the slice declares this part
+    /// too only where the pick changes.
+    SlicePick,
     /// A workload's status (by the scenario's index).
     Workload(u8),
-    /// A Node object (by index).
+    /// A Node object (by index), whole: [`Part::NodeReady`], [`Part::NodeTaints`] and
+    /// [`Part::NodeSpec`].
     NodeObj(u8),
+    /// What the kubelet posts in a Node object: its Ready condition is Unknown (the node
+    /// lifecycle controller has not heard from it), or False (shutting down).
+    NodeReady(u8),
+    /// The NoExecute taints on a Node object (unreachable, not-ready, out-of-service) and
+    /// their age.
+    NodeTaints(u8),
+    /// The rest of a Node object: deleted, PodGC's quarantine, `volumesInUse`,
+    /// `spec.unschedulable`.
+    NodeSpec(u8),
     /// The attach/detach controller's attachments and failing attaches.
     Volumes,
     /// A PodDisruptionBudget's status (by the scenario's index).
@@ -103,10 +118,16 @@ impl Part {
         use Part::*;
         match (self, other) {
             (All, _) | (_, All) => true,
-            (Api, Api | Pod(_) | Events(_) | Ghost(_) | PodList | Pods | Slice | Workload(_))
-            | (Api, NodeObj(_) | Volumes | Pdb(_))
-            | (Pod(_) | Events(_) | Ghost(_) | PodList | Pods | Slice | Workload(_), Api)
-            | (NodeObj(_) | Volumes | Pdb(_), Api) => true,
+            (Api, Api | Pod(_) | Events(_) | Ghost(_) | PodList | Pods | Slice | SlicePick)
+            | (Api, Workload(_))
+            | (Api, NodeObj(_) | NodeReady(_) | NodeTaints(_) | NodeSpec(_) | Volumes | Pdb(_))
+            | (Pod(_) | Events(_) | Ghost(_) | PodList | Pods | Slice | SlicePick, Api)
+            | (Workload(_), Api)
+            | (NodeObj(_) | NodeReady(_) | NodeTaints(_) | NodeSpec(_) | Volumes | Pdb(_), Api) => {
+                true
+            }
+            (NodeObj(n), NodeObj(m) | NodeReady(m) | NodeTaints(m) | NodeSpec(m))
+            | (NodeReady(m) | NodeTaints(m) | NodeSpec(m), NodeObj(n)) => n == m,
             (Pods, Pod(_) | Events(_) | Ghost(_) | PodList | Pods)
             | (Pod(_) | Events(_) | Ghost(_) | PodList, Pods) => true,
             (Node(n), Runtime(m, _) | NodeRt(m) | Node(m))
@@ -183,7 +204,7 @@ pub fn footprint(m: &Context, s: &State, a: &Action) -> Footprint {
             // is not cut off.
             component(
                 m,
-                vec![Part::Lag(node), Part::Slice, Part::NodeRt(node)],
+                vec![Part::Lag(node), Part::SlicePick, Part::NodeRt(node)],
                 vec![Part::Proxy(node), Part::Lag(node)],
             )
         }
@@ -213,9 +234,21 @@ fn controller(m: &Context, s: &State, c: controllers::Action) -> Footprint {
         let mut reads = pod_objects(s);
         reads.push(Part::Slice);
         let mut writes = vec![Part::Slice];
-        for n in 0..nodes {
-            reads.extend([Part::NodeRt(n), Part::Proxy(n), Part::Lag(n)]);
-            writes.push(Part::Lag(n));
+        // The kube-proxies see the change only where it changes what they pick.
+        let fallback = m.by_release.proxy_terminating_endpoints;
+        let picked = |eps: &[Endpoint]| proxy::pick(eps, fallback).collect::<Vec<_>>();
+        let pick_changes = controllers::endpointslice::desired_endpoints(m, s)
+            .is_some_and(|d| picked(&d) != picked(&s.api.endpoints));
+        if pick_changes {
+            writes.push(Part::SlicePick);
+        }
+        if pick_changes {
+            // The watch then compares each proxy's routes with the new pick, for the
+            // proxies whose nodes are not cut off.
+            for n in 0..nodes {
+                reads.extend([Part::NodeRt(n), Part::Proxy(n), Part::Lag(n)]);
+                writes.push(Part::Lag(n));
+            }
         }
         return component(m, reads, writes);
     }
@@ -229,11 +262,19 @@ fn controller(m: &Context, s: &State, c: controllers::Action) -> Footprint {
             // of them all. The step marks the pod, records its event, and deletes it: the
             // object goes at once where the delete is forced or the pod is not running.
             let mut reads = match c {
-                controllers::Action::TaintEviction { .. } => vec![Part::Pod(uid), Part::PodList],
-                _ => pod_objects(s),
+                // The taints of the node the pod is bound to (which the pod object says).
+                controllers::Action::TaintEviction { .. } => {
+                    let mut r = vec![Part::Pod(uid), Part::PodList];
+                    r.extend(s.pod(uid).and_then(|p| p.node).map(Part::NodeTaints));
+                    r
+                }
+                _ => {
+                    let mut r = pod_objects(s);
+                    r.extend((0..nodes).map(Part::NodeObj));
+                    r
+                }
             };
             reads.push(Part::Events(uid));
-            reads.extend((0..nodes).map(Part::NodeObj));
             let writes = vec![
                 Part::Pod(uid),
                 Part::Events(uid),
@@ -446,8 +487,8 @@ fn kubelet_node(m: &Context, a: kubelet::Action) -> Footprint {
         // It posts Ready (and whether the node is shutting down) once the API server can
         // be reached.
         K::NodeStatus { .. } => (
-            vec![Part::NodeRt(n), Part::NodeObj(n)],
-            vec![Part::NodeObj(n)],
+            vec![Part::NodeRt(n), Part::NodeReady(n)],
+            vec![Part::NodeReady(n)],
         ),
         // The pods' probe workers are made again with their next sync.
         K::Start { .. } => (vec![Part::Node(n)], vec![Part::Node(n)]),
@@ -471,7 +512,7 @@ fn kubelet_node(m: &Context, a: kubelet::Action) -> Footprint {
 /// `n` is cut off (`proxy::observe_after` reads the partitions): its proxy's, which it
 /// compares with the proxy's routes and the slice.
 fn partition_observer(n: u8, f: &mut Footprint) {
-    f.reads.extend([Part::Slice, Part::Proxy(n), Part::Lag(n)]);
+    f.reads.extend([Part::SlicePick, Part::Proxy(n), Part::Lag(n)]);
     f.writes.push(Part::Lag(n));
 }
 
@@ -679,11 +720,38 @@ pub fn part_values(m: &Context, s: &State) -> Vec<(Part, u64)> {
         h.hash_one(s.api.pods.iter().map(|p| p.uid).collect::<Vec<_>>()),
     ));
     out.push((Part::Slice, h.hash_one(&s.api.endpoints)));
+    out.push((
+        Part::SlicePick,
+        h.hash_one(
+            proxy::pick(&s.api.endpoints, m.by_release.proxy_terminating_endpoints)
+                .collect::<Vec<_>>(),
+        ),
+    ));
     for (w, st) in s.api.workloads.iter().enumerate() {
         out.push((Part::Workload(w as u8), h.hash_one(st)));
     }
     for (n, obj) in s.api.nodes.iter().enumerate() {
-        out.push((Part::NodeObj(n as u8), h.hash_one(obj)));
+        let n = n as u8;
+        out.push((Part::NodeReady(n), h.hash_one((obj.unknown, obj.not_ready))));
+        out.push((
+            Part::NodeTaints(n),
+            h.hash_one((
+                obj.unreachable_taint,
+                obj.not_ready_taint,
+                obj.out_of_service,
+                obj.taint_age,
+            )),
+        ));
+        let rest = NodeObj {
+            unknown: false,
+            not_ready: false,
+            unreachable_taint: false,
+            not_ready_taint: false,
+            out_of_service: false,
+            taint_age: 0,
+            ..obj.clone()
+        };
+        out.push((Part::NodeSpec(n), h.hash_one(rest)));
     }
     out.push((
         Part::Volumes,
@@ -752,7 +820,12 @@ pub fn content(values: &[(Part, u64)], parts: &[Part]) -> u64 {
     // A named part that the state does not hold is part of the content as "absent".
     let mut absent: Vec<Part> = parts
         .iter()
-        .filter(|q| !matches!(q, Part::All | Part::Api | Part::Pods | Part::Node(_)))
+        .filter(|q| {
+            !matches!(
+                q,
+                Part::All | Part::Api | Part::Pods | Part::Node(_) | Part::NodeObj(_)
+            )
+        })
         .filter(|q| !values.iter().any(|(p, _)| p == *q))
         .copied()
         .collect();
