@@ -85,9 +85,12 @@ pub enum Part {
     /// Node `n`'s runtime record of pod `uid`, and its kubelet's static pod copy of it.
     Runtime(u8, u16),
     /// Node `n`'s own runtime fields (images, partition, lease age, kubelet and power,
-    /// shutdown, eviction interval) and which pods it holds records of.
+    /// shutdown, eviction interval).
     NodeRt(u8),
-    /// Node `n` whole: [`Part::NodeRt`] and every [`Part::Runtime`] of the node.
+    /// Which pods node `n` holds runtime records of (and static pod copies).
+    NodeRecords(u8),
+    /// Node `n` whole: [`Part::NodeRt`], [`Part::NodeRecords`] and every [`Part::Runtime`]
+    /// of the node.
     Node(u8),
     /// Node `n`'s kube-proxy: the routes it has programmed (and whether it ever served).
     Proxy(u8),
@@ -130,8 +133,8 @@ impl Part {
             | (NodeReady(m) | NodeTaints(m) | NodeSpec(m), NodeObj(n)) => n == m,
             (Pods, Pod(_) | Events(_) | Ghost(_) | PodList | Pods)
             | (Pod(_) | Events(_) | Ghost(_) | PodList, Pods) => true,
-            (Node(n), Runtime(m, _) | NodeRt(m) | Node(m))
-            | (Runtime(m, _) | NodeRt(m), Node(n)) => n == m,
+            (Node(n), Runtime(m, _) | NodeRt(m) | NodeRecords(m) | Node(m))
+            | (Runtime(m, _) | NodeRt(m) | NodeRecords(m), Node(n)) => n == m,
             (a, b) => a == b,
         }
     }
@@ -296,7 +299,7 @@ fn controller(m: &Context, s: &State, c: controllers::Action) -> Footprint {
         reads.push(Part::Pods);
     }
     for n in 0..nodes {
-        reads.extend([Part::NodeRt(n), Part::Proxy(n)]);
+        reads.extend([Part::NodeRt(n), Part::NodeRecords(n), Part::Proxy(n)]);
     }
     let mut writes = vec![Part::Pods, Part::Volumes];
     writes.extend((0..m.scenario.workloads.len() as u8).map(Part::Workload));
@@ -429,7 +432,7 @@ fn kubelet(m: &Context, s: &State, a: kubelet::Action) -> Footprint {
             Part::Ghost(uid),
             Part::PodList,
             Part::Runtime(n, uid),
-            Part::NodeRt(n),
+            Part::NodeRecords(n),
         ],
         // A start marks the pod as having started a container (a history variable).
         K::Sync {
@@ -452,7 +455,7 @@ fn kubelet(m: &Context, s: &State, a: kubelet::Action) -> Footprint {
             // Admission weighs the pod against every other pod on the node and the node's
             // taints, and adds (or not) the pod's record to the node.
             reads.extend([Part::Node(n), Part::Pods, Part::NodeObj(n)]);
-            writes.push(Part::NodeRt(n));
+            writes.push(Part::NodeRecords(n));
         }
         // A pull puts the image on the node; the end of a pod worker takes its record off;
         // the eviction manager waits its interval after an eviction.
@@ -460,7 +463,12 @@ fn kubelet(m: &Context, s: &State, a: kubelet::Action) -> Footprint {
             step: Step::PullImage { .. } | Step::Forget | Step::KillOrphan,
             ..
         }
-        | K::Evict { .. } => writes.push(Part::NodeRt(n)),
+        | K::Evict { .. } => {
+            // (The list of records it leaves is the others' too.)
+            reads.push(Part::NodeRecords(n));
+            writes.extend([Part::NodeRt(n), Part::NodeRecords(n)]);
+        }
+        K::RemoveObject { .. } => reads.push(Part::NodeRecords(n)),
         _ => {}
     }
     if let K::Evict { .. } = a {
@@ -651,7 +659,7 @@ fn fault(m: &Context, s: &State, a: faults::Action) -> Footprint {
                 return Footprint::everything();
             };
             for n in 0..nodes {
-                reads.extend([Part::NodeRt(n), Part::Runtime(n, uid)]);
+                reads.extend([Part::NodeRecords(n), Part::Runtime(n, uid)]);
                 writes.push(Part::Runtime(n, uid));
             }
             if !m.claims.is_empty() {
@@ -780,7 +788,8 @@ pub fn part_values(m: &Context, s: &State) -> Vec<(Part, u64)> {
         };
         let records: Vec<u16> = node.pods.iter().map(|r| r.uid).collect();
         let copies: Vec<u16> = node.static_pods.iter().map(|p| p.uid).collect();
-        out.push((Part::NodeRt(n), h.hash_one((own, records, copies))));
+        out.push((Part::NodeRt(n), h.hash_one(own)));
+        out.push((Part::NodeRecords(n), h.hash_one((records, copies))));
     }
     for (n, p) in s.proxies.iter().enumerate() {
         out.push((Part::Proxy(n as u8), h.hash_one((&p.routes, p.served))));
