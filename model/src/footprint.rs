@@ -84,13 +84,15 @@ pub enum Part {
     Pdb(u8),
     /// Node `n`'s runtime record of pod `uid`, and its kubelet's static pod copy of it.
     Runtime(u8, u16),
-    /// Node `n`'s own runtime fields (images, partition, lease age, kubelet and power,
-    /// shutdown, eviction interval).
+    /// Node `n`'s own runtime fields (partition, lease age, kubelet and power, shutdown,
+    /// eviction interval, memory use), its images apart.
     NodeRt(u8),
     /// Which pods node `n` holds runtime records of (and static pod copies).
     NodeRecords(u8),
-    /// Node `n` whole: [`Part::NodeRt`], [`Part::NodeRecords`] and every [`Part::Runtime`]
-    /// of the node.
+    /// The images on node `n`.
+    Images(u8),
+    /// Node `n` whole: [`Part::NodeRt`], [`Part::NodeRecords`], [`Part::Images`] and every
+    /// [`Part::Runtime`] of the node.
     Node(u8),
     /// Node `n`'s kube-proxy: the routes it has programmed (and whether it ever served).
     Proxy(u8),
@@ -133,8 +135,8 @@ impl Part {
             | (NodeReady(m) | NodeTaints(m) | NodeSpec(m), NodeObj(n)) => n == m,
             (Pods, Pod(_) | Events(_) | Ghost(_) | PodList | Pods)
             | (Pod(_) | Events(_) | Ghost(_) | PodList, Pods) => true,
-            (Node(n), Runtime(m, _) | NodeRt(m) | NodeRecords(m) | Node(m))
-            | (Runtime(m, _) | NodeRt(m) | NodeRecords(m), Node(n)) => n == m,
+            (Node(n), Runtime(m, _) | NodeRt(m) | NodeRecords(m) | Images(m) | Node(m))
+            | (Runtime(m, _) | NodeRt(m) | NodeRecords(m) | Images(m), Node(n)) => n == m,
             (a, b) => a == b,
         }
     }
@@ -290,16 +292,30 @@ fn controller(m: &Context, s: &State, c: controllers::Action) -> Footprint {
         }
         _ => {}
     }
-    // A new pod's uid is the smallest one nothing refers to: no object, runtime record,
-    // route or drain run (`apiserver::uid_in_use`).
     let mut reads = api_objects(m, s);
-    reads.push(Part::Drains);
     if let controllers::Action::MultiAttach { .. } = c {
         // Its `FailedAttachVolume` event is recorded once per pod.
         reads.push(Part::Pods);
     }
-    for n in 0..nodes {
-        reads.extend([Part::NodeRt(n), Part::NodeRecords(n), Part::Proxy(n)]);
+    // A new pod's uid is the smallest one nothing refers to: no object, runtime record,
+    // route or drain run (`apiserver::uid_in_use`). Whether the sync creates a pod is
+    // decided by the API objects alone.
+    let creates = || {
+        let mut t = s.clone();
+        controllers::apply(m, &mut t, c).is_some()
+            && t.api.pods.iter().any(|p| s.pod(p.uid).is_none())
+    };
+    let uid_readers = matches!(
+        c,
+        controllers::Action::ReplicaSetSync { .. }
+            | controllers::Action::JobSync { .. }
+            | controllers::Action::StatefulSetSync { .. }
+    );
+    if uid_readers && creates() {
+        reads.push(Part::Drains);
+        for n in 0..nodes {
+            reads.extend([Part::NodeRecords(n), Part::Proxy(n)]);
+        }
     }
     let mut writes = vec![Part::Pods, Part::Volumes];
     writes.extend((0..m.scenario.workloads.len() as u8).map(Part::Workload));
@@ -417,9 +433,12 @@ fn kubelet(m: &Context, s: &State, a: kubelet::Action) -> Footprint {
         Part::Events(uid),
         Part::Ghost(uid),
     ];
-    if let K::Probe { .. } = a {
+    match a {
         // A probe that checks the dependency fails while it is down.
-        reads.push(Part::Dependency);
+        K::Probe { .. } => reads.push(Part::Dependency),
+        // The pod worker pulls an image unless the node has it.
+        K::Sync { .. } => reads.push(Part::Images(n)),
+        _ => {}
     }
     let mut writes = match a {
         // A probe runs against the container and keeps its result in the kubelet.
@@ -457,10 +476,15 @@ fn kubelet(m: &Context, s: &State, a: kubelet::Action) -> Footprint {
             reads.extend([Part::Node(n), Part::Pods, Part::NodeObj(n)]);
             writes.push(Part::NodeRecords(n));
         }
-        // A pull puts the image on the node; the end of a pod worker takes its record off;
-        // the eviction manager waits its interval after an eviction.
+        // A pull puts the image on the node.
         K::Sync {
-            step: Step::PullImage { .. } | Step::Forget | Step::KillOrphan,
+            step: Step::PullImage { .. },
+            ..
+        } => writes.push(Part::Images(n)),
+        // The end of a pod worker takes its record off; the eviction manager waits its
+        // interval after an eviction.
+        K::Sync {
+            step: Step::Forget | Step::KillOrphan,
             ..
         }
         | K::Evict { .. } => {
@@ -520,7 +544,8 @@ fn kubelet_node(m: &Context, a: kubelet::Action) -> Footprint {
 /// `n` is cut off (`proxy::observe_after` reads the partitions): its proxy's, which it
 /// compares with the proxy's routes and the slice.
 fn partition_observer(n: u8, f: &mut Footprint) {
-    f.reads.extend([Part::SlicePick, Part::Proxy(n), Part::Lag(n)]);
+    f.reads
+        .extend([Part::SlicePick, Part::Proxy(n), Part::Lag(n)]);
     f.writes.push(Part::Lag(n));
 }
 
@@ -784,8 +809,10 @@ pub fn part_values(m: &Context, s: &State) -> Vec<(Part, u64)> {
         let own = Node {
             pods: Vec::new(),
             static_pods: Vec::new(),
+            images: 0,
             ..(**node).clone()
         };
+        out.push((Part::Images(n), h.hash_one(node.images)));
         let records: Vec<u16> = node.pods.iter().map(|r| r.uid).collect();
         let copies: Vec<u16> = node.static_pods.iter().map(|p| p.uid).collect();
         out.push((Part::NodeRt(n), h.hash_one(own)));

@@ -346,7 +346,7 @@ fn footprints_hold_on_every_builtin_scenario() {
     // state counts do); how many the footprints judge independent, with the footprints.
     assert_eq!(
         (total.co_enabled, total.commuting, total.independent),
-        (376_000, 342_597, 252_003),
+        (376_000, 342_597, 255_809),
         "pairs co-enabled, commuting, judged independent"
     );
 }

@@ -265,11 +265,11 @@ mod tests {
     fn the_ceilings_of_two_small_scenarios() {
         assert_eq!(
             ceiling("statefulset-partition", "2", "1"),
-            Ok([1586, 924, 924, 924, 1399])
+            Ok([1586, 924, 924, 924, 1039])
         );
         assert_eq!(
             ceiling("deployment-partition", "2", "1"),
-            Ok([635, 375, 462, 381, 585])
+            Ok([635, 375, 462, 381, 584])
         );
     }
 
