@@ -52,10 +52,12 @@ fn allowed() -> BTreeMap<&'static str, BTreeSet<&'static str>> {
     // The fault plans over users' manifests: scenarios built above the cluster, which they
     // settle once to learn where the first pod of a workload runs.
     m.insert("plan", vec!["spec", "cluster"]);
-    // What each action reads and writes: over the cluster's actions and the components'.
+    // What each action reads and writes: over the cluster's actions and the components'
+    // (a fault's, by what the scenario says it does).
     m.insert(
         "footprint",
         vec![
+            "spec",
             "state",
             "context",
             "cluster",
@@ -63,6 +65,7 @@ fn allowed() -> BTreeMap<&'static str, BTreeSet<&'static str>> {
             "controllers",
             "proxy",
             "scheduler",
+            "faults",
         ],
     );
     m.insert("lib", vec![]);
