@@ -20,15 +20,17 @@
 //! An action without a declared footprint reads and writes everything ([`Part::All`]): it
 //! is dependent on every other action, which is always sound and never reduces anything.
 //!
-//! The parts are the state's own, at the grain its steps change them: one API pod object
-//! (its events apart: only the renderings and one property read them), the list of the
-//! API's pods, the EndpointSlice, one workload's status, one Node object, the attach/detach
-//! controller's world, one budget's status, one node's runtime record of one pod (with the
-//! kubelet's static pod copy), one node's own runtime fields, one kube-proxy's routes and
-//! its pending update, and, outside the cluster, the dependency, each fault's "has happened"
-//! (and "healed"), the drain runs and the mirror pods' history. Two wildcards stand for
-//! groups: [`Part::Pods`] (every pod object and the list) and [`Part::Node`] (a node's fields
-//! and all its runtime records).
+//! The parts are the state's own, at the grain its steps read and change them: one API pod
+//! object, apart from its events (only the renderings and one property read them) and from
+//! its history variables; the list of the API's pods; the EndpointSlice, and apart from it
+//! what the kube-proxies pick from it; one workload's status; one Node object as what the
+//! kubelet posts, its NoExecute taints, and the rest; the attach/detach controller's world;
+//! one budget's status; one node's runtime record of one pod (with the kubelet's static pod
+//! copy); one node's own runtime fields, which pods it holds records of, and its images; one
+//! kube-proxy's routes and its pending update; and, outside the cluster, the dependency,
+//! each fault's "has happened" (and "healed"), the drain runs and the mirror pods' history.
+//! Three wildcards stand for groups: [`Part::Pods`] (every pod object and the list),
+//! [`Part::NodeObj`] (a Node object whole) and [`Part::Node`] (a node's runtime whole).
 //!
 //! Declared for every action but two: the clock (enabled only when no component step is,
 //! it moves every timer) and the kubelet's steps about a static pod (its mirror is another
@@ -246,8 +248,6 @@ fn controller(m: &Context, s: &State, c: controllers::Action) -> Footprint {
             .is_some_and(|d| picked(&d) != picked(&s.api.endpoints));
         if pick_changes {
             writes.push(Part::SlicePick);
-        }
-        if pick_changes {
             // The watch then compares each proxy's routes with the new pick, for the
             // proxies whose nodes are not cut off.
             for n in 0..nodes {
