@@ -1,4 +1,6 @@
-//! The footprints (`podcheck_model::footprint`) checked on data, on every built-in scenario:
+//! The footprints (`podcheck_model::footprint`) checked on data, on every built-in scenario
+//! and on two that add the faults no built-in one has (every kind of fault the scenarios
+//! have must be offered in the states checked):
 //!
 //! - every part a step changes is among its declared writes;
 //! - two states that agree on an action's read parts agree on whether it is enabled, on its
