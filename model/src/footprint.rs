@@ -20,6 +20,12 @@
 //! An action without a declared footprint reads and writes everything ([`Part::All`]): it
 //! is dependent on every other action, which is always sound and never reduces anything.
 //!
+//! A footprint is the action's in the state at hand, and may depend on what it reads: a
+//! workload controller reads what names uids only where its sync creates a pod, the node
+//! lifecycle controller writes the pods bound to its node. A reduction that puts an action
+//! off must therefore bound the footprints it may have in the states reached before it acts
+//! (by actions that write what it reads), not only take the one it has now.
+//!
 //! The parts are the state's own, at the grain its steps read and change them: one API pod
 //! object, apart from its events (only the renderings and one property read them) and from
 //! its history variables; the list of the API's pods; the EndpointSlice, and apart from it
