@@ -556,8 +556,10 @@ fn partition_observer(n: u8, f: &mut Footprint) {
 }
 
 /// A fault or operator action: it reads whether it has happened and writes that it has,
-/// with what its guard reads and what it changes.
-fn fault(m: &Context, s: &State, a: faults::Action) -> Footprint {
+/// with what its guard reads and what it changes. None where the scenario does not name
+/// the fault, its node or its workload, or the action names no pod where the fault picks
+/// one.
+fn fault_parts(m: &Context, s: &State, a: faults::Action) -> Option<Footprint> {
     let node = |name: &str| {
         m.scenario
             .cluster
@@ -579,23 +581,19 @@ fn fault(m: &Context, s: &State, a: faults::Action) -> Footprint {
         faults::Action::Heal { index } => {
             let Some(Fault::Partition { node: name, .. }) = m.scenario.faults.get(index as usize)
             else {
-                return Footprint::everything();
+                return None;
             };
-            let Some(n) = node(name) else {
-                return Footprint::everything();
-            };
+            let n = node(name)?;
             let mut f = Footprint {
                 reads: vec![Part::Fault(index), Part::NodeObj(n), Part::NodeRt(n)],
                 writes: vec![Part::Fault(index), Part::NodeRt(n)],
             };
             partition_observer(n, &mut f);
             volume_observers_after_partition(m, n, &mut f);
-            return f;
+            return Some(f);
         }
     };
-    let Some(spec) = m.scenario.faults.get(index as usize) else {
-        return Footprint::everything();
-    };
+    let spec = m.scenario.faults.get(index as usize)?;
     let mut reads = vec![Part::Fault(index)];
     let mut writes = vec![Part::Fault(index)];
     // A fault that writes pod objects can make PodGC's collection due; one that writes a
@@ -605,14 +603,12 @@ fn fault(m: &Context, s: &State, a: faults::Action) -> Footprint {
     match spec {
         Fault::StepFails { .. } => {}
         Fault::RolloutRestart { workload: w } | Fault::Scale { workload: w, .. } => {
-            let w = workload(w).unwrap_or(0);
+            let w = workload(w)?;
             reads.push(Part::Workload(w));
             writes.push(Part::Workload(w));
         }
         Fault::SetPodImage { .. } | Fault::DeletePod { .. } | Fault::ForceDeletePod { .. } => {
-            let Some(uid) = target else {
-                return Footprint::everything();
-            };
+            let uid = target?;
             // A delete of a pod that is not running removes the object, its events with it.
             reads.extend([Part::Pod(uid), Part::PodList]);
             writes.extend([
@@ -624,15 +620,13 @@ fn fault(m: &Context, s: &State, a: faults::Action) -> Footprint {
             pods_written = true;
         }
         Fault::Partition { node: name, .. } => {
-            let Some(n) = node(name) else {
-                return Footprint::everything();
-            };
+            let n = node(name)?;
             reads.extend([Part::NodeObj(n), Part::NodeRt(n)]);
             writes.push(Part::NodeRt(n));
             let mut f = Footprint { reads, writes };
             partition_observer(n, &mut f);
             volume_observers_after_partition(m, n, &mut f);
-            return f;
+            return Some(f);
         }
         Fault::ControlPlanePartition {} => {
             let mut f = Footprint { reads, writes };
@@ -642,22 +636,18 @@ fn fault(m: &Context, s: &State, a: faults::Action) -> Footprint {
                 partition_observer(n, &mut f);
                 volume_observers_after_partition(m, n, &mut f);
             }
-            return f;
+            return Some(f);
         }
         Fault::DeleteNode { node: name }
         | Fault::OutOfServiceTaint { node: name }
         | Fault::Cordon { node: name }
         | Fault::Uncordon { node: name } => {
-            let Some(n) = node(name) else {
-                return Footprint::everything();
-            };
+            let n = node(name)?;
             reads.push(Part::NodeObj(n));
             writes.push(Part::NodeObj(n));
         }
         Fault::Drain { node: name, .. } => {
-            let Some(n) = node(name) else {
-                return Footprint::everything();
-            };
+            let n = node(name)?;
             reads.extend([Part::NodeObj(n), Part::Drains]);
             writes.push(Part::Drains);
         }
@@ -665,9 +655,7 @@ fn fault(m: &Context, s: &State, a: faults::Action) -> Footprint {
         | Fault::KubeletRestart { node: name }
         | Fault::NodeShutdown { node: name }
         | Fault::PowerOff { node: name } => {
-            let Some(n) = node(name) else {
-                return Footprint::everything();
-            };
+            let n = node(name)?;
             reads.extend([Part::NodeObj(n), Part::Node(n)]);
             writes.push(Part::Node(n));
             node_written = Some(n);
@@ -676,7 +664,7 @@ fn fault(m: &Context, s: &State, a: faults::Action) -> Footprint {
                 let mut f = Footprint { reads, writes };
                 partition_observer(n, &mut f);
                 volume_observers_after_partition(m, n, &mut f);
-                return f;
+                return Some(f);
             }
         }
         Fault::DependencyOutage { .. } => {
@@ -686,9 +674,7 @@ fn fault(m: &Context, s: &State, a: faults::Action) -> Footprint {
         }
         Fault::Crash { .. } | Fault::Deadlock { .. } => {
             // The pod's record, on whichever node holds it.
-            let Some(uid) = target else {
-                return Footprint::everything();
-            };
+            let uid = target?;
             for n in 0..nodes {
                 reads.extend([Part::NodeRecords(n), Part::Runtime(n, uid)]);
                 writes.push(Part::Runtime(n, uid));
@@ -711,7 +697,13 @@ fn fault(m: &Context, s: &State, a: faults::Action) -> Footprint {
         }
     }
     volume_observers(m, &mut f);
-    f
+    Some(f)
+}
+
+/// A fault or operator action ([`fault_parts`]); one the scenario does not spell out (no
+/// such fault, node or pod) reads and writes everything.
+fn fault(m: &Context, s: &State, a: faults::Action) -> Footprint {
+    fault_parts(m, s, a).unwrap_or_else(Footprint::everything)
 }
 
 /// A node cut off (or back) changes which kubelets report the volumes in use
