@@ -564,7 +564,7 @@ fn max_states_bound_makes_the_check_incomplete() {
 /// A scenario that takes minutes to check in full (more than 9 M states).
 const BIG: [&str; 6] = [
     "check",
-    "statefulset-partition",
+    "statefulset-partition-clusterip",
     "--nodes",
     "3",
     "--replicas",
@@ -607,18 +607,20 @@ fn ctrl_c_stops_the_check_and_prints_the_report_so_far() {
     // The progress line of the exploration: states, depth, rate, memory.
     let line = err
         .lines()
-        .find(|l| l.starts_with("statefulset-partition: exploring: "))
+        .find(|l| l.starts_with("statefulset-partition-clusterip: exploring: "))
         .unwrap_or_else(|| panic!("no progress line:\n{err}"));
     for part in [" states, depth ", " states/s, ", " MiB, "] {
         assert!(line.contains(part), "progress line {line:?}");
     }
     assert!(
-        err.contains("statefulset-partition: interrupted (Ctrl-C) in phase exploring at "),
+        err.contains(
+            "statefulset-partition-clusterip: interrupted (Ctrl-C) in phase exploring at "
+        ),
         "{err}"
     );
     let header = out.lines().next().unwrap_or("");
     assert!(
-        header.starts_with("statefulset-partition  (")
+        header.starts_with("statefulset-partition-clusterip  (")
             && header.contains("INCOMPLETE: interrupted (Ctrl-C) in phase exploring at "),
         "header: {header:?}\n{out}"
     );
@@ -629,7 +631,7 @@ fn ctrl_c_stops_the_check_and_prints_the_report_so_far() {
             .unwrap_or_else(|| panic!("no row for {name}:\n{out}"))
             .to_string()
     };
-    // Nothing breaks these in statefulset-partition: stopped early, they are undecided.
+    // Nothing breaks these in statefulset-partition-clusterip: stopped early, they are undecided.
     for name in ["pending_until_first_start", "statefulset_at_most_one"] {
         let r = row(name);
         assert!(r.contains(" always "), "{r}");
@@ -673,7 +675,9 @@ fn max_memory_bound_makes_the_check_incomplete() {
     let o = run_expect(&args, 3);
     let err = stderr(&o);
     assert!(
-        err.contains("statefulset-partition: the memory bound was reached (--max-memory 40 MiB"),
+        err.contains(
+            "statefulset-partition-clusterip: the memory bound was reached (--max-memory 40 MiB"
+        ),
         "{}",
         describe(&args, &o)
     );
@@ -719,7 +723,7 @@ fn assert_sound_when_stopped(kind: &str, verdict: &str) {
 fn trace_stopped_by_the_memory_bound_exits_3() {
     let base = [
         "trace",
-        "statefulset-partition",
+        "statefulset-partition-clusterip",
         "--nodes",
         "3",
         "--replicas",
@@ -1270,7 +1274,7 @@ fn bench_measures_sizes_and_writes_the_readme_table() {
 
 #[test]
 fn bench_reports_a_run_past_its_time_limit_as_such() {
-    // statefulset-partition at its own size (2 nodes × 1 replica, some 1,600 states) ends in
+    // statefulset-partition-clusterip at its own size (2 nodes × 1 replica, some 1,600 states) ends in
     // milliseconds even on a loaded machine, so the bench goes on to 3 × 3, which takes far
     // longer than a second to explore (millions of states): that run stops at the limit, so
     // the test costs about a second. (A scenario whose own size could pass the limit would
@@ -1278,9 +1282,9 @@ fn bench_reports_a_run_past_its_time_limit_as_such() {
     let o = run_expect(
         &[
             "bench",
-            "statefulset-partition",
+            "statefulset-partition-clusterip",
             "--size",
-            "statefulset-partition=3x3",
+            "statefulset-partition-clusterip=3x3",
             "--timeout",
             "1",
         ],
@@ -1289,7 +1293,7 @@ fn bench_reports_a_run_past_its_time_limit_as_such() {
     let out = stdout(&o);
     let row = out
         .lines()
-        .find(|l| l.starts_with("| statefulset-partition | 3 × 3 | "))
+        .find(|l| l.starts_with("| statefulset-partition-clusterip | 3 × 3 | "))
         .unwrap_or_else(|| panic!("no row:\n{out}"));
     let cells: Vec<&str> = row.trim_matches('|').split(" | ").map(str::trim).collect();
     assert_eq!(cells.len(), 10, "{row}");

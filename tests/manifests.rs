@@ -1056,3 +1056,46 @@ spec:
         OnSigterm::Ignore
     );
 }
+
+/// `spec.clusterIP: None` makes the Service headless: no kube-proxy routes it (so, by
+/// default, no client request goes through one, and the reading says so); a `clients`
+/// annotation of true on it is refused where it stands; an address is a ClusterIP Service.
+#[test]
+fn a_headless_service_is_read_from_cluster_ip_none() {
+    let svc = "  publishNotReadyAddresses: true\n";
+    let r = one(
+        "web.yaml",
+        &web_with(svc, &format!("{svc}  clusterIP: None\n")),
+    )
+    .unwrap();
+    let s = r.scenario.service.as_ref().unwrap();
+    assert!(s.headless && !s.clients, "{s:?}");
+    assert!(
+        r.assumed
+            .iter()
+            .any(|a| a.contains("clusterIP: None (headless)")),
+        "{:?}",
+        r.assumed
+    );
+    for said in [&r.warnings, &r.ignored, &r.unused] {
+        assert!(!said.iter().any(|w| w.contains("clusterIP")), "{said:?}");
+    }
+
+    let r = one(
+        "web.yaml",
+        &web_with(svc, &format!("{svc}  clusterIP: 10.96.0.10\n")),
+    )
+    .unwrap();
+    let s = r.scenario.service.as_ref().unwrap();
+    assert!(!s.headless && s.clients, "{s:?}");
+
+    let text = web_with(svc, &format!("{svc}  clusterIP: None\n")).replace(
+        "podcheck.dev/proxy-lag-seconds: \"2\"",
+        "podcheck.dev/proxy-lag-seconds: \"2\", podcheck.dev/clients: \"true\"",
+    );
+    let e = error_of(&text);
+    assert!(
+        e.contains("Service/web: metadata.annotations: podcheck.dev/clients: true on a headless Service (spec.clusterIP: None)"),
+        "{e}"
+    );
+}

@@ -458,3 +458,51 @@ fn an_evicted_pod_is_failed_from_the_moment_of_its_eviction() {
     assert_eq!(r.properties[0].verdict, podcheck_model::Verdict::Holds);
     assert_eq!(r.properties[1].verdict, podcheck_model::Verdict::Holds);
 }
+
+/// A headless Service (`clusterIP: None`) is not handled by kube-proxy (`ShouldSkipService`):
+/// its slice is kept, but no proxy ever routes to its pods or has an update to apply. The
+/// same StatefulSet behind a ClusterIP Service is routed.
+#[test]
+fn a_headless_service_is_kept_in_its_slice_and_never_routed() {
+    let headless = model("statefulset-partition");
+    assert!(headless.scenario.service.as_ref().unwrap().headless);
+    let mut in_slice = false;
+    for (before, a, after) in transitions(&headless) {
+        assert!(
+            !matches!(a, Action::KubeProxy(_)),
+            "a kube-proxy step for a headless Service: {a:?}"
+        );
+        for s in [&before, &after] {
+            assert!(
+                s.proxies
+                    .iter()
+                    .all(|p| p.routes.is_empty() && p.lag_left.is_none()),
+                "a kube-proxy with routes or an update for a headless Service"
+            );
+        }
+        in_slice |= after.api.endpoints.iter().any(|e| e.conditions.ready);
+    }
+    assert!(
+        in_slice,
+        "the headless Service's slice never lists a ready pod"
+    );
+
+    let clusterip = model("statefulset-partition-clusterip");
+    assert!(!clusterip.scenario.service.as_ref().unwrap().headless);
+    assert!(
+        transitions(&clusterip)
+            .iter()
+            .any(|(_, a, after)| matches!(a, Action::KubeProxy(_))
+                && after.proxies.iter().any(|p| !p.routes.is_empty())),
+        "no kube-proxy ever routes the ClusterIP Service"
+    );
+
+    // The model's clients send through kube-proxy: a headless Service cannot have them.
+    let mut s = catalogue::find("statefulset-partition").unwrap();
+    s.service.as_mut().unwrap().clients = true;
+    let e = s.validate().unwrap_err();
+    assert!(
+        e.contains("headless Service is not handled by kube-proxy") && e.contains("clients: false"),
+        "{e}"
+    );
+}

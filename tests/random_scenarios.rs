@@ -124,7 +124,8 @@ fn scenario() -> impl Strategy<Value = Scenario> {
             c
         })),
         container("app"),
-        any::<bool>(),
+        // No Service; a ClusterIP one with clients; a headless one (no kube-proxy routes it).
+        0u8..3,
         (
             any::<bool>(),
             0u8..3,
@@ -377,10 +378,11 @@ fn scenario() -> impl Strategy<Value = Scenario> {
                     source: String::new(),
                     cluster,
                     workloads,
-                    service: service.then(|| ServiceSpec {
+                    service: (service > 0).then(|| ServiceSpec {
                         selects: vec!["w".into()],
                         publish_not_ready_addresses: false,
-                        clients: true,
+                        headless: service == 2,
+                        clients: service == 1,
                     }),
                     faults,
                     persistent_volume_claims: vec![],

@@ -12,8 +12,14 @@
 //! proxier's REJECT rule for a Service that "has no endpoints", `pkg/proxy/iptables`
 //! `syncProxyRules`).
 //!
+//! A headless Service (`clusterIP: None`) is not handled by kube-proxy at all
+//! (`pkg/proxy/util/utils.go` `ShouldSkipService`): its slice is kept all the same, but no
+//! proxy ever routes to it, so the proxies of such a scenario hold no routes and have nothing
+//! to apply ([`proxied`]).
+//!
 //! Sources: `docs/sources.md#kube-proxy-routing-lags-the-endpointslice`,
-//! `docs/sources.md#kube-proxy-terminating-endpoints`.
+//! `docs/sources.md#kube-proxy-terminating-endpoints`,
+//! `docs/sources.md#kube-proxy-headless-services`.
 
 use crate::context::Context;
 use crate::state::*;
@@ -52,8 +58,18 @@ pub fn pick<'a>(
         .map(|e| (e.uid, e.node))
 }
 
-/// What the proxies should route to now, from the API's slice.
+/// Whether the kube-proxies handle the scenario's Service: it has one, and it is not
+/// headless (`ShouldSkipService`).
+pub fn proxied(m: &Context) -> bool {
+    m.scenario.service.as_ref().is_some_and(|svc| !svc.headless)
+}
+
+/// What the proxies should route to now, from the API's slice: nothing for a Service they
+/// do not handle ([`proxied`]).
 pub fn desired_routes(m: &Context, s: &State) -> crate::state::Routes {
+    if !proxied(m) {
+        return Default::default();
+    }
     pick(&s.api.endpoints, m.by_release.proxy_terminating_endpoints).collect()
 }
 
@@ -76,8 +92,12 @@ pub fn observe_after(m: &Context, before: &State, s: &mut State) {
 }
 
 /// The watch: after every step, a proxy whose routes differ from the slice gets a pending
-/// update with the full lag; one with nothing to apply has none.
+/// update with the full lag; one with nothing to apply has none. A Service the proxies do
+/// not handle ([`proxied`]) never gives them anything to apply.
 pub fn observe(m: &Context, s: &mut State) {
+    if !proxied(m) {
+        return;
+    }
     let fallback = m.by_release.proxy_terminating_endpoints;
     // Picked once for every proxy (this runs after every step).
     let want: smallvec::SmallVec<[(u16, u8); 8]> = pick(&s.api.endpoints, fallback).collect();

@@ -965,6 +965,13 @@ pub struct ServiceSpec {
     pub selects: Vec<String>,
     #[serde(default)]
     pub publish_not_ready_addresses: bool,
+    /// A headless Service (`spec.clusterIP: None`), as the Service that governs a
+    /// StatefulSet is: the EndpointSlice controller keeps its slice (DNS answers from it),
+    /// and kube-proxy does not handle it (`pkg/proxy/util/utils.go` `ShouldSkipService`),
+    /// so no kube-proxy routes to its pods and no client request goes through one
+    /// (docs/sources.md#kube-proxy-headless-services).
+    #[serde(default)]
+    pub headless: bool,
     /// Whether clients send requests (through each node's kube-proxy).
     #[serde(default = "yes")]
     pub clients: bool,
@@ -1728,6 +1735,9 @@ impl Scenario {
                 if !known(n) {
                     return Err(format!("service selects unknown workload `{n}`"));
                 }
+            }
+            if svc.headless && svc.clients {
+                return Err("service: a headless Service is not handled by kube-proxy, and the model's clients send their requests through kube-proxy: set `clients: false` (clients of a headless Service reach the pods by DNS, which the model does not hold)".into());
             }
         }
         for f in &self.faults {

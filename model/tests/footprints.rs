@@ -346,9 +346,11 @@ fn footprints_hold_on_every_builtin_scenario() {
     );
     // Pinned: the pairs the model offers and how many commute change with the model (as its
     // state counts do); how many the footprints judge independent, with the footprints.
+    // (376,000, 342,597 and 255,809 before statefulset-partition's Service was headless and
+    // statefulset-partition-clusterip was added.)
     assert_eq!(
         (total.co_enabled, total.commuting, total.independent),
-        (376_000, 342_597, 255_809),
+        (371_475, 338_347, 253_126),
         "pairs co-enabled, commuting, judged independent"
     );
 }

@@ -1,7 +1,7 @@
 //! How much could a partial-order reduction save? An upper bound, measured with an oracle.
 //!
 //! ```text
-//! cargo run --release -p podcheck-properties --example por_ceiling -- statefulset-partition 3 2
+//! cargo run --release -p podcheck-properties --example por_ceiling -- statefulset-partition-clusterip 3 2
 //! ```
 //!
 //! This is a measuring instrument, not a checker: it judges no property, and its reduced
@@ -389,7 +389,7 @@ mod tests {
     #[test]
     fn the_ceilings_of_two_small_scenarios() {
         assert_eq!(
-            ceiling("statefulset-partition", "2", "1"),
+            ceiling("statefulset-partition-clusterip", "2", "1"),
             Ok([1586, 924, 924, 924, 1039, 1573])
         );
         assert_eq!(
@@ -398,13 +398,13 @@ mod tests {
         );
     }
 
-    /// The stubborn sets keep every state where no action is enabled, where it is checked. (On `statefulset-partition` 2 × 1 they keep 13 states out and its
+    /// The stubborn sets keep every state where no action is enabled, where it is checked. (On `statefulset-partition-clusterip` 2 × 1 they keep 13 states out and its
     /// 5 deadlocks in; on the Job they keep nothing out of 5,348 states, 43 of them
     /// deadlocks.)
     #[test]
     fn the_stubborn_sets_keep_every_deadlock() {
         for (name, n, r, kept, deadlocks) in [
-            ("statefulset-partition", 2, 1, 1573, 5),
+            ("statefulset-partition-clusterip", 2, 1, 1573, 5),
             ("job-pod-deleted", 1, 2, 5348, 43),
         ] {
             let mut scenario = catalogue::find(name).expect("built in");

@@ -2,7 +2,7 @@
 //! found first.
 //!
 //! ```text
-//! cargo run --release -p podcheck-properties --example state_sources -- statefulset-partition 3 2 [MAX]
+//! cargo run --release -p podcheck-properties --example state_sources -- statefulset-partition-clusterip 3 2 [MAX]
 //! ```
 //!
 //! This is a measuring instrument, not a checker: it judges no property. It explores the
@@ -13,7 +13,7 @@
 //! to the state they leave, and how many found a state no earlier step had found.
 //!
 //! A kind that finds most of the new states is where a reduction would pay: on
-//! statefulset-partition 3 × 2 it is the kube-proxies' syncs (their sync may come at any
+//! statefulset-partition-clusterip 3 × 2 it is the kube-proxies' syncs (their sync may come at any
 //! moment within the proxy lag, so every moment is a branch).
 
 use podcheck_model::footprint::action_kind;
@@ -118,7 +118,8 @@ mod tests {
     /// step, and the kube-proxies' syncs find the most.
     #[test]
     fn statefulset_partition_2_by_1() {
-        let (expanded, tally) = measure("statefulset-partition", "2", "1", 300_000).unwrap();
+        let (expanded, tally) =
+            measure("statefulset-partition-clusterip", "2", "1", 300_000).unwrap();
         assert_eq!(expanded, 1586);
         assert_eq!(tally.values().map(|t| t[2]).sum::<usize>(), 1585);
         assert_eq!(tally["KubeProxy.Sync"], [1425, 0, 747]);

@@ -592,7 +592,7 @@ pub fn all() -> Vec<PropertyDef> {
                 p: some_ready_pod_unrouted,
                 q: no_ready_pod_unrouted,
             },
-            sentence: "A pod that is Ready is eventually listed ready in the EndpointSlice and routed to by every kube-proxy (or stops being Ready).",
+            sentence: "A pod that is Ready is eventually listed ready in the EndpointSlice and, unless the Service is headless, routed to by every kube-proxy (or stops being Ready).",
             source: "endpointslice podToEndpoint; docs/sources.md#endpointslice-conditions",
             layer: "api + data plane",
             premise: None,
@@ -751,7 +751,7 @@ pub fn all() -> Vec<PropertyDef> {
                 q: no_ready_pod_unrouted,
                 seconds: proxy_lag,
             },
-            sentence: "A pod that is Ready is listed ready in the EndpointSlice and routed to by every kube-proxy within the proxy lag (or stops being Ready).",
+            sentence: "A pod that is Ready is listed ready in the EndpointSlice and, unless the Service is headless, routed to by every kube-proxy within the proxy lag (or stops being Ready).",
             source: "endpointslice podToEndpoint, then kube-proxy's own delay (kubernetes#43576); docs/sources.md#kube-proxy-routing-lags-the-endpointslice",
             layer: "api + data plane",
             premise: None,
@@ -2135,14 +2135,17 @@ fn pod_evicted(_: &Cluster, s: &State) -> bool {
     s.api.pods.iter().any(|p| p.status.reason == "Evicted")
 }
 
-fn routed(s: &State, uid: u16) -> bool {
+/// Listed ready in the slice, and routed to by every kube-proxy that handles the Service
+/// (none does for a headless one: `proxy::proxied`).
+fn routed(m: &Cluster, s: &State, uid: u16) -> bool {
     s.api
         .endpoints
         .iter()
         .any(|e| e.uid == uid && e.conditions.ready)
-        && s.proxies
-            .iter()
-            .all(|p| p.routes.iter().any(|r| r.0 == uid))
+        && (!proxy::proxied(&m.ctx)
+            || s.proxies
+                .iter()
+                .all(|p| p.routes.iter().any(|r| r.0 == uid)))
 }
 
 fn some_ready_pod_unrouted(m: &Cluster, s: &State) -> bool {
@@ -2150,7 +2153,7 @@ fn some_ready_pod_unrouted(m: &Cluster, s: &State) -> bool {
         && s.api
             .pods
             .iter()
-            .any(|p| p.status.ready && p.deletion.is_none() && !routed(s, p.uid))
+            .any(|p| p.status.ready && p.deletion.is_none() && !routed(m, s, p.uid))
 }
 
 fn no_ready_pod_unrouted(m: &Cluster, s: &State) -> bool {

@@ -1741,8 +1741,25 @@ impl Reader {
             }
             let notes = annotations(&Some(s.metadata.clone()));
             let notes = Notes { map: &notes };
+            // `clusterIP: None`: kube-proxy does not handle the Service (`ShouldSkipService`),
+            // so no client request goes through a proxy.
+            let headless = s
+                .spec
+                .as_ref()
+                .and_then(|s| s.cluster_ip.as_deref())
+                .is_some_and(|ip| ip == "None");
             let clients = match notes.get("clients", None) {
+                None if headless => {
+                    self.assumed.push(format!("{}: clusterIP: None (headless): no kube-proxy routes to its pods and no client request goes through one (clients reach a headless Service's pods by DNS, which the model does not hold)", d.what));
+                    false
+                }
                 None => true,
+                Some((key, "true")) if headless => {
+                    return Err(d.err(
+                        "metadata.annotations",
+                        format!("{key}: true on a headless Service (spec.clusterIP: None): kube-proxy does not handle it, and the model's clients send their requests through kube-proxy"),
+                    ))
+                }
                 Some((_, "true")) => true,
                 Some((_, "false")) => false,
                 Some((key, v)) => {
@@ -1766,6 +1783,7 @@ impl Reader {
                     .as_ref()
                     .and_then(|s| s.publish_not_ready_addresses)
                     .unwrap_or(false),
+                headless,
                 clients,
             });
         }
@@ -2054,6 +2072,7 @@ fn used_paths(kind: &str) -> Vec<String> {
         "Service" => {
             v.push("spec.selector.*".into());
             v.push("spec.publishNotReadyAddresses".into());
+            v.push("spec.clusterIP".into());
         }
         "PodDisruptionBudget" => {
             for f in [
