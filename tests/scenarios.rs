@@ -607,3 +607,28 @@ fn a_budget_never_met_keeps_the_drain_retrying_forever() {
     ));
     assert_eq!(s.api.pdbs[0].disruptions_allowed, 0);
 }
+
+/// `healthy` with its Service headless: the Ready pod is still listed ready in the slice, and
+/// "routed to by every kube-proxy" asks nothing of proxies that do not handle the Service, so
+/// both promises hold, judged (not vacuous), and no proxy ever routes. Were the routes still
+/// asked for, the pod would never be routed and both would be violated.
+#[test]
+fn a_headless_service_keeps_its_endpoint_promises_without_routes() {
+    let mut s = catalogue::find("healthy").unwrap();
+    let svc = s.service.as_mut().unwrap();
+    svc.headless = true;
+    svc.clients = false;
+    s.validate().unwrap();
+    let r = check::check(&s, &CheckOptions::default()).unwrap();
+    assert!(r.complete);
+    for name in [
+        "ready_leads_to_endpoint",
+        "ready_pod_routed_within_proxy_lag",
+        "endpoint_becomes_ready",
+    ] {
+        let p = r.properties.iter().find(|p| p.def.name == name).unwrap();
+        assert_eq!(p.verdict, p.expected, "{name}");
+        assert!(!p.vacuous, "{name} vacuous");
+    }
+    assert!(r.as_expected());
+}

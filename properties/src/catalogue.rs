@@ -397,7 +397,7 @@ pub fn all() -> Vec<PropertyDef> {
         PropertyDef {
             name: "endpoint_becomes_ready",
             kind: Kind::Sometimes(endpoint_becomes_ready),
-            sentence: "Some pod is listed ready in the EndpointSlice and every kube-proxy routes to it.",
+            sentence: "Some pod is listed ready in the EndpointSlice and, unless the Service is headless, every kube-proxy routes to it.",
             source: "endpointslice podToEndpoint, then kube-proxy; docs/sources.md#endpointslice-conditions",
             layer: "api + data plane",
             premise: None,
@@ -2275,13 +2275,8 @@ fn pod_becomes_ready(_: &Cluster, s: &State) -> bool {
     s.api.pods.iter().any(|p| p.status.ready)
 }
 
-fn endpoint_becomes_ready(_: &Cluster, s: &State) -> bool {
-    s.api.endpoints.iter().any(|e| {
-        e.conditions.ready
-            && s.proxies
-                .iter()
-                .all(|p| p.routes.iter().any(|r| r.0 == e.uid))
-    })
+fn endpoint_becomes_ready(m: &Cluster, s: &State) -> bool {
+    s.api.endpoints.iter().any(|e| routed(m, s, e.uid))
 }
 
 fn pod_unschedulable(_: &Cluster, s: &State) -> bool {
