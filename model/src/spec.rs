@@ -1355,11 +1355,64 @@ pub fn parse_scenarios(yaml: &str, origin: &str) -> Result<Vec<Scenario>, String
             return Err(format!("{origin}: two scenarios are named `{}`", s.name));
         }
     }
-    for s in &list {
-        s.validate()
-            .map_err(|e| format!("{origin}: scenario `{}`: {e}", s.name))?;
+    // Where each scenario's parts begin, for the line of a validation error (none if the
+    // file does not read that way: the error then names the file alone).
+    let lines: Vec<ScenarioLines> = serde_saphyr::from_str(yaml).unwrap_or_default();
+    for (i, s) in list.iter().enumerate() {
+        s.validate().map_err(|e| {
+            let at = match lines.get(i).map(|l| l.line_of(&e)) {
+                Some(n) if n > 0 => format!("{origin}:{n}"),
+                _ => origin.to_string(),
+            };
+            format!("{at}: scenario `{}`: {e}", s.name)
+        })?;
     }
     Ok(list)
+}
+
+/// The lines a scenario's name and top-level fields begin on ([`parse_scenarios`]).
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct ScenarioLines {
+    name: serde_saphyr::Spanned<serde::de::IgnoredAny>,
+    #[serde(default)]
+    cluster: Option<serde_saphyr::Spanned<serde::de::IgnoredAny>>,
+    #[serde(default)]
+    workloads: Option<serde_saphyr::Spanned<serde::de::IgnoredAny>>,
+    #[serde(default)]
+    service: Option<serde_saphyr::Spanned<serde::de::IgnoredAny>>,
+    #[serde(default)]
+    faults: Option<serde_saphyr::Spanned<serde::de::IgnoredAny>>,
+    #[serde(default)]
+    persistent_volume_claims: Option<serde_saphyr::Spanned<serde::de::IgnoredAny>>,
+    #[serde(default)]
+    pod_disruption_budgets: Option<serde_saphyr::Spanned<serde::de::IgnoredAny>>,
+    #[serde(default)]
+    expect: Option<serde_saphyr::Spanned<serde::de::IgnoredAny>>,
+}
+
+impl ScenarioLines {
+    /// The line of the field a validation error is about, by the word it starts with
+    /// (`service …`, `fault …`, `workload `web`: …`, `cluster.nodes …`), else the line of
+    /// the scenario's name.
+    fn line_of(&self, error: &str) -> usize {
+        let first = error.split([' ', ':', '.']).next().unwrap_or("");
+        let field = match first {
+            "service" => &self.service,
+            "fault" | "faults" | "stepFails" | "at" => &self.faults,
+            "workload" | "workloads" | "two" => &self.workloads,
+            "cluster" | "node" | "nodes" => &self.cluster,
+            "persistentVolumeClaims" | "claim" => &self.persistent_volume_claims,
+            "podDisruptionBudgets" => &self.pod_disruption_budgets,
+            "expect" | "property" => &self.expect,
+            _ => &None,
+        };
+        field
+            .as_ref()
+            .map(|f| f.referenced.line())
+            .filter(|&n| n > 0)
+            .unwrap_or(self.name.referenced.line()) as usize
+    }
 }
 
 /// The longest duration a scenario may give, in seconds: the model's clock counts in 16 bits,

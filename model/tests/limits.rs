@@ -94,3 +94,30 @@ fn too_many_faults_are_refused() {
         "{err}"
     );
 }
+
+/// A scenario that does not validate is refused at the line of the field the error is about
+/// (here the faults, whose list begins on the line after `faults:`), or of its name.
+#[test]
+fn a_refused_scenario_names_its_line() {
+    let mut yaml = pod_with_images(2);
+    yaml.push_str("  faults:\n");
+    let faults = yaml.lines().count() + 1;
+    for _ in 0..33 {
+        yaml.push_str("    - {deletePod: {workload: p}}\n");
+    }
+    let err = parse_scenarios(&yaml, "limits.yaml").expect_err("33 faults");
+    assert!(
+        err.starts_with(&format!("limits.yaml:{faults}: scenario `")),
+        "{err}"
+    );
+    // A list written in flow style begins on the line of its key.
+    let mut yaml = pod_with_images(2);
+    let faults = yaml.lines().count() + 1;
+    yaml.push_str("  faults: [{deletePod: {workload: q}}]\n");
+    let err = parse_scenarios(&yaml, "limits.yaml").expect_err("unknown workload");
+    assert!(
+        err.starts_with(&format!("limits.yaml:{faults}: scenario `"))
+            && err.contains("unknown workload `q`"),
+        "{err}"
+    );
+}
