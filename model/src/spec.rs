@@ -1370,25 +1370,21 @@ pub fn parse_scenarios(yaml: &str, origin: &str) -> Result<Vec<Scenario>, String
     Ok(list)
 }
 
+/// Where a part of a scenario begins in its file, if it is there.
+type At = Option<serde_saphyr::Spanned<serde::de::IgnoredAny>>;
+
 /// The lines a scenario's name and top-level fields begin on ([`parse_scenarios`]).
 #[derive(Deserialize)]
 #[serde(rename_all = "camelCase")]
 struct ScenarioLines {
     name: serde_saphyr::Spanned<serde::de::IgnoredAny>,
-    #[serde(default)]
-    cluster: Option<serde_saphyr::Spanned<serde::de::IgnoredAny>>,
-    #[serde(default)]
-    workloads: Option<serde_saphyr::Spanned<serde::de::IgnoredAny>>,
-    #[serde(default)]
-    service: Option<serde_saphyr::Spanned<serde::de::IgnoredAny>>,
-    #[serde(default)]
-    faults: Option<serde_saphyr::Spanned<serde::de::IgnoredAny>>,
-    #[serde(default)]
-    persistent_volume_claims: Option<serde_saphyr::Spanned<serde::de::IgnoredAny>>,
-    #[serde(default)]
-    pod_disruption_budgets: Option<serde_saphyr::Spanned<serde::de::IgnoredAny>>,
-    #[serde(default)]
-    expect: Option<serde_saphyr::Spanned<serde::de::IgnoredAny>>,
+    cluster: At,
+    workloads: At,
+    service: At,
+    faults: At,
+    persistent_volume_claims: At,
+    pod_disruption_budgets: At,
+    expect: At,
 }
 
 impl ScenarioLines {
