@@ -1392,11 +1392,16 @@ impl ScenarioLines {
     /// (`service …`, `fault …`, `workload `web`: …`, `cluster.nodes …`), else the line of
     /// the scenario's name.
     fn line_of(&self, error: &str) -> usize {
-        let first = error.split([' ', ':', '.']).next().unwrap_or("");
+        let mut words = error.split([' ', ':', '.']);
+        let mut first = words.next().unwrap_or("");
+        // `two workloads are named …`, `two stepFails faults …`: the second word says which.
+        if first == "two" {
+            first = words.next().unwrap_or("");
+        }
         let field = match first {
             "service" => &self.service,
             "fault" | "faults" | "stepFails" | "at" => &self.faults,
-            "workload" | "workloads" | "two" => &self.workloads,
+            "workload" | "workloads" => &self.workloads,
             "cluster" | "node" | "nodes" => &self.cluster,
             "persistentVolumeClaims" | "claim" => &self.persistent_volume_claims,
             "podDisruptionBudgets" => &self.pod_disruption_budgets,

@@ -121,3 +121,20 @@ fn a_refused_scenario_names_its_line() {
         "{err}"
     );
 }
+
+/// `two stepFails faults …` is about the faults, `two workloads …` about the workloads: the
+/// line is the one of the field the second word names.
+#[test]
+fn a_refused_pair_names_the_line_of_its_field() {
+    let mut yaml = pod_with_images(2);
+    let faults = yaml.lines().count() + 1;
+    yaml.push_str(
+        "  faults: [{stepFails: {workload: p, step: createContainer}}, {stepFails: {workload: p, step: createContainer}}]\n",
+    );
+    let err = parse_scenarios(&yaml, "limits.yaml").expect_err("two stepFails");
+    assert!(
+        err.starts_with(&format!("limits.yaml:{faults}: scenario `"))
+            && err.contains("two stepFails"),
+        "{err}"
+    );
+}
