@@ -359,18 +359,31 @@ where
 {
     // Where a state found goes: the state the graph keeps of it (already, or to be added),
     // its number, and the kept state's own fingerprint.
-    let place = |g: &Graph<M::Action, K>, s: M::State| -> Placed<M::State> {
-        let fp = fingerprint(&s);
+    //
+    // `fp` is the state's own fingerprint, and `found` what [`Graph::lookup_found`] (without
+    // a reduction, [`Graph::lookup`]) answered for it, if it has been asked: the graph only
+    // grows, so a state it knew it still knows, and only an unknown one is asked again.
+    let place = |g: &Graph<M::Action, K>,
+                 s: M::State,
+                 fp: u64,
+                 found: Option<StateId>|
+     -> Placed<M::State> {
+        let found = || {
+            found.or_else(|| match reduction {
+                None => g.lookup(fp),
+                Some(_) => g.lookup_found(fp),
+            })
+        };
         match reduction {
             None => Placed {
-                known: g.lookup(fp),
+                known: found(),
                 state: s,
                 number: fp,
                 kept: fp,
                 mapped: None,
             },
             Some(r) => {
-                if let Some(v) = g.lookup_found(fp) {
+                if let Some(v) = found() {
                     return Placed {
                         known: Some(v),
                         state: s,
@@ -485,7 +498,10 @@ where
     // that is not it.
     let place_init = |g: &Graph<M::Action, K>, s: M::State| -> Placed<M::State> {
         match reduction {
-            None => place(g, s),
+            None => {
+                let fp = fingerprint(&s);
+                place(g, s, fp, None)
+            }
             Some(r) => {
                 let (state, number) = r.keep(s);
                 let known = g.lookup(number);
@@ -563,6 +579,7 @@ where
         .into_iter()
         .map(|(i, c)| (i, c, bits[i]))
         .collect();
+    let mut successors: Vec<Successor<M::State, M::Action>> = Vec::new();
     'bfs: while g.complete {
         if queue.is_empty() {
             break;
@@ -584,6 +601,10 @@ where
             break;
         };
         model.actions(&state, &mut actions);
+        // The successors first, each with its fingerprint; then the graph is asked about
+        // them one after the other, with nothing in between, so that the processor can wait
+        // for the visited table's memory for several at once; then each is taken in action
+        // order, as one by one.
         for a in actions.drain(..) {
             let Some(next) = model.next_state(&state, a.clone()) else {
                 continue;
@@ -591,6 +612,16 @@ where
             if !model.within_boundary(&next) {
                 continue;
             }
+            let fp = fingerprint(&next);
+            successors.push((a, next, fp, None));
+        }
+        for (_, _, fp, found) in successors.iter_mut() {
+            *found = match reduction {
+                None => g.lookup(*fp),
+                Some(_) => g.lookup_found(*fp),
+            };
+        }
+        for (a, next, fp, found) in successors.drain(..) {
             g.generated += 1;
             let aid = Interner {
                 action_ids: &mut action_ids,
@@ -624,7 +655,7 @@ where
                 number,
                 kept,
                 mapped,
-            } = place(&g, next);
+            } = place(&g, next, fp, found);
             let v = match known {
                 Some(v) => v,
                 None if g.fps.len() >= limit => {
@@ -692,6 +723,10 @@ impl InEdges {
         &self.edges[self.start[v as usize] as usize..self.start[v as usize + 1] as usize]
     }
 }
+
+/// A successor of the state being expanded: the action, the state, its own fingerprint, and
+/// what the graph answered for it when asked before it was taken.
+type Successor<S, A> = (A, S, u64, Option<StateId>);
 
 /// Where a state found goes in the graph (see [`explore_with`]).
 struct Placed<S> {
