@@ -562,6 +562,8 @@ impl Model for Cluster {
     }
 
     fn actions(&self, state: &State, actions: &mut Vec<Action>) {
+        // The state to expand was made long ago; its parts are far from the processor.
+        std::hint::black_box(fetch(state));
         self.urgent_actions(state, actions);
         if actions.is_empty() {
             if let Some(d) = time::next_deadline(&self.ctx, state) {
@@ -586,4 +588,37 @@ impl Model for Cluster {
             })
             .collect()
     }
+}
+
+/// Reads a word of each part of `s` that the actions read, with no read waiting on another
+/// of its level: the processor then fetches the parts from memory side by side, instead of
+/// one after the other as the actions come to them (about 5 % of the search's time on
+/// `statefulset-partition-clusterip` at 3 nodes × 2 replicas). The sum means nothing.
+fn fetch(s: &State) -> u64 {
+    let mut sum = s.api.endpoints.len() as u64;
+    sum = sum.wrapping_add(s.api.workloads.len() as u64);
+    for p in s.api.pods.iter() {
+        sum = sum.wrapping_add(p.node.unwrap_or(0) as u64);
+        sum = sum.wrapping_add(p.status.phase as u64);
+        sum = sum.wrapping_add(p.events.len() as u64);
+    }
+    for o in s.api.nodes.iter() {
+        sum = sum.wrapping_add(o.unknown as u64);
+    }
+    for n in s.nodes.iter() {
+        sum = sum.wrapping_add(n.partitioned as u64);
+        for r in n.pods.iter() {
+            sum = sum.wrapping_add(r.uid as u64);
+            for c in r.ctrs.iter().chain(r.init.iter()) {
+                sum = sum.wrapping_add(c.restart_count as u64);
+            }
+        }
+        for p in n.static_pods.iter() {
+            sum = sum.wrapping_add(p.status.phase as u64);
+        }
+    }
+    for p in s.proxies.iter() {
+        sum = sum.wrapping_add(p.lag_left.unwrap_or(0) as u64);
+    }
+    sum
 }
