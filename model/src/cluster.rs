@@ -592,7 +592,7 @@ impl Model for Cluster {
 
 /// Reads a word of each part of `s` that the actions read, with no read waiting on another
 /// of its level: the processor then fetches the parts from memory side by side, instead of
-/// one after the other as the actions come to them (about 5 % of the search's time on
+/// one after the other as the actions come to them (5–10 % of the search's time on
 /// `statefulset-partition-clusterip` at 3 nodes × 2 replicas). The sum means nothing.
 fn fetch(s: &State) -> u64 {
     let mut sum = s.api.endpoints.len() as u64;

@@ -357,23 +357,27 @@ where
     M::Action: Hash + Eq + Clone + Send + Sync,
     K: Ord + Copy + Send + Sync,
 {
+    // The state a state found is, if the graph knows without mapping it: by its own
+    // fingerprint `fp`, among the states it keeps (with a reduction, also among those mapped
+    // lately).
+    let ask = |g: &Graph<M::Action, K>, fp: u64| -> Option<StateId> {
+        match reduction {
+            None => g.lookup(fp),
+            Some(_) => g.lookup_found(fp),
+        }
+    };
     // Where a state found goes: the state the graph keeps of it (already, or to be added),
     // its number, and the kept state's own fingerprint.
     //
-    // `fp` is the state's own fingerprint, and `found` what [`Graph::lookup_found`] (without
-    // a reduction, [`Graph::lookup`]) answered for it, if it has been asked: the graph only
-    // grows, so a state it knew it still knows, and only an unknown one is asked again.
+    // `fp` is the state's own fingerprint, and `found` what `ask` answered for it, if it has
+    // been asked: the graph only grows, so a state it knew it still knows, and only an
+    // unknown one is asked again.
     let place = |g: &Graph<M::Action, K>,
                  s: M::State,
                  fp: u64,
                  found: Option<StateId>|
      -> Placed<M::State> {
-        let found = || {
-            found.or_else(|| match reduction {
-                None => g.lookup(fp),
-                Some(_) => g.lookup_found(fp),
-            })
-        };
+        let found = || found.or_else(|| ask(g, fp));
         match reduction {
             None => Placed {
                 known: found(),
@@ -616,10 +620,7 @@ where
             successors.push((a, next, fp, None));
         }
         for (_, _, fp, found) in successors.iter_mut() {
-            *found = match reduction {
-                None => g.lookup(*fp),
-                Some(_) => g.lookup_found(*fp),
-            };
+            *found = ask(&g, *fp);
         }
         for (a, next, fp, found) in successors.drain(..) {
             g.generated += 1;
