@@ -37,6 +37,11 @@ pub struct BenchArgs {
     /// Read scenarios from this YAML file instead of the built-in catalogue.
     #[arg(long, value_name = "FILE")]
     catalogue: Option<String>,
+    /// Run each scenario and size N times (each in a process of its own) and report the
+    /// middle run by its total time (exploring, graph and traces): a machine's timings
+    /// drift from run to run. A run that passes the time limit ends the repeats.
+    #[arg(long, value_name = "N", default_value_t = 1, value_parser = clap::value_parser!(u8).range(1..=9))]
+    repeat: u8,
 }
 
 /// Sizes for every scenario (`scenario: None`) or for one.
@@ -203,7 +208,7 @@ pub fn run(args: BenchArgs) -> Result<ExitCode, BadInput> {
         if let Some((n, r)) = job.size {
             cmd.args(["--nodes", &n.to_string(), "--replicas", &r.to_string()]);
         }
-        let outcome = measure(cmd, limit, name)?;
+        let outcome = measure_repeated(&mut cmd, limit, name, args.repeat, nodes, biggest)?;
         let row = Row {
             name: name.clone(),
             nodes,
@@ -223,15 +228,51 @@ pub fn run(args: BenchArgs) -> Result<ExitCode, BadInput> {
         }
     }
     if let Some(file) = &args.write_readme {
-        let block = readme_block(&rows, args.timeout, args.threads);
+        let block = readme_block(&rows, args.timeout, args.threads, args.repeat);
         write_between_markers(file, Some(&block))?;
         eprintln!("bench: wrote the table into {file}");
     }
     Ok(ExitCode::SUCCESS)
 }
 
+/// Runs one check `repeat` times ([`measure`]) and gives the middle of the finished runs by
+/// their total time, or the first run that did not finish (it ends the repeats).
+fn measure_repeated(
+    cmd: &mut Command,
+    limit: Duration,
+    name: &str,
+    repeat: u8,
+    nodes: usize,
+    replicas: u64,
+) -> Result<Outcome, BadInput> {
+    let total = |v: &serde_json::Value| -> f64 {
+        ["exploring", "graph", "traces"]
+            .iter()
+            .filter_map(|p| num(v, &format!("{p}_seconds")))
+            .sum()
+    };
+    let mut done: Vec<(f64, serde_json::Value)> = Vec::new();
+    for _ in 0..repeat {
+        match measure(cmd, limit, name)? {
+            Outcome::Done(v) => done.push((total(&v), v)),
+            stopped => return Ok(stopped),
+        }
+    }
+    done.sort_by(|a, b| a.0.total_cmp(&b.0));
+    if repeat > 1 {
+        let times: Vec<String> = done.iter().map(|(t, _)| format!("{t:.3}")).collect();
+        eprintln!(
+            "bench: {name} at {nodes} × {replicas}: {} runs of {} s in all; the middle one is reported",
+            done.len(),
+            times.join(", ")
+        );
+    }
+    let middle = done.len() / 2;
+    Ok(Outcome::Done(done.swap_remove(middle).1))
+}
+
 /// Runs one check under the time limit and reads its JSON object.
-fn measure(mut cmd: Command, limit: Duration, name: &str) -> Result<Outcome, BadInput> {
+fn measure(cmd: &mut Command, limit: Duration, name: &str) -> Result<Outcome, BadInput> {
     let mut child = cmd
         .stdout(Stdio::piped())
         .stderr(Stdio::inherit())
@@ -406,7 +447,7 @@ fn machine() -> String {
     )
 }
 
-fn readme_block(rows: &[Row], timeout: u64, threads: u16) -> String {
+fn readme_block(rows: &[Row], timeout: u64, threads: u16, repeat: u8) -> String {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let mut command = Vec::new();
     let mut skip = false;
@@ -430,9 +471,14 @@ fn readme_block(rows: &[Row], timeout: u64, threads: u16) -> String {
     } else {
         format!("{threads} threads")
     };
+    let repeats = if repeat > 1 {
+        format!(" Each was run {repeat} times; a row is the middle run by its total time.")
+    } else {
+        String::new()
+    };
     out.push_str(&format!(
         "Measured with `podcheck {}` on {}: {threads}, built with Cargo's `{}` profile, each \
-         run in a process of its own with a time limit of {timeout} s.\n\n",
+         run in a process of its own with a time limit of {timeout} s.{repeats}\n\n",
         command.join(" "),
         machine(),
         env!("PODCHECK_PROFILE"),

@@ -1171,6 +1171,23 @@ fn bench_reads_a_catalogue_file() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+#[test]
+fn bench_repeats_each_run_and_reports_the_middle_one() {
+    let o = run_expect(&["bench", "healthy", "--repeat", "3"], 0);
+    let out = stdout(&o);
+    // One row, of the middle run.
+    assert_eq!(out.matches("| healthy | 2 × 1 |").count(), 1, "{out}");
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains("bench: healthy at 2 × 1: 3 runs of ")
+            && err.contains("the middle one is reported"),
+        "{err}"
+    );
+    for bad in ["0", "10", "x"] {
+        assert_bad_input(&["bench", "healthy", "--repeat", bad], &["--repeat"]);
+    }
+}
+
 const BENCH_HEADER: &str = "| scenario | nodes × replicas | unique states | generated states | exploring (s) | graph (s) | traces (s) | states/s | bytes/state | peak memory (MiB) |";
 
 #[test]
