@@ -99,15 +99,7 @@ struct Row {
 
 impl Row {
     fn size(&self) -> String {
-        let mut r = self.replicas.clone();
-        r.sort_unstable();
-        r.dedup();
-        let reps: Vec<String> = r.iter().map(|n| n.to_string()).collect();
-        if reps.is_empty() {
-            format!("{} × –", self.nodes)
-        } else {
-            format!("{} × {}", self.nodes, reps.join("/"))
-        }
+        size_label(self.nodes, &self.replicas)
     }
 
     fn finished(&self) -> Option<&serde_json::Value> {
@@ -115,6 +107,20 @@ impl Row {
             Outcome::Done(v) if v["complete"] == true => Some(v),
             _ => None,
         }
+    }
+}
+
+/// A size as the table shows it: nodes × the distinct replicas (`–`: no Deployment or
+/// StatefulSet).
+fn size_label(nodes: usize, replicas: &[u64]) -> String {
+    let mut r = replicas.to_vec();
+    r.sort_unstable();
+    r.dedup();
+    let reps: Vec<String> = r.iter().map(|n| n.to_string()).collect();
+    if reps.is_empty() {
+        format!("{nodes} × –")
+    } else {
+        format!("{nodes} × {}", reps.join("/"))
     }
 }
 
@@ -208,7 +214,8 @@ pub fn run(args: BenchArgs) -> Result<ExitCode, BadInput> {
         if let Some((n, r)) = job.size {
             cmd.args(["--nodes", &n.to_string(), "--replicas", &r.to_string()]);
         }
-        let outcome = measure_repeated(&mut cmd, limit, name, args.repeat, nodes, biggest)?;
+        let label = format!("{name} at {}", size_label(nodes, &replicas));
+        let outcome = measure_repeated(&mut cmd, limit, name, &label, args.repeat)?;
         let row = Row {
             name: name.clone(),
             nodes,
@@ -236,14 +243,14 @@ pub fn run(args: BenchArgs) -> Result<ExitCode, BadInput> {
 }
 
 /// Runs one check `repeat` times ([`measure`]) and gives the middle of the finished runs by
-/// their total time, or the first run that did not finish (it ends the repeats).
+/// their total time, or the first run that did not finish (it ends the repeats). `label`
+/// names the scenario and size in the line that lists the runs' times.
 fn measure_repeated(
     cmd: &mut Command,
     limit: Duration,
     name: &str,
+    label: &str,
     repeat: u8,
-    nodes: usize,
-    replicas: u64,
 ) -> Result<Outcome, BadInput> {
     let total = |v: &serde_json::Value| -> f64 {
         ["exploring", "graph", "traces"]
@@ -262,7 +269,7 @@ fn measure_repeated(
     if repeat > 1 {
         let times: Vec<String> = done.iter().map(|(t, _)| format!("{t:.3}")).collect();
         eprintln!(
-            "bench: {name} at {nodes} × {replicas}: {} runs of {} s in all; the middle one is reported",
+            "bench: {label}: {} runs of {} s in all; the middle one is reported",
             done.len(),
             times.join(", ")
         );
