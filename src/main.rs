@@ -67,6 +67,11 @@ enum Command {
         /// of two interchangeable nodes holds what (see "Symmetry" in README).
         #[arg(long)]
         no_reduction: bool,
+        /// Make every successor, also one the search can name from a diamond of two
+        /// independent steps it has made already (see "Diamonds" in README): the same states,
+        /// edges, verdicts and traces, only slower; for comparison.
+        #[arg(long)]
+        no_diamonds: bool,
         /// Also give every `leads_to` property its worst-case and best-case time from P to Q
         /// (a `within` property always has them): the seconds, or `unbounded`.
         #[arg(long)]
@@ -1053,6 +1058,7 @@ fn main() -> ExitCode {
             traces,
             cross_check,
             no_reduction,
+            no_diamonds,
             worst_case,
             catalogue: file,
             strict,
@@ -1072,6 +1078,7 @@ fn main() -> ExitCode {
                 reduction: !no_reduction,
                 max_memory,
                 worst_case,
+                diamonds: !no_diamonds,
             };
             if !filename.is_empty() {
                 if file.is_some() || !scenarios.is_empty() {
@@ -1114,10 +1121,11 @@ fn main() -> ExitCode {
                             || max_memory.is_some()
                             || cross_check
                             || no_reduction
+                            || no_diamonds
                             || worst_case
                         {
                             return Err(BadInput(
-                                "--simulate takes none of --threads, --max-states, --max-memory, --cross-check, --no-reduction, --worst-case (they are flags of the exhaustive search)".into(),
+                                "--simulate takes none of --threads, --max-states, --max-memory, --cross-check, --no-reduction, --no-diamonds, --worst-case (they are flags of the exhaustive search)".into(),
                             ));
                         }
                         return swarm::run_simulate(picked, format, traces, &sim, size);

@@ -489,3 +489,50 @@ fn node_symmetry_keeps_random_verdicts_and_trace_lengths() {
         "{compared} compared, {reduced} reduced"
     );
 }
+
+/// Diamonds (a successor named by two independent steps instead of made) change nothing in
+/// random configurations either: the same graph, state by state and edge by edge, and the
+/// same verdicts and traces, with and without them.
+#[test]
+fn diamonds_keep_the_graph_of_random_scenarios() {
+    use proptest::strategy::ValueTree;
+    let mut runner = proptest::test_runner::TestRunner::deterministic();
+    let (mut compared, mut closed) = (0, 0);
+    for _ in 0..48 {
+        let s = scenario()
+            .new_tree(&mut runner)
+            .expect("the generator makes scenarios")
+            .current();
+        let opts = |diamonds| CheckOptions {
+            max_states: Some(300_000),
+            keep_graph: true,
+            diamonds,
+            ..CheckOptions::default()
+        };
+        let on = check::check(&s, &opts(true)).expect("a valid scenario checks");
+        if !on.complete {
+            continue;
+        }
+        let off = check::check(&s, &opts(false)).expect("a valid scenario checks");
+        let (a, b) = (on.graph.as_ref().unwrap(), off.graph.as_ref().unwrap());
+        assert_eq!(a.state_count(), b.state_count(), "{s:#?}");
+        assert_eq!(a.edge_count(), b.edge_count(), "{s:#?}");
+        for n in 0..a.state_count() as u32 {
+            assert_eq!(a.fingerprint(n), b.fingerprint(n), "state {n} of {s:#?}");
+            let edges = |g: &podcheck_properties::check::ClusterGraph| -> Vec<_> {
+                g.out_edges(n).map(|(_, t, x)| (t, *g.action(x))).collect()
+            };
+            assert_eq!(edges(a), edges(b), "edges of {n} in {s:#?}");
+        }
+        for (x, y) in on.properties.iter().zip(&off.properties) {
+            assert_eq!(x.verdict, y.verdict, "{} in {s:#?}", x.def.name);
+            assert_eq!(x.actions(), y.actions(), "{} in {s:#?}", x.def.name);
+        }
+        compared += 1;
+        closed += a.diamond_count();
+    }
+    assert!(
+        compared >= 30 && closed > 0,
+        "{compared} compared, {closed} successors named by diamonds"
+    );
+}

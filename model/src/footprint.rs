@@ -47,6 +47,7 @@ use crate::context::Context;
 use crate::spec::Fault;
 use crate::state::*;
 use crate::{controllers, faults, kubelet, proxy, scheduler};
+use smallvec::{smallvec, SmallVec};
 
 /// A part of the cluster state (see the module documentation).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -150,19 +151,115 @@ impl Part {
     }
 }
 
+impl Part {
+    /// The part as a set of bits of a [`Summary`]: two parts that overlap share a bit (a
+    /// wildcard has the bits of every part it covers; numbers are taken modulo the bits a
+    /// kind of part has, so different parts may share one too).
+    pub fn bits(self) -> u128 {
+        use Part::*;
+        // Where each kind of part starts, and how many bits it has.
+        const POD: u32 = 0; // 16
+        const EVENTS: u32 = 16; // 8
+        const GHOST: u32 = 24; // 4
+        const POD_LIST: u32 = 28;
+        const SLICE: u32 = 29;
+        const SLICE_PICK: u32 = 30;
+        const WORKLOAD: u32 = 31; // 4
+        const NODE_READY: u32 = 35; // 4
+        const NODE_TAINTS: u32 = 39; // 4
+        const NODE_SPEC: u32 = 43; // 4
+        const VOLUMES: u32 = 47;
+        const PDB: u32 = 48; // 2
+        const API_END: u32 = 50;
+        const RUNTIME: u32 = 50; // 4 nodes × 8 pods
+        const NODE_RT: u32 = 82; // 4
+        const NODE_RECORDS: u32 = 86; // 4
+        const IMAGES: u32 = 90; // 4
+        const PROXY: u32 = 94; // 4
+        const LAG: u32 = 98; // 4
+        const DEPENDENCY: u32 = 102;
+        const FAULT: u32 = 103; // 8
+        const DRAINS: u32 = 111;
+        const MIRROR_HISTORY: u32 = 112;
+        const GC_DUE: u32 = 113;
+        let bit = |at: u32, n: usize, of: usize| 1u128 << (at + (n % of) as u32);
+        let range = |from: u32, to: u32| ((1u128 << (to - from)) - 1) << from;
+        let node_obj = |n: u8| {
+            bit(NODE_READY, n.into(), 4)
+                | bit(NODE_TAINTS, n.into(), 4)
+                | bit(NODE_SPEC, n.into(), 4)
+        };
+        match self {
+            Pod(uid) => bit(POD, uid.into(), 16),
+            Events(uid) => bit(EVENTS, uid.into(), 8),
+            Ghost(uid) => bit(GHOST, uid.into(), 4),
+            PodList => bit(POD_LIST, 0, 1),
+            Pods => range(POD, SLICE),
+            Slice => bit(SLICE, 0, 1),
+            SlicePick => bit(SLICE_PICK, 0, 1),
+            Workload(w) => bit(WORKLOAD, w.into(), 4),
+            NodeObj(n) => node_obj(n),
+            NodeReady(n) => bit(NODE_READY, n.into(), 4),
+            NodeTaints(n) => bit(NODE_TAINTS, n.into(), 4),
+            NodeSpec(n) => bit(NODE_SPEC, n.into(), 4),
+            Volumes => bit(VOLUMES, 0, 1),
+            Pdb(i) => bit(PDB, i.into(), 2),
+            Api => range(POD, API_END),
+            Runtime(n, uid) => bit(RUNTIME, (n as usize % 4) * 8 + uid as usize % 8, 32),
+            NodeRt(n) => bit(NODE_RT, n.into(), 4),
+            NodeRecords(n) => bit(NODE_RECORDS, n.into(), 4),
+            Images(n) => bit(IMAGES, n.into(), 4),
+            Node(n) => {
+                (0xffu128 << (RUNTIME + (n as u32 % 4) * 8))
+                    | bit(NODE_RT, n.into(), 4)
+                    | bit(NODE_RECORDS, n.into(), 4)
+                    | bit(IMAGES, n.into(), 4)
+            }
+            Proxy(n) => bit(PROXY, n.into(), 4),
+            Lag(n) => bit(LAG, n.into(), 4),
+            Dependency => bit(DEPENDENCY, 0, 1),
+            Fault(i) => bit(FAULT, i.into(), 8),
+            Drains => bit(DRAINS, 0, 1),
+            MirrorHistory => bit(MIRROR_HISTORY, 0, 1),
+            GcDue => bit(GC_DUE, 0, 1),
+            All => u128::MAX,
+        }
+    }
+}
+
+/// A footprint in two sets of bits ([`Part::bits`]): cheap to keep and to compare, and
+/// never more independent than the footprint itself (parts that overlap share a bit), so
+/// what it judges independent is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Summary {
+    reads: u128,
+    writes: u128,
+}
+
+impl Summary {
+    /// Neither writes what the other reads or writes ([`Footprint::independent`], judged
+    /// on the bits).
+    pub fn independent(&self, other: &Summary) -> bool {
+        self.writes & (other.reads | other.writes) == 0 && other.writes & self.reads == 0
+    }
+}
+
+/// A list of parts: a footprint's reads or writes (most have a few, kept without a heap).
+pub type Parts = SmallVec<[Part; 12]>;
+
 /// What an action reads and writes (see the module documentation).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Footprint {
-    pub reads: Vec<Part>,
-    pub writes: Vec<Part>,
+    pub reads: Parts,
+    pub writes: Parts,
 }
 
 impl Footprint {
     /// Reads and writes everything: dependent on every action.
     pub fn everything() -> Self {
         Footprint {
-            reads: vec![Part::All],
-            writes: vec![Part::All],
+            reads: smallvec![Part::All],
+            writes: smallvec![Part::All],
         }
     }
 
@@ -177,6 +274,15 @@ impl Footprint {
         !Self::meets(&self.writes, &other.reads)
             && !Self::meets(&self.writes, &other.writes)
             && !Self::meets(&other.writes, &self.reads)
+    }
+
+    /// The footprint as bits ([`Summary`]).
+    pub fn summary(&self) -> Summary {
+        let bits = |parts: &[Part]| parts.iter().fold(0, |b, p| b | p.bits());
+        Summary {
+            reads: bits(&self.reads),
+            writes: bits(&self.writes),
+        }
     }
 
     /// Whether `part` is covered by a declared write.
@@ -207,7 +313,11 @@ pub fn footprint(m: &Context, s: &State, a: &Action) -> Footprint {
         Action::Kubelet(k) => kubelet(m, s, k),
         Action::Scheduler(scheduler::Action::Schedule { uid, .. }) => {
             // The scheduler reads the API alone (its choices are kept by the API's content).
-            let mut f = component(m, vec![Part::Api], vec![Part::Pod(uid), Part::Events(uid)]);
+            let mut f = component(
+                m,
+                smallvec![Part::Api],
+                smallvec![Part::Pod(uid), Part::Events(uid)],
+            );
             volume_observers(m, &mut f);
             f
         }
@@ -217,15 +327,15 @@ pub fn footprint(m: &Context, s: &State, a: &Action) -> Footprint {
             // is not cut off.
             component(
                 m,
-                vec![Part::Lag(node), Part::SlicePick, Part::NodeRt(node)],
-                vec![Part::Proxy(node), Part::Lag(node)],
+                smallvec![Part::Lag(node), Part::SlicePick, Part::NodeRt(node)],
+                smallvec![Part::Proxy(node), Part::Lag(node)],
             )
         }
         Action::Client(proxy::Request { via, .. }) => Footprint {
             // A request changes nothing; whether it can be sent depends on the proxy's
             // routes and on its machine being on.
-            reads: vec![Part::Proxy(via), Part::NodeRt(via)],
-            writes: Vec::new(),
+            reads: smallvec![Part::Proxy(via), Part::NodeRt(via)],
+            writes: Parts::new(),
         },
         Action::Fault(f) => fault(m, s, f),
         Action::Drain(_) => drain_step(m, s),
@@ -246,7 +356,7 @@ fn controller(m: &Context, s: &State, c: controllers::Action) -> Footprint {
     if c == controllers::Action::EndpointSliceSync {
         let mut reads = pod_objects(s);
         reads.push(Part::Slice);
-        let mut writes = vec![Part::Slice];
+        let mut writes = smallvec![Part::Slice];
         // The kube-proxies see the change only where it changes what they pick.
         let fallback = m.by_release.proxy_terminating_endpoints;
         let picked = |eps: &[Endpoint]| proxy::pick(eps, fallback).collect::<Vec<_>>();
@@ -275,7 +385,7 @@ fn controller(m: &Context, s: &State, c: controllers::Action) -> Footprint {
             let mut reads = match c {
                 // The taints of the node the pod is bound to (which the pod object says).
                 controllers::Action::TaintEviction { .. } => {
-                    let mut r = vec![Part::Pod(uid), Part::PodList];
+                    let mut r = smallvec![Part::Pod(uid), Part::PodList];
                     r.extend(s.pod(uid).and_then(|p| p.node).map(Part::NodeTaints));
                     r
                 }
@@ -286,7 +396,7 @@ fn controller(m: &Context, s: &State, c: controllers::Action) -> Footprint {
                 }
             };
             reads.push(Part::Events(uid));
-            let writes = vec![
+            let writes = smallvec![
                 Part::Pod(uid),
                 Part::Events(uid),
                 Part::Ghost(uid),
@@ -323,7 +433,7 @@ fn controller(m: &Context, s: &State, c: controllers::Action) -> Footprint {
             reads.extend([Part::NodeRecords(n), Part::Proxy(n)]);
         }
     }
-    let mut writes = vec![Part::Pods, Part::Volumes];
+    let mut writes = smallvec![Part::Pods, Part::Volumes];
     writes.extend((0..m.scenario.workloads.len() as u8).map(Part::Workload));
     writes.extend((0..nodes).map(Part::NodeObj));
     writes.extend((0..s.api.pdbs.len() as u8).map(Part::Pdb));
@@ -343,9 +453,9 @@ fn node_lifecycle(
 ) -> Footprint {
     use controllers::node_lifecycle::Step;
     let nodes = s.nodes.len() as u8;
-    let mut reads: Vec<Part> = (0..nodes).map(Part::NodeObj).collect();
+    let mut reads: Parts = (0..nodes).map(Part::NodeObj).collect();
     reads.push(Part::NodeRt(n));
-    let mut writes = vec![Part::NodeObj(n)];
+    let mut writes = smallvec![Part::NodeObj(n)];
     if let Step::MarkUnknown | Step::MarkNotReady = step {
         // The pods bound to the node, found by reading every pod object.
         reads.extend(pod_objects(s));
@@ -366,14 +476,14 @@ fn node_lifecycle(
 }
 
 /// Every API pod object and the list, without the events (which no controller reads).
-fn pod_objects(s: &State) -> Vec<Part> {
-    let mut out = vec![Part::PodList];
+fn pod_objects(s: &State) -> Parts {
+    let mut out = smallvec![Part::PodList];
     out.extend(s.api.pods.iter().map(|p| Part::Pod(p.uid)));
     out
 }
 
 /// Every API object but the pods' events.
-fn api_objects(m: &Context, s: &State) -> Vec<Part> {
+fn api_objects(m: &Context, s: &State) -> Parts {
     let mut out = pod_objects(s);
     out.extend([Part::Slice, Part::Volumes]);
     out.extend((0..m.scenario.workloads.len() as u8).map(Part::Workload));
@@ -393,7 +503,7 @@ fn gc_reachable(m: &Context) -> bool {
 
 /// A component's step (an urgent action): it waits while PodGC's collection is due, and
 /// where it writes a pod object it can make that collection due.
-fn component(m: &Context, mut reads: Vec<Part>, mut writes: Vec<Part>) -> Footprint {
+fn component(m: &Context, mut reads: Parts, mut writes: Parts) -> Footprint {
     if gc_reachable(m) {
         reads.push(Part::GcDue);
         if writes
@@ -432,7 +542,7 @@ fn kubelet(m: &Context, s: &State, a: kubelet::Action) -> Footprint {
     {
         return Footprint::everything();
     }
-    let mut reads = vec![
+    let mut reads = smallvec![
         Part::NodeRt(n),
         Part::Runtime(n, uid),
         Part::Pod(uid),
@@ -448,10 +558,10 @@ fn kubelet(m: &Context, s: &State, a: kubelet::Action) -> Footprint {
     }
     let mut writes = match a {
         // A probe runs against the container and keeps its result in the kubelet.
-        K::Probe { .. } => vec![Part::Runtime(n, uid), Part::Events(uid)],
-        K::StatusUpdate { .. } => vec![Part::Pod(uid), Part::Events(uid)],
+        K::Probe { .. } => smallvec![Part::Runtime(n, uid), Part::Events(uid)],
+        K::StatusUpdate { .. } => smallvec![Part::Pod(uid), Part::Events(uid)],
         // The pod worker is done with the pod once its object is gone.
-        K::RemoveObject { .. } => vec![
+        K::RemoveObject { .. } => smallvec![
             Part::Pod(uid),
             Part::Events(uid),
             Part::Ghost(uid),
@@ -463,14 +573,14 @@ fn kubelet(m: &Context, s: &State, a: kubelet::Action) -> Footprint {
         K::Sync {
             step: Step::Start { .. },
             ..
-        } => vec![Part::Runtime(n, uid), Part::Ghost(uid), Part::Events(uid)],
+        } => smallvec![Part::Runtime(n, uid), Part::Ghost(uid), Part::Events(uid)],
         // A rejection writes the pod's phase; an eviction its status.
         K::Sync {
             step: Step::Reject, ..
         }
-        | K::Evict { .. } => vec![Part::Runtime(n, uid), Part::Pod(uid), Part::Events(uid)],
+        | K::Evict { .. } => smallvec![Part::Runtime(n, uid), Part::Pod(uid), Part::Events(uid)],
         // The other steps of the pod worker change what runs, and the events.
-        _ => vec![Part::Runtime(n, uid), Part::Events(uid)],
+        _ => smallvec![Part::Runtime(n, uid), Part::Events(uid)],
     };
     match a {
         K::Sync {
@@ -525,16 +635,16 @@ fn kubelet_node(m: &Context, a: kubelet::Action) -> Footprint {
         // It posts Ready (and whether the node is shutting down) once the API server can
         // be reached.
         K::NodeStatus { .. } => (
-            vec![Part::NodeRt(n), Part::NodeReady(n)],
-            vec![Part::NodeReady(n)],
+            smallvec![Part::NodeRt(n), Part::NodeReady(n)],
+            smallvec![Part::NodeReady(n)],
         ),
         // The pods' probe workers are made again with their next sync.
-        K::Start { .. } => (vec![Part::Node(n)], vec![Part::Node(n)]),
+        K::Start { .. } => (smallvec![Part::Node(n)], smallvec![Part::Node(n)]),
         // The next group of pods is killed (their objects get DisruptionTarget, their
         // events the kill), or the machine powers off.
         _ => (
-            vec![Part::Node(n), Part::NodeObj(n), Part::Pods],
-            vec![Part::Node(n), Part::Pods],
+            smallvec![Part::Node(n), Part::NodeObj(n), Part::Pods],
+            smallvec![Part::Node(n), Part::Pods],
         ),
     };
     let mut f = component(m, reads, writes);
@@ -585,8 +695,8 @@ fn fault_parts(m: &Context, s: &State, a: faults::Action) -> Option<Footprint> {
             };
             let n = node(name)?;
             let mut f = Footprint {
-                reads: vec![Part::Fault(index), Part::NodeObj(n), Part::NodeRt(n)],
-                writes: vec![Part::Fault(index), Part::NodeRt(n)],
+                reads: smallvec![Part::Fault(index), Part::NodeObj(n), Part::NodeRt(n)],
+                writes: smallvec![Part::Fault(index), Part::NodeRt(n)],
             };
             partition_observer(n, &mut f);
             volume_observers_after_partition(m, n, &mut f);
@@ -594,8 +704,8 @@ fn fault_parts(m: &Context, s: &State, a: faults::Action) -> Option<Footprint> {
         }
     };
     let spec = m.scenario.faults.get(index as usize)?;
-    let mut reads = vec![Part::Fault(index)];
-    let mut writes = vec![Part::Fault(index)];
+    let mut reads = smallvec![Part::Fault(index)];
+    let mut writes = smallvec![Part::Fault(index)];
     // A fault that writes pod objects can make PodGC's collection due; one that writes a
     // node's records changes what the node mounts.
     let mut pods_written = false;
@@ -721,9 +831,9 @@ fn volume_observers_after_partition(m: &Context, n: u8, f: &mut Footprint) {
 /// node's Node object, the pods (listed on the node, evicted or deleted, gone) and the
 /// budgets the Eviction API checks.
 fn drain_step(m: &Context, s: &State) -> Footprint {
-    let mut reads = vec![Part::Drains];
+    let mut reads = smallvec![Part::Drains];
     reads.extend(api_objects(m, s));
-    let mut writes = vec![Part::Drains, Part::Pods];
+    let mut writes = smallvec![Part::Drains, Part::Pods];
     writes.extend((0..s.api.nodes.len() as u8).map(Part::NodeObj));
     writes.extend((0..s.api.pdbs.len() as u8).map(Part::Pdb));
     // Its steps are the client's, which `actions` offers with the components' (they wait
@@ -865,4 +975,91 @@ pub fn content(values: &[(Part, u64)], parts: &[Part]) -> u64 {
         .collect();
     absent.sort();
     h.hash_one((acc, absent))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Parts of every kind, with numbers past the bits each kind has.
+    fn parts() -> Vec<Part> {
+        use Part::*;
+        let mut out = vec![
+            PodList,
+            Pods,
+            Slice,
+            SlicePick,
+            Volumes,
+            Dependency,
+            Drains,
+            MirrorHistory,
+            GcDue,
+            Api,
+            All,
+        ];
+        for uid in 0..40u16 {
+            out.extend([Pod(uid), Events(uid), Ghost(uid)]);
+        }
+        for n in 0..9u8 {
+            out.extend([
+                Workload(n),
+                NodeObj(n),
+                NodeReady(n),
+                NodeTaints(n),
+                NodeSpec(n),
+                Pdb(n),
+                NodeRt(n),
+                NodeRecords(n),
+                Images(n),
+                Node(n),
+                Proxy(n),
+                Lag(n),
+                Fault(n),
+            ]);
+            for uid in 0..20u16 {
+                out.push(Runtime(n, uid));
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn parts_that_overlap_share_a_bit() {
+        let all = parts();
+        for p in &all {
+            assert_ne!(p.bits(), 0, "{p:?} has no bit");
+            for q in &all {
+                assert_eq!(p.overlaps(*q), q.overlaps(*p), "{p:?} and {q:?}");
+                if p.overlaps(*q) {
+                    assert_ne!(p.bits() & q.bits(), 0, "{p:?} and {q:?} overlap");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn a_summary_is_never_more_independent_than_its_footprint() {
+        // Footprints of one and two parts of every kind.
+        let all = parts();
+        let small: Vec<Part> = all.iter().copied().step_by(7).collect();
+        let mut prints = Vec::new();
+        for r in &small {
+            for w in &small {
+                prints.push(Footprint {
+                    reads: smallvec::smallvec![*r],
+                    writes: smallvec::smallvec![*w],
+                });
+            }
+        }
+        let mut judged = 0;
+        for a in &prints {
+            for b in &prints {
+                if a.summary().independent(&b.summary()) {
+                    judged += 1;
+                    assert!(a.independent(b), "{a:?} and {b:?}");
+                }
+            }
+        }
+        assert!(judged > 0);
+    }
 }

@@ -1792,9 +1792,10 @@ pub fn find(name: &str) -> Option<PropertyDef> {
 pub type ActionFn = fn(&Action) -> bool;
 
 /// The actions a `step` property of the catalogue judges: on every other transition its
-/// condition holds whatever the states (each such function returns `true` at once for any
-/// other action; `properties/tests/judged_steps.rs` checks it on the states of every built-in
-/// scenario). `None` for a property that judges every transition, and for any property that
+/// condition holds whatever the states (most such functions return `true` at once for any
+/// other action; two hold there because no other action changes what they compare: the pod
+/// objects' phases, what runs on the nodes; `properties/tests/judged_steps.rs` checks it on
+/// the states of every built-in scenario). `None` for a property that judges every transition, and for any property that
 /// is not the catalogue's own (a property of your own judges every transition).
 pub fn judged_steps(def: &PropertyDef) -> Option<ActionFn> {
     let Kind::Step(mine) = def.kind else {
@@ -1848,6 +1849,27 @@ pub fn judged_steps(def: &PropertyDef) -> Option<ActionFn> {
         }
         "shutdown_stops_pods_before_power_off" | "shutdown_critical_pods_stop_last" => {
             |a| matches!(a, Action::Kubelet(kubelet::Action::Shutdown { .. }))
+        }
+        // A phase is in the pod object, which a kube-proxy, a client request, a probe, the
+        // node status and the pod worker's steps (but a rejection) leave alone.
+        "terminal_phase_is_final" => |a| {
+            !matches!(
+                a,
+                Action::KubeProxy(_)
+                    | Action::Client(_)
+                    | Action::Kubelet(
+                        kubelet::Action::Probe { .. } | kubelet::Action::NodeStatus { .. }
+                    )
+            ) && !matches!(
+                a,
+                Action::Kubelet(kubelet::Action::Sync { step, .. })
+                    if *step != kubelet::Step::Reject
+            )
+        },
+        // A sidecar stops on its node: only the kubelet, the clock and the faults change
+        // what runs there.
+        "sidecar_outlives_main_containers" => {
+            |a| matches!(a, Action::Kubelet(_) | Action::Tick(_) | Action::Fault(_))
         }
         _ => return None,
     };

@@ -28,7 +28,7 @@
 
 use crate::catalogue::{self, Kind, PropertyDef};
 use crate::explore::{
-    explore_with, realize, ExploreOptions, Finding, Graph, Probe, Reduction, Run,
+    explore_with, realize, Commute, ExploreOptions, Finding, Graph, Probe, Reduction, Run,
 };
 use crate::explore::{ActionId, StateId};
 use crate::liveness::{leads_to_holds_up_to, leads_to_progress, Ends, LassoEnd, LeadsTo};
@@ -37,6 +37,7 @@ use crate::timing::{
     best_case, worst_case, worst_case_when_leads_to_holds, Seconds, TimedPath, Worst,
 };
 use crate::vacuity::{self, Warning};
+use podcheck_model::footprint::Summary;
 use podcheck_model::spec::{Scenario, Verdict};
 use podcheck_model::{Action, Actor, Cluster, PropertyFn, State};
 use stateright::Expectation;
@@ -81,6 +82,11 @@ pub struct CheckOptions {
     /// Also compute the worst and best time of every `leads_to` property (a `within`
     /// property always has them).
     pub worst_case: bool,
+    /// Take a successor that closes a diamond of independent actions from the graph instead
+    /// of making it ([`crate::explore::Commute`], by the actions' footprints,
+    /// [`podcheck_model::footprint`]). The graph, the counts, the verdicts and the traces are
+    /// the same either way; off, every successor is made.
+    pub diamonds: bool,
 }
 
 impl Default for CheckOptions {
@@ -94,6 +100,7 @@ impl Default for CheckOptions {
             reduction: true,
             max_memory: None,
             worst_case: false,
+            diamonds: true,
         }
     }
 }
@@ -513,6 +520,13 @@ pub fn check_with(
         opts.progress.then(|| scenario.name.clone()),
         opts.max_memory,
     );
+    let footprint =
+        |s: &State, a: &Action| podcheck_model::footprint::footprint(&m.ctx, s, a).summary();
+    let independent = |x: &Summary, y: &Summary| x.independent(y);
+    let commute = Commute {
+        footprint: &footprint,
+        independent: &independent,
+    };
     let (graph, findings) = explore_with(
         &m,
         fair_actor,
@@ -520,6 +534,7 @@ pub fn check_with(
         &explore_opts,
         &mut progress,
         reduce.then_some(reduction),
+        opts.diamonds.then_some(commute),
     );
     drop(probes);
     let same_class = |a: &State, b: &State| m.symmetry.same_class(a, b);

@@ -86,7 +86,11 @@ pub type ActionFilter<'a, A> = Box<dyn Fn(&A) -> bool + Sync + 'a>;
 type OpenState<'p, 'a, S> = (usize, &'p (dyn Fn(&S) -> bool + Sync + 'a), bool);
 
 /// An open step probe of the search: its index and its predicate.
-type OpenStep<'p, 'a, S, A> = (usize, &'p (dyn Fn(&S, &A, &S) -> bool + Sync + 'a));
+type OpenStep<'p, 'a, S, A> = (usize, StepRef<'p, 'a, S, A>);
+/// A step predicate, borrowed.
+type StepRef<'p, 'a, S, A> = &'p (dyn Fn(&S, &A, &S) -> bool + Sync + 'a);
+/// An open step probe with the bit its filter has in the action masks ([`judged_mask`]).
+type JudgedStep<'p, 'a, S, A> = (usize, StepRef<'p, 'a, S, A>, u64);
 
 /// A step probe's filter, borrowed ([`Probe::FirstStepOf`]); `None`: it looks at every
 /// transition.
@@ -238,6 +242,8 @@ pub struct Graph<A, K> {
     expanded: usize,
     complete: bool,
     generated: usize,
+    /// Of the `generated` successors, those a diamond named ([`Commute`]).
+    diamonds: usize,
     stop: Option<Stop>,
 }
 
@@ -285,7 +291,7 @@ where
     K: Ord + Copy + Send + Sync,
 {
     let mut progress = Progress::new(opts.progress.clone(), None);
-    explore_with(model, actor, probes, opts, &mut progress, None)
+    explore_with::<M, K, ()>(model, actor, probes, opts, &mut progress, None, None)
 }
 
 /// How [`explore_with`] reduces the graph by a symmetry: the state it keeps for each state
@@ -328,6 +334,49 @@ impl<S: Hash> Reduction<'_, S> {
     }
 }
 
+/// Which actions commute, so that the search need not make a successor it can name
+/// ([`explore_with`]): an action's footprint in a state, and whether two footprints are
+/// independent. Independent means: in a state where both actions are enabled, each stays
+/// enabled after the other, and the two orders lead to the same state.
+///
+/// # Diamonds
+///
+/// Let state `u` be, exactly, the successor of its breadth-first parent `p` by action `b`,
+/// and let action `a` be enabled at `u`. If `a` and `b` are independent in `p`, then `a` was
+/// enabled at `p`, and `u`'s successor by `a` is the successor by `b` of `p`'s successor by
+/// `a`. Where the graph has that state `s` (an edge of `p` by `a`, whose target is exactly
+/// that successor) and has expanded it already, its edge by `b` names `u`'s successor by
+/// `a`: the search takes that edge without making the successor, fingerprinting it and
+/// asking the visited table about it. It is the edge, to the state, that making it would
+/// give: the graph, its numbering and every finding are the same with or without
+/// diamonds (tests compare them on every built-in scenario). A step probe that judges the
+/// action still sees the real transition: there, the diamond is taken only where the target
+/// is exactly the successor and is still in the frontier, whose state it then reads.
+///
+/// "Exactly" matters with a [`Reduction`]: the state the graph keeps of a class may be
+/// another one than the successor found, and then its own successors are not those of the
+/// state found. The search knows, for each edge, whether its target as kept is exactly the
+/// source's successor (its own fingerprint is the kept state's).
+///
+/// The footprint of `b` in `p` is taken when `u` is found (`p` is at hand then); that of `a`
+/// in `u`, which is its footprint in `p` where `b` does not write what `a` reads (a
+/// footprint depends on the state only through what it reads). Nothing is reduced: every
+/// state and every edge is in the graph; what is saved is the work of making the
+/// successors that close diamonds, most of the duplicates where independent steps
+/// interleave.
+pub struct Commute<'a, S, A, F> {
+    pub footprint: &'a (dyn Fn(&S, &A) -> F + Sync),
+    pub independent: &'a (dyn Fn(&F, &F) -> bool + Sync),
+}
+
+// By hand: a derive would ask `S: Copy`.
+impl<S, A, F> Clone for Commute<'_, S, A, F> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+impl<S, A, F> Copy for Commute<'_, S, A, F> {}
+
 /// [`explore`], in the `exploring` phase of `progress`: its line on stderr, and its stops
 /// (Ctrl-C, the memory bound) before the next state is expanded. `opts.progress` is not read
 /// (`progress` has the name).
@@ -343,13 +392,14 @@ impl<S: Hash> Reduction<'_, S> {
 /// see the real transition (from a kept state, by one of its actions, to the successor
 /// before it is replaced). A path of this graph is a run of the model only up to the
 /// classes: [`realize`] turns it into a real one.
-pub fn explore_with<M, K>(
+pub fn explore_with<M, K, F>(
     model: &M,
     actor: impl Fn(&M::Action) -> Option<K>,
     probes: &[Probe<'_, M::State, M::Action>],
     opts: &ExploreOptions,
     progress: &mut Progress,
     reduction: Option<Reduction<'_, M::State>>,
+    commute: Option<Commute<'_, M::State, M::Action, F>>,
 ) -> (Graph<M::Action, K>, Vec<Finding>)
 where
     M: Model + Sync,
@@ -360,10 +410,16 @@ where
     // The state a state found is, if the graph knows without mapping it: by its own
     // fingerprint `fp`, among the states it keeps (with a reduction, also among those mapped
     // lately).
-    let ask = |g: &Graph<M::Action, K>, fp: u64| -> Option<StateId> {
+    //
+    // With it, whether the state the graph keeps is this very state ("exact"): its own
+    // fingerprint is the kept state's, not one mapped to it lately.
+    let ask = |g: &Graph<M::Action, K>, fp: u64| -> Option<(StateId, bool)> {
         match reduction {
-            None => g.lookup(fp),
-            Some(_) => g.lookup_found(fp),
+            None => g.lookup(fp).map(|v| (v, true)),
+            Some(_) => g
+                .lookup_kept(fp)
+                .map(|v| (v, true))
+                .or_else(|| g.lookup_mapped(fp).map(|v| (v, false))),
         }
     };
     // Where a state found goes: the state the graph keeps of it (already, or to be added),
@@ -375,25 +431,27 @@ where
     let place = |g: &Graph<M::Action, K>,
                  s: M::State,
                  fp: u64,
-                 found: Option<StateId>|
+                 found: Option<(StateId, bool)>|
      -> Placed<M::State> {
         let found = || found.or_else(|| ask(g, fp));
         match reduction {
             None => Placed {
-                known: found(),
+                known: found().map(|(v, _)| v),
                 state: s,
                 number: fp,
                 kept: fp,
                 mapped: None,
+                exact: true,
             },
             Some(r) => {
-                if let Some(v) = found() {
+                if let Some((v, exact)) = found() {
                     return Placed {
                         known: Some(v),
                         state: s,
                         number: g.fps[v as usize],
                         kept: fp,
                         mapped: None,
+                        exact,
                     };
                 }
                 let (state, number) = r.keep(s);
@@ -408,6 +466,9 @@ where
                     number,
                     kept,
                     mapped: Some(fp),
+                    // Not where the graph keeps another state of the class, or the state
+                    // is mapped to another one of its class.
+                    exact: known.is_none() && kept == fp,
                 }
             }
         }
@@ -432,6 +493,7 @@ where
         expanded: 0,
         complete: true,
         generated: 0,
+        diamonds: 0,
         stop: None,
     };
     progress.phase(Phase::Exploring, None, None);
@@ -516,6 +578,7 @@ where
                     number,
                     kept,
                     mapped: None,
+                    exact: false,
                 }
             }
         }
@@ -584,6 +647,14 @@ where
         .map(|(i, c)| (i, c, bits[i]))
         .collect();
     let mut successors: Vec<Successor<M::State, M::Action>> = Vec::new();
+    // Diamonds ([`Commute`]), on one thread: each state of the frontier with the footprint
+    // the action that found it had in its parent, where the state is exactly the parent's
+    // successor by it; whether each edge's target is exactly the source's successor by its
+    // action; and the parent's edges that may close a diamond (action and target).
+    let commute = commute.filter(|_| opts.threads <= 1);
+    let mut found_by: VecDeque<Option<F>> = queue.iter().map(|_| None).collect();
+    let mut exact_edges = BitSet::default();
+    let mut sides: Vec<(ActionId, StateId)> = Vec::new();
     'bfs: while g.complete {
         if queue.is_empty() {
             break;
@@ -604,12 +675,53 @@ where
         let Some(state) = queue.pop_front() else {
             break;
         };
+        let by = found_by.pop_front().flatten();
+        // The parent's other edges, to states expanded already, each exactly the parent's
+        // successor by its action.
+        sides.clear();
+        let (p, b) = (g.parent[u as usize], g.parent_action[u as usize]);
+        if by.is_some() && p != NONE {
+            sides.extend(
+                g.out_edges(p)
+                    .filter(|&(e, t, _)| t < u && exact_edges.get(e as usize))
+                    .map(|(_, t, a)| (a, t)),
+            );
+        }
         model.actions(&state, &mut actions);
         // The successors first, each with its fingerprint; then the graph is asked about
         // them one after the other, with nothing in between, so that the processor can wait
         // for the visited table's memory for several at once; then each is taken in action
         // order, as one by one.
         for a in actions.drain(..) {
+            let seen = action_ids.get(&a).copied();
+            // A diamond closed: the successor is a state the graph has, without making it.
+            if let (Some(c), Some(by), Some(t)) = (commute, &by, seen) {
+                let closed = sides
+                    .iter()
+                    .find(|&&(x, _)| x == t)
+                    .and_then(|&(_, s)| g.out_edges(s).find(|&(_, _, x)| x == b))
+                    .map(|(e, v, _)| (v, exact_edges.get(e as usize)))
+                    .filter(|&(v, exact)| {
+                        // A step probe that judges the action needs the successor: the
+                        // target as kept, where it is exactly the successor and still in
+                        // the frontier.
+                        let judged = masks.get(t as usize).is_none_or(|m| {
+                            open_step_probes.iter().any(|&(_, _, bit)| m & bit != 0)
+                        });
+                        (!judged || (exact && v > u))
+                            && (c.independent)(by, &(c.footprint)(&state, &a))
+                    });
+                if let Some(found) = closed {
+                    successors.push(Successor {
+                        action: a,
+                        aid: t,
+                        next: None,
+                        fp: 0,
+                        found: Some(found),
+                    });
+                    continue;
+                }
+            }
             let Some(next) = model.next_state(&state, a.clone()) else {
                 continue;
             };
@@ -617,19 +729,15 @@ where
                 continue;
             }
             let fp = fingerprint(&next);
-            successors.push((a, next, fp, None));
-        }
-        for (_, _, fp, found) in successors.iter_mut() {
-            *found = ask(&g, *fp);
-        }
-        for (a, next, fp, found) in successors.drain(..) {
-            g.generated += 1;
-            let aid = Interner {
-                action_ids: &mut action_ids,
-                actor_ids: &mut actor_ids,
-                actor: &actor,
-            }
-            .intern(&mut g, &a);
+            let aid = match seen {
+                Some(aid) => aid,
+                None => Interner {
+                    action_ids: &mut action_ids,
+                    actor_ids: &mut actor_ids,
+                    actor: &actor,
+                }
+                .intern(&mut g, &a),
+            };
             while masks.len() <= aid as usize {
                 masks.push(judged_mask(
                     &filters,
@@ -637,25 +745,72 @@ where
                     g.action(masks.len() as ActionId),
                 ));
             }
+            successors.push(Successor {
+                action: a,
+                aid,
+                next: Some(next),
+                fp,
+                found: None,
+            });
+        }
+        for s in successors.iter_mut() {
+            if s.next.is_some() {
+                s.found = ask(&g, s.fp);
+            }
+        }
+        for Successor {
+            action: a,
+            aid,
+            next,
+            fp,
+            found,
+        } in successors.drain(..)
+        {
+            g.generated += 1;
             let mask = masks[aid as usize];
-            let mut closed = false;
-            for &(i, c, bit) in &open_step_probes {
-                if mask & bit != 0 && c(&state, &a, &next) {
-                    if let Finding::Step(found @ None) = &mut findings[i] {
-                        *found = Some((u, aid));
-                        closed = true;
+            let judge =
+                |next: &M::State,
+                 findings: &mut Vec<Finding>,
+                 open: &mut Vec<JudgedStep<'_, '_, M::State, M::Action>>| {
+                    let mut closed = false;
+                    for &(i, c, bit) in open.iter() {
+                        if mask & bit != 0 && c(&state, &a, next) {
+                            if let Finding::Step(found @ None) = &mut findings[i] {
+                                *found = Some((u, aid));
+                                closed = true;
+                            }
+                        }
                     }
+                    if closed {
+                        open.retain(|&(i, ..)| matches!(findings[i], Finding::Step(None)));
+                    }
+                };
+            let Some(next) = next else {
+                // Closed by a diamond: the target is known, and where a step probe judges
+                // the action, it is exactly the successor, still in the frontier.
+                let (v, exact) = found.expect("a diamond names its target");
+                g.diamonds += 1;
+                if open_step_probes.iter().any(|&(_, _, bit)| mask & bit != 0) {
+                    judge(
+                        &queue[(v - u - 1) as usize],
+                        &mut findings,
+                        &mut open_step_probes,
+                    );
                 }
-            }
-            if closed {
-                open_step_probes.retain(|&(i, ..)| matches!(findings[i], Finding::Step(None)));
-            }
+                exact_edges.push(exact);
+                if !g.push_edge(v, aid, progress) {
+                    break 'bfs;
+                }
+                continue;
+            };
+            judge(&next, &mut findings, &mut open_step_probes);
             let Placed {
                 known,
                 state: next,
                 number,
                 kept,
                 mapped,
+                exact,
             } = place(&g, next, fp, found);
             let v = match known {
                 Some(v) => v,
@@ -667,6 +822,8 @@ where
                 None => {
                     let v = g.add(number, kept, u, aid);
                     observe(&mut findings, &mut open_state_probes, v, &next);
+                    found_by
+                        .push_back(commute.filter(|_| exact).map(|c| (c.footprint)(&state, &a)));
                     queue.push_back(next);
                     v
                 }
@@ -674,6 +831,7 @@ where
             if let Some(own) = mapped {
                 g.remember(own, v, known.is_none() && kept == own);
             }
+            exact_edges.push(exact);
             if !g.push_edge(v, aid, progress) {
                 break 'bfs;
             }
@@ -725,9 +883,19 @@ impl InEdges {
     }
 }
 
-/// A successor of the state being expanded: the action, the state, its own fingerprint, and
-/// what the graph answered for it when asked before it was taken.
-type Successor<S, A> = (A, S, u64, Option<StateId>);
+/// A successor of the state being expanded.
+struct Successor<S, A> {
+    action: A,
+    /// Its number in the graph.
+    aid: ActionId,
+    /// The state; `None` where a diamond closed ([`Commute`]): `found` is then its target.
+    next: Option<S>,
+    /// Its own fingerprint.
+    fp: u64,
+    /// What the graph answered for it when asked before it was taken: the state it keeps
+    /// of it, and whether that is this very state.
+    found: Option<(StateId, bool)>,
+}
 
 /// Where a state found goes in the graph (see [`explore_with`]).
 struct Placed<S> {
@@ -741,6 +909,8 @@ struct Placed<S> {
     kept: u64,
     /// The state's own fingerprint, if it was mapped ([`Reduction::keep`]).
     mapped: Option<u64>,
+    /// The state the graph keeps (or will keep) of its class is this very state.
+    exact: bool,
 }
 
 /// The breadth-first level being expanded: states `end..` are on the next one.
@@ -1148,11 +1318,15 @@ impl<A, K> Graph<A, K> {
     /// The state a successor whose own fingerprint is `fp` is, if the graph knows without
     /// mapping it: a state it keeps, or a state mapped lately ([`Graph::remember`]).
     fn lookup_found(&self, fp: u64) -> Option<StateId> {
-        self.lookup_kept(fp).or_else(|| {
-            self.mapped
-                .iter()
-                .find_map(|t| t.find(fp, |(f, _)| *f == fp).map(|(_, i)| *i))
-        })
+        self.lookup_kept(fp).or_else(|| self.lookup_mapped(fp))
+    }
+
+    /// A state mapped lately whose own fingerprint is `fp` ([`Graph::remember`]): the state
+    /// the graph keeps of its class.
+    fn lookup_mapped(&self, fp: u64) -> Option<StateId> {
+        self.mapped
+            .iter()
+            .find_map(|t| t.find(fp, |(f, _)| *f == fp).map(|(_, i)| *i))
     }
 
     /// A state whose own fingerprint is `own` was mapped to state `v` (`kept`: which keeps
@@ -1192,6 +1366,12 @@ impl<A, K> Graph<A, K> {
     /// Number of distinct states.
     pub fn state_count(&self) -> usize {
         self.fps.len()
+    }
+
+    /// Of the successors generated, the number a diamond named without making them
+    /// ([`Commute`]).
+    pub fn diamond_count(&self) -> usize {
+        self.diamonds
     }
 
     /// Number of edges (one per enabled action of each expanded state).
