@@ -2,7 +2,9 @@
 //!
 //! This is the ground a partial-order reduction stands on: two actions whose footprints do
 //! not meet (neither writes a part the other reads or writes) commute, and neither enables
-//! or disables the other. A footprint must therefore be an over-approximation:
+//! or disables the other. The search relies on it today for its diamonds (a successor named
+//! from the other order of two independent steps instead of made; `properties::explore::
+//! Commute`), judged on [`Summary`]s. A footprint must therefore be an over-approximation:
 //!
 //! - **reads**: everything the action's guard (whether it is enabled) and its effect depend
 //!   on. Two states that agree on the read parts must agree on whether the action is
