@@ -654,7 +654,7 @@ where
     let commute = commute.filter(|_| opts.threads <= 1);
     let mut found_by: VecDeque<Option<F>> = queue.iter().map(|_| None).collect();
     let mut exact_edges = BitSet::default();
-    let mut sides: Vec<(ActionId, StateId)> = Vec::new();
+    let mut sides: Vec<(ActionId, StateId, bool)> = Vec::new();
     'bfs: while g.complete {
         if queue.is_empty() {
             break;
@@ -681,10 +681,17 @@ where
         sides.clear();
         let (p, b) = (g.parent[u as usize], g.parent_action[u as usize]);
         if by.is_some() && p != NONE {
+            // Each such state's edge by `b`, if it has one: the diamond's far corner, read
+            // here for all of them in a row, before the actions, so that the processor
+            // waits for their memory at once.
             sides.extend(
                 g.out_edges(p)
                     .filter(|&(e, t, _)| t < u && exact_edges.get(e as usize))
-                    .map(|(_, t, a)| (a, t)),
+                    .filter_map(|(_, t, a)| {
+                        g.out_edges(t)
+                            .find(|&(_, _, x)| x == b)
+                            .map(|(e, v, _)| (a, v, exact_edges.get(e as usize)))
+                    }),
             );
         }
         model.actions(&state, &mut actions);
@@ -698,9 +705,8 @@ where
             if let (Some(c), Some(by), Some(t)) = (commute, &by, seen) {
                 let closed = sides
                     .iter()
-                    .find(|&&(x, _)| x == t)
-                    .and_then(|&(_, s)| g.out_edges(s).find(|&(_, _, x)| x == b))
-                    .map(|(e, v, _)| (v, exact_edges.get(e as usize)))
+                    .find(|&&(x, ..)| x == t)
+                    .map(|&(_, v, exact)| (v, exact))
                     .filter(|&(v, exact)| {
                         // A step probe that judges the action needs the successor: the
                         // target as kept, where it is exactly the successor and still in
