@@ -1,8 +1,9 @@
 //! Diamonds (`podcheck_properties::explore::Commute`) change nothing but the work: a
 //! successor named by a diamond of two independent steps, instead of being made, is the
-//! same edge to the same state. Every built-in scenario checked with and without them gives
-//! the same graph, state by state and edge by edge, the same verdicts and the same traces
-//! (random scenarios: `tests/random_scenarios.rs`).
+//! same edge to the same state. Every built-in scenario, and every scenario the fault plans
+//! make of the example manifests, checked with and without them gives the same graph,
+//! state by state and edge by edge, the same verdicts and the same traces (random
+//! scenarios: `tests/random_scenarios.rs`).
 
 use podcheck_model::catalogue;
 use podcheck_model::Scenario;
@@ -100,4 +101,59 @@ fn the_quotients_by_symmetry_are_the_same_with_and_without_diamonds() {
         compared += 1;
     }
     assert!(compared >= 4, "only {compared} reduced and compared");
+}
+
+#[test]
+fn every_example_manifest_under_every_plan_has_the_same_graph_with_and_without_diamonds() {
+    // Users' manifests become scenarios the catalogue does not have (their probes, grace
+    // periods, budgets and faults): each example application, both variants, under every
+    // fault plan that applies to it, without its annotations' choice of plans.
+    use podcheck_model::manifest;
+    use podcheck_model::plan::plan_scenarios;
+    use podcheck_model::spec::Plan;
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/examples/manifests");
+    let (mut compared, mut closed) = (0, 0);
+    let mut folders: Vec<_> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.is_dir())
+        .flat_map(|p| [p.join("unsafe"), p.join("fixed")])
+        .collect();
+    folders.sort();
+    for folder in folders {
+        let mut files: Vec<_> = std::fs::read_dir(&folder)
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .filter(|p| p.extension().is_some_and(|x| x == "yaml"))
+            .collect();
+        files.sort();
+        let sources: Vec<(String, String)> = files
+            .iter()
+            .map(|p| (p.display().to_string(), std::fs::read_to_string(p).unwrap()))
+            .collect();
+        let base = manifest::read(&sources)
+            .unwrap_or_else(|e| panic!("{}: {e}", folder.display()))
+            .scenario;
+        for s in plan_scenarios(&base, &Plan::ALL).scenarios {
+            let on = run(&s, true, true);
+            if !on.complete {
+                continue;
+            }
+            let off = run(&s, true, false);
+            same_graph(
+                &s.name,
+                on.graph.as_ref().unwrap(),
+                off.graph.as_ref().unwrap(),
+            );
+            same_findings(&s.name, &on, &off);
+            compared += 1;
+            closed += on.graph.as_ref().unwrap().diamond_count();
+        }
+    }
+    assert!(compared >= 30, "only {compared} compared");
+    assert!(
+        closed > 10_000,
+        "only {closed} successors named by diamonds"
+    );
+    eprintln!("{compared} plan scenarios compared, {closed} successors named by diamonds");
 }
