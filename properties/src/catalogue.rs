@@ -1795,8 +1795,8 @@ pub type ActionFn = fn(&Action) -> bool;
 /// condition holds whatever the states (most such functions return `true` at once for any
 /// other action; two hold there because no other action changes what they compare: the pod
 /// objects' phases, what runs on the nodes; `properties/tests/judged_steps.rs` checks it on
-/// the states of every built-in scenario). `None` for a property that judges every transition, and for any property that
-/// is not the catalogue's own (a property of your own judges every transition).
+/// the states of every built-in scenario). `None` for any property that is not the
+/// catalogue's own (a property of your own judges every transition).
 pub fn judged_steps(def: &PropertyDef) -> Option<ActionFn> {
     let Kind::Step(mine) = def.kind else {
         return None;
