@@ -18,10 +18,10 @@
 //! nodes apart either (the catalogue's quantify over all nodes or name nodes by the
 //! scenario's names, which makes those nodes distinguished) has the same value on `s` and
 //! `π(s)`. Hence a state satisfying a predicate is reachable in `n` steps iff a
-//! representative of its orbit is reachable in `n` steps in the quotient, where each
-//! successor is replaced by [`Symmetry::representative`] (or kept as it is when it is a state
-//! the quotient already holds: any member of the orbit will do, see
-//! `podcheck_properties::explore::explore_with`): `always`, `sometimes` and step
+//! member of its orbit is reachable in `n` steps in the quotient, where each successor is
+//! numbered by its orbit (the fingerprint of its representative, [`Symmetry::canonical`])
+//! and the first member of an orbit found is kept as found (any member of the orbit will
+//! do, see `podcheck_properties::explore::explore_with`): `always`, `sometimes` and step
 //! verdicts, and shortest trace lengths, are the same with and without the reduction. The
 //! representative need not be unique per orbit for this (a state whose nodes tie on the
 //! sort key keeps their order): the reduction is then smaller, never wrong.
@@ -161,8 +161,8 @@ impl Symmetry {
     /// ([`Symmetry::canonical`]), then, within each Deployment of interchangeable pods, the
     /// pods' identities renumbered in the order of what they hold ([`canon_pods`]). The
     /// nodes' keys do not read the pods' identities, so renumbering leaves their order. (The
-    /// search does not build it: it keeps [`Symmetry::canonical`] and tells the classes of
-    /// pods apart by [`Symmetry::class_key`]. Tests and trace replay use it.)
+    /// search does not build it: it numbers a state by [`Symmetry::class_key`] of
+    /// [`Symmetry::canonical`]. Tests and trace replay use it.)
     pub fn representative(&self, s: &State) -> State {
         let mut t = self.canonical(s.clone());
         if !self.pod_workloads.is_empty() {
@@ -171,9 +171,9 @@ impl Symmetry {
         t
     }
 
-    /// The state the search keeps for `s`: `s` with its interchangeable nodes in the order
-    /// of their keys (`s` itself when they are in that order, or when no node is
-    /// interchangeable). The pods keep their identities.
+    /// The representative of `s` up to swapping nodes, by which the search numbers it: `s`
+    /// with its interchangeable nodes in the order of their keys (`s` itself when they are
+    /// in that order, or when no node is interchangeable). The pods keep their identities.
     pub fn canonical(&self, s: State) -> State {
         match self.moved_nodes(&s) {
             Some(t) => t,
@@ -181,11 +181,11 @@ impl Symmetry {
         }
     }
 
-    /// The number of the class of pod renumberings of a state the search keeps
+    /// The number of the class of pod renumberings of a representative
     /// ([`Symmetry::canonical`]), where pods are interchangeable: a hash of the state in
     /// which the pods' identities are left out and each Deployment's pods are a sorted list
     /// of what they hold ([`pod_class_key`]). None where no pod is interchangeable: the
-    /// kept state's fingerprint is its class.
+    /// representative's fingerprint is its class.
     pub fn class_key(&self) -> Option<impl Fn(&State) -> u64 + Sync + '_> {
         let workloads = &self.pod_workloads;
         (!workloads.is_empty()).then_some(move |s: &State| pod_class_key(s, workloads))

@@ -28,7 +28,8 @@
 
 use crate::catalogue::{self, Kind, PropertyDef};
 use crate::explore::{
-    explore_with, realize, Commute, ExploreOptions, Finding, Graph, Probe, Reduction, Run,
+    explore_with, fingerprint, realize, Commute, ExploreOptions, Finding, Graph, Probe, Reduction,
+    Run,
 };
 use crate::explore::{ActionId, StateId};
 use crate::liveness::{leads_to_holds_up_to, leads_to_progress, Ends, LassoEnd, LeadsTo};
@@ -508,14 +509,17 @@ pub fn check_with(
     };
     let reduce =
         opts.reduction && !opts.cross_check && !opts.keep_graph && !m.symmetry.is_trivial();
-    let canonical = |s: State| m.symmetry.canonical(s);
+    // A state's class: its representative's fingerprint, or, where pods are interchangeable,
+    // the representative's class of pod renumberings. The search keeps the state as found.
     let class_key = m.symmetry.class_key();
-    let reduction = Reduction {
-        canonical: &canonical,
-        class_key: class_key
-            .as_ref()
-            .map(|k| k as &(dyn Fn(&State) -> u64 + Sync)),
+    let class = |s: &State| {
+        let r = m.symmetry.canonical(s.clone());
+        match &class_key {
+            Some(k) => k(&r),
+            None => fingerprint(&r),
+        }
     };
+    let reduction = Reduction { class: &class };
     let mut progress = Progress::new(
         opts.progress.then(|| scenario.name.clone()),
         opts.max_memory,

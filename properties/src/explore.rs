@@ -10,8 +10,8 @@
 //! action from it, and where its out-edges start. Per edge: the target state and the action
 //! (interned: each distinct action is stored once, with the actor that takes it), and the
 //! visited table of fingerprints and numbers side by side. That is about 40 bytes per state
-//! and 8 per edge (with a [`Reduction::class_key`], states are numbered by their class's
-//! key, and a second table maps the kept states' own fingerprints: 16 bytes more per state).
+//! and 8 per edge (with a [`Reduction`], states are numbered by their class, and a second
+//! table maps the kept states' own fingerprints: 16 bytes more per state).
 //! The frontier of the search holds full states
 //! while it is open, as every breadth-first checker does.
 //!
@@ -214,8 +214,8 @@ pub struct Graph<A, K> {
     /// fingerprint → state number (the table stores both, so that a lookup touches one
     /// place in memory).
     index: hashbrown::HashTable<(u64, StateId)>,
-    /// With a [`Reduction::class_key`], the numbers are the classes' keys, and this is the
-    /// kept states' own fingerprints → state number.
+    /// With a [`Reduction`], the numbers are the classes' ([`Reduction::class`]), and this is
+    /// the kept states' own fingerprints → state number.
     raw_index: Option<hashbrown::HashTable<(u64, StateId)>>,
     /// With a [`Reduction`]: the own fingerprints of states found that were mapped to
     /// another state of their class, → that state's number, for the breadth-first level
@@ -294,16 +294,14 @@ where
     explore_with::<M, K, ()>(model, actor, probes, opts, &mut progress, None, None)
 }
 
-/// How [`explore_with`] reduces the graph by a symmetry: the state it keeps for each state
-/// it finds, and what tells the classes apart.
+/// How [`explore_with`] reduces the graph by a symmetry: what tells the classes apart. The
+/// graph keeps, of each class, the first state of it found, as found.
 pub struct Reduction<'a, S> {
-    /// The state kept for a state found: one of its class.
-    pub canonical: &'a (dyn Fn(S) -> S + Sync),
-    /// The class's number, where the kept states of one class can differ (a function of the
-    /// class: the same for every kept state of it, and different for kept states of
-    /// different classes, up to a 64-bit collision as for fingerprints). Without it, the
-    /// kept state's fingerprint is its class's number.
-    pub class_key: Option<&'a (dyn Fn(&S) -> u64 + Sync)>,
+    /// The class's number of a state: equal numbers, the same class (up to a 64-bit
+    /// collision, as for fingerprints). Two states of one class may have different numbers
+    /// (a representative that is not unique per class): the graph then keeps the class
+    /// twice, which reduces less and is never wrong.
+    pub class: &'a (dyn Fn(&S) -> u64 + Sync),
 }
 
 // By hand: a derive would ask `S: Copy`.
@@ -313,26 +311,6 @@ impl<S> Clone for Reduction<'_, S> {
     }
 }
 impl<S> Copy for Reduction<'_, S> {}
-
-impl<S: Hash> Reduction<'_, S> {
-    /// The kept state of `s` and its class's number.
-    fn keep(&self, s: S) -> (S, u64) {
-        let t = (self.canonical)(s);
-        let n = match self.class_key {
-            Some(k) => k(&t),
-            None => fingerprint(&t),
-        };
-        (t, n)
-    }
-
-    /// The kept state's own fingerprint, where that is not its number.
-    fn kept_fingerprint(&self, kept: &S, number: u64) -> u64 {
-        match self.class_key {
-            Some(_) => fingerprint(kept),
-            None => number,
-        }
-    }
-}
 
 /// Which actions commute, so that the search need not make a successor it can name
 /// ([`explore_with`]): an action's footprint in a state, and whether two footprints are
@@ -382,10 +360,10 @@ impl<S, A, F> Copy for Commute<'_, S, A, F> {}
 /// (`progress` has the name).
 ///
 /// With a [`Reduction`], it explores the quotient: every state found (an initial one or a
-/// successor) is replaced by the state kept for its class ([`Reduction::canonical`]) and
-/// numbered by its class ([`Reduction::class_key`], else the kept state's fingerprint), so
-/// the graph has one state per class, and the state it holds of a class is the first one
-/// found, as found. A successor whose own fingerprint is that of a state the graph keeps is
+/// successor) is numbered by its class ([`Reduction::class`]), so the graph has one state
+/// per class, and the state it keeps of a class is the first one found, as found (not a
+/// representative made of it: most successors of a state kept as found are then exactly
+/// the successors of their breadth-first parent, which a diamond needs). A successor whose own fingerprint is that of a state the graph keeps is
 /// that state: it is taken as it is, without mapping it (most successors are states found
 /// before, and mapping costs more than the rest of a step). The chunked search decides it
 /// as one thread would, so the graph is the same for any number of threads. Step predicates
@@ -454,21 +432,16 @@ where
                         exact,
                     };
                 }
-                let (state, number) = r.keep(s);
+                let number = (r.class)(&s);
                 let known = g.lookup(number);
-                let kept = match known {
-                    Some(_) => 0,
-                    None => r.kept_fingerprint(&state, number),
-                };
                 Placed {
                     known,
-                    state,
+                    state: s,
                     number,
-                    kept,
+                    kept: fp,
                     mapped: Some(fp),
-                    // Not where the graph keeps another state of the class, or the state
-                    // is mapped to another one of its class.
-                    exact: known.is_none() && kept == fp,
+                    // Not where the graph keeps another state of the class.
+                    exact: known.is_none(),
                 }
             }
         }
@@ -477,9 +450,7 @@ where
     let mut g = Graph {
         fps: Vec::new(),
         index: hashbrown::HashTable::new(),
-        raw_index: reduction
-            .is_some_and(|r| r.class_key.is_some())
-            .then(hashbrown::HashTable::new),
+        raw_index: reduction.is_some().then(hashbrown::HashTable::new),
         mapped: Default::default(),
         level: 0,
         parent: Vec::new(),
@@ -569,12 +540,12 @@ where
                 place(g, s, fp, None)
             }
             Some(r) => {
-                let (state, number) = r.keep(s);
+                let number = (r.class)(&s);
                 let known = g.lookup(number);
-                let kept = r.kept_fingerprint(&state, number);
+                let kept = fingerprint(&s);
                 Placed {
                     known,
-                    state,
+                    state: s,
                     number,
                     kept,
                     mapped: None,
@@ -913,7 +884,7 @@ struct Placed<S> {
     number: u64,
     /// The kept state's own fingerprint (for a new state).
     kept: u64,
-    /// The state's own fingerprint, if it was mapped ([`Reduction::keep`]).
+    /// The state's own fingerprint, if it was numbered by its class ([`Reduction::class`]).
     mapped: Option<u64>,
     /// The state the graph keeps (or will keep) of its class is this very state.
     exact: bool,
@@ -997,10 +968,9 @@ enum Slot<S> {
     /// successor of the chunk had (by its index in the chunk's successors): it is that one's
     /// state. Its own state is dropped in pass (3).
     Repeat(usize, Option<S>),
-    /// The first of its own fingerprint in the chunk: the state the graph keeps for it, its
-    /// number and the kept state's own fingerprint (computed where the graph before the
-    /// chunk does not have the number), as [`Reduction::keep`] gives them.
-    First { state: S, number: u64, kept: u64 },
+    /// The first of its own fingerprint in the chunk: the state, and its number (its class's,
+    /// with a [`Reduction`]).
+    First { state: S, number: u64 },
 }
 
 /// States expanded per chunk and thread.
@@ -1013,9 +983,9 @@ const CHUNK_PER_THREAD: usize = 512;
 /// step predicates and own fingerprints; a successor the graph already has (by its own
 /// fingerprint) is dropped where it was made. (2) On one thread: of the successors left,
 /// those whose own fingerprint an earlier successor of the chunk had are marked as repeats.
-/// (3) On all threads: the first of each own fingerprint is mapped ([`Reduction::keep`]) and
-/// the repeats are dropped, so a state is mapped at most once per chunk (mapping is a
-/// function of the state: a repeat's number is its first's). (4) On one thread: the
+/// (3) On all threads: the first of each own fingerprint is numbered by its class
+/// ([`Reduction::class`]) and the repeats are dropped, so a state is numbered at most once
+/// per chunk (the number is a function of the state: a repeat's is its first's). (4) On one thread: the
 /// numbering, in the order one thread meets the successors, looking each up in the graph as
 /// it grows, as the one-thread loop does. Every pass computes functions of the states alone,
 /// so the graph is the same for any number of threads.
@@ -1125,26 +1095,16 @@ fn explore_chunks<M, K, F>(
             index += 1;
         }
         drop(first_of);
-        // (3) Map the first of each own fingerprint; drop the repeats.
-        let known: &Graph<M::Action, K> = g;
+        // (3) Number the first of each own fingerprint by its class; drop the repeats.
         let resolve = |next: M::State, own: u64| match reduction {
             None => Slot::First {
                 state: next,
                 number: own,
-                kept: own,
             },
-            Some(r) => {
-                let (state, number) = r.keep(next);
-                let kept = match known.lookup(number) {
-                    Some(_) => 0,
-                    None => r.kept_fingerprint(&state, number),
-                };
-                Slot::First {
-                    state,
-                    number,
-                    kept,
-                }
-            }
+            Some(r) => Slot::First {
+                number: (r.class)(&next),
+                state: next,
+            },
         };
         pool.install(|| {
             expanded.par_iter_mut().for_each(|succs| {
@@ -1188,23 +1148,17 @@ fn explore_chunks<M, K, F>(
                         *found = Some((u, aid));
                     }
                 }
-                let (state, number, kept) = match std::mem::replace(&mut succ.slot, Slot::Known(0))
-                {
-                    Slot::Known(v) => (Err(v), 0, 0),
-                    Slot::Repeat(j, _) => (Err(ids[j]), 0, 0),
-                    Slot::First {
-                        state,
-                        number,
-                        kept,
-                    } => (Ok(state), number, kept),
-                    // Pass (3) maps every successor it leaves as made; should one be left,
-                    // it is mapped here, as the one-thread loop would.
+                let (state, number) = match std::mem::replace(&mut succ.slot, Slot::Known(0)) {
+                    Slot::Known(v) => (Err(v), 0),
+                    Slot::Repeat(j, _) => (Err(ids[j]), 0),
+                    Slot::First { state, number } => (Ok(state), number),
+                    // Pass (3) numbers every successor it leaves as made; should one be left,
+                    // it is numbered here, as the one-thread loop would.
                     Slot::New(state) => match reduction {
-                        None => (Ok(state), succ.own, succ.own),
+                        None => (Ok(state), succ.own),
                         Some(r) => {
-                            let (state, number) = r.keep(state);
-                            let kept = r.kept_fingerprint(&state, number);
-                            (Ok(state), number, kept)
+                            let number = (r.class)(&state);
+                            (Ok(state), number)
                         }
                     },
                 };
@@ -1229,10 +1183,8 @@ fn explore_chunks<M, K, F>(
                                 break 'merge;
                             }
                             None => {
-                                let v = g.add(number, kept, u, aid);
-                                if reduction.is_some() {
-                                    g.remember(succ.own, v, kept == succ.own);
-                                }
+                                // Kept as found: its own fingerprint finds it.
+                                let v = g.add(number, succ.own, u, aid);
                                 fresh.push((v, state));
                                 v
                             }
@@ -1355,8 +1307,8 @@ impl<A, K> Graph<A, K> {
         self.mapped[0].clear();
     }
 
-    /// A new state: its number (`fp`) and, with a class key, the kept state's own
-    /// fingerprint (`kept`).
+    /// A new state: its number (`fp`) and, with a [`Reduction`], its own fingerprint
+    /// (`kept`).
     fn add(&mut self, fp: u64, kept: u64, parent: StateId, action: ActionId) -> StateId {
         let id = self.fps.len() as StateId;
         self.fps.push(fp);
@@ -1862,7 +1814,8 @@ where
         let (mut x, start) = match from {
             Some(j) => (kept[&path[j]].clone(), j),
             None => {
-                let (x, number) = reduction.keep(init_state(path[0])?);
+                let x = init_state(path[0])?;
+                let number = (reduction.class)(&x);
                 if number != graph.fingerprint(path[0]) {
                     return Err("the initial state is not the recorded one".into());
                 }
@@ -1875,7 +1828,7 @@ where
             let next = model
                 .next_state(&x, a.clone())
                 .ok_or_else(|| format!("the graph's `{a:?}` does not apply to its state"))?;
-            let (next, number) = reduction.keep(next);
+            let number = (reduction.class)(&next);
             if number != graph.fingerprint(path[j + 1]) {
                 return Err(format!(
                     "`{a:?}` does not lead to the state the graph keeps"
@@ -1899,7 +1852,7 @@ where
         // The edge leads where the graph says, as the exploration placed it.
         if let Some(n) = nodes.get(i + 1) {
             let arrives = graph.lookup_kept(fingerprint(&target)) == Some(*n)
-                || reduction.keep(target.clone()).1 == graph.fingerprint(*n);
+                || (reduction.class)(&target) == graph.fingerprint(*n);
             if !arrives {
                 return Err(format!("step {}: not the recorded state", i + 1));
             }
