@@ -1850,13 +1850,15 @@ pub fn judged_steps(def: &PropertyDef) -> Option<ActionFn> {
         "shutdown_stops_pods_before_power_off" | "shutdown_critical_pods_stop_last" => {
             |a| matches!(a, Action::Kubelet(kubelet::Action::Shutdown { .. }))
         }
-        // A phase is in the pod object, which a kube-proxy, a client request, a probe, the
-        // node status and the pod worker's steps (but a rejection) leave alone.
+        // A phase is in the pod object, which a kube-proxy, a client request, the
+        // EndpointSlice controller (it writes the slice alone), a probe, the node status and
+        // the pod worker's steps (but a rejection) leave alone.
         "terminal_phase_is_final" => |a| {
             !matches!(
                 a,
                 Action::KubeProxy(_)
                     | Action::Client(_)
+                    | Action::Controller(controllers::Action::EndpointSliceSync)
                     | Action::Kubelet(
                         kubelet::Action::Probe { .. } | kubelet::Action::NodeStatus { .. }
                     )
