@@ -673,30 +673,31 @@ where
         for a in actions.drain(..) {
             let seen = action_ids.get(&a).copied();
             // A diamond closed: the successor is a state the graph has, without making it.
+            // Where a step probe judges the action and cannot read the target (kept exactly
+            // and still in the frontier), the successor is made for the probe, and the
+            // diamond still names it: it is neither fingerprinted nor looked up.
+            let mut named = None;
             if let (Some(c), Some(by), Some(t)) = (commute, &by, seen) {
                 let closed = sides
                     .iter()
                     .find(|&&(x, ..)| x == t)
                     .map(|&(_, v, exact)| (v, exact))
-                    .filter(|&(v, exact)| {
-                        // A step probe that judges the action needs the successor: the
-                        // target as kept, where it is exactly the successor and still in
-                        // the frontier.
-                        let judged = masks.get(t as usize).is_none_or(|m| {
-                            open_step_probes.iter().any(|&(_, _, bit)| m & bit != 0)
+                    .filter(|_| (c.independent)(by, &(c.footprint)(&state, &a)));
+                if let Some((v, exact)) = closed {
+                    let judged = masks
+                        .get(t as usize)
+                        .is_none_or(|m| open_step_probes.iter().any(|&(_, _, bit)| m & bit != 0));
+                    if !judged || (exact && v > u) {
+                        successors.push(Successor {
+                            action: a,
+                            aid: t,
+                            next: None,
+                            fp: 0,
+                            found: Some((v, exact)),
                         });
-                        (!judged || (exact && v > u))
-                            && (c.independent)(by, &(c.footprint)(&state, &a))
-                    });
-                if let Some(found) = closed {
-                    successors.push(Successor {
-                        action: a,
-                        aid: t,
-                        next: None,
-                        fp: 0,
-                        found: Some(found),
-                    });
-                    continue;
+                        continue;
+                    }
+                    named = Some((v, exact));
                 }
             }
             let Some(next) = model.next_state(&state, a.clone()) else {
@@ -705,7 +706,11 @@ where
             if !model.within_boundary(&next) {
                 continue;
             }
-            let fp = fingerprint(&next);
+            // A named successor's fingerprint is not needed: the graph has it.
+            let fp = match named {
+                Some(_) => 0,
+                None => fingerprint(&next),
+            };
             let aid = match seen {
                 Some(aid) => aid,
                 None => Interner {
@@ -727,11 +732,11 @@ where
                 aid,
                 next: Some(next),
                 fp,
-                found: None,
+                found: named,
             });
         }
         for s in successors.iter_mut() {
-            if s.next.is_some() {
+            if s.found.is_none() {
                 s.found = ask(&g, s.fp);
             }
         }
@@ -865,12 +870,13 @@ struct Successor<S, A> {
     action: A,
     /// Its number in the graph.
     aid: ActionId,
-    /// The state; `None` where a diamond closed ([`Commute`]): `found` is then its target.
+    /// The state; `None` where a diamond closed ([`Commute`]) and no step probe needs it:
+    /// `found` is then its target.
     next: Option<S>,
-    /// Its own fingerprint.
+    /// Its own fingerprint (0 where a diamond named it).
     fp: u64,
-    /// What the graph answered for it when asked before it was taken: the state it keeps
-    /// of it, and whether that is this very state.
+    /// The state the graph keeps of it, and whether that is this very state: what a
+    /// diamond named, or what the graph answered when asked before it was taken.
     found: Option<(StateId, bool)>,
 }
 
