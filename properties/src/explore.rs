@@ -360,16 +360,15 @@ impl<S, A, F> Copy for Commute<'_, S, A, F> {}
 /// (`progress` has the name).
 ///
 /// With a [`Reduction`], it explores the quotient: every state found (an initial one or a
-/// successor) is numbered by its class ([`Reduction::class`]), so the graph has one state
-/// per class, and the state it keeps of a class is the first one found, as found (not a
-/// representative made of it: most successors of a state kept as found are then exactly
-/// the successors of their breadth-first parent, which a diamond needs). A successor whose own fingerprint is that of a state the graph keeps is
-/// that state: it is taken as it is, without mapping it (most successors are states found
-/// before, and mapping costs more than the rest of a step). The chunked search decides it
-/// as one thread would, so the graph is the same for any number of threads. Step predicates
-/// see the real transition (from a kept state, by one of its actions, to the successor
-/// before it is replaced). A path of this graph is a run of the model only up to the
-/// classes: [`realize`] turns it into a real one.
+/// successor) is numbered by its class ([`Reduction::class`]), so the graph has one state per
+/// class, and the state it keeps of a class is the first one found, as found (not a representative
+/// made of it: a state kept as found is exactly its breadth-first parent's successor, which a
+/// diamond needs). A successor whose own fingerprint is that of a state the graph keeps is that
+/// state: it is taken as it is, without numbering it by its class (most successors are states found
+/// before, and that costs more than the rest of a step). The chunked search decides it as one
+/// thread would, so the graph is the same for any number of threads. Step predicates see the real
+/// transition (from a kept state, by one of its actions, to the successor as made). A path of this
+/// graph is a run of the model only up to the classes: [`realize`] turns it into a real one.
 pub fn explore_with<M, K, F>(
     model: &M,
     actor: impl Fn(&M::Action) -> Option<K>,
@@ -985,16 +984,16 @@ const CHUNK_PER_THREAD: usize = 512;
 /// The chunked multi-threaded search (see [`explore`]); leaves `queue` empty unless the bound
 /// was reached, and `g` exactly as the one-thread loop would.
 ///
-/// A chunk goes through four passes. (1) On all threads: each state's actions, successors,
-/// step predicates and own fingerprints; a successor the graph already has (by its own
-/// fingerprint) is dropped where it was made. (2) On one thread: of the successors left,
-/// those whose own fingerprint an earlier successor of the chunk had are marked as repeats.
-/// (3) On all threads: the first of each own fingerprint is numbered by its class
-/// ([`Reduction::class`]) and the repeats are dropped, so a state is numbered at most once
-/// per chunk (the number is a function of the state: a repeat's is its first's). (4) On one thread: the
-/// numbering, in the order one thread meets the successors, looking each up in the graph as
-/// it grows, as the one-thread loop does. Every pass computes functions of the states alone,
-/// so the graph is the same for any number of threads.
+/// A chunk goes through four passes. (1) On all threads: each state's actions, successors, step
+/// predicates and own fingerprints; a successor the graph already has (by its own fingerprint) is
+/// dropped where it was made. (2) On one thread: of the successors left, those whose own
+/// fingerprint an earlier successor of the chunk had are marked as repeats. (3) On all threads: the
+/// first of each own fingerprint is numbered by its class ([`Reduction::class`]) and the repeats
+/// are dropped, so a state is numbered at most once per chunk (the number is a function of the
+/// state: a repeat's is its first's). (4) On one thread: the numbering, in the order one thread
+/// meets the successors, looking each up in the graph as it grows, as the one-thread loop does.
+/// Every pass computes functions of the states alone, so the graph is the same for any number of
+/// threads.
 #[allow(clippy::too_many_arguments)]
 fn explore_chunks<M, K, F>(
     model: &M,
