@@ -46,6 +46,12 @@ enum Command {
         /// Verdicts, counts and traces are the same for any number.
         #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=64))]
         threads: u16,
+        /// Scenarios checked at once, each on threads of its own (default: the machine's
+        /// cores divided by --threads; one with --max-memory, whose bound is the whole
+        /// process's). The report is the same for any number: each scenario's part comes
+        /// out in order, when it and those before it are done.
+        #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=64))]
+        jobs: Option<u16>,
         /// Stop before more than this many distinct states have been found. A run that
         /// reaches the bound is reported incomplete, and the properties it could not decide
         /// are `incomplete`.
@@ -613,15 +619,92 @@ fn print_table(r: &ScenarioResult, checked: bool) {
 
 use podcheck::shown_trace;
 
-fn print_traces(r: &ScenarioResult) {
+/// The text of every trace of `r` a table report shows, each an error line where it does
+/// not replay.
+fn trace_texts(r: &ScenarioResult) -> Vec<Result<String, String>> {
     let model = check::model(&r.scenario, &[], false);
-    for p in &r.properties {
-        match shown_trace(&model, p) {
-            Some(Ok((_, t))) => say!("{}", podcheck_traces::render_text(&t)),
-            Some(Err(e)) => eprintln!("error: trace of {} does not replay: {e}", p.def.name),
-            None => {}
-        }
+    r.properties
+        .iter()
+        .filter_map(|p| match shown_trace(&model, p)? {
+            Ok((_, t)) => Some(Ok(podcheck_traces::render_text(&t))),
+            Err(e) => Some(Err(format!(
+                "error: trace of {} does not replay: {e}",
+                p.def.name
+            ))),
+        })
+        .collect()
+}
+
+/// Scenarios checked at once when `--jobs` is not given: one per core, each core to one
+/// scenario's `threads`.
+fn default_jobs(threads: u16) -> usize {
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    (cores / usize::from(threads.max(1))).max(1)
+}
+
+/// Runs `work` on each of `0..n`, on up to `jobs` threads, and hands each result to `emit` on
+/// this thread in index order, as soon as it and every one before it are done: what `emit`
+/// prints is the same for any number of jobs. With one job, `work` runs on this thread.
+/// Where `emit` fails, no more work starts, and its error is returned once the work under
+/// way is done.
+pub(crate) fn in_order<T: Send>(
+    n: usize,
+    jobs: usize,
+    work: impl Fn(usize) -> T + Sync,
+    mut emit: impl FnMut(T) -> Result<(), BadInput>,
+) -> Result<(), BadInput> {
+    use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+    let jobs = jobs.min(n);
+    if jobs <= 1 {
+        return (0..n).try_for_each(|i| emit(work(i)));
     }
+    // Two checks' progress lines would overwrite each other on a terminal.
+    progress::whole_lines();
+    let next = AtomicUsize::new(0);
+    let stop = AtomicBool::new(false);
+    std::thread::scope(|scope| {
+        let (tx, rx) = std::sync::mpsc::channel();
+        for _ in 0..jobs {
+            let (tx, next, stop, work) = (tx.clone(), &next, &stop, &work);
+            // As much stack as the main thread has, and more: a check runs as it would there.
+            let spawned = std::thread::Builder::new()
+                .stack_size(64 << 20)
+                .spawn_scoped(scope, move || {
+                    while !stop.load(Ordering::SeqCst) {
+                        let i = next.fetch_add(1, Ordering::SeqCst);
+                        if i >= n || tx.send((i, work(i))).is_err() {
+                            break;
+                        }
+                    }
+                });
+            if let Err(e) = spawned {
+                stop.store(true, Ordering::SeqCst);
+                return Err(BadInput(format!("cannot start a thread for --jobs: {e}")));
+            }
+        }
+        drop(tx);
+        let mut ready = std::collections::BTreeMap::new();
+        let mut due = 0;
+        for (i, t) in rx {
+            ready.insert(i, t);
+            while let Some(t) = ready.remove(&due) {
+                due += 1;
+                if let Err(e) = emit(t) {
+                    stop.store(true, Ordering::SeqCst);
+                    return Err(e);
+                }
+            }
+        }
+        Ok(())
+    })
+}
+
+/// One scenario checked: its result, whether it was (not: Ctrl-C came before it started),
+/// and the text of its traces when the report shows them.
+struct Checked {
+    r: ScenarioResult,
+    checked: bool,
+    traces: Vec<Result<String, String>>,
 }
 
 fn run_check(
@@ -630,29 +713,52 @@ fn run_check(
     traces: bool,
     strict: bool,
     opts: CheckOptions,
+    jobs: usize,
 ) -> Result<ExitCode, BadInput> {
     let threads = opts.threads as u16;
     stop_on_ctrl_c();
     let mut results = Vec::new();
     // After Ctrl-C the scenarios not started are reported, every property `incomplete`.
     let mut checked = Vec::new();
-    for s in &scenarios {
+    let work = |i: usize| -> Result<Checked, BadInput> {
+        let s = &scenarios[i];
         let interrupted = progress::interrupts() > 0;
         let r = if interrupted {
             not_started(s)?
         } else {
             check::check(s, &opts).map_err(BadInput)?
         };
+        let traces = if format == Format::Table && traces {
+            trace_texts(&r)
+        } else {
+            Vec::new()
+        };
+        Ok(Checked {
+            r,
+            checked: !interrupted,
+            traces,
+        })
+    };
+    in_order(scenarios.len(), jobs, work, |done| {
+        let Checked {
+            r,
+            checked: was_checked,
+            traces,
+        } = done?;
         if format == Format::Table {
-            print_table(&r, !interrupted);
-            if traces {
-                print_traces(&r);
+            print_table(&r, was_checked);
+            for t in traces {
+                match t {
+                    Ok(text) => say!("{text}"),
+                    Err(line) => eprintln!("{line}"),
+                }
             }
         }
         print_warnings(&r, strict);
         results.push(r);
-        checked.push(!interrupted);
-    }
+        checked.push(was_checked);
+        Ok(())
+    })?;
     if format == Format::Json {
         let out: Vec<JsonScenario> = results
             .iter()
@@ -1053,6 +1159,7 @@ fn main() -> ExitCode {
             scenarios,
             format,
             threads,
+            jobs,
             max_states,
             max_memory,
             traces,
@@ -1080,6 +1187,14 @@ fn main() -> ExitCode {
                 worst_case,
                 diamonds: !no_diamonds,
             };
+            let jobs_given = jobs.is_some();
+            // Under a memory bound, which is the whole process's, one scenario at a time
+            // unless told otherwise: two at once could stop each other.
+            let jobs = match (jobs, max_memory) {
+                (Some(n), _) => usize::from(n),
+                (None, Some(_)) => 1,
+                (None, None) => default_jobs(threads),
+            };
             if !filename.is_empty() {
                 if file.is_some() || !scenarios.is_empty() {
                     return report(Err(BadInput(
@@ -1101,6 +1216,7 @@ fn main() -> ExitCode {
                     verbose,
                     size,
                     opts,
+                    jobs,
                 }));
             }
             if !plan.is_empty() || trace_format != TraceFormat::Text {
@@ -1117,6 +1233,7 @@ fn main() -> ExitCode {
                 .and_then(|picked| {
                     if sim.simulate {
                         if threads != 1
+                            || jobs_given
                             || max_states.is_some()
                             || max_memory.is_some()
                             || cross_check
@@ -1125,13 +1242,13 @@ fn main() -> ExitCode {
                             || worst_case
                         {
                             return Err(BadInput(
-                                "--simulate takes none of --threads, --max-states, --max-memory, --cross-check, --no-reduction, --no-diamonds, --worst-case (they are flags of the exhaustive search)".into(),
+                                "--simulate takes none of --threads, --jobs, --max-states, --max-memory, --cross-check, --no-reduction, --no-diamonds, --worst-case (they are flags of the exhaustive search)".into(),
                             ));
                         }
                         return swarm::run_simulate(picked, format, traces, &sim, size);
                     }
                     sim.reject_without_simulate()?;
-                    run_check(picked, format, traces, strict, opts)
+                    run_check(picked, format, traces, strict, opts, jobs)
                 })
         }
         Command::Merge {

@@ -119,6 +119,8 @@ pub struct ManifestArgs {
     pub verbose: bool,
     pub size: Size,
     pub opts: CheckOptions,
+    /// Plan scenarios checked at once (`--jobs`).
+    pub jobs: usize,
 }
 
 /// How a plan's reason for having nothing to act on reads when a workload's annotation left
@@ -203,7 +205,10 @@ pub fn run(a: ManifestArgs) -> Result<ExitCode, BadInput> {
     crate::stop_on_ctrl_c();
     let threads = a.opts.threads as u16;
     let mut results: Vec<(ScenarioResult, bool, Vec<Finding>, Vec<Behaviour>)> = Vec::new();
-    for p in &planned {
+    // Each plan scenario checked, with its findings and (with --traces) the text of its
+    // other traces, on one of `--jobs` threads; then reported in order.
+    let work = |i: usize| -> Result<_, BadInput> {
+        let p = &planned[i];
         let interrupted = progress::interrupts() > 0;
         let r = if interrupted {
             crate::not_started(&p.scenario)?
@@ -211,14 +216,30 @@ pub fn run(a: ManifestArgs) -> Result<ExitCode, BadInput> {
             let defs = podcheck::properties_of(&p.scenario, &[])?;
             check::check_with(&p.scenario, &defs, &a.opts).map_err(BadInput)?
         };
+        let (found, behaviour) = podcheck::findings(p, &r, a.trace_format)?;
+        let mut others = Vec::new();
+        if a.format == Format::Table && a.traces {
+            // The other runs: witnesses, and the counterexamples of Kubernetes' behaviour.
+            for prop in &r.properties {
+                if found.iter().any(|f| f.property == prop.def.name) {
+                    continue;
+                }
+                if let Some(t) = podcheck::render_trace(&r, prop, a.trace_format)? {
+                    others.push(t);
+                }
+            }
+        }
+        Ok((r, interrupted, found, behaviour, others))
+    };
+    crate::in_order(planned.len(), a.jobs, work, |done| {
+        let (r, interrupted, found, behaviour, others) = done?;
         if r.complete && r.unique_states <= 1 {
             eprintln!(
                 "{}: {}: only the start state was explored: nothing can happen from the settled start (can the pods be placed on the nodes? check resources, taints and nodeSelector); the verdicts say nothing about your workloads",
                 if a.strict { "error" } else { "warning" },
-                p.scenario.name
+                r.scenario.name
             );
         }
-        let (found, behaviour) = podcheck::findings(p, &r, a.trace_format)?;
         if a.format == Format::Table {
             print_table(&r, !interrupted);
             for f in &found {
@@ -233,17 +254,8 @@ pub fn run(a: ManifestArgs) -> Result<ExitCode, BadInput> {
                     b.why
                 );
             }
-            if a.traces {
-                // The other runs: witnesses, and the counterexamples of Kubernetes' behaviour.
-                for prop in &r.properties {
-                    let is_finding = found.iter().any(|f| f.property == prop.def.name);
-                    if is_finding {
-                        continue;
-                    }
-                    if let Some(t) = podcheck::render_trace(&r, prop, a.trace_format)? {
-                        say!("{t}");
-                    }
-                }
+            for t in &others {
+                say!("{t}");
             }
             if !found.is_empty() || !behaviour.is_empty() {
                 say!("");
@@ -251,7 +263,8 @@ pub fn run(a: ManifestArgs) -> Result<ExitCode, BadInput> {
         }
         print_warnings(&r, a.strict);
         results.push((r, !interrupted, found, behaviour));
-    }
+        Ok(())
+    })?;
     let n_findings: usize = results.iter().map(|r| r.2.len()).sum();
     let k_scenarios = results.iter().filter(|r| !r.2.is_empty()).count();
     let n_behaviour: usize = results.iter().map(|r| r.3.len()).sum();

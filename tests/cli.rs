@@ -518,6 +518,84 @@ fn threads_do_not_change_counts_verdicts_or_traces() {
     }
 }
 
+/// A table report with each check's wall-clock seconds (`, 0.12 s,` in a scenario's
+/// heading) blanked: all that may differ between two runs of the same check.
+fn without_seconds(table: &str) -> String {
+    table
+        .lines()
+        .map(|line| {
+            line.split(", ")
+                .map(|part| match part.strip_suffix(" s") {
+                    Some(n) if n.contains('.') && n.parse::<f64>().is_ok() => "_ s",
+                    _ => part,
+                })
+                .collect::<Vec<_>>()
+                .join(", ")
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+#[test]
+fn jobs_do_not_change_the_report() {
+    // Scenarios of different lengths, so that a later one can end before an earlier one;
+    // with traces, counterexamples and a witness among them.
+    let names = [
+        "termination-race-prestop",
+        "deadlock",
+        "crash-loop",
+        "sigterm-ignored",
+        "unschedulable",
+        "healthy",
+    ];
+    let table = |jobs: &str| {
+        let mut args = vec!["check"];
+        args.extend(names);
+        args.extend(["--traces", "--jobs", jobs]);
+        let o = run_expect(&args, 0);
+        (without_seconds(&stdout(&o)), stderr(&o))
+    };
+    let (one, one_err) = table("1");
+    assert!(one.contains("counterexample in "), "{one}");
+    assert!(one.contains("witness in "), "{one}");
+    for jobs in ["2", "3"] {
+        let (many, many_err) = table(jobs);
+        assert_eq!(one, many, "--jobs 1 vs --jobs {jobs}");
+        assert_eq!(one_err, many_err, "--jobs 1 vs --jobs {jobs}: stderr");
+    }
+    let json = |jobs: &str| {
+        let mut args = vec!["check"];
+        args.extend(names);
+        args.extend(["--format", "json", "--jobs", jobs]);
+        without_volatile(&run_json(&args, 0), &[])
+    };
+    assert_eq!(json("1"), json("3"), "--jobs 1 vs --jobs 3: JSON");
+}
+
+#[test]
+fn jobs_do_not_change_a_manifest_report() {
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/examples/manifests/");
+    let report = |jobs: &str| {
+        let args = ["check", "-f", dir, "--jobs", jobs];
+        let o = run_expect(&args, 1);
+        (without_seconds(&stdout(&o)), stderr(&o))
+    };
+    let (one, one_err) = report("1");
+    assert!(one.contains("finding: "), "{one}");
+    let (two, two_err) = report("2");
+    assert_eq!(one, two, "-f: --jobs 1 vs --jobs 2");
+    assert_eq!(one_err, two_err, "-f: --jobs 1 vs --jobs 2: stderr");
+}
+
+#[test]
+fn zero_jobs_is_bad_input() {
+    assert_bad_input(&["check", "healthy", "--jobs", "0"], &["--jobs"]);
+    assert_bad_input(
+        &["check", "healthy", "--simulate", "--jobs", "2"],
+        &["--jobs"],
+    );
+}
+
 // ---------------------------------------------------------------------------------------------
 // check: --max-states
 
@@ -581,9 +659,10 @@ fn a_short_check_prints_nothing_on_stderr() {
 fn ctrl_c_stops_the_check_and_prints_the_report_so_far() {
     use nix::sys::signal::{kill, Signal};
     use nix::unistd::Pid;
-    // A second scenario, which the Ctrl-C leaves unchecked.
+    // A second scenario, which the Ctrl-C leaves unchecked (one scenario at a time: with
+    // two, it would be checked beside the first).
     let mut args = BIG.to_vec();
-    args.push("healthy");
+    args.extend(["healthy", "--jobs", "1"]);
     let child = Command::new(BIN)
         .args(&args)
         .stdout(std::process::Stdio::piped())

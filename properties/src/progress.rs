@@ -93,6 +93,15 @@ pub fn interrupts() -> usize {
     INTERRUPTS.load(Ordering::SeqCst)
 }
 
+static WHOLE_LINES: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// From now on, progress is written in whole lines (one every 10 s), also on a terminal,
+/// where it is otherwise one line rewritten each second: for checks that run side by side,
+/// whose lines would overwrite each other and the reports between them.
+pub fn whole_lines() {
+    WHOLE_LINES.store(true, Ordering::Relaxed);
+}
+
 /// A field of `/proc/self/status` given in kB (`VmRSS`, `VmHWM`), in bytes.
 fn status_bytes(field: &str) -> Option<u64> {
     let status = std::fs::read_to_string("/proc/self/status").ok()?;
@@ -158,7 +167,7 @@ impl Progress {
         let now = Instant::now();
         Progress {
             name,
-            tty: std::io::stderr().is_terminal(),
+            tty: std::io::stderr().is_terminal() && !WHOLE_LINES.load(Ordering::Relaxed),
             start: now,
             next_report: Duration::from_secs(1),
             open_line: false,
