@@ -437,6 +437,63 @@ pub struct Check {
     own: Vec<PropertyDef>,
     options: CheckOptions,
     trace_format: TraceFormat,
+    jobs: usize,
+}
+
+/// Runs `work` on each of `0..n`, on up to `jobs` threads, and hands each result to `emit` on
+/// the calling thread in index order, as soon as it and every one before it are done: what
+/// `emit` does is the same for any number of jobs. With one job, `work` runs on the calling
+/// thread. Where `emit` fails, no more work starts, and its error is returned (`Err(Ok(e))`)
+/// once the work under way is done; `Err(Err(_))` where a thread could not be started.
+/// (`podcheck check --jobs` and [`Check::jobs`] run their scenarios so.)
+pub fn in_order<T: Send, E>(
+    n: usize,
+    jobs: usize,
+    work: impl Fn(usize) -> T + Sync,
+    mut emit: impl FnMut(T) -> Result<(), E>,
+) -> Result<(), Result<E, std::io::Error>> {
+    use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+    let jobs = jobs.min(n);
+    if jobs <= 1 {
+        return (0..n).try_for_each(|i| emit(work(i))).map_err(Ok);
+    }
+    let next = AtomicUsize::new(0);
+    let stop = AtomicBool::new(false);
+    std::thread::scope(|scope| {
+        let (tx, rx) = std::sync::mpsc::channel();
+        for _ in 0..jobs {
+            let (tx, next, stop, work) = (tx.clone(), &next, &stop, &work);
+            // More stack than a main thread has: a check runs as it would there.
+            let spawned = std::thread::Builder::new()
+                .stack_size(64 << 20)
+                .spawn_scoped(scope, move || {
+                    while !stop.load(Ordering::SeqCst) {
+                        let i = next.fetch_add(1, Ordering::SeqCst);
+                        if i >= n || tx.send((i, work(i))).is_err() {
+                            break;
+                        }
+                    }
+                });
+            if let Err(e) = spawned {
+                stop.store(true, Ordering::SeqCst);
+                return Err(Err(e));
+            }
+        }
+        drop(tx);
+        let mut ready = std::collections::BTreeMap::new();
+        let mut due = 0;
+        for (i, t) in rx {
+            ready.insert(i, t);
+            while let Some(t) = ready.remove(&due) {
+                due += 1;
+                if let Err(e) = emit(t) {
+                    stop.store(true, Ordering::SeqCst);
+                    return Err(Ok(e));
+                }
+            }
+        }
+        Ok(())
+    })
 }
 
 impl Check {
@@ -468,6 +525,7 @@ impl Check {
             own: Vec::new(),
             options: CheckOptions::default(),
             trace_format: TraceFormat::Text,
+            jobs: 1,
         }
     }
 
@@ -498,6 +556,15 @@ impl Check {
         self
     }
 
+    /// Check this many plan scenarios at once, each on threads of its own (default 1; at
+    /// least 1). The report is the same for any number. `cargo test` already runs tests side
+    /// by side, so more jobs help a test that checks many plans, on a machine with cores to
+    /// spare.
+    pub fn jobs(mut self, jobs: usize) -> Check {
+        self.jobs = jobs.max(1);
+        self
+    }
+
     /// Reads the manifests, makes every plan's scenarios and checks them.
     pub fn run(self) -> Result<Report, Error> {
         let mut apps = Vec::new();
@@ -522,26 +589,37 @@ impl Check {
             report.applications.push(app.name.clone());
             let (scenarios, na) = planned(&app.name, &reading.scenario, &plans, &reading.plans);
             report.not_applicable.extend(na);
-            for p in scenarios {
+            let work = |i: usize| -> Result<Checked, Error> {
+                let p = &scenarios[i];
                 let defs = properties_of(&p.scenario, &self.own)?;
                 let r = check::check_with(&p.scenario, &defs, &self.options).map_err(Error)?;
+                let (f, b) = findings(p, &r, self.trace_format)?;
+                Ok((r, f, b))
+            };
+            let emit = |done: Result<Checked, Error>| -> Result<(), Error> {
+                let (r, f, b) = done?;
+                let p = &r.scenario;
                 if !r.complete {
-                    report.incomplete.push(p.scenario.name.clone());
+                    report.incomplete.push(p.name.clone());
                 }
-                report.warnings.extend(
-                    r.warnings
-                        .iter()
-                        .map(|w| format!("{}: {w}", p.scenario.name)),
-                );
-                let (f, b) = findings(&p, &r, self.trace_format)?;
+                report
+                    .warnings
+                    .extend(r.warnings.iter().map(|w| format!("{}: {w}", p.name)));
                 report.findings.extend(f);
                 report.behaviours.extend(b);
-                report.scenarios.push(p.scenario.name.clone());
-            }
+                report.scenarios.push(p.name.clone());
+                Ok(())
+            };
+            in_order(scenarios.len(), self.jobs, work, emit).map_err(|e| {
+                e.unwrap_or_else(|spawn| Error(format!("cannot start a thread for jobs: {spawn}")))
+            })?;
         }
         Ok(report)
     }
 }
+
+/// A plan scenario checked, with its findings and Kubernetes' behaviours.
+type Checked = (ScenarioResult, Vec<Finding>, Vec<Behaviour>);
 
 /// What a [`Check`] found.
 #[derive(Clone, Debug, Default)]

@@ -642,60 +642,19 @@ fn default_jobs(threads: u16) -> usize {
     (cores / usize::from(threads.max(1))).max(1)
 }
 
-/// Runs `work` on each of `0..n`, on up to `jobs` threads, and hands each result to `emit` on
-/// this thread in index order, as soon as it and every one before it are done: what `emit`
-/// prints is the same for any number of jobs. With one job, `work` runs on this thread.
-/// Where `emit` fails, no more work starts, and its error is returned once the work under
-/// way is done.
+/// [`podcheck::in_order`], with each check's progress in whole lines when checks run side by
+/// side: their lines would overwrite each other on a terminal.
 pub(crate) fn in_order<T: Send>(
     n: usize,
     jobs: usize,
     work: impl Fn(usize) -> T + Sync,
-    mut emit: impl FnMut(T) -> Result<(), BadInput>,
+    emit: impl FnMut(T) -> Result<(), BadInput>,
 ) -> Result<(), BadInput> {
-    use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-    let jobs = jobs.min(n);
-    if jobs <= 1 {
-        return (0..n).try_for_each(|i| emit(work(i)));
+    if jobs.min(n) > 1 {
+        progress::whole_lines();
     }
-    // Two checks' progress lines would overwrite each other on a terminal.
-    progress::whole_lines();
-    let next = AtomicUsize::new(0);
-    let stop = AtomicBool::new(false);
-    std::thread::scope(|scope| {
-        let (tx, rx) = std::sync::mpsc::channel();
-        for _ in 0..jobs {
-            let (tx, next, stop, work) = (tx.clone(), &next, &stop, &work);
-            // As much stack as the main thread has, and more: a check runs as it would there.
-            let spawned = std::thread::Builder::new()
-                .stack_size(64 << 20)
-                .spawn_scoped(scope, move || {
-                    while !stop.load(Ordering::SeqCst) {
-                        let i = next.fetch_add(1, Ordering::SeqCst);
-                        if i >= n || tx.send((i, work(i))).is_err() {
-                            break;
-                        }
-                    }
-                });
-            if let Err(e) = spawned {
-                stop.store(true, Ordering::SeqCst);
-                return Err(BadInput(format!("cannot start a thread for --jobs: {e}")));
-            }
-        }
-        drop(tx);
-        let mut ready = std::collections::BTreeMap::new();
-        let mut due = 0;
-        for (i, t) in rx {
-            ready.insert(i, t);
-            while let Some(t) = ready.remove(&due) {
-                due += 1;
-                if let Err(e) = emit(t) {
-                    stop.store(true, Ordering::SeqCst);
-                    return Err(e);
-                }
-            }
-        }
-        Ok(())
+    podcheck::in_order(n, jobs, work, emit).map_err(|e| {
+        e.unwrap_or_else(|spawn| BadInput(format!("cannot start a thread for --jobs: {spawn}")))
     })
 }
 

@@ -157,3 +157,26 @@ fn bad_input_is_an_error_naming_file_line_and_field() {
         "{e}"
     );
 }
+
+/// Plan scenarios checked side by side (`jobs`) give the same report as one at a time: the
+/// same scenarios, findings and warnings, in the same order.
+#[test]
+fn jobs_do_not_change_the_report() {
+    let run = |jobs: usize| {
+        Check::text("web-every-plan.yaml", &every_plan())
+            .plan(Plan::DeletePod)
+            .plan(Plan::Crash)
+            .plan(Plan::PowerOff)
+            .property(always_one_ready())
+            .jobs(jobs)
+            .run()
+            .expect("checked")
+    };
+    let one = run(1);
+    assert_eq!(one.scenarios().len(), 3, "{:?}", one.scenarios());
+    assert!(!one.findings().is_empty(), "the power-off finding");
+    let two = run(2);
+    assert_eq!(one.scenarios(), two.scenarios());
+    // Everything else it holds, findings with their traces included.
+    assert_eq!(format!("{one:?}"), format!("{two:?}"));
+}
