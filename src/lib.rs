@@ -440,62 +440,6 @@ pub struct Check {
     jobs: usize,
 }
 
-/// Runs `work` on each of `0..n`, on up to `jobs` threads, and hands each result to `emit` on
-/// the calling thread in index order, as soon as it and every one before it are done: what
-/// `emit` does is the same for any number of jobs. With one job, `work` runs on the calling
-/// thread. Where `emit` fails, no more work starts, and its error is returned (`Err(Ok(e))`)
-/// once the work under way is done; `Err(Err(_))` where a thread could not be started.
-/// (`podcheck check --jobs` and [`Check::jobs`] run their scenarios so.)
-pub fn in_order<T: Send, E>(
-    n: usize,
-    jobs: usize,
-    work: impl Fn(usize) -> T + Sync,
-    mut emit: impl FnMut(T) -> Result<(), E>,
-) -> Result<(), Result<E, std::io::Error>> {
-    use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-    let jobs = jobs.min(n);
-    if jobs <= 1 {
-        return (0..n).try_for_each(|i| emit(work(i))).map_err(Ok);
-    }
-    let next = AtomicUsize::new(0);
-    let stop = AtomicBool::new(false);
-    std::thread::scope(|scope| {
-        let (tx, rx) = std::sync::mpsc::channel();
-        for _ in 0..jobs {
-            let (tx, next, stop, work) = (tx.clone(), &next, &stop, &work);
-            // More stack than a main thread has: a check runs as it would there.
-            let spawned = std::thread::Builder::new()
-                .stack_size(64 << 20)
-                .spawn_scoped(scope, move || {
-                    while !stop.load(Ordering::SeqCst) {
-                        let i = next.fetch_add(1, Ordering::SeqCst);
-                        if i >= n || tx.send((i, work(i))).is_err() {
-                            break;
-                        }
-                    }
-                });
-            if let Err(e) = spawned {
-                stop.store(true, Ordering::SeqCst);
-                return Err(Err(e));
-            }
-        }
-        drop(tx);
-        let mut ready = std::collections::BTreeMap::new();
-        let mut due = 0;
-        for (i, t) in rx {
-            ready.insert(i, t);
-            while let Some(t) = ready.remove(&due) {
-                due += 1;
-                if let Err(e) = emit(t) {
-                    stop.store(true, Ordering::SeqCst);
-                    return Err(Ok(e));
-                }
-            }
-        }
-        Ok(())
-    })
-}
-
 impl Check {
     /// The manifests at `path`: a file, or a folder (each folder under it that directly holds
     /// manifest files is one application, as with `podcheck check -f`).
@@ -610,12 +554,72 @@ impl Check {
                 report.scenarios.push(p.name.clone());
                 Ok(())
             };
+            if self.options.progress && self.jobs.min(scenarios.len()) > 1 {
+                // Two checks' progress lines would overwrite each other on a terminal.
+                podcheck_properties::progress::whole_lines();
+            }
             in_order(scenarios.len(), self.jobs, work, emit).map_err(|e| {
                 e.unwrap_or_else(|spawn| Error(format!("cannot start a thread for jobs: {spawn}")))
             })?;
         }
         Ok(report)
     }
+}
+
+/// Runs `work` on each of `0..n`, on up to `jobs` threads, and hands each result to `emit` on
+/// the calling thread in index order, as soon as it and every one before it are done: what
+/// `emit` does is the same for any number of jobs. With one job, `work` runs on the calling
+/// thread. Where `emit` fails, no more work starts, and its error is returned (`Err(Ok(e))`)
+/// once the work under way is done; `Err(Err(_))` where a thread could not be started.
+/// (`podcheck check --jobs` and [`Check::jobs`] run their scenarios so.)
+pub fn in_order<T: Send, E>(
+    n: usize,
+    jobs: usize,
+    work: impl Fn(usize) -> T + Sync,
+    mut emit: impl FnMut(T) -> Result<(), E>,
+) -> Result<(), Result<E, std::io::Error>> {
+    use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+    let jobs = jobs.min(n);
+    if jobs <= 1 {
+        return (0..n).try_for_each(|i| emit(work(i))).map_err(Ok);
+    }
+    let next = AtomicUsize::new(0);
+    let stop = AtomicBool::new(false);
+    std::thread::scope(|scope| {
+        let (tx, rx) = std::sync::mpsc::channel();
+        for _ in 0..jobs {
+            let (tx, next, stop, work) = (tx.clone(), &next, &stop, &work);
+            // More stack than a main thread has: a check runs as it would there.
+            let spawned = std::thread::Builder::new()
+                .stack_size(64 << 20)
+                .spawn_scoped(scope, move || {
+                    while !stop.load(Ordering::SeqCst) {
+                        let i = next.fetch_add(1, Ordering::SeqCst);
+                        if i >= n || tx.send((i, work(i))).is_err() {
+                            break;
+                        }
+                    }
+                });
+            if let Err(e) = spawned {
+                stop.store(true, Ordering::SeqCst);
+                return Err(Err(e));
+            }
+        }
+        drop(tx);
+        let mut ready = std::collections::BTreeMap::new();
+        let mut due = 0;
+        for (i, t) in rx {
+            ready.insert(i, t);
+            while let Some(t) = ready.remove(&due) {
+                due += 1;
+                if let Err(e) = emit(t) {
+                    stop.store(true, Ordering::SeqCst);
+                    return Err(Ok(e));
+                }
+            }
+        }
+        Ok(())
+    })
 }
 
 /// A plan scenario checked, with its findings and Kubernetes' behaviours.
