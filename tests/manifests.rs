@@ -395,10 +395,10 @@ fn each_bad_input_has_its_located_error() {
         e.contains("spec.selector: Invalid value: `selector` does not match template `labels`"),
         "{e}"
     );
-    // An annotation that does not parse.
+    // An annotation that does not parse: at its own line, named by its key.
     let e = error_of(&web_with("boot-seconds: \"12\"", "boot-seconds: \"soon\""));
     assert!(
-        e.contains("podcheck.dev/boot-seconds: must be a whole number of seconds, not `soon`"),
+        e.starts_with("bad.yaml:17:9: Deployment/web: spec.template.metadata.annotations[podcheck.dev/boot-seconds]: must be a whole number of seconds, not `soon`"),
         "{e}"
     );
     // A list where an object is expected; a scenario list given as manifests.
@@ -408,6 +408,247 @@ fn each_bad_input_has_its_located_error() {
     let e = error_of("apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c}\n");
     assert!(
         e.contains("no Pod, Deployment, ReplicaSet, StatefulSet or Job to check"),
+        "{e}"
+    );
+}
+
+/// A Deployment `web` with `pod` (YAML at the pod spec's indentation) and `annotations`
+/// (YAML at the template annotations' indentation).
+fn web_pod(annotations: &str, pod: &str) -> String {
+    format!(
+        "apiVersion: apps/v1
+kind: Deployment
+metadata: {{name: web}}
+spec:
+  replicas: 1
+  selector: {{matchLabels: {{app: web}}}}
+  template:
+    metadata:
+      labels: {{app: web}}
+      annotations:
+        podcheck.dev/boot-seconds: \"1\"
+{annotations}
+    spec:
+{pod}
+"
+    )
+}
+
+const APP: &str = "      containers:\n      - name: app\n        image: nginx";
+
+#[test]
+fn annotations_are_checked_at_their_own_line() {
+    for (note, msg) in [
+        (
+            "podcheck.dev/exit-code: \"256\"",
+            "[podcheck.dev/exit-code]: an exit code must be 0 to 255",
+        ),
+        (
+            "podcheck.dev/exit-code.app: \"-1\"",
+            "[podcheck.dev/exit-code.app]: an exit code must be 0 to 255",
+        ),
+        (
+            "podcheck.dev/sigterm: \"exit:300\"",
+            "[podcheck.dev/sigterm]: an exit code must be 0 to 255",
+        ),
+        (
+            "podcheck.dev/memory-usage-mi: \"99999999999999\"",
+            "[podcheck.dev/memory-usage-mi]: must be at most",
+        ),
+        (
+            "podcheck.dev/exit-after-seconds: \"99999\"",
+            "[podcheck.dev/exit-after-seconds]: must be 0 to 32767 seconds",
+        ),
+    ] {
+        let e = error_of(&web_pod(&format!("        {note}"), APP));
+        assert!(
+            e.starts_with("bad.yaml:12:9: Deployment/web: spec.template.metadata.annotations")
+                && e.contains(msg),
+            "{note}: {e}"
+        );
+    }
+    let svc = "apiVersion: v1\nkind: Service\nmetadata:\n  name: s\n  annotations:\n    podcheck.dev/proxy-lag-seconds: \"100000\"\nspec:\n  selector: {app: web}\n";
+    let e = error_of(&format!("{}---\n{svc}", web_pod("", APP)));
+    assert!(
+        e.contains("bad.yaml:23:5: Service/s: metadata.annotations[podcheck.dev/proxy-lag-seconds]: must be 0 to 32767 seconds"),
+        "{e}"
+    );
+}
+
+#[test]
+fn a_toleration_of_more_than_an_hour_is_kept() {
+    let r = one(
+        "t.yaml",
+        &web_pod(
+            "",
+            &format!("      tolerations:\n      - {{key: node.kubernetes.io/unreachable, operator: Exists, effect: NoExecute, tolerationSeconds: 4000}}\n{APP}"),
+        ),
+    )
+    .unwrap();
+    let t = &r.scenario.workloads[0].template().tolerations;
+    assert!(
+        t.iter().any(|t| t.toleration_seconds == Some(4000)),
+        "{t:?}"
+    );
+    let e = error_of(&web_pod(
+        "",
+        &format!("      tolerations:\n      - {{key: k, operator: Exists, effect: NoExecute, tolerationSeconds: 40000}}\n{APP}"),
+    ));
+    assert!(
+        e.contains("tolerations[0].tolerationSeconds: tolerationSeconds must be at most 32767"),
+        "{e}"
+    );
+}
+
+#[test]
+fn objects_of_two_namespaces_are_refused() {
+    let web = web_pod("", APP).replace(
+        "metadata: {name: web}",
+        "metadata: {name: web, namespace: shop}",
+    );
+    let svc = |ns: &str| {
+        format!("apiVersion: v1\nkind: Service\nmetadata: {{name: s{ns}}}\nspec:\n  selector: {{app: web}}\n")
+    };
+    let e = error_of(&format!("{web}---\n{}", svc(", namespace: other")));
+    assert!(
+        e.contains("Service/s: metadata.namespace: `other`, but Deployment/web (bad.yaml:3:")
+            && e.contains("is in `shop`: podcheck checks one namespace at a time"),
+        "{e}"
+    );
+    // The same namespace, or none written, is one namespace.
+    assert!(one(
+        "ok.yaml",
+        &format!("{web}---\n{}", svc(", namespace: shop"))
+    )
+    .is_ok());
+    assert!(one("ok.yaml", &format!("{web}---\n{}", svc(""))).is_ok());
+}
+
+#[test]
+fn a_prestop_exec_sleep_is_read_as_the_kubelet_runs_it() {
+    let hook = |cmd: &str, grace: u16| {
+        web_pod(
+            "",
+            &format!("      terminationGracePeriodSeconds: {grace}\n{APP}\n        lifecycle:\n          preStop:\n            exec: {{command: {cmd}}}"),
+        )
+    };
+    let pre_stop = |r: &Reading| {
+        r.scenario.workloads[0].template().containers[0]
+            .lifecycle
+            .as_ref()
+            .and_then(|l| l.pre_stop.as_ref())
+            .map(|p| p.sleep.seconds)
+    };
+    // Suffixes as coreutils' sleep reads them.
+    let r = one("h.yaml", &hook("[sleep, 5s]", 30)).unwrap();
+    assert_eq!(pre_stop(&r), Some(5));
+    // Longer than the grace period: the kubelet stops waiting for the hook at the grace
+    // period, so it is cut there and said so (it was refused, as a `sleep` action is).
+    for cmd in ["[sleep, \"100\"]", "[sleep, 2m]", "[sleep, infinity]"] {
+        let r = one("h.yaml", &hook(cmd, 30)).unwrap();
+        assert_eq!(pre_stop(&r), Some(30), "{cmd}");
+        assert!(
+            r.assumed
+                .iter()
+                .any(|a| a.contains("is cut at the grace period (30 s)")),
+            "{cmd}: {:?}",
+            r.assumed
+        );
+    }
+    // A length podcheck cannot read in whole seconds is an error, unless the annotation says it.
+    let e = error_of(&hook("[sleep, \"2.5\"]", 30));
+    assert!(
+        e.contains("preStop.exec.command: `sleep 2.5`: podcheck counts whole seconds"),
+        "{e}"
+    );
+    let r = one(
+        "h.yaml",
+        &hook("[sleep, \"2.5\"]", 30).replace(
+            "podcheck.dev/boot-seconds: \"1\"",
+            "podcheck.dev/boot-seconds: \"1\"\n        podcheck.dev/pre-stop-seconds: \"3\"",
+        ),
+    )
+    .unwrap();
+    assert_eq!(pre_stop(&r), Some(3));
+    // Two handlers at once.
+    let e = error_of(&web_pod(
+        "",
+        &format!("{APP}\n        lifecycle:\n          preStop:\n            sleep: {{seconds: 5}}\n            exec: {{command: [sleep, \"5\"]}}"),
+    ));
+    assert!(
+        e.contains("lifecycle.preStop: Forbidden: may not specify more than 1 handler type"),
+        "{e}"
+    );
+}
+
+#[test]
+fn what_the_model_does_not_hold_is_said() {
+    // An annotation nothing reads: a hook length where the hook is a `sleep`.
+    let r = one(
+        "w.yaml",
+        &web_pod(
+            "        podcheck.dev/pre-stop-seconds: \"20\"",
+            &format!(
+                "{APP}\n        lifecycle:\n          preStop:\n            sleep: {{seconds: 5}}"
+            ),
+        ),
+    )
+    .unwrap();
+    assert!(
+        r.warnings.iter().any(|w| w.starts_with("w.yaml:12:9: Deployment/web: spec.template.metadata.annotations[podcheck.dev/pre-stop-seconds]: not read")),
+        "{:?}",
+        r.warnings
+    );
+    // Fields that change what a cluster does, which the model does not read: warnings, not
+    // only --verbose notes.
+    let r = one(
+        "w.yaml",
+        &web_pod(
+            "",
+            &format!("      readinessGates: [{{conditionType: example.com/ready}}]\n{APP}\n        lifecycle:\n          stopSignal: SIGINT"),
+        )
+        .replace("  replicas: 1", "  replicas: 1\n  paused: true"),
+    )
+    .unwrap();
+    for field in [
+        "spec.paused: not modelled",
+        "spec.template.spec.readinessGates: not modelled",
+        "spec.template.spec.containers[].lifecycle.stopSignal: not modelled",
+    ] {
+        assert!(
+            r.warnings.iter().any(|w| w.contains(field)),
+            "{field}: {:?}",
+            r.warnings
+        );
+    }
+    // `paused: false` is the default: nothing to say.
+    let r = one(
+        "w.yaml",
+        &web_pod("", APP).replace("  replicas: 1", "  replicas: 1\n  paused: false"),
+    )
+    .unwrap();
+    assert!(
+        !r.warnings.iter().any(|w| w.contains("paused")),
+        "{:?}",
+        r.warnings
+    );
+}
+
+#[test]
+fn what_the_api_server_refuses_is_refused() {
+    let e = error_of(&web_pod(
+        "",
+        &format!(
+            "{APP}\n        resources: {{requests: {{memory: 128Mi}}, limits: {{memory: 64Mi}}}}"
+        ),
+    ));
+    assert!(
+        e.contains("Deployment/web: spec.template.spec.containers[0].resources.requests.memory: Invalid value: 128 MiB: must be less than or equal to memory limit of 64 MiB"),
+        "{e}"
+    );
+    let e = error_of(&web_pod("", APP).replace("{name: web}", "{name: Checkout_API}"));
+    assert!(
+        e.contains("metadata.name: a lowercase RFC 1123 subdomain"),
         "{e}"
     );
 }
@@ -1040,10 +1281,10 @@ spec:
     assert_eq!(
         r.warnings,
         [
-            "web.yaml:5:3: Deployment/web: metadata.annotations.podcheck.dev/boot-seconds: ignored here: podcheck reads `podcheck.dev/boot-seconds` on the pod template (or a Pod)",
-            "web.yaml:12:7: Deployment/web: spec.template.metadata.annotations.podcheck.dev/plans: ignored here: podcheck reads `podcheck.dev/plans` on a workload's own metadata (or a Pod's)",
-            "web.yaml:12:7: Deployment/web: spec.template.metadata.annotations.podcheck.dev/bootseconds: not an annotation podcheck reads, ignored; did you mean `podcheck.dev/boot-seconds`?",
-            "web.yaml:12:7: Deployment/web: spec.template.metadata.annotations.podcheck.dev/sigterm.sidecar: the pod has no container `sidecar`: ignored",
+            "web.yaml:5:17: Deployment/web: metadata.annotations[podcheck.dev/boot-seconds]: ignored here: podcheck reads `podcheck.dev/boot-seconds` on the pod template (or a Pod)",
+            "web.yaml:13:9: Deployment/web: spec.template.metadata.annotations[podcheck.dev/plans]: ignored here: podcheck reads `podcheck.dev/plans` on a workload's own metadata (or a Pod's)",
+            "web.yaml:14:9: Deployment/web: spec.template.metadata.annotations[podcheck.dev/bootseconds]: not an annotation podcheck reads, ignored; did you mean `podcheck.dev/boot-seconds`?",
+            "web.yaml:15:9: Deployment/web: spec.template.metadata.annotations[podcheck.dev/sigterm.sidecar]: the pod has no container `sidecar`: ignored",
         ]
     );
     // The ones in their place are read.
@@ -1095,7 +1336,7 @@ fn a_headless_service_is_read_from_cluster_ip_none() {
     );
     let e = error_of(&text);
     assert!(
-        e.contains("Service/web: metadata.annotations: podcheck.dev/clients: true on a headless Service (spec.clusterIP: None)"),
+        e.contains(":64:54: Service/web: metadata.annotations[podcheck.dev/clients]: true on a headless Service (spec.clusterIP: None)"),
         "{e}"
     );
 }

@@ -278,7 +278,7 @@ fn a_workload_picks_its_plans_with_an_annotation() {
         "located at the annotation: {e}"
     );
     assert!(
-        e.contains("Deployment/web: metadata.annotations.podcheck.dev/plans: unknown plan `reboot`; the plans are: delete-pod,"),
+        e.contains("Deployment/web: metadata.annotations[podcheck.dev/plans]: unknown plan `reboot`; the plans are: delete-pod,"),
         "{e}"
     );
 }

@@ -303,7 +303,8 @@ impl Context {
             .filter_map(|t| t.toleration_seconds)
             .max()
             .unwrap_or(0)
-            .clamp(0, 3600) as Secs
+            // Validated at most `MAX_SECONDS` where the scenario enters.
+            .clamp(0, crate::spec::MAX_SECONDS as i64) as Secs
             + 1;
         let failures = scenario
             .workloads

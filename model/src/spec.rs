@@ -1416,6 +1416,58 @@ impl ScenarioLines {
     }
 }
 
+/// `IsDNS1123Subdomain` (`k8s.io/apimachinery/pkg/util/validation`), as object and node
+/// names must be: why `name` is not one, or None. The names also go into traces, DOT and
+/// Mermaid pictures and the Explorer.
+pub fn dns1123_subdomain(name: &str) -> Option<String> {
+    if name.is_empty() {
+        return Some("Required value: a name must not be empty".into());
+    }
+    if name.len() > 253 {
+        return Some("must be no more than 253 characters".into());
+    }
+    if name
+        .split('.')
+        .any(|part| dns1123_label_chars(part).is_some())
+    {
+        return Some("a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character".into());
+    }
+    None
+}
+
+/// `IsDNS1123Label`, as container names must be: why `name` is not one, or None.
+pub fn dns1123_label(name: &str) -> Option<String> {
+    if name.len() > 63 {
+        return Some("must be no more than 63 characters".into());
+    }
+    dns1123_label_chars(name)
+}
+
+fn dns1123_label_chars(name: &str) -> Option<String> {
+    let ok = |c: char| c.is_ascii_lowercase() || c.is_ascii_digit();
+    let fine = !name.is_empty()
+        && name.chars().all(|c| ok(c) || c == '-')
+        && name.starts_with(ok)
+        && name.ends_with(ok);
+    (!fine).then(|| "a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character".into())
+}
+
+/// The largest cpu (millicores) or memory (MiB) a scenario may give one container or node:
+/// 2^40, far above any machine, so that the sums over a node's pods, in 64 bits, cannot
+/// overflow.
+pub const MAX_RESOURCE: u64 = 1 << 40;
+
+fn resource_in_range(at: &str, r: &crate::k8s::Resources) -> Result<(), String> {
+    for (field, v) in [("cpuMilli", r.cpu_milli), ("memoryMi", r.memory_mi)] {
+        if v > MAX_RESOURCE {
+            return Err(format!(
+                "{at}.{field}: {v} is larger than the model takes ({MAX_RESOURCE}: the sums over a node's pods must fit 64 bits)"
+            ));
+        }
+    }
+    Ok(())
+}
+
 /// The longest duration a scenario may give, in seconds: the model's clock counts in 16 bits,
 /// and the sum of two durations (a delay after a grace period, say) must still fit.
 pub const MAX_SECONDS: u16 = u16::MAX / 2;
@@ -1472,6 +1524,12 @@ impl Scenario {
             seconds("cluster.nodeMonitorGracePeriodSeconds".into(), g)?;
         }
         for n in &self.cluster.nodes {
+            for (part, res) in [
+                ("allocatable", &n.allocatable),
+                ("usedByOtherPods", &n.used_by_other_pods),
+            ] {
+                resource_in_range(&format!("node `{}`: {part}", n.name), res)?;
+            }
             let total = n.shutdown_grace_period_seconds;
             let critical = n.shutdown_grace_period_critical_pods_seconds;
             seconds(
@@ -1516,6 +1574,34 @@ impl Scenario {
             for c in t.init_containers.iter().chain(&t.containers) {
                 images.insert(c.image.as_str());
                 let at = |f: &str| format!("workload `{name}` container `{}`: {f}", c.name);
+                let r = &c.resources;
+                for (part, res) in [("requests", &r.requests), ("limits", &r.limits)] {
+                    resource_in_range(&at(&format!("resources.{part}")), res)?;
+                }
+                // `ValidateResourceRequirements` (`pkg/apis/core/validation/validation.go`):
+                // a request above its limit is refused (0 here: no limit).
+                for (res, what, unit, req, lim) in [
+                    (
+                        "cpuMilli",
+                        "cpu",
+                        "millicores",
+                        r.requests.cpu_milli,
+                        r.limits.cpu_milli,
+                    ),
+                    (
+                        "memoryMi",
+                        "memory",
+                        "MiB",
+                        r.requests.memory_mi,
+                        r.limits.memory_mi,
+                    ),
+                ] {
+                    if lim > 0 && req > lim {
+                        return Err(at(&format!(
+                            "resources.requests.{res}: Invalid value: {req} {unit}: must be less than or equal to {what} limit of {lim} {unit}"
+                        )));
+                    }
+                }
                 seconds(at("app.bootSeconds"), c.app.boot_seconds)?;
                 seconds(at("app.postStartSeconds"), c.app.post_start_seconds)?;
                 for (kind, p) in [
@@ -1531,6 +1617,11 @@ impl Scenario {
                         seconds(at(&format!("{kind}.periodSeconds")), p.period_seconds)?;
                         if let Some(g) = p.termination_grace_period_seconds {
                             seconds(at(&format!("{kind}.terminationGracePeriodSeconds")), g)?;
+                        }
+                        if p.period_seconds == 0 {
+                            return Err(at(&format!(
+                                "{kind}.periodSeconds: Invalid value: 0: must be greater than or equal to 1"
+                            )));
                         }
                         // The prober's worker runs one probe at a time; a timeout longer than
                         // the period would delay the next tick, which the model does not hold.
@@ -1597,6 +1688,37 @@ impl Scenario {
         }
         if self.workloads.is_empty() {
             return Err("workloads must not be empty".into());
+        }
+        let mut node_names = std::collections::BTreeSet::new();
+        for n in &self.cluster.nodes {
+            if let Some(why) = dns1123_subdomain(&n.name) {
+                return Err(format!("cluster.nodes: node name `{}`: {why}", n.name));
+            }
+            if !node_names.insert(n.name.as_str()) {
+                return Err(format!("cluster.nodes: two nodes are named `{}`", n.name));
+            }
+        }
+        for w in &self.workloads {
+            if let Some(why) = dns1123_subdomain(w.name()) {
+                return Err(format!("workload `{}`: metadata.name: {why}", w.name()));
+            }
+            let t = w.template();
+            for c in t.init_containers.iter().chain(&t.containers) {
+                if let Some(why) = dns1123_label(&c.name) {
+                    return Err(format!(
+                        "workload `{}`: container name `{}`: {why}",
+                        w.name(),
+                        c.name
+                    ));
+                }
+                if c.image.trim().is_empty() {
+                    return Err(format!(
+                        "workload `{}` container `{}`: image: Required value",
+                        w.name(),
+                        c.name
+                    ));
+                }
+            }
         }
         self.validate_limits()?;
         let mut names = std::collections::BTreeSet::new();
@@ -1925,9 +2047,6 @@ impl Scenario {
                 }
             }
         }
-        if self.faults.len() > 16 {
-            return Err("at most 16 faults".into());
-        }
         self.validate_budgets_and_drains()
     }
 
@@ -1989,18 +2108,33 @@ impl Scenario {
     }
 
     /// Resizes the scenario: `nodes` nodes (extra ones copy the last node's spec and are
-    /// named `node-N`), and `replicas` for every Deployment and StatefulSet.
+    /// named `node-N`, the first N no node has), and `replicas` for every Deployment and
+    /// StatefulSet.
     pub fn resize(&mut self, nodes: Option<u8>, replicas: Option<u8>) -> Result<(), String> {
+        let mut removed = Vec::new();
         if let Some(n) = nodes {
             if !(1..=5).contains(&n) {
                 return Err(format!("--nodes {n}: must be 1 to 5"));
             }
             let n = n as usize;
             let template = self.cluster.nodes.last().cloned().ok_or("no nodes")?;
+            removed = self
+                .cluster
+                .nodes
+                .iter()
+                .skip(n)
+                .map(|node| format!("`{}`", node.name))
+                .collect();
             self.cluster.nodes.truncate(n);
+            let mut k = self.cluster.nodes.len();
             while self.cluster.nodes.len() < n {
+                k += 1;
+                let name = format!("node-{k}");
+                if self.cluster.nodes.iter().any(|node| node.name == name) {
+                    continue;
+                }
                 let mut node = template.clone();
-                node.name = format!("node-{}", self.cluster.nodes.len() + 1);
+                node.name = name;
                 self.cluster.nodes.push(node);
             }
         }
@@ -2012,7 +2146,17 @@ impl Scenario {
                 w.set_replicas(r);
             }
         }
-        self.validate()
+        self.validate().map_err(|e| {
+            if removed.is_empty() {
+                e
+            } else {
+                format!(
+                    "{e} (--nodes {} leaves out {})",
+                    self.cluster.nodes.len(),
+                    removed.join(", ")
+                )
+            }
+        })
     }
 
     /// Every claim the scenario's pods can use, in a fixed order: the declared
@@ -2251,6 +2395,31 @@ pub fn validate_pod_spec(w: &Workload, t: &PodSpec) -> Result<(), String> {
             }
         }
     }
+    for (i, tol) in t.tolerations.iter().enumerate() {
+        let Some(secs) = tol.toleration_seconds else {
+            continue;
+        };
+        let here = format!("{base}.tolerations[{i}]");
+        // `ValidateTolerations` (`pkg/apis/core/validation/validation.go`): tolerationSeconds
+        // only goes with the NoExecute effect.
+        if tol.effect != Some(crate::k8s::TaintEffect::NoExecute) {
+            return Err(at(
+                format!("{here}.effect"),
+                "Invalid value: effect must be 'NoExecute' when `tolerationSeconds` is set".into(),
+            ));
+        }
+        // Zero and negative values evict at once (`getMinTolerationTime`); a larger one must
+        // fit the clock, or the taint's age would stop short of it and the pod would be
+        // tolerated for ever.
+        if secs > MAX_SECONDS as i64 {
+            return Err(at(
+                format!("{here}.tolerationSeconds"),
+                format!(
+                    "tolerationSeconds must be at most {MAX_SECONDS} (the model's clock holds durations up to that many seconds), not {secs}"
+                ),
+            ));
+        }
+    }
     let mut names = std::collections::BTreeSet::new();
     for (list, ctrs) in [
         ("initContainers", &t.init_containers),
@@ -2263,6 +2432,26 @@ pub fn validate_pod_spec(w: &Workload, t: &PodSpec) -> Result<(), String> {
                     format!("{here}.name"),
                     format!("Duplicate value: \"{}\"", c.name),
                 ));
+            }
+            // A process's exit status is 8 bits (`exit(256)` is a status of 0, a success): a
+            // code outside 0–255 is one no container can report.
+            let codes = [
+                ("app.exitCode", Some(c.app.exit_code)),
+                (
+                    "app.onSigterm.exit",
+                    match c.app.on_sigterm {
+                        OnSigterm::Exit(code) => Some(code),
+                        OnSigterm::Ignore => None,
+                    },
+                ),
+            ];
+            for (field, code) in codes {
+                if let Some(code) = code.filter(|c| !(0..=255).contains(c)) {
+                    return Err(at(
+                        format!("{here}.{field}"),
+                        format!("an exit code must be 0 to 255 (a process's exit status is 8 bits), not {code}"),
+                    ));
+                }
             }
             let sleeps = c.lifecycle.as_ref().map(|l| {
                 [

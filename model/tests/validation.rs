@@ -334,3 +334,165 @@ fn sidecars_need_kubernetes_1_29() {
         assert!(parse_scenarios(&at(release), "v.yaml").is_ok(), "{release}");
     }
 }
+
+#[test]
+fn toleration_seconds_go_with_no_execute_and_fit_the_clock() {
+    // `ValidateTolerations`: tolerationSeconds only with the NoExecute effect.
+    let e = error(&deployment(
+        "tolerations: [{key: k, operator: Exists, effect: NoSchedule, tolerationSeconds: 10}]",
+        "",
+    ));
+    assert!(
+        e.contains("spec.template.spec.tolerations[0].effect: Invalid value: effect must be 'NoExecute' when `tolerationSeconds` is set"),
+        "{e}"
+    );
+    // Longer than the clock holds: refused, not tolerated for ever.
+    let e = error(&deployment(
+        "tolerations: [{key: k, operator: Exists, effect: NoExecute, tolerationSeconds: 40000}]",
+        "",
+    ));
+    assert!(
+        e.contains("spec.template.spec.tolerations[0].tolerationSeconds: tolerationSeconds must be at most 32767"),
+        "{e}"
+    );
+    // An hour and more is kept as written (it was once cut at 3600 s without a word).
+    for secs in [-5, 0, 4000, 32767] {
+        let ok = deployment(
+            &format!("tolerations: [{{key: k, operator: Exists, effect: NoExecute, tolerationSeconds: {secs}}}]"),
+            "",
+        );
+        assert!(parse_scenarios(&ok, "v.yaml").is_ok(), "{secs}");
+    }
+}
+
+#[test]
+fn exit_codes_are_eight_bits() {
+    for (extra, field) in [
+        (
+            ", app: {exitAfterSeconds: 5, exitCode: 256}",
+            "app.exitCode",
+        ),
+        (", app: {exitCode: -1}", "app.exitCode"),
+        (", app: {onSigterm: {exit: 300}}", "app.onSigterm.exit"),
+    ] {
+        let e = error(&deployment("", extra));
+        assert!(
+            e.contains(&format!(
+                "spec.template.spec.containers[0].{field}: an exit code must be 0 to 255"
+            )),
+            "{extra}: {e}"
+        );
+    }
+    let ok = deployment("", ", app: {exitAfterSeconds: 5, exitCode: 255}");
+    assert!(parse_scenarios(&ok, "v.yaml").is_ok());
+}
+
+#[test]
+fn a_request_above_its_limit_is_refused() {
+    // `ValidateResourceRequirements`.
+    let e = error(&deployment(
+        "",
+        ", resources: {requests: {memoryMi: 128}, limits: {memoryMi: 64}}",
+    ));
+    assert!(
+        e.contains("resources.requests.memoryMi: Invalid value: 128 MiB: must be less than or equal to memory limit of 64 MiB"),
+        "{e}"
+    );
+    // No limit (0) bounds nothing.
+    let ok = deployment("", ", resources: {requests: {cpuMilli: 500}}");
+    assert!(parse_scenarios(&ok, "v.yaml").is_ok());
+}
+
+#[test]
+fn resources_are_bounded_where_they_enter() {
+    // Sums over a node's pods are 64 bits: a request near 2^64 would wrap and place a pod on
+    // a full node.
+    let e = error(&deployment(
+        "",
+        ", resources: {requests: {cpuMilli: 9223372036854775808}}",
+    ));
+    assert!(
+        e.contains(
+            "resources.requests.cpuMilli: 9223372036854775808 is larger than the model takes"
+        ),
+        "{e}"
+    );
+    let node = "- name: v
+  description: validation
+  source: this test
+  cluster:
+    nodes: [{name: node-1, allocatable: {cpuMilli: 18446744073709551615, memoryMi: 8192}}]
+  workloads:
+    - kind: Deployment
+      metadata: {name: web}
+      spec: {replicas: 1, template: {spec: {containers: [{name: app, image: \"web:1\"}]}}}
+";
+    let e = error(node);
+    assert!(
+        e.contains("node `node-1`: allocatable.cpuMilli: 18446744073709551615 is larger than the model takes"),
+        "{e}"
+    );
+}
+
+#[test]
+fn names_are_dns_names_and_nodes_are_named_once() {
+    let e = error(&deployment("", "").replace("name: web", "name: \"We b<x>\""));
+    assert!(
+        e.contains("metadata.name: a lowercase RFC 1123 subdomain"),
+        "{e}"
+    );
+    let e = error(&deployment("", "").replace("name: app", "name: Bad_Name"));
+    assert!(
+        e.contains("container name `Bad_Name`: a lowercase RFC 1123 label"),
+        "{e}"
+    );
+    let e = error(&deployment("", "").replace("image: \"web:1\"", "image: \"\""));
+    assert!(e.contains("image: Required value"), "{e}");
+    let two = deployment("", "").replace(
+        "  workloads:",
+        "  cluster:\n    nodes: [{name: n1, allocatable: {cpuMilli: 1000, memoryMi: 1024}}, {name: n1, allocatable: {cpuMilli: 1000, memoryMi: 1024}}]\n  workloads:",
+    );
+    let e = error(&two);
+    assert!(e.contains("cluster.nodes: two nodes are named `n1`"), "{e}");
+}
+
+#[test]
+fn a_probe_period_of_zero_is_named_as_such() {
+    let e = error(&deployment("", ", readinessProbe: {periodSeconds: 0}"));
+    assert!(
+        e.contains(
+            "readinessProbe.periodSeconds: Invalid value: 0: must be greater than or equal to 1"
+        ),
+        "{e}"
+    );
+}
+
+#[test]
+fn resizing_names_new_nodes_apart_and_says_which_it_left_out() {
+    let yaml = "- name: v
+  description: validation
+  source: this test
+  cluster:
+    nodes:
+      - {name: node-1, allocatable: {cpuMilli: 1000, memoryMi: 1024}}
+      - {name: node-3, allocatable: {cpuMilli: 1000, memoryMi: 1024}}
+  workloads:
+    - kind: Deployment
+      metadata: {name: web}
+      spec: {replicas: 1, template: {spec: {containers: [{name: app, image: \"web:1\"}]}}}
+  faults:
+    - partition: {node: node-3}
+";
+    let mut s = parse_scenarios(yaml, "v.yaml").unwrap().remove(0);
+    let mut three = s.clone();
+    three.resize(Some(3), None).unwrap();
+    let names: Vec<&str> = three
+        .cluster
+        .nodes
+        .iter()
+        .map(|n| n.name.as_str())
+        .collect();
+    assert_eq!(names, ["node-1", "node-3", "node-4"]);
+    let e = s.resize(Some(1), None).unwrap_err();
+    assert!(e.contains("(--nodes 1 leaves out `node-3`)"), "{e}");
+}

@@ -92,6 +92,28 @@ impl Doc<'_> {
         let loc = self.tree.locate(path);
         located(self.origin, loc, &format!("{}: {path}: {msg}", self.what))
     }
+
+    /// An error about the entry `key` of the mapping at `path` (an annotation, whose key has
+    /// dots of its own): at the key's line, named as `path[key]`.
+    fn err_key(&self, path: &str, key: &str, msg: impl std::fmt::Display) -> String {
+        let mut node = Some(self.tree);
+        for part in path.split('.') {
+            node = node.and_then(|n| n.get(part));
+        }
+        let loc = match node.map(|n| &n.node) {
+            Some(Node::Map(entries)) => entries
+                .iter()
+                .find(|(k, _, _)| k == key)
+                .map(|(_, l, _)| *l)
+                .unwrap_or_else(|| self.tree.locate(path)),
+            _ => self.tree.locate(path),
+        };
+        located(
+            self.origin,
+            loc,
+            &format!("{}: {path}[{key}]: {msg}", self.what),
+        )
+    }
 }
 
 fn located(origin: &str, loc: Loc, msg: &str) -> String {
@@ -151,6 +173,7 @@ pub fn read(sources: &[(String, String)]) -> Result<Reading, String> {
     for (origin, t) in &trees {
         flatten(origin, t, &mut flat)?;
     }
+    one_namespace(&flat)?;
     let mut objects = Vec::new();
     for (origin, t) in flat {
         if let Some(o) = r.object(origin, t)? {
@@ -235,6 +258,44 @@ fn flatten<'a>(
     Ok(())
 }
 
+/// The model holds one namespace: a Service or a budget selects only the pods of its own
+/// namespace, and names are unique within one. Objects that name two namespaces are refused
+/// (one that names none is taken to be in the namespace the others name, as `kubectl apply
+/// -n` would put it); a Node has no namespace.
+fn one_namespace(flat: &[(&str, &Tree)]) -> Result<(), String> {
+    let mut first: Option<(&str, &str, Loc, String)> = None;
+    for (origin, t) in flat {
+        let kind = t.get("kind").and_then(|k| k.str()).unwrap_or("");
+        if kind == "Node" {
+            continue;
+        }
+        let Some(ns) = t
+            .get("metadata")
+            .and_then(|m| m.get("namespace"))
+            .and_then(|n| n.str())
+        else {
+            continue;
+        };
+        let here = t.locate("metadata.namespace");
+        let what = format!("{kind}/{}", name_of(t));
+        match &first {
+            None => first = Some((ns, origin, here, what)),
+            Some((ns0, origin0, loc0, what0)) if *ns0 != ns => {
+                return Err(located(
+                    origin,
+                    here,
+                    &format!(
+                        "{what}: metadata.namespace: `{ns}`, but {what0} ({}) is in `{ns0}`: podcheck checks one namespace at a time; give each namespace's manifests as an application of its own (a folder each)",
+                        located(origin0, *loc0, "").trim_end_matches(": ")
+                    ),
+                ));
+            }
+            Some(_) => {}
+        }
+    }
+    Ok(())
+}
+
 fn looks_like_scenario_seq(t: &Tree) -> bool {
     matches!(&t.node, Node::Seq(items) if items.iter().any(|i| i.get("workloads").is_some()))
 }
@@ -313,16 +374,20 @@ fn workload_plans(d: &Doc) -> Result<Option<Vec<crate::spec::Plan>>, String> {
     else {
         return Ok(None);
     };
-    let path = format!("metadata.annotations.{key}");
     let Some(text) = v.str() else {
-        return Err(d.err(&path, "must be a string such as \"delete-pod,drain\""));
+        return Err(d.err_key(
+            "metadata.annotations",
+            &key,
+            "must be a string such as \"delete-pod,drain\"",
+        ));
     };
     if text.trim() == "none" {
         return Ok(Some(Vec::new()));
     }
     let mut out = Vec::new();
     for name in text.split(',').map(str::trim) {
-        let p = crate::spec::Plan::parse(name).map_err(|e| d.err(&path, e))?;
+        let p = crate::spec::Plan::parse(name)
+            .map_err(|e| d.err_key("metadata.annotations", &key, e))?;
         if !out.contains(&p) {
             out.push(p);
         }
@@ -333,18 +398,31 @@ fn workload_plans(d: &Doc) -> Result<Option<Vec<crate::spec::Plan>>, String> {
 /// An annotation lookup: `podcheck.dev/<field>.<container>`, else `podcheck.dev/<field>`.
 struct Notes<'a> {
     map: &'a BTreeMap<String, String>,
+    /// The keys a lookup found: the others, at the end, were never read.
+    used: RefCell<std::collections::BTreeSet<String>>,
+    /// Where the annotations are written: `metadata.annotations` (a Pod, a Service) or
+    /// `spec.template.metadata.annotations`.
+    path: &'a str,
 }
 
 impl Notes<'_> {
+    /// An error about the annotation `key`, at its line.
+    fn err(&self, doc: &Doc, key: &str, msg: impl std::fmt::Display) -> String {
+        doc.err_key(self.path, key, msg)
+    }
+
     fn get(&self, field: &str, container: Option<&str>) -> Option<(String, &str)> {
         if let Some(c) = container {
             let key = format!("{PREFIX}{field}.{c}");
             if let Some(v) = self.map.get(&key) {
+                self.used.borrow_mut().insert(key.clone());
                 return Some((key, v.as_str()));
             }
         }
         let key = format!("{PREFIX}{field}");
-        self.map.get(&key).map(|v| (key, v.as_str()))
+        let v = self.map.get(&key)?;
+        self.used.borrow_mut().insert(key.clone());
+        Some((key, v.as_str()))
     }
 }
 
@@ -492,8 +570,30 @@ pub fn shell_wrapper_without_exec(command: &[String], args: &[String]) -> bool {
         .any(|w| w == "exec")
 }
 
-/// `sleep N` as an exec hook's command (directly or through `sh -c`), if it is one.
-fn sleep_seconds(cmd: &[String]) -> Option<i64> {
+/// The most memory `podcheck.dev/memory-usage-mi` may give: 1 PiB, far above any node, so
+/// that sums over a node's pods cannot overflow.
+const MAX_MEMORY_MI: u64 = 1 << 30;
+
+/// An exit code written in an annotation: a whole number 0–255 (a process's exit status is
+/// 8 bits; `exit(256)` is a status of 0, a success).
+fn exit_code(v: &str) -> Result<i32, String> {
+    match v.trim().parse::<i64>() {
+        Ok(c) if (0..=255).contains(&c) => Ok(c as i32),
+        Ok(c) => Err(format!(
+            "an exit code must be 0 to 255 (a process's exit status is 8 bits), not {c}"
+        )),
+        Err(_) => Err(format!(
+            "the exit code must be a whole number 0 to 255, not `{}`",
+            v.trim()
+        )),
+    }
+}
+
+/// `sleep N` as an exec hook's command (directly or through `sh -c`), if it is one: the
+/// seconds (`N`, or `N` with a suffix `s`, `m`, `h` or `d` as coreutils' and busybox's sleep
+/// take it; several operands add up), or the operand podcheck cannot read as whole seconds
+/// (`2.5`, `infinity`).
+fn sleep_seconds(cmd: &[String]) -> Option<Result<i64, String>> {
     let argv: Vec<&str> = cmd.iter().map(|s| s.as_str()).collect();
     let words: Vec<&str> = match argv.as_slice() {
         [sh, flag, script] if sh.ends_with("sh") && *flag == "-c" => {
@@ -501,10 +601,26 @@ fn sleep_seconds(cmd: &[String]) -> Option<i64> {
         }
         other => other.to_vec(),
     };
-    match words.as_slice() {
-        [s, n] if s.rsplit('/').next() == Some("sleep") => n.parse().ok(),
-        _ => None,
+    let (first, operands) = words.split_first()?;
+    if first.rsplit('/').next() != Some("sleep") || operands.is_empty() {
+        return None;
     }
+    let mut total: i64 = 0;
+    for w in operands {
+        let (digits, unit) = match w.char_indices().last() {
+            Some((i, 's')) => (&w[..i], 1),
+            Some((i, 'm')) => (&w[..i], 60),
+            Some((i, 'h')) => (&w[..i], 3600),
+            Some((i, 'd')) => (&w[..i], 86400),
+            _ => (*w, 1),
+        };
+        let n = match digits.parse::<i64>() {
+            Ok(n) if n >= 0 && digits.chars().all(|c| c.is_ascii_digit()) => n,
+            _ => return Some(Err(w.to_string())),
+        };
+        total = total.saturating_add(n.saturating_mul(unit));
+    }
+    Some(Ok(total))
 }
 
 impl Reader {
@@ -951,7 +1067,15 @@ impl Reader {
                 "the field spec is required: a pod template needs its containers",
             ));
         };
-        let notes = Notes { map: notes };
+        let path = match base.strip_suffix("spec") {
+            Some(outer) => format!("{outer}metadata.annotations"),
+            None => "metadata.annotations".to_string(),
+        };
+        let notes = Notes {
+            map: notes,
+            used: Default::default(),
+            path: &path,
+        };
         let restart_policy = one_of(
             doc,
             &format!("{base}.restartPolicy"),
@@ -1029,6 +1153,7 @@ impl Reader {
                 c,
                 &notes,
                 job,
+                grace,
             )?);
         }
         let mut containers = Vec::new();
@@ -1039,8 +1164,10 @@ impl Reader {
                 c,
                 &notes,
                 job,
+                grace,
             )?);
         }
+        self.unread_notes(doc, &notes, p);
         if containers.is_empty() {
             return Err(doc.err(
                 &format!("{base}.containers"),
@@ -1127,7 +1254,6 @@ impl Reader {
                     Some((f, c)) => (f, Some(c)),
                     None => (rest, None),
                 };
-                let at = format!("{path}.{key}");
                 let msg = if !all.contains(&field) {
                     match tree::closest(field, &all) {
                         Some(c) => format!("not an annotation podcheck reads, ignored; did you mean `{PREFIX}{c}`?"),
@@ -1149,7 +1275,7 @@ impl Reader {
                 } else {
                     continue;
                 };
-                self.warnings.push(doc.err(&at, msg));
+                self.warnings.push(doc.err_key(path, key, msg));
             }
         }
     }
@@ -1254,6 +1380,39 @@ impl Reader {
     }
 
     /// An annotation read as a number of seconds, or its default (noted as assumed).
+    /// A warning for each container annotation no container read: one that says how long a
+    /// hook runs where no container has such a hook (a `sleep` hook's length is read from the
+    /// hook itself). Misspelt or misplaced ones are warned about by `check_annotations`.
+    fn unread_notes(&mut self, doc: &Doc, notes: &Notes, p: &core::PodSpec) {
+        let names: Vec<&str> = p
+            .init_containers
+            .iter()
+            .flatten()
+            .chain(&p.containers)
+            .map(|c| c.name.as_str())
+            .collect();
+        let used = notes.used.borrow();
+        for key in notes.map.keys() {
+            let Some(rest) = key.strip_prefix(PREFIX) else {
+                continue;
+            };
+            let (field, container) = match rest.split_once('.') {
+                Some((f, c)) => (f, Some(c)),
+                None => (rest, None),
+            };
+            if used.contains(key) || container.is_some_and(|c| !names.contains(&c)) {
+                continue;
+            }
+            let why = match field {
+                "pre-stop-seconds" => "no container it applies to has a preStop exec, httpGet or tcpSocket hook (a `sleep` hook's length is read from the hook)",
+                "post-start-seconds" => "no container it applies to has a postStart exec, httpGet or tcpSocket hook (a `sleep` hook's length is read from the hook)",
+                _ => continue,
+            };
+            self.warnings
+                .push(notes.err(doc, key, format!("not read: {why}")));
+        }
+    }
+
     fn note_seconds(
         &mut self,
         doc: &Doc,
@@ -1265,15 +1424,17 @@ impl Reader {
         match notes.get(field, Some(c)) {
             Some((key, v)) => {
                 let n: i64 = v.trim().parse().map_err(|_| {
-                    doc.err(
-                        "metadata.annotations",
-                        format!("{key}: must be a whole number of seconds, not `{v}`"),
+                    notes.err(
+                        doc,
+                        &key,
+                        format!("must be a whole number of seconds, not `{v}`"),
                     )
                 })?;
                 if n < 0 || n > MAX_SECONDS as i64 {
-                    return Err(doc.err(
-                        "metadata.annotations",
-                        format!("{key} must be 0 to {MAX_SECONDS}, not {n}"),
+                    return Err(notes.err(
+                        doc,
+                        &key,
+                        format!("must be 0 to {MAX_SECONDS} seconds (the model's clock holds durations up to that many seconds), not {n}"),
                     ));
                 }
                 Ok(Some(n as u16))
@@ -1299,6 +1460,7 @@ impl Reader {
         c: &core::Container,
         notes: &Notes,
         job: bool,
+        grace: u16,
     ) -> Result<Container, String> {
         if c.name.is_empty() {
             return Err(doc.err(
@@ -1332,7 +1494,7 @@ impl Reader {
                     match w {
                         "startup" | "readiness" | "liveness" => set.push(w.to_string()),
                         "none" => {}
-                        other => return Err(doc.err("metadata.annotations", format!("{key}: `{other}` is not a probe; write a list of startup, readiness, liveness, or none"))),
+                        other => return Err(notes.err(doc, &key, format!("`{other}` is not a probe; write a list of startup, readiness, liveness, or none"))),
                     }
                 }
                 Some(set)
@@ -1421,33 +1583,48 @@ impl Reader {
             };
             if let Some(h) = &l.pre_stop {
                 let here = format!("{at}.lifecycle.preStop");
-                let secs = match (&h.sleep, &h.exec) {
+                let handlers = [
+                    h.exec.is_some(),
+                    h.http_get.is_some(),
+                    h.sleep.is_some(),
+                    h.tcp_socket.is_some(),
+                ];
+                match handlers.iter().filter(|x| **x).count() {
+                    1 => {}
+                    0 => return Err(doc.err(&here, "Required value: must specify a handler type (exec, httpGet, sleep or tcpSocket)")),
+                    _ => return Err(doc.err(&here, "Forbidden: may not specify more than 1 handler type (exec, httpGet, sleep or tcpSocket)")),
+                }
+                let exec_sleep = h
+                    .exec
+                    .as_ref()
+                    .map(|e| sleep_seconds(e.command.as_deref().unwrap_or_default()));
+                let secs = match (&h.sleep, exec_sleep) {
                     (Some(s), _) => seconds(doc, &format!("{here}.sleep.seconds"), s.seconds)?,
-                    (None, Some(e))
-                        if sleep_seconds(e.command.as_deref().unwrap_or_default()).is_some() =>
-                    {
-                        seconds(
-                            doc,
-                            &format!("{here}.exec.command"),
-                            sleep_seconds(e.command.as_deref().unwrap_or_default()).unwrap_or(0),
-                        )?
-                    }
-                    _ => {
-                        if [
-                            h.exec.is_some(),
-                            h.http_get.is_some(),
-                            h.tcp_socket.is_some(),
-                        ]
-                        .iter()
-                        .filter(|x| **x)
-                        .count()
-                            != 1
-                        {
-                            return Err(doc.err(&here, "Required value: must specify exactly one handler type (exec, httpGet, sleep or tcpSocket)"));
+                    (None, Some(Some(Ok(v)))) => {
+                        // The kubelet waits for a preStop hook at most the grace period
+                        // (`executePreStopHook`, pkg/kubelet/kuberuntime): a longer sleep is
+                        // cut there.
+                        if v > grace as i64 {
+                            self.assume(doc, n, &format!("preStop `sleep` of {v} s is cut at the grace period ({grace} s): the kubelet waits for a preStop hook no longer"));
                         }
-                        self.note_seconds(doc, notes, "pre-stop-seconds", n, Some(0))?
-                            .unwrap_or(0)
+                        v.min(grace as i64) as u16
                     }
+                    (None, Some(Some(Err(word)))) if word == "infinity" => {
+                        self.assume(doc, n, &format!("preStop `sleep infinity` is cut at the grace period ({grace} s): the kubelet waits for a preStop hook no longer"));
+                        grace
+                    }
+                    (None, Some(Some(Err(word)))) => {
+                        match self.note_seconds(doc, notes, "pre-stop-seconds", n, None)? {
+                            Some(v) => v.min(grace),
+                            None => return Err(doc.err(
+                                &format!("{here}.exec.command"),
+                                format!("`sleep {word}`: podcheck counts whole seconds (with an optional s, m, h or d suffix); say how long the hook runs with the annotation {PREFIX}pre-stop-seconds"),
+                            )),
+                        }
+                    }
+                    _ => self
+                        .note_seconds(doc, notes, "pre-stop-seconds", n, Some(0))?
+                        .unwrap_or(0),
                 };
                 if secs > 0 {
                     out.pre_stop = Some(spec::PreStop {
@@ -1457,6 +1634,15 @@ impl Reader {
             }
             if let Some(h) = &l.post_start {
                 let here = format!("{at}.lifecycle.postStart");
+                let handlers = [
+                    h.exec.is_some(),
+                    h.http_get.is_some(),
+                    h.sleep.is_some(),
+                    h.tcp_socket.is_some(),
+                ];
+                if handlers.iter().filter(|x| **x).count() > 1 {
+                    return Err(doc.err(&here, "Forbidden: may not specify more than 1 handler type (exec, httpGet, sleep or tcpSocket)"));
+                }
                 out.post_start = Some(match &h.sleep {
                     Some(s) => spec::PostStart {
                         exec: None,
@@ -1494,48 +1680,49 @@ impl Reader {
             job.then_some(DEFAULT_JOB_EXIT_SECONDS),
         )?;
         if let Some((key, v)) = notes.get("exit-code", Some(n)) {
-            app.exit_code = v.trim().parse().map_err(|_| {
-                doc.err(
-                    "metadata.annotations",
-                    format!("{key}: must be a whole number, not `{v}`"),
-                )
-            })?;
+            app.exit_code = exit_code(v).map_err(|e| notes.err(doc, &key, e))?;
         } else if job {
             self.assume(doc, n, &format!("{PREFIX}exit-code: 0"));
         }
         if let Some((key, v)) = notes.get("memory-usage-mi", Some(n)) {
-            app.memory_usage_mi = v.trim().parse().map_err(|_| {
-                doc.err(
-                    "metadata.annotations",
-                    format!("{key}: must be a whole number of MiB, not `{v}`"),
-                )
-            })?;
+            app.memory_usage_mi = match v.trim().parse::<u64>() {
+                Ok(mi) if mi <= MAX_MEMORY_MI => mi,
+                Ok(mi) => {
+                    return Err(notes.err(
+                        doc,
+                        &key,
+                        format!("must be at most {MAX_MEMORY_MI} MiB (1 PiB), not {mi}"),
+                    ))
+                }
+                Err(_) => {
+                    return Err(notes.err(
+                        doc,
+                        &key,
+                        format!("must be a whole number of MiB, not `{v}`"),
+                    ))
+                }
+            };
         }
         if let Some((key, v)) = notes.get("image-pull-fails", Some(n)) {
             app.image_pull_fails = match v.trim() {
                 "true" => true,
                 "false" => false,
-                _ => {
-                    return Err(doc.err(
-                        "metadata.annotations",
-                        format!("{key}: must be true or false, not `{v}`"),
-                    ))
-                }
+                _ => return Err(notes.err(doc, &key, format!("must be true or false, not `{v}`"))),
             };
         }
         app.on_sigterm = match notes.get("sigterm", Some(n)) {
             Some((key, v)) => match v.trim() {
                 "ignore" => spec::OnSigterm::Ignore,
                 "exit" => spec::OnSigterm::Exit(143),
-                other => match other
-                    .strip_prefix("exit:")
-                    .and_then(|c| c.trim().parse().ok())
-                {
-                    Some(code) => spec::OnSigterm::Exit(code),
+                other => match other.strip_prefix("exit:") {
+                    Some(code) => {
+                        spec::OnSigterm::Exit(exit_code(code).map_err(|e| notes.err(doc, &key, e))?)
+                    }
                     None => {
-                        return Err(doc.err(
-                            "metadata.annotations",
-                            format!("{key}: must be exit, exit:<code> or ignore, not `{v}`"),
+                        return Err(notes.err(
+                            doc,
+                            &key,
+                            format!("must be exit, exit:<code> or ignore, not `{v}`"),
                         ))
                     }
                 },
@@ -1653,12 +1840,39 @@ impl Reader {
         Ok(node)
     }
 
-    /// Fields written that the model does not read, listed for `--verbose`.
+    /// Fields written that the model does not read, listed for `--verbose`; those that change
+    /// what a real cluster does (a paused Deployment, a suspended Job, readiness gates…) are
+    /// warnings too, since the check goes on as if they were not there.
     fn unused_fields(&mut self, origin: &str, kind: &str, name: &str, t: &Tree) {
         let used = used_paths(kind);
         let mut out = Vec::new();
         walk_unused(t, "", &used, &mut out);
-        for (path, loc) in out {
+        for (path, loc, v) in out {
+            let field = path.replace("[]", "");
+            let pod = field
+                .strip_prefix("spec.template.spec.")
+                .or_else(|| field.strip_prefix("spec.").filter(|_| kind == "Pod"));
+            let set = !matches!(&v.node, Node::Null | Node::Bool(false))
+                && !matches!(&v.node, Node::Seq(items) if items.is_empty());
+            let why = match (kind, field.as_str(), pod) {
+                ("Deployment", "spec.paused", _) => Some("a paused Deployment rolls out no change to its template; the model's Deployment controller does not pause"),
+                ("Job", "spec.suspend", _) => Some("a suspended Job runs no pods; the model's Job controller does not suspend"),
+                ("StatefulSet", "spec.updateStrategy" | "spec.minReadySeconds" | "spec.ordinals" | "spec.persistentVolumeClaimRetentionPolicy", _) => Some("the model's StatefulSet controller does not read it"),
+                ("Service", "spec.internalTrafficPolicy" | "spec.externalTrafficPolicy" | "spec.sessionAffinity" | "spec.trafficDistribution", _) => Some("the model's kube-proxy routes every Service as Cluster traffic policy without affinity"),
+                (_, _, Some("readinessGates")) => Some("the pods are Ready only once these conditions are True; the model takes them Ready without them"),
+                (_, _, Some("activeDeadlineSeconds")) => Some("the kubelet fails a pod that runs longer; the model does not"),
+                (_, _, Some("priorityClassName")) => Some("the model does not resolve a priority class: write `priority` to give the pods theirs (node-pressure eviction and node shutdown order by it)"),
+                (_, _, Some("containers.lifecycle.stopSignal" | "initContainers.lifecycle.stopSignal")) => Some("the model stops containers with SIGTERM"),
+                (_, _, Some("overhead" | "runtimeClassName")) => Some("the model's scheduler counts the containers' requests only"),
+                _ => None,
+            };
+            if let Some(why) = why.filter(|_| set) {
+                self.warnings.push(located(
+                    origin,
+                    loc,
+                    &format!("{kind}/{name}: {path}: not modelled: {why}"),
+                ));
+            }
             self.unused
                 .push(located(origin, loc, &format!("{kind}/{name}: {path}")));
         }
@@ -1740,7 +1954,11 @@ impl Reader {
                 continue;
             }
             let notes = annotations(&Some(s.metadata.clone()));
-            let notes = Notes { map: &notes };
+            let notes = Notes {
+                map: &notes,
+                used: Default::default(),
+                path: "metadata.annotations",
+            };
             // `clusterIP: None`: kube-proxy does not handle the Service (`ShouldSkipService`),
             // so no client request goes through a proxy.
             let headless = s
@@ -1755,24 +1973,25 @@ impl Reader {
                 }
                 None => true,
                 Some((key, "true")) if headless => {
-                    return Err(d.err(
-                        "metadata.annotations",
-                        format!("{key}: true on a headless Service (spec.clusterIP: None): kube-proxy does not handle it, and the model's clients send their requests through kube-proxy"),
+                    return Err(notes.err(
+                        d,
+                        &key,
+                        "true on a headless Service (spec.clusterIP: None): kube-proxy does not handle it, and the model's clients send their requests through kube-proxy",
                     ))
                 }
                 Some((_, "true")) => true,
                 Some((_, "false")) => false,
                 Some((key, v)) => {
-                    return Err(d.err(
-                        "metadata.annotations",
-                        format!("{key}: must be true or false, not `{v}`"),
-                    ))
+                    return Err(notes.err(d, &key, format!("must be true or false, not `{v}`")))
                 }
             };
             match notes.get("proxy-lag-seconds", None) {
                 Some((key, v)) => {
-                    let n: i64 = v.trim().parse().map_err(|_| d.err("metadata.annotations", format!("{key}: must be a whole number of seconds, not `{v}`")))?;
-                    cluster.proxy_lag_seconds = seconds(d, "metadata.annotations", n)?;
+                    let n: i64 = v.trim().parse().map_err(|_| notes.err(d, &key, format!("must be a whole number of seconds, not `{v}`")))?;
+                    if n < 0 || n > MAX_SECONDS as i64 {
+                        return Err(notes.err(d, &key, format!("must be 0 to {MAX_SECONDS} seconds (the model's clock holds durations up to that many seconds), not {n}")));
+                    }
+                    cluster.proxy_lag_seconds = n as u16;
                 }
                 None => self.assumed.push(format!("{}: {PREFIX}proxy-lag-seconds: {} (each kube-proxy may lag this long behind the EndpointSlice)", d.what, cluster.proxy_lag_seconds)),
             }
@@ -1945,6 +2164,11 @@ fn locate_validation(e: &str, workloads: &[(Doc, Workload, BTreeMap<String, Stri
                     })
                     .unwrap_or_else(|| base.to_string());
                 let (field, msg) = tail.split_once(": ").unwrap_or(("", tail));
+                // The scenario's field names, in the manifest's words.
+                let field = field
+                    .replace(".cpuMilli", ".cpu")
+                    .replace(".memoryMi", ".memory");
+                let field = field.as_str();
                 let full = if field.starts_with("app.") || field.is_empty() {
                     path
                 } else {
@@ -1954,7 +2178,7 @@ fn locate_validation(e: &str, workloads: &[(Doc, Workload, BTreeMap<String, Stri
             }
         }
         if let Some((path, msg)) = rest.split_once(": ") {
-            if path.starts_with("spec") {
+            if path.starts_with("spec") || path.starts_with("metadata") {
                 return d.err(path, msg);
             }
         }
@@ -2095,7 +2319,12 @@ fn used_paths(kind: &str) -> Vec<String> {
     v
 }
 
-fn walk_unused(t: &Tree, path: &str, used: &[String], out: &mut Vec<(String, Loc)>) {
+fn walk_unused<'a>(
+    t: &'a Tree,
+    path: &str,
+    used: &[String],
+    out: &mut Vec<(String, Loc, &'a Tree)>,
+) {
     match &t.node {
         Node::Map(entries) => {
             for (k, loc, v) in entries {
@@ -2118,7 +2347,7 @@ fn walk_unused(t: &Tree, path: &str, used: &[String], out: &mut Vec<(String, Loc
                 if deeper {
                     walk_unused(v, &p, used, out);
                 } else {
-                    out.push((p, *loc));
+                    out.push((p, *loc, v));
                 }
             }
         }
