@@ -17,17 +17,17 @@ pub struct BenchArgs {
     /// Scenario names (default: every scenario of the catalogue).
     scenarios: Vec<String>,
     /// Threads that explore, as for `check`.
-    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=64))]
+    #[arg(long, default_value_t = 1, value_parser = crate::whole::<u16, 1, 64>)]
     threads: u16,
     /// Also measure at these sizes (nodes x replicas, each 1–5): `3x2` for every scenario
-    /// measured, or `SCENARIO=2x2,3x2` for one scenario. Repeatable. Each scenario is measured
-    /// at its own size first; a size at least as large as one that passed the time limit is
-    /// skipped.
+    /// measured, or `SCENARIO=2x2,3x2` for one scenario (one of those named, when scenarios
+    /// are named). Repeatable. Each scenario is measured at its own size first; a size at
+    /// least as large as one that passed the time limit is skipped.
     #[arg(long = "size", value_name = "[SCENARIO=]NxR[,NxR…]", value_parser = parse_size_spec)]
     sizes: Vec<SizeSpec>,
     /// Seconds each run may take. A run that takes longer is stopped and reported as
     /// `> SECS s`.
-    #[arg(long, value_name = "SECS", default_value_t = 60, value_parser = clap::value_parser!(u64).range(1..=86_400))]
+    #[arg(long, value_name = "SECS", default_value_t = 60, value_parser = crate::whole::<u64, 1, 86_400>)]
     timeout: u64,
     /// Write the table, the machine it was measured on and the largest size of each
     /// scenario checked within the time limit into FILE, between the lines
@@ -40,7 +40,7 @@ pub struct BenchArgs {
     /// Run each scenario and size N times (each in a process of its own) and report the
     /// middle run by its total time (exploring, graph and traces): a machine's timings
     /// drift from run to run. A run that passes the time limit ends the repeats.
-    #[arg(long, value_name = "N", default_value_t = 1, value_parser = clap::value_parser!(u8).range(1..=9))]
+    #[arg(long, value_name = "N", default_value_t = 1, value_parser = crate::whole::<u8, 1, 9>)]
     repeat: u8,
 }
 
@@ -135,14 +135,17 @@ pub fn run(args: BenchArgs) -> Result<ExitCode, BadInput> {
         .clone()
         .unwrap_or_else(|| "the built-in catalogue".into());
     let all = load(&args.catalogue)?;
-    let mut scenarios = pick(all.clone(), &args.scenarios, &origin)?;
-    // A scenario named only by `--size SCENARIO=…` is measured too.
+    let scenarios = pick(all.clone(), &args.scenarios, &origin)?;
+    // `--size SCENARIO=…` names a scenario measured: one of those named, if any are.
     for spec in &args.sizes {
         if let Some(name) = &spec.scenario {
-            let found = pick(all.clone(), std::slice::from_ref(name), &origin)
+            pick(all.clone(), std::slice::from_ref(name), &origin)
                 .map_err(|BadInput(e)| BadInput(format!("--size {name}=…: {e}")))?;
-            if !args.scenarios.is_empty() && !scenarios.iter().any(|s| &s.name == name) {
-                scenarios.extend(found);
+            if !scenarios.iter().any(|s| &s.name == name) {
+                return Err(BadInput(format!(
+                    "--size {name}=…: scenario `{name}` is not among those named ({}): name it too, or leave the scenarios out to measure every one",
+                    args.scenarios.join(", ")
+                )));
             }
         }
     }
@@ -212,7 +215,12 @@ pub fn run(args: BenchArgs) -> Result<ExitCode, BadInput> {
             cmd.args(["--catalogue", f]);
         }
         if let Some((n, r)) = job.size {
-            cmd.args(["--nodes", &n.to_string(), "--replicas", &r.to_string()]);
+            cmd.args(["--nodes", &n.to_string()]);
+            // Without a Deployment or StatefulSet, replicas size nothing (and `check`
+            // refuses a --replicas that changes nothing).
+            if !replicas.is_empty() {
+                cmd.args(["--replicas", &r.to_string()]);
+            }
         }
         let label = format!("{name} at {}", size_label(nodes, &replicas));
         let outcome = measure_repeated(&mut cmd, limit, name, &label, args.repeat)?;
@@ -546,8 +554,8 @@ fn readme_block(rows: &[Row], timeout: u64, threads: u16, repeat: u8) -> String 
 /// Replaces what lies between the marker lines of `file` with `block` (`None`: only checks
 /// that the file has them).
 fn write_between_markers(file: &str, block: Option<&str>) -> Result<(), BadInput> {
-    let text = std::fs::read_to_string(file)
-        .map_err(|e| BadInput(format!("--write-readme {file}: cannot read it: {e}")))?;
+    let text = podcheck::read_text_file(std::path::Path::new(file))
+        .map_err(|e| BadInput(format!("--write-readme {file}: {e}")))?;
     let (Some(b), Some(e)) = (text.find(BEGIN), text.find(END)) else {
         return Err(BadInput(format!(
             "--write-readme {file}: it has no `{BEGIN}` … `{END}` lines to write between"
@@ -557,6 +565,17 @@ fn write_between_markers(file: &str, block: Option<&str>) -> Result<(), BadInput
         return Err(BadInput(format!(
             "--write-readme {file}: `{END}` comes before `{BEGIN}`"
         )));
+    }
+    // One pair only: the table would go between the first, and the others keep an old one.
+    let line_of = |at: usize| text[..at].matches('\n').count() + 1;
+    for marker in [BEGIN, END] {
+        let first = text.find(marker).unwrap_or(0);
+        if let Some(again) = text[first + marker.len()..].find(marker) {
+            return Err(BadInput(format!(
+                "--write-readme {file}: line {} has a second `{marker}`: the file must have one `{BEGIN}` … `{END}` pair to write between",
+                line_of(first + marker.len() + again)
+            )));
+        }
     }
     let Some(block) = block else {
         return Ok(());

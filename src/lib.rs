@@ -97,69 +97,189 @@ pub struct Application {
     pub sources: Vec<(String, String)>,
 }
 
-fn is_manifest_file(p: &Path) -> bool {
-    p.is_file()
-        && p.extension()
-            .is_some_and(|e| e == "yaml" || e == "yml" || e == "json")
+/// The most podcheck reads from one file or from stdin: 16 MiB. Manifests and catalogues are
+/// far smaller; the limit stops an endless input (`/dev/zero`, `yes | podcheck check -f -`)
+/// from growing the process until the machine runs out of memory.
+pub const MAX_INPUT_BYTES: u64 = 16 << 20;
+
+/// The text of `reader`, named `name` in messages: at most [`MAX_INPUT_BYTES`] (checked while
+/// reading, so an endless input stops there), and UTF-8.
+pub fn read_text(reader: impl Read, name: &str) -> Result<String, Error> {
+    let mut bytes = Vec::new();
+    reader
+        .take(MAX_INPUT_BYTES + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|e| Error(format!("cannot read {name}: {e}")))?;
+    if bytes.len() as u64 > MAX_INPUT_BYTES {
+        return Err(Error(format!(
+            "{name}: larger than {} MiB, the most podcheck reads from one file or from stdin (is it the input you meant?)",
+            MAX_INPUT_BYTES >> 20
+        )));
+    }
+    String::from_utf8(bytes).map_err(|e| {
+        Error(format!(
+            "{name}: not UTF-8 text (byte {} is not part of a UTF-8 character)",
+            e.utf8_error().valid_up_to()
+        ))
+    })
+}
+
+/// The text of the file at `path`, as [`read_text`] reads it.
+pub fn read_text_file(path: &Path) -> Result<String, Error> {
+    let name = path.display().to_string();
+    let file = std::fs::File::open(path).map_err(|e| Error(format!("cannot read {name}: {e}")))?;
+    read_text(file, &name)
+}
+
+fn is_manifest_name(p: &Path) -> bool {
+    p.extension()
+        .is_some_and(|e| e == "yaml" || e == "yml" || e == "json")
 }
 
 fn read_file(path: &Path) -> Result<(String, String), Error> {
-    let name = path.display().to_string();
-    let text =
-        std::fs::read_to_string(path).map_err(|e| Error(format!("cannot read {name}: {e}")))?;
-    Ok((name, text))
+    Ok((path.display().to_string(), read_text_file(path)?))
+}
+
+/// What walking the `-f` folders has seen so far: the folders read, by canonical path, with
+/// the `-f` path each was read under; the notes; and how many folders were passed over as read
+/// already and how many links to folders were not followed.
+#[derive(Default)]
+struct Walk {
+    visited: std::collections::HashMap<PathBuf, String>,
+    notes: Vec<String>,
+    repeats: usize,
+    links: usize,
 }
 
 /// Every folder under `dir` (itself included) that directly holds manifest files, with them,
 /// sorted by path. Hidden folders under it (`.git`, `.github`: their YAML is not Kubernetes
-/// objects) are passed over; name one with `-f` to read it.
-fn folders(dir: &Path, out: &mut Vec<(PathBuf, Vec<PathBuf>)>) -> Result<(), Error> {
-    let entries =
-        std::fs::read_dir(dir).map_err(|e| Error(format!("cannot read {}: {e}", dir.display())))?;
-    let mut paths: Vec<PathBuf> = entries.filter_map(|e| e.ok().map(|e| e.path())).collect();
+/// objects) are passed over; name one with `-f` to read it. A symbolic link to a folder is not
+/// followed (a note says so: name it with `-f` to read it), and a folder already read (under
+/// another `-f`) is not read again (a note says so): no folder is read twice, and a link
+/// cannot lead the walk round in a loop. A `.yaml`, `.yml` or `.json` name that is not a file
+/// that can be read (a link to nothing, a socket) is an error.
+fn folders(
+    dir: &Path,
+    given: &str,
+    out: &mut Vec<(PathBuf, Vec<PathBuf>)>,
+    walk: &mut Walk,
+) -> Result<(), Error> {
+    let cannot = |e: std::io::Error| Error(format!("cannot read {}: {e}", dir.display()));
+    let canonical = std::fs::canonicalize(dir).map_err(cannot)?;
+    if let Some(first) = walk.visited.get(&canonical) {
+        walk.notes.push(format!(
+            "{}: already read under -f {first}: each application is checked once",
+            dir.display()
+        ));
+        walk.repeats += 1;
+        return Ok(());
+    }
+    walk.visited.insert(canonical, given.to_string());
+    let mut paths = Vec::new();
+    for e in std::fs::read_dir(dir).map_err(cannot)? {
+        paths.push(e.map_err(cannot)?.path());
+    }
     paths.sort();
-    let files: Vec<PathBuf> = paths
-        .iter()
-        .filter(|p| is_manifest_file(p))
-        .cloned()
-        .collect();
+    let mut files = Vec::new();
+    let mut subfolders = Vec::new();
+    for p in paths {
+        let link = std::fs::symlink_metadata(&p)
+            .map_err(|e| Error(format!("cannot read {}: {e}", p.display())))?
+            .file_type()
+            .is_symlink();
+        match std::fs::metadata(&p) {
+            Ok(m) if m.is_dir() => {
+                let hidden = p
+                    .file_name()
+                    .is_some_and(|n| n.to_string_lossy().starts_with('.'));
+                if hidden {
+                    continue;
+                }
+                if link {
+                    walk.notes.push(format!(
+                        "{}: a symbolic link to a folder, not followed (name it with -f to read it)",
+                        p.display()
+                    ));
+                    walk.links += 1;
+                    continue;
+                }
+                subfolders.push(p);
+            }
+            Ok(m) if is_manifest_name(&p) => {
+                if !m.is_file() {
+                    return Err(Error(format!(
+                        "{}: not a file that can be read as manifests (a device, a pipe or a socket)",
+                        p.display()
+                    )));
+                }
+                files.push(p);
+            }
+            Err(e) if is_manifest_name(&p) => {
+                let what = match std::fs::read_link(&p) {
+                    Ok(to) if link => format!(
+                        "a symbolic link to {}, which cannot be read: {e}",
+                        to.display()
+                    ),
+                    _ => format!("cannot be read: {e}"),
+                };
+                return Err(Error(format!("{}: {what}", p.display())));
+            }
+            _ => {}
+        }
+    }
     if !files.is_empty() {
         out.push((dir.to_path_buf(), files));
     }
-    for p in paths {
-        let hidden = p
-            .file_name()
-            .is_some_and(|n| n.to_string_lossy().starts_with('.'));
-        if p.is_dir() && !hidden {
-            folders(&p, out)?;
-        }
+    for p in subfolders {
+        folders(&p, given, out, walk)?;
     }
     Ok(())
+}
+
+/// The applications of the `-f` paths, with notes on what was passed over or dropped on
+/// the way (a link to a folder not followed, a folder or a file given twice).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Applications {
+    pub apps: Vec<Application>,
+    /// One sentence each, naming the path.
+    pub notes: Vec<String>,
 }
 
 /// The applications of the paths given with `-f`: each folder (the one named, or one under
 /// it) that directly holds `.yaml`, `.yml` or `.json` files is one application, its files
 /// together, named by its path; the files named directly and stdin (`-`) together make one
-/// more, after the folders' ones.
-pub fn applications(paths: &[String]) -> Result<Vec<Application>, Error> {
+/// more, after the folders' ones. A folder or file is read once, however often it is given
+/// (also as a folder under one given): a repeat is dropped with a note. Each file and stdin
+/// is read up to [`MAX_INPUT_BYTES`].
+pub fn applications(paths: &[String]) -> Result<Applications, Error> {
     let mut apps = Vec::new();
+    let mut walk = Walk::default();
     let mut loose: Vec<(String, String)> = Vec::new();
+    let mut loose_seen: Vec<PathBuf> = Vec::new();
     for p in paths {
         if p == "-" {
-            let mut text = String::new();
-            std::io::stdin()
-                .read_to_string(&mut text)
-                .map_err(|e| Error(format!("cannot read stdin: {e}")))?;
+            if loose.iter().any(|(n, _)| n == "-") {
+                walk.notes
+                    .push("-: stdin is given twice with -f: it is read once".to_string());
+                continue;
+            }
+            let text = read_text(std::io::stdin().lock(), "stdin (-f -)")?;
             loose.push(("-".to_string(), text));
             continue;
         }
         let path = Path::new(p);
         if path.is_dir() {
             let mut found = Vec::new();
-            folders(path, &mut found)?;
-            if found.is_empty() {
+            let (repeats, links) = (walk.repeats, walk.links);
+            folders(path, p, &mut found, &mut walk)?;
+            if found.is_empty() && walk.repeats == repeats {
+                let unfollowed = if walk.links > links {
+                    " (links to folders under it are not followed: name them with -f)"
+                } else {
+                    ""
+                };
                 return Err(Error(format!(
-                    "{p}: no .yaml, .yml or .json file in the folder or under it"
+                    "{p}: no .yaml, .yml or .json file in the folder or under it{unfollowed}"
                 )));
             }
             for (dir, files) in found {
@@ -173,6 +293,14 @@ pub fn applications(paths: &[String]) -> Result<Vec<Application>, Error> {
                 });
             }
         } else {
+            if let Ok(c) = std::fs::canonicalize(path) {
+                if loose_seen.contains(&c) {
+                    walk.notes
+                        .push(format!("{p}: given twice with -f: it is read once"));
+                    continue;
+                }
+                loose_seen.push(c);
+            }
             loose.push(read_file(path)?);
         }
     }
@@ -183,7 +311,10 @@ pub fn applications(paths: &[String]) -> Result<Vec<Application>, Error> {
             sources: loose,
         });
     }
-    Ok(apps)
+    Ok(Applications {
+        apps,
+        notes: walk.notes,
+    })
 }
 
 /// The manifests of an application read into a fault-less base scenario named after it.
@@ -512,9 +643,14 @@ impl Check {
     /// Reads the manifests, makes every plan's scenarios and checks them.
     pub fn run(self) -> Result<Report, Error> {
         let mut apps = Vec::new();
+        let mut notes = Vec::new();
         for i in &self.input {
             match i {
-                Input::Paths(p) => apps.extend(applications(p)?),
+                Input::Paths(p) => {
+                    let read = applications(p)?;
+                    apps.extend(read.apps);
+                    notes.extend(read.notes);
+                }
                 Input::Text(name, text) => apps.push(Application {
                     name: name.clone(),
                     sources: vec![(name.clone(), text.clone())],
@@ -526,7 +662,10 @@ impl Check {
         } else {
             self.plans.clone()
         };
-        let mut report = Report::default();
+        let mut report = Report {
+            warnings: notes,
+            ..Report::default()
+        };
         for app in &apps {
             let reading = read_application(app)?;
             report.warnings.extend(reading.warnings.iter().cloned());
@@ -662,7 +801,8 @@ impl Report {
     pub fn incomplete(&self) -> &[String] {
         &self.incomplete
     }
-    /// The reader's warnings (unknown fields) and the checks' vacuity warnings.
+    /// The reader's warnings (unknown fields), the notes on the paths read (a link to a
+    /// folder not followed, a path given twice) and the checks' vacuity warnings.
     pub fn warnings(&self) -> &[String] {
         &self.warnings
     }

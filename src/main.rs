@@ -44,21 +44,22 @@ enum Command {
         format: Format,
         /// Threads that explore (and that run Stateright's checker with `--cross-check`).
         /// Verdicts, counts and traces are the same for any number.
-        #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=64))]
+        #[arg(long, default_value_t = 1, value_parser = whole::<u16, 1, 64>)]
         threads: u16,
         /// Scenarios checked at once, each on threads of its own (default: the machine's
         /// cores divided by --threads; one with --max-memory, whose bound is the whole
         /// process's). The report is the same for any number: each scenario's part comes
         /// out in order, when it and those before it are done.
-        #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=64))]
+        #[arg(long, value_name = "N", value_parser = whole::<u16, 1, 64>)]
         jobs: Option<u16>,
         /// Stop before more than this many distinct states have been found. A run that
         /// reaches the bound is reported incomplete, and the properties it could not decide
         /// are `incomplete`.
-        #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+        #[arg(long, value_name = "N", value_parser = whole::<u64, 1, { u64::MAX }>)]
         max_states: Option<u64>,
-        /// Stop before the process's resident memory passes SIZE (512M, 8G, 8GiB: powers of
-        /// 1024). A run that reaches the bound is reported incomplete, as with --max-states.
+        /// Stop before the process's resident memory passes SIZE (512M, 8G, 8GiB, 1.5G:
+        /// powers of 1024; a fraction needs a unit). A run that reaches the bound is reported
+        /// incomplete, as with --max-states.
         #[arg(long, value_name = "SIZE", value_parser = memory_size)]
         max_memory: Option<u64>,
         /// Also run Stateright's own checker (with `--threads` threads) and fail unless it
@@ -66,7 +67,9 @@ enum Command {
         /// verdicts.
         #[arg(long)]
         cross_check: bool,
-        /// Print the shortest counterexample or witness of every discovered property.
+        /// Print the shortest counterexample or witness of every discovered property. With
+        /// --format json, each such property gets a `trace`: the trace's JSON, as `podcheck
+        /// trace --format json` prints it (with -f: in --trace-format, a string or JSON).
         #[arg(long)]
         traces: bool,
         /// Explore every state, also those that differ from one already found only by which
@@ -91,23 +94,25 @@ enum Command {
         #[arg(long)]
         strict: bool,
         /// Check your own Kubernetes manifests: a file, a folder or `-` for stdin; repeatable.
-        /// Applications: each folder (given, or under one given; hidden ones under it are
-        /// passed over) that directly holds `.yaml`,
+        /// Applications: each folder (given, or under one given; hidden ones and links to
+        /// folders under it are passed over, a link with a note) that directly holds `.yaml`,
         /// `.yml` or `.json` files is one application, its files together, named by its
-        /// path; the files named directly and stdin together make one more. Each
-        /// application is checked on its own under every plan of --plan, from the settled
-        /// cluster (see "Your own manifests" in README).
+        /// path; the files named directly and stdin together make one more. A folder or file
+        /// given twice is read once; each file is read up to 16 MiB. Each application is
+        /// checked on its own under every plan of --plan, from the settled cluster (see "Your
+        /// own manifests" in README).
         #[arg(short = 'f', long = "filename", value_name = "PATH")]
         filename: Vec<String>,
         /// With -f: the fault plans to check, comma-separated (default: all): delete-pod,
         /// rollout, dependency-outage, crash, drain, partition, partition-force-delete,
-        /// power-off. A plan named here that applies to nothing is an error.
-        #[arg(long, value_name = "PLAN,...", value_delimiter = ',')]
+        /// power-off. A plan named here that applies to nothing, an empty name and a plan
+        /// named twice are errors.
+        #[arg(long, value_name = "PLAN,...")]
         plan: Vec<String>,
         /// With -f: the format of each finding's trace (and, with --traces, of the others).
         #[arg(long, value_enum, default_value_t = TraceFormat::Text)]
         trace_format: TraceFormat,
-        /// With -f: also list the fields the model does not read.
+        /// With -f: also list the fields the model does not read (an error without -f).
         #[arg(long)]
         verbose: bool,
         #[command(flatten)]
@@ -194,18 +199,51 @@ struct FromManifests {
     #[arg(short = 'f', long = "filename", value_name = "PATH")]
     filename: Vec<String>,
     /// With -f: the fault plans whose scenarios to choose from (default: all).
-    #[arg(
-        long,
-        value_name = "PLAN,...",
-        value_delimiter = ',',
-        requires = "filename"
-    )]
+    #[arg(long, value_name = "PLAN,...", requires = "filename")]
     plan: Vec<String>,
 }
 
-/// `--max-memory SIZE`, in bytes.
+/// `--max-memory SIZE`, in bytes. A fraction needs a unit (`1.5G`): a fraction of a byte is
+/// no size.
 fn memory_size(text: &str) -> Result<u64, String> {
+    let t = text.trim();
+    let number = t.trim_end_matches(|c: char| c.is_ascii_alphabetic() || c.is_whitespace());
+    let unit = &t[number.len()..];
+    if number.contains('.') && matches!(unit.trim().to_ascii_lowercase().as_str(), "" | "b") {
+        return Err(format!(
+            "`{text}` is a fraction of a byte: give a fraction with a unit (1.5G, 0.5M) or a whole number of bytes"
+        ));
+    }
     progress::parse_size(text)
+}
+
+/// A whole number from `MIN` to `MAX` (a flag's value), with what is wrong in words: not a
+/// number, too small, too large.
+pub(crate) fn whole<T: TryFrom<u64>, const MIN: u64, const MAX: u64>(
+    text: &str,
+) -> Result<T, String> {
+    let range = if MAX == u64::MAX {
+        format!("a whole number, at least {MIN}")
+    } else {
+        format!("a whole number from {MIN} to {MAX}")
+    };
+    let t = text.trim();
+    if t.is_empty() || !t.chars().all(|c| c.is_ascii_digit()) {
+        return Err(format!("it must be {range}, not `{text}`"));
+    }
+    // Only digits: a number that does not parse is too large for any u64.
+    match t.parse::<u64>() {
+        Ok(n) if n < MIN => Err(format!("it must be {range}, not {n}")),
+        Ok(n) if n <= MAX => T::try_from(n).map_err(|_| format!("it must be {range}, not {n}")),
+        _ => Err(format!("it must be {range}; {t} is too large")),
+    }
+}
+
+/// The closest of `known` to `name`, as ` (did you mean `x`?)`, or nothing when none is close.
+pub(crate) fn did_you_mean(name: &str, known: &[&str]) -> String {
+    podcheck_model::manifest::tree::closest(name, known)
+        .map(|c| format!(" (did you mean `{c}`?)"))
+        .unwrap_or_default()
 }
 
 /// The report of a scenario not started before Ctrl-C: every property `incomplete`.
@@ -235,15 +273,47 @@ fn stop_on_ctrl_c() {
 #[derive(clap::Args, Clone, Copy, Debug, Default)]
 struct Size {
     /// Number of nodes (1–5); extra nodes copy the last node of the scenario.
-    #[arg(long, value_parser = clap::value_parser!(u8).range(1..=5))]
+    #[arg(long, value_parser = whole::<u8, 1, 5>)]
     nodes: Option<u8>,
     /// `replicas` of every Deployment and StatefulSet (1–5).
-    #[arg(long, value_parser = clap::value_parser!(u8).range(1..=5))]
+    #[arg(long, value_parser = whole::<u8, 1, 5>)]
     replicas: Option<u8>,
     /// The Kubernetes release to follow, as 1.33 (1.22 to 1.35), for every scenario; it
     /// replaces the scenario's `cluster.kubernetesVersion` (default: the newest, 1.35).
     #[arg(long, value_name = "V", value_parser = kubernetes_version)]
     kubernetes_version: Option<podcheck_model::spec::Release>,
+}
+
+/// `--replicas N` sizes the Deployments and StatefulSets of the scenarios checked: an error
+/// when none of them has one (the flag would change nothing), a warning naming those without
+/// one when some have.
+pub(crate) fn replicas_apply<'a>(
+    scenarios: impl IntoIterator<Item = &'a Scenario>,
+    size: Size,
+) -> Result<(), BadInput> {
+    let Some(n) = size.replicas else {
+        return Ok(());
+    };
+    let (with, without): (Vec<&Scenario>, Vec<&Scenario>) = scenarios
+        .into_iter()
+        .partition(|s| s.workloads.iter().any(|w| w.replicas().is_some()));
+    let names: Vec<&str> = without.iter().map(|s| s.name.as_str()).collect();
+    if with.is_empty() {
+        let which = match names.as_slice() {
+            [one] => format!("{one} has none"),
+            _ => format!("none of {} has one", names.join(", ")),
+        };
+        return Err(BadInput(format!(
+            "--replicas {n} sizes Deployments and StatefulSets, and {which}: leave --replicas out"
+        )));
+    }
+    if !names.is_empty() {
+        eprintln!(
+            "warning: --replicas {n} changes nothing in {}: no Deployment or StatefulSet",
+            names.join(", ")
+        );
+    }
+    Ok(())
 }
 
 /// `--kubernetes-version V`.
@@ -306,8 +376,7 @@ fn load(catalogue_file: &Option<String>) -> Result<Vec<Scenario>, BadInput> {
     let (list, origin) = match catalogue_file {
         None => (catalogue::builtin(), "model/scenarios/catalogue.yaml"),
         Some(path) => {
-            let text = std::fs::read_to_string(path)
-                .map_err(|e| BadInput(format!("cannot read {path}: {e}")))?;
+            let text = podcheck::read_text_file(std::path::Path::new(path))?;
             let list = parse_scenarios(&text, path).map_err(|e| {
                 if podcheck_model::manifest::looks_like_manifests(&text) {
                     BadInput(format!(
@@ -351,14 +420,20 @@ fn pick(all: Vec<Scenario>, names: &[String], origin: &str) -> Result<Vec<Scenar
     if names.is_empty() {
         return Ok(all);
     }
-    let mut out = Vec::new();
+    let mut out: Vec<Scenario> = Vec::new();
     for n in names {
+        if out.iter().any(|s| &s.name == n) {
+            return Err(BadInput(format!(
+                "scenario `{n}` is named twice: name each scenario once"
+            )));
+        }
         match all.iter().find(|s| &s.name == n) {
             Some(s) => out.push(s.clone()),
             None => {
                 let known: Vec<&str> = all.iter().map(|s| s.name.as_str()).collect();
+                let hint = did_you_mean(n, &known);
                 return Err(BadInput(format!(
-                    "unknown scenario `{n}` (in {origin}); known: {}",
+                    "unknown scenario `{n}` in {origin}{hint}; the scenarios are: {}",
                     known.join(", ")
                 )));
             }
@@ -393,6 +468,10 @@ struct JsonProperty<'a> {
     slowest_run_steps: Option<usize>,
     /// The run was complete and no reachable state has the property's premise.
     vacuous: bool,
+    /// With `--traces`: the property's counterexample or witness (the trace's JSON, or with
+    /// `-f` the trace in `--trace-format`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    trace: Option<serde_json::Value>,
 }
 
 #[derive(Serialize)]
@@ -504,6 +583,7 @@ fn json_scenario(r: &ScenarioResult, threads: u16, checked: bool) -> JsonScenari
                     .and_then(|t| t.slowest.as_ref())
                     .map(|r| r.actions.len()),
                 vacuous: p.vacuous,
+                trace: None,
             })
             .collect(),
         warnings: r
@@ -515,6 +595,17 @@ fn json_scenario(r: &ScenarioResult, threads: u16, checked: bool) -> JsonScenari
             })
             .collect(),
     }
+}
+
+/// A scenario's JSON with its properties' traces (`--traces`; none without).
+pub(crate) fn with_traces(
+    mut s: JsonScenario<'_>,
+    traces: Vec<Option<serde_json::Value>>,
+) -> JsonScenario<'_> {
+    for (p, t) in s.properties.iter_mut().zip(traces) {
+        p.trace = t;
+    }
+    s
 }
 
 /// The release a (validated) scenario follows, as `1.35`.
@@ -619,6 +710,27 @@ fn print_table(r: &ScenarioResult, checked: bool) {
 
 use podcheck::shown_trace;
 
+/// Per property of `r`, its trace (counterexample, witness, lasso) in `format` as JSON: a
+/// string, or the trace's own JSON for `json` and `itf`; `None` where it has no run to show.
+pub(crate) fn json_traces(
+    r: &ScenarioResult,
+    format: podcheck::TraceFormat,
+) -> Result<Vec<Option<serde_json::Value>>, BadInput> {
+    r.properties
+        .iter()
+        .map(|p| {
+            Ok(
+                podcheck::render_trace(r, p, format)?.map(|text| match format {
+                    podcheck::TraceFormat::Json | podcheck::TraceFormat::Itf => {
+                        serde_json::from_str(&text).unwrap_or(serde_json::Value::String(text))
+                    }
+                    _ => serde_json::Value::String(text),
+                }),
+            )
+        })
+        .collect()
+}
+
 /// The text of every trace of `r` a table report shows, each an error line where it does
 /// not replay.
 fn trace_texts(r: &ScenarioResult) -> Vec<Result<String, String>> {
@@ -664,6 +776,8 @@ struct Checked {
     r: ScenarioResult,
     checked: bool,
     traces: Vec<Result<String, String>>,
+    /// With `--format json --traces`: each property's trace, as JSON.
+    json: Vec<Option<serde_json::Value>>,
 }
 
 fn run_check(
@@ -679,6 +793,7 @@ fn run_check(
     let mut results = Vec::new();
     // After Ctrl-C the scenarios not started are reported, every property `incomplete`.
     let mut checked = Vec::new();
+    let mut json_of = Vec::new();
     let work = |i: usize| -> Result<Checked, BadInput> {
         let s = &scenarios[i];
         let interrupted = progress::interrupts() > 0;
@@ -686,6 +801,11 @@ fn run_check(
             not_started(s)?
         } else {
             check::check(s, &opts).map_err(BadInput)?
+        };
+        let json = if format == Format::Json && traces {
+            json_traces(&r, podcheck::TraceFormat::Json)?
+        } else {
+            Vec::new()
         };
         let traces = if format == Format::Table && traces {
             trace_texts(&r)
@@ -696,6 +816,7 @@ fn run_check(
             r,
             checked: !interrupted,
             traces,
+            json,
         })
     };
     in_order(scenarios.len(), jobs, work, |done| {
@@ -703,6 +824,7 @@ fn run_check(
             r,
             checked: was_checked,
             traces,
+            json,
         } = done?;
         if format == Format::Table {
             print_table(&r, was_checked);
@@ -716,13 +838,15 @@ fn run_check(
         print_warnings(&r, strict);
         results.push(r);
         checked.push(was_checked);
+        json_of.push(json);
         Ok(())
     })?;
     if format == Format::Json {
         let out: Vec<JsonScenario> = results
             .iter()
             .zip(&checked)
-            .map(|(r, c)| json_scenario(r, threads, *c))
+            .zip(json_of)
+            .map(|((r, c), json)| with_traces(json_scenario(r, threads, *c), json))
             .collect();
         say!(
             "{}",
@@ -801,8 +925,9 @@ fn run_trace(
     if let Some(p) = &property {
         if !selected.iter().any(|d| d.name == p) {
             let names: Vec<&str> = selected.iter().map(|d| d.name).collect();
+            let hint = did_you_mean(p, &names);
             return Err(BadInput(format!(
-                "scenario `{}` (in {origin}) does not check property `{p}`; it checks: {}",
+                "scenario `{}` (in {origin}) does not check property `{p}`{hint}; it checks: {}",
                 scenario.name,
                 names.join(", ")
             )));
@@ -864,7 +989,8 @@ fn run_trace(
                 p.def.name,
                 t.worst.describe()
             );
-            return Ok(ExitCode::SUCCESS);
+            // The trace asked for is not shown: a stopped run exits 3.
+            return Ok(unfinished);
         }
         &slow
     } else {
@@ -890,6 +1016,16 @@ fn run_trace(
             }
             _ => "is incomplete: the run stopped at a bound",
         };
+        // A verdict a stopped run still has was decided by a phase that finished (an
+        // `always`, `step` or `sometimes` by the whole exploration, before the `leads_to`
+        // pass stopped): say so, and exit 3 all the same, since no trace is shown.
+        let what = if r.complete || p.verdict == Verdict::Incomplete {
+            what.to_string()
+        } else if p.def.kind.premise_and_goal().is_some() {
+            format!("{what}; decided by the graph pass, which finished before the run stopped")
+        } else {
+            format!("{what}; decided by the exploration, which was complete before the run stopped")
+        };
         say!(
             "{} / {}: {} ({} unique states).
 {}: {}",
@@ -900,11 +1036,7 @@ fn run_trace(
             p.def.name,
             p.def.sentence
         );
-        return Ok(if p.verdict == Verdict::Incomplete {
-            unfinished
-        } else {
-            ExitCode::SUCCESS
-        });
+        return Ok(unfinished);
     };
     let (raw, trace) =
         path.map_err(|e| BadInput(format!("internal error: the trace does not replay: {e}")))?;
@@ -1104,8 +1236,21 @@ fn run_explore(scenario: Scenario, addr: &str) -> Result<ExitCode, BadInput> {
     Ok(ExitCode::SUCCESS)
 }
 
+/// The command line, parsed: a bad flag or value is an error in words, exit 2.
+fn parse_cli() -> Cli {
+    use clap::{CommandFactory, FromArgMatches};
+    // `--walks` and `--depth` are defined with the rest of the swarm's flags; their numbers
+    // are read here as every other count is, with the same ranges and messages in words.
+    let mut cmd = Cli::command().mut_subcommand("check", |c| {
+        c.mut_arg("walks", |a| a.value_parser(whole::<u64, 1, { u64::MAX }>))
+            .mut_arg("depth", |a| a.value_parser(whole::<u32, 1, 1_000_000>))
+    });
+    let matches = cmd.clone().get_matches();
+    Cli::from_arg_matches(&matches).unwrap_or_else(|e| e.format(&mut cmd).exit())
+}
+
 fn main() -> ExitCode {
-    let cli = Cli::parse();
+    let cli = parse_cli();
     let result = match cli.command {
         Command::List { catalogue } => load(&catalogue).map(|all| {
             let w = all.iter().map(|s| s.name.len()).max().unwrap_or(0);
@@ -1183,6 +1328,11 @@ fn main() -> ExitCode {
                     "--plan and --trace-format go with -f (a scenario of the catalogue has its own faults; podcheck trace --format renders its traces)".into(),
                 )));
             }
+            if verbose {
+                return report(Err(BadInput(
+                    "--verbose goes with -f: it lists the fields of your manifests that the model does not read (a scenario of the catalogue has none)".into(),
+                )));
+            }
             let origin = file
                 .clone()
                 .unwrap_or_else(|| "the built-in catalogue".into());
@@ -1190,6 +1340,7 @@ fn main() -> ExitCode {
                 .and_then(|all| pick(all, &scenarios, &origin))
                 .and_then(|picked| resize(picked, size, &origin))
                 .and_then(|picked| {
+                    replicas_apply(&picked, size)?;
                     if sim.simulate {
                         if threads != 1
                             || jobs_given
@@ -1271,9 +1422,11 @@ fn one_scenario(
 ) -> Result<Vec<Scenario>, BadInput> {
     if filename.is_empty() {
         let name = scenario.ok_or_else(|| BadInput("name a scenario".into()))?;
-        return load(file)
+        let picked = load(file)
             .and_then(|all| pick(all, std::slice::from_ref(&name), origin))
-            .and_then(|picked| resize(picked, size, origin));
+            .and_then(|picked| resize(picked, size, origin))?;
+        replicas_apply(&picked, size)?;
+        return Ok(picked);
     }
     if file.is_some() {
         return Err(BadInput(
@@ -1286,7 +1439,8 @@ fn one_scenario(
         Some(name) => match all.iter().position(|s| s.name == name) {
             Some(i) => Ok(vec![all[i].clone()]),
             None => Err(BadInput(format!(
-                "the manifests have no plan scenario `{name}`; they have: {}",
+                "the manifests have no plan scenario `{name}`{}; they have: {}",
+                did_you_mean(&name, &names),
                 names.join("; ")
             ))),
         },

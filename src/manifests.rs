@@ -9,6 +9,7 @@ use podcheck_model::manifest::{self, Reading};
 use podcheck_properties::check::{self, CheckOptions, ScenarioResult};
 use podcheck_properties::progress;
 use serde::Serialize;
+use serde_json::Value;
 use std::process::ExitCode;
 
 impl From<podcheck::Error> for BadInput {
@@ -47,15 +48,49 @@ fn print_reading(r: &Reading, verbose: bool) {
     }
 }
 
-/// The plans of `--plan` (every plan without it).
-fn parse_plans(names: &[String]) -> Result<Vec<Plan>, BadInput> {
-    if names.is_empty() {
+/// The plans of `--plan` (every plan without it): each occurrence of the flag is a
+/// comma-separated list. An empty name (`--plan ""`, `--plan delete-pod,`) and a plan named
+/// twice are errors; an unknown name is one with the closest plan's name.
+pub fn parse_plans(given: &[String]) -> Result<Vec<Plan>, BadInput> {
+    if given.is_empty() {
         return Ok(Plan::ALL.to_vec());
     }
-    names
-        .iter()
-        .map(|n| Plan::parse(n.trim()).map_err(BadInput))
-        .collect()
+    let names: Vec<&str> = Plan::ALL.iter().map(|p| p.name()).collect();
+    let mut plans = Vec::new();
+    for list in given {
+        for n in list.split(',').map(str::trim) {
+            if n.is_empty() {
+                return Err(BadInput(format!(
+                    "--plan {list:?}: an empty plan name; name plans separated by commas, such as --plan delete-pod,drain (leave --plan out for every plan): {}",
+                    names.join(", ")
+                )));
+            }
+            let Some(plan) = Plan::ALL.into_iter().find(|p| p.name() == n) else {
+                let hint = crate::did_you_mean(n, &names);
+                return Err(BadInput(format!(
+                    "--plan: unknown plan `{n}`{hint}; the plans are: {}",
+                    names.join(", ")
+                )));
+            };
+            if plans.contains(&plan) {
+                return Err(BadInput(format!(
+                    "--plan names `{n}` twice: name each plan once"
+                )));
+            }
+            plans.push(plan);
+        }
+    }
+    Ok(plans)
+}
+
+/// The applications of `paths`, with the notes on what was passed over or read once (a link
+/// to a folder, a path given twice) on stderr.
+fn applications(paths: &[String]) -> Result<Vec<podcheck::Application>, BadInput> {
+    let read = podcheck::applications(paths)?;
+    for n in &read.notes {
+        eprintln!("note: {n}");
+    }
+    Ok(read.apps)
 }
 
 #[derive(Serialize)]
@@ -137,14 +172,17 @@ pub fn plan_scenarios(
 ) -> Result<Vec<podcheck_model::spec::Scenario>, BadInput> {
     let named = parse_plans(plans)?;
     let mut out = Vec::new();
-    for app in &podcheck::applications(paths)? {
+    let mut bases = Vec::new();
+    for app in &applications(paths)? {
         let reading = podcheck::read_application(app)?;
         print_reading(&reading, false);
         let chosen = reading.plans.clone();
         let base = resize(vec![reading.scenario], size, &app.name)?.remove(0);
         let (p, _) = podcheck::planned(&app.name, &base, &named, &chosen);
         out.extend(p.into_iter().map(|p| p.scenario));
+        bases.push(base);
     }
+    crate::replicas_apply(&bases, size)?;
     if out.is_empty() {
         return Err(BadInput(
             "the manifests have no plan scenario: no plan acts on their workloads".into(),
@@ -155,9 +193,10 @@ pub fn plan_scenarios(
 
 pub fn run(a: ManifestArgs) -> Result<ExitCode, BadInput> {
     let plans = parse_plans(&a.plans)?;
-    let apps = podcheck::applications(&a.paths)?;
+    let apps = applications(&a.paths)?;
     let mut planned: Vec<Planned> = Vec::new();
     let mut not_applicable = Vec::new();
+    let mut bases = Vec::new();
     for app in &apps {
         let reading = podcheck::read_application(app)?;
         print_reading(&reading, a.verbose);
@@ -166,7 +205,9 @@ pub fn run(a: ManifestArgs) -> Result<ExitCode, BadInput> {
         let (p, na) = podcheck::planned(&app.name, &base, &plans, &chosen);
         planned.extend(p);
         not_applicable.extend(na);
+        bases.push(base);
     }
+    crate::replicas_apply(&bases, a.size)?;
     // The plans a workload's own `podcheck.dev/plans` leaves out, one line per application;
     // every other plan with nothing to act on, a line each with why.
     for app in &apps {
@@ -204,7 +245,14 @@ pub fn run(a: ManifestArgs) -> Result<ExitCode, BadInput> {
     }
     crate::stop_on_ctrl_c();
     let threads = a.opts.threads as u16;
-    let mut results: Vec<(ScenarioResult, bool, Vec<Finding>, Vec<Behaviour>)> = Vec::new();
+    type Done = (
+        ScenarioResult,
+        bool,
+        Vec<Finding>,
+        Vec<Behaviour>,
+        Vec<Option<Value>>,
+    );
+    let mut results: Vec<Done> = Vec::new();
     // Each plan scenario checked, with its findings and (with --traces) the text of its
     // other traces, on one of `--jobs` threads; then reported in order.
     let work = |i: usize| -> Result<_, BadInput> {
@@ -229,10 +277,16 @@ pub fn run(a: ManifestArgs) -> Result<ExitCode, BadInput> {
                 }
             }
         }
-        Ok((r, interrupted, found, behaviour, others))
+        // With --format json --traces: every property's run, in --trace-format.
+        let json = if a.format == Format::Json && a.traces {
+            crate::json_traces(&r, a.trace_format)?
+        } else {
+            Vec::new()
+        };
+        Ok((r, interrupted, found, behaviour, others, json))
     };
     crate::in_order(planned.len(), a.jobs, work, |done| {
-        let (r, interrupted, found, behaviour, others) = done?;
+        let (r, interrupted, found, behaviour, others, json) = done?;
         if r.complete && r.unique_states <= 1 {
             eprintln!(
                 "{}: {}: only the start state was explored: nothing can happen from the settled start (can the pods be placed on the nodes? check resources, taints and nodeSelector); the verdicts say nothing about your workloads",
@@ -262,7 +316,7 @@ pub fn run(a: ManifestArgs) -> Result<ExitCode, BadInput> {
             }
         }
         print_warnings(&r, a.strict);
-        results.push((r, !interrupted, found, behaviour));
+        results.push((r, !interrupted, found, behaviour, json));
         Ok(())
     })?;
     let n_findings: usize = results.iter().map(|r| r.2.len()).sum();
@@ -291,27 +345,32 @@ pub fn run(a: ManifestArgs) -> Result<ExitCode, BadInput> {
             scenarios: planned
                 .iter()
                 .zip(&results)
-                .map(|(p, (r, checked, found, behaviour))| JsonPlanScenario {
-                    application: &p.application,
-                    plan: p.plan.name(),
-                    check: json_scenario(r, threads, *checked),
-                    findings: found
-                        .iter()
-                        .map(|f| JsonFinding {
-                            property: &f.property,
-                            sentence: &f.sentence,
-                            trace_steps: f.trace_steps,
-                            trace: trace_value(&f.trace, a.trace_format),
-                        })
-                        .collect(),
-                    kubernetes_behaviour: behaviour
-                        .iter()
-                        .map(|b| JsonBehaviour {
-                            property: &b.property,
-                            why: &b.why,
-                        })
-                        .collect(),
-                })
+                .map(
+                    |(p, (r, checked, found, behaviour, json))| JsonPlanScenario {
+                        application: &p.application,
+                        plan: p.plan.name(),
+                        check: crate::with_traces(
+                            json_scenario(r, threads, *checked),
+                            json.clone(),
+                        ),
+                        findings: found
+                            .iter()
+                            .map(|f| JsonFinding {
+                                property: &f.property,
+                                sentence: &f.sentence,
+                                trace_steps: f.trace_steps,
+                                trace: trace_value(&f.trace, a.trace_format),
+                            })
+                            .collect(),
+                        kubernetes_behaviour: behaviour
+                            .iter()
+                            .map(|b| JsonBehaviour {
+                                property: &b.property,
+                                why: &b.why,
+                            })
+                            .collect(),
+                    },
+                )
                 .collect(),
             findings: n_findings,
             kubernetes_behaviours: n_behaviour,

@@ -1865,3 +1865,333 @@ fn a_fault_that_never_happens_is_a_warning_and_strict_makes_it_an_error() {
         true
     );
 }
+
+// ---------------------------------------------------------------------------------------------
+// Bad input found by fuzzing the command line
+
+/// Runs podcheck with `feed` written to its stdin over and over (until it stops reading), and
+/// kills it if it has not ended within two minutes: an endless input must end the run, not
+/// grow it for ever.
+fn run_bounded(args: &[&str], feed: Option<&'static [u8]>) -> Output {
+    use std::io::{Read, Write};
+    use std::process::Stdio;
+    let mut child = Command::new(BIN)
+        .args(args)
+        .stdin(if feed.is_some() {
+            Stdio::piped()
+        } else {
+            Stdio::null()
+        })
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap_or_else(|e| panic!("cannot run {BIN}: {e}"));
+    if let (Some(bytes), Some(mut stdin)) = (feed, child.stdin.take()) {
+        std::thread::spawn(move || while stdin.write_all(bytes).is_ok() {});
+    }
+    let drain = |mut r: Box<dyn Read + Send>| {
+        std::thread::spawn(move || {
+            let mut buf = Vec::new();
+            let _ = r.read_to_end(&mut buf);
+            buf
+        })
+    };
+    let out = drain(Box::new(child.stdout.take().unwrap()));
+    let err = drain(Box::new(child.stderr.take().unwrap()));
+    let start = std::time::Instant::now();
+    let status = loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            break status;
+        }
+        if start.elapsed() > std::time::Duration::from_secs(120) {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("podcheck {} did not end within 120 s", args.join(" "));
+        }
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    };
+    Output {
+        status,
+        stdout: out.join().unwrap(),
+        stderr: err.join().unwrap(),
+    }
+}
+
+#[test]
+fn endless_or_huge_input_is_bad_input() {
+    let dir = TempDir::new("huge");
+    // A file over the limit, read with -f and as a catalogue.
+    let big = dir.write("big.yaml", &"a: b\n".repeat((16 << 20) / 5 + 1));
+    for args in [
+        vec!["check", "-f", big.as_str(), "--plan", "delete-pod"],
+        vec!["check", "--catalogue", big.as_str()],
+        vec!["check", "-f", "/dev/zero", "--plan", "delete-pod"],
+    ] {
+        let o = run_bounded(&args, None);
+        let name = args[2];
+        assert_eq!(o.status.code(), Some(2), "{}", describe(&args, &o));
+        assert!(
+            stderr(&o).contains(&format!("error: {name}: larger than 16 MiB")),
+            "{}",
+            describe(&args, &o)
+        );
+    }
+    // stdin that never ends.
+    let args = ["check", "-f", "-", "--plan", "delete-pod"];
+    let o = run_bounded(&args, Some(b"a: b\n"));
+    assert_eq!(o.status.code(), Some(2), "{}", describe(&args, &o));
+    assert!(
+        stderr(&o).contains("error: stdin (-f -): larger than 16 MiB"),
+        "{}",
+        describe(&args, &o)
+    );
+}
+
+#[test]
+fn a_scenario_named_twice_is_bad_input() {
+    assert_bad_input(
+        &["check", "healthy", "healthy"],
+        &["scenario `healthy` is named twice"],
+    );
+    assert_bad_input(
+        &["bench", "healthy", "healthy"],
+        &["scenario `healthy` is named twice"],
+    );
+    // A size for a scenario not named is not a scenario added.
+    assert_bad_input(
+        &["bench", "healthy", "--size", "termination-race=2x2"],
+        &[
+            "--size termination-race=",
+            "not among those named (healthy)",
+        ],
+    );
+}
+
+#[test]
+fn a_misspelt_name_gets_the_closest_one_first() {
+    for (given, closest) in [
+        ("helthy", "healthy"),
+        ("terminaton-race", "termination-race"),
+        ("Healthy", "healthy"),
+    ] {
+        assert_bad_input(
+            &["check", given],
+            &[&format!(
+                "unknown scenario `{given}` in the built-in catalogue (did you mean `{closest}`?); the scenarios are: healthy,"
+            )],
+        );
+    }
+    assert_bad_input(
+        &[
+            "trace",
+            "termination-race",
+            "--property",
+            "no_request_to_stoped_container",
+        ],
+        &["property `no_request_to_stoped_container` (did you mean `no_request_to_stopped_container`?); it checks: "],
+    );
+    // Nothing close: the list alone.
+    assert_bad_input(
+        &["check", "zzzzzzzzzz"],
+        &["unknown scenario `zzzzzzzzzz` in the built-in catalogue; the scenarios are: "],
+    );
+}
+
+#[test]
+fn verbose_goes_with_manifests() {
+    assert_bad_input(
+        &["check", "healthy", "--verbose"],
+        &["--verbose goes with -f"],
+    );
+}
+
+#[test]
+fn json_with_traces_carries_each_trace() {
+    let plain = run_json(&["check", "healthy", "--format", "json"], 0);
+    let traced = run_json(&["check", "healthy", "--format", "json", "--traces"], 0);
+    let props = |v: &[Value]| v[0]["properties"].as_array().unwrap().clone();
+    let mut shown = 0;
+    for (p, t) in props(&plain).iter().zip(props(&traced)) {
+        assert!(p.get("trace").is_none(), "no trace without --traces: {p}");
+        let name = p["name"].as_str().unwrap();
+        if let Some(steps) = p["trace_steps"].as_u64() {
+            // The trace's JSON, as `podcheck trace --format json` prints it.
+            shown += 1;
+            assert_eq!(t["trace"]["property"], name, "{t}");
+            let n = t["trace"]["steps"].as_array().expect("steps").len() as u64;
+            assert_eq!(n, steps, "{t}");
+            assert_eq!(n, trace_json_steps("healthy", name), "{t}");
+        }
+    }
+    assert!(shown > 0, "healthy has witnesses");
+}
+
+#[test]
+fn replicas_that_size_nothing_are_said() {
+    // No scenario checked has a Deployment or StatefulSet: an error.
+    assert_bad_input(
+        &["check", "job-never", "--replicas", "3"],
+        &["--replicas 3", "job-never has none"],
+    );
+    assert_bad_input(
+        &["trace", "job-never", "--replicas", "3"],
+        &["--replicas 3", "job-never has none"],
+    );
+    // Some have: a warning naming those that have none.
+    let args = [
+        "check",
+        "job-never",
+        "healthy",
+        "--replicas",
+        "1",
+        "--format",
+        "json",
+    ];
+    let o = run_expect(&args, 0);
+    assert!(
+        stderr(&o).contains(
+            "warning: --replicas 1 changes nothing in job-never: no Deployment or StatefulSet"
+        ),
+        "{}",
+        describe(&args, &o)
+    );
+}
+
+#[test]
+fn trace_without_the_trace_asked_for_exits_3_when_stopped() {
+    // The graph pass stops at once under a 1-byte bound; the exploration of healthy is done
+    // by then, so a `step` property's `holds` is decided, and said to be so.
+    let args = [
+        "trace",
+        "healthy",
+        "--property",
+        "terminal_phase_is_final",
+        "--max-memory",
+        "1",
+    ];
+    let o = run_expect(&args, 3);
+    assert!(
+        stdout(&o).contains("holds: no transition of a reachable state breaks it")
+            && stdout(&o).contains("decided by the exploration, which was complete"),
+        "{}",
+        describe(&args, &o)
+    );
+    assert!(
+        stderr(&o).contains("INCOMPLETE: stopped at --max-memory"),
+        "{}",
+        describe(&args, &o)
+    );
+    let args = [
+        "trace",
+        "healthy",
+        "--property",
+        "ready_pod_routed_within_proxy_lag",
+        "--slowest",
+        "--max-memory",
+        "1",
+    ];
+    let o = run_expect(&args, 3);
+    assert!(
+        stdout(&o).contains("no slowest run: the worst case is incomplete"),
+        "{}",
+        describe(&args, &o)
+    );
+    assert!(!stdout(&o).contains("holds"), "{}", describe(&args, &o));
+}
+
+#[test]
+fn numbers_out_of_range_are_said_in_words() {
+    for (flag, value, says) in [
+        (
+            "--max-states",
+            "0",
+            "must be a whole number, at least 1, not 0",
+        ),
+        (
+            "--max-states",
+            "12x",
+            "must be a whole number, at least 1, not `12x`",
+        ),
+        (
+            "--max-states",
+            "99999999999999999999999",
+            "99999999999999999999999 is too large",
+        ),
+        (
+            "--threads",
+            "65",
+            "must be a whole number from 1 to 64; 65 is too large",
+        ),
+        ("--jobs", "0", "must be a whole number from 1 to 64, not 0"),
+        (
+            "--nodes",
+            "6",
+            "must be a whole number from 1 to 5; 6 is too large",
+        ),
+        (
+            "--replicas",
+            "0",
+            "must be a whole number from 1 to 5, not 0",
+        ),
+    ] {
+        let o = run_expect(&["check", "healthy", flag, value], 2);
+        let err = stderr(&o);
+        assert!(
+            err.contains(flag) && err.contains(says),
+            "{flag} {value}: {err}"
+        );
+        assert!(
+            !err.contains(" is not in ") && !err.contains("invalid digit"),
+            "{flag} {value}: {err}"
+        );
+    }
+    for (flag, value, says) in [
+        ("--walks", "0", "must be a whole number, at least 1, not 0"),
+        (
+            "--depth",
+            "1000001",
+            "from 1 to 1000000; 1000001 is too large",
+        ),
+        ("--depth", "x", "from 1 to 1000000, not `x`"),
+    ] {
+        let o = run_expect(&["check", "healthy", "--simulate", flag, value], 2);
+        let err = stderr(&o);
+        assert!(
+            err.contains(flag) && err.contains(says),
+            "{flag} {value}: {err}"
+        );
+    }
+    for (flag, value, says) in [
+        ("--repeat", "10", "from 1 to 9; 10 is too large"),
+        ("--timeout", "0", "from 1 to 86400, not 0"),
+        ("--threads", "0", "from 1 to 64, not 0"),
+    ] {
+        let o = run_expect(&["bench", "healthy", flag, value], 2);
+        let err = stderr(&o);
+        assert!(
+            err.contains(flag) && err.contains(says),
+            "{flag} {value}: {err}"
+        );
+    }
+    // A fraction of a byte is no memory bound.
+    for value in ["1.5", "0.4", "2.5B"] {
+        let o = run_expect(&["check", "healthy", "--max-memory", value], 2);
+        assert!(
+            stderr(&o).contains(&format!("`{value}` is a fraction of a byte")),
+            "{}",
+            stderr(&o)
+        );
+    }
+}
+
+#[test]
+fn write_readme_with_two_marker_pairs_is_bad_input() {
+    let dir = TempDir::new("two-pairs");
+    let text = "a\n<!-- bench:begin -->\nold\n<!-- bench:end -->\nb\n<!-- bench:begin -->\nold\n<!-- bench:end -->\n";
+    let readme = dir.write("README.md", text);
+    assert_bad_input(
+        &["bench", "healthy", "--write-readme", &readme],
+        &["line 6 has a second `<!-- bench:begin -->`"],
+    );
+    assert_eq!(std::fs::read_to_string(&readme).unwrap(), text);
+}

@@ -1049,6 +1049,40 @@ fn cli_plan_errors_exit_2() {
             && err.contains("no probe checks the dependency"),
         "{err}"
     );
+    // An empty plan name, alone or after a comma, and a plan named twice: errors, never
+    // "every plan" or a plan checked twice.
+    for (plan, says) in [
+        ("", "an empty plan name"),
+        ("delete-pod,", "an empty plan name"),
+        ("delete-pod,delete-pod", "--plan names `delete-pod` twice"),
+    ] {
+        let (code, out, err) = podcheck(&["check", "-f", fixed, "--plan", plan]);
+        assert_eq!(code, Some(2), "--plan {plan:?}: {err}");
+        assert!(
+            out.is_empty() && err.contains(says),
+            "--plan {plan:?}: {err}"
+        );
+    }
+    let (code, _, err) = podcheck(&[
+        "check",
+        "-f",
+        fixed,
+        "--plan",
+        "delete-pod",
+        "--plan",
+        "delete-pod",
+    ]);
+    assert_eq!(code, Some(2), "{err}");
+    assert!(err.contains("--plan names `delete-pod` twice"), "{err}");
+    // A misspelt plan: the closest first.
+    let (code, _, err) = podcheck(&["trace", "-f", fixed, "--plan", "delet-pod"]);
+    assert_eq!(code, Some(2), "{err}");
+    assert!(
+        err.contains(
+            "unknown plan `delet-pod` (did you mean `delete-pod`?); the plans are: delete-pod,"
+        ),
+        "{err}"
+    );
     // --plan without -f.
     let (code, _, err) = podcheck(&["check", "healthy", "--plan", "drain"]);
     assert_eq!(code, Some(2), "{err}");
@@ -1245,11 +1279,15 @@ fn hidden_folders_under_the_one_given_are_passed_over() {
     )
     .unwrap();
     let shop = dir.join("shop").display().to_string();
-    let apps = podcheck::applications(std::slice::from_ref(&shop)).expect("read");
+    let apps = podcheck::applications(std::slice::from_ref(&shop))
+        .expect("read")
+        .apps;
     let names: Vec<&str> = apps.iter().map(|a| a.name.as_str()).collect();
     assert_eq!(names, [format!("{shop}/fixed"), format!("{shop}/unsafe")]);
     let hidden = format!("{shop}/.github/workflows");
-    let apps = podcheck::applications(std::slice::from_ref(&hidden)).expect("read");
+    let apps = podcheck::applications(std::slice::from_ref(&hidden))
+        .expect("read")
+        .apps;
     assert_eq!(apps.len(), 1);
     assert!(podcheck::read_application(&apps[0]).is_err());
 }
@@ -1339,4 +1377,96 @@ fn a_headless_service_is_read_from_cluster_ip_none() {
         e.contains(":64:54: Service/web: metadata.annotations[podcheck.dev/clients]: true on a headless Service (spec.clusterIP: None)"),
         "{e}"
     );
+}
+
+/// The folder walk reads each folder once: a link to a folder under the one given is not
+/// followed (a link back up would lead it round and round), a folder given twice or under
+/// another one given is read once, and a file given twice too; each with a note. A manifest
+/// name that is a link to nothing is an error naming it.
+#[test]
+fn folders_are_read_once_and_links_to_folders_are_not_followed() {
+    let dir = shop("walk");
+    let shop_dir = dir.join("shop");
+    let s = shop_dir.display().to_string();
+    let _ = std::fs::remove_file(shop_dir.join("unsafe/up"));
+    std::os::unix::fs::symlink("..", shop_dir.join("unsafe/up")).unwrap();
+    let names = |r: &podcheck::Applications| -> Vec<String> {
+        r.apps.iter().map(|a| a.name.clone()).collect()
+    };
+    let read = podcheck::applications(std::slice::from_ref(&s)).expect("read");
+    assert_eq!(names(&read), [format!("{s}/fixed"), format!("{s}/unsafe")]);
+    assert_eq!(
+        read.notes,
+        [format!(
+            "{s}/unsafe/up: a symbolic link to a folder, not followed (name it with -f to read it)"
+        )]
+    );
+    // Given again, with a slash, and a folder under it: read once, a note for each repeat.
+    let unsafe_dir = format!("{s}/unsafe");
+    let read =
+        podcheck::applications(&[s.clone(), format!("{s}/"), unsafe_dir.clone()]).expect("read");
+    assert_eq!(names(&read), [format!("{s}/fixed"), format!("{s}/unsafe")]);
+    let repeats: Vec<&String> = read
+        .notes
+        .iter()
+        .filter(|n| n.contains("already read under -f"))
+        .collect();
+    assert_eq!(repeats.len(), 2, "{:?}", read.notes);
+    assert!(
+        repeats[1].starts_with(&format!("{unsafe_dir}: already read under -f {s}")),
+        "{repeats:?}"
+    );
+    // The folder under it first: the walk of the other passes it over.
+    let read = podcheck::applications(&[unsafe_dir.clone(), s.clone()]).expect("read");
+    assert_eq!(names(&read), [format!("{s}/unsafe"), format!("{s}/fixed")]);
+    // A file given twice: read once.
+    let loose = dir.join("loose.yaml").display().to_string();
+    let read = podcheck::applications(&[loose.clone(), loose.clone()]).expect("read");
+    assert_eq!(read.apps.len(), 1);
+    assert_eq!(read.apps[0].sources.len(), 1);
+    assert_eq!(
+        read.notes,
+        [format!("{loose}: given twice with -f: it is read once")]
+    );
+    // On the command line: the note on stderr, and the application checked once.
+    let (code, out, err) = podcheck(&["check", "-f", &unsafe_dir, "--plan", "delete-pod"]);
+    assert_eq!(code, Some(1), "{err}");
+    assert!(
+        err.contains("note: ")
+            && err.contains("unsafe/up: a symbolic link to a folder, not followed"),
+        "{err}"
+    );
+    assert!(out.contains("1 application, 1 plan scenario"), "{out}");
+    // A manifest name that is a link to nothing: an error, not passed over.
+    std::os::unix::fs::symlink("nowhere.yaml", shop_dir.join("fixed/gone.yaml")).unwrap();
+    let e = podcheck::applications(std::slice::from_ref(&s)).unwrap_err();
+    assert!(
+        e.0.contains("fixed/gone.yaml: a symbolic link to nowhere.yaml, which cannot be read"),
+        "{e}"
+    );
+    let (code, out, err) = podcheck(&["check", "-f", &s, "--plan", "delete-pod"]);
+    assert_eq!(code, Some(2), "{err}");
+    assert!(out.is_empty() && err.contains("gone.yaml"), "{err}");
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+/// `--replicas` sizes Deployments and StatefulSets: given for manifests that have none, it
+/// would change nothing, and it is an error that says so.
+#[test]
+fn replicas_for_manifests_without_a_replicated_workload_is_an_error() {
+    let dir = std::env::temp_dir().join(format!("podcheck-replicas-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let job = dir.join("job.yaml");
+    std::fs::write(&job, JOB).unwrap();
+    let job = job.display().to_string();
+    let (code, out, err) = podcheck(&["check", "-f", &job, "--plan", "crash", "--replicas", "2"]);
+    assert_eq!(code, Some(2), "{err}");
+    assert!(out.is_empty(), "{out}");
+    assert!(
+        err.contains(&format!(
+            "error: --replicas 2 sizes Deployments and StatefulSets, and {job} has none"
+        )),
+        "{err}"
+    );
+    std::fs::remove_dir_all(&dir).ok();
 }
