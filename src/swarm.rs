@@ -7,8 +7,8 @@
 //! actions in words beside it for the reader. `merge` decodes every trace, replays it through
 //! the model and checks that it breaks (or witnesses) its property before it uses it.
 
-use crate::{load, pick, resize, say, BadInput, Format, Size};
-use podcheck_model::spec::{Scenario, Verdict};
+use crate::{load, resize, say, BadInput, Format, Size};
+use podcheck_model::spec::{Release, Scenario, Verdict};
 use podcheck_model::{Action, Cluster};
 use podcheck_properties::check::{self, expectation};
 use podcheck_properties::simulate::{self, confirm, found_verdict, SimOptions};
@@ -26,6 +26,8 @@ pub const INDEX_VAR: &str = "JOB_COMPLETION_INDEX";
 pub const DEFAULT_WALKS: u64 = 1000;
 /// Steps per walk at most unless `--depth` says otherwise.
 pub const DEFAULT_DEPTH: u32 = 200;
+/// The greatest `--depth`.
+pub const MAX_DEPTH: u32 = 1_000_000;
 
 const SHARD_REPORT: &str = "podcheck swarm shard";
 const MERGED_REPORT: &str = "podcheck swarm merged";
@@ -125,7 +127,7 @@ pub struct SimArgs {
     #[arg(long, value_name = "W", value_parser = clap::value_parser!(u64).range(1..))]
     pub walks: Option<u64>,
     /// Steps per walk at most (with --simulate; default 200).
-    #[arg(long, value_name = "D", value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
+    #[arg(long, value_name = "D", value_parser = clap::value_parser!(u32).range(1..=i64::from(MAX_DEPTH)))]
     pub depth: Option<u32>,
     /// Also write the shard's JSON report to this file (with --simulate).
     #[arg(long, value_name = "FILE")]
@@ -151,6 +153,36 @@ impl SimArgs {
     }
 }
 
+/// A Kubernetes release in a report, read by a visitor of its string: an unsupported one is
+/// an error at the string's own place in the text, so that [`read_report`] names its field.
+/// (`Release`'s own `Deserialize` judges the string after reading it, and the error then
+/// points at the end of the object around it.)
+struct ReleaseField(Release);
+
+impl<'de> Deserialize<'de> for ReleaseField {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct Visitor;
+        impl serde::de::Visitor<'_> for Visitor {
+            type Value = ReleaseField;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("a Kubernetes minor release such as \"1.33\"")
+            }
+            fn visit_str<E: serde::de::Error>(self, v: &str) -> Result<ReleaseField, E> {
+                Release::parse(v).map(ReleaseField).map_err(E::custom)
+            }
+        }
+        d.deserialize_str(Visitor)
+    }
+}
+
+fn release<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Release, D::Error> {
+    ReleaseField::deserialize(d).map(|r| r.0)
+}
+
+fn optional_release<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<Release>, D::Error> {
+    Option::<ReleaseField>::deserialize(d).map(|r| r.map(|r| r.0))
+}
+
 /// The `--nodes` and `--replicas` flags a report was made with.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -158,8 +190,12 @@ pub struct SizeFlags {
     pub nodes: Option<u8>,
     pub replicas: Option<u8>,
     /// `--kubernetes-version`, if given.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub kubernetes_version: Option<podcheck_model::spec::Release>,
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "optional_release"
+    )]
+    pub kubernetes_version: Option<Release>,
 }
 
 /// A shard's place in its swarm.
@@ -211,7 +247,8 @@ pub struct ShardReport {
     pub scenario: String,
     pub size: SizeFlags,
     /// The Kubernetes release the model followed.
-    pub kubernetes_version: podcheck_model::spec::Release,
+    #[serde(deserialize_with = "release")]
+    pub kubernetes_version: Release,
     pub nodes: usize,
     pub replicas: BTreeMap<String, u8>,
     pub seed: u64,
@@ -242,7 +279,8 @@ pub struct MergedReport {
     pub scenario: String,
     pub size: SizeFlags,
     /// The Kubernetes release the model followed.
-    pub kubernetes_version: podcheck_model::spec::Release,
+    #[serde(deserialize_with = "release")]
+    pub kubernetes_version: Release,
     pub nodes: usize,
     pub replicas: BTreeMap<String, u8>,
     pub seed: u64,
@@ -348,6 +386,59 @@ fn decode(m: &Cluster, t: &TraceReport) -> Result<Run<Action>, String> {
         init: t.init,
         actions,
     })
+}
+
+/// A report's Kubernetes release, with the flag that chose it.
+fn release_words(r: &ShardReport) -> String {
+    match r.size.kubernetes_version {
+        Some(v) => format!("{} (--kubernetes-version {v})", r.kubernetes_version),
+        None => format!("{} (without --kubernetes-version)", r.kubernetes_version),
+    }
+}
+
+/// A report's size, with the flags that chose it.
+fn size_words(r: &ShardReport) -> String {
+    let flag = |name: &str, v: Option<u8>| match v {
+        Some(n) => format!("{name} {n}"),
+        None => format!("without {name}"),
+    };
+    format!(
+        "{} nodes, replicas {:?} ({}, {})",
+        r.nodes,
+        r.replicas,
+        flag("--nodes", r.size.nodes),
+        flag("--replicas", r.size.replicas)
+    )
+}
+
+/// Whether two paths name the same file: the same canonical path (for a file not there yet,
+/// its folder's canonical path and its name), or, on Unix, the same file on the same device
+/// (a hard link).
+fn same_file(a: &str, b: &str) -> bool {
+    use std::path::{Path, PathBuf};
+    let canonical = |p: &str| -> Option<PathBuf> {
+        let p = Path::new(p);
+        std::fs::canonicalize(p).ok().or_else(|| {
+            let folder = p
+                .parent()
+                .filter(|d| !d.as_os_str().is_empty())
+                .unwrap_or(Path::new("."));
+            Some(std::fs::canonicalize(folder).ok()?.join(p.file_name()?))
+        })
+    };
+    if let (Some(x), Some(y)) = (canonical(a), canonical(b)) {
+        if x == y {
+            return true;
+        }
+    }
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        if let (Ok(x), Ok(y)) = (std::fs::metadata(a), std::fs::metadata(b)) {
+            return x.dev() == y.dev() && x.ino() == y.ino();
+        }
+    }
+    false
 }
 
 fn write_out(path: &str, json: &str) -> Result<(), BadInput> {
@@ -568,8 +659,192 @@ fn read_report(path: &str) -> Result<ShardReport, BadInput> {
             )))
         }
     }
-    serde_json::from_value(value)
-        .map_err(|e| BadInput(format!("{path}: not a valid shard report: {e}")))
+    let report: ShardReport = serde_json::from_str(&text).map_err(|e| {
+        let at = json_path_at(&text, e.line(), e.column());
+        let field = if at.is_empty() {
+            String::new()
+        } else {
+            format!("field `{at}`: ")
+        };
+        BadInput(format!("{path}: not a valid shard report: {field}{e}"))
+    })?;
+    check_report(path, &report)?;
+    Ok(report)
+}
+
+/// The field a position of a JSON text is in, as a path (`properties[2].trace.walk`): the
+/// text is read up to that position (a 1-based line and the bytes read on it, as serde_json's
+/// errors give them), keeping the objects' keys and the arrays' indices it is inside. Empty at
+/// the top level.
+fn json_path_at(text: &str, line: usize, column: usize) -> String {
+    enum Frame {
+        Object {
+            key: Option<String>,
+            expect_key: bool,
+        },
+        Array {
+            index: usize,
+        },
+    }
+    let line_start = if line <= 1 {
+        0
+    } else {
+        text.match_indices('\n')
+            .nth(line - 2)
+            .map_or(text.len(), |(i, _)| i + 1)
+    };
+    let end = (line_start + column).min(text.len());
+    let bytes = text.as_bytes();
+    let mut stack: Vec<Frame> = Vec::new();
+    let mut i = 0;
+    while i < end {
+        match bytes[i] {
+            b'"' => {
+                let start = i;
+                i += 1;
+                while i < bytes.len() && bytes[i] != b'"' {
+                    i += if bytes[i] == b'\\' { 2 } else { 1 };
+                }
+                if let Some(Frame::Object { key, expect_key }) = stack.last_mut() {
+                    if *expect_key {
+                        let raw = text.get(start..=i.min(bytes.len() - 1)).unwrap_or("");
+                        *key = Some(
+                            serde_json::from_str::<String>(raw)
+                                .unwrap_or_else(|_| raw.trim_matches('"').to_string()),
+                        );
+                        *expect_key = false;
+                    }
+                }
+            }
+            b'{' => stack.push(Frame::Object {
+                key: None,
+                expect_key: true,
+            }),
+            b'[' => stack.push(Frame::Array { index: 0 }),
+            b'}' | b']' => {
+                stack.pop();
+            }
+            b',' => match stack.last_mut() {
+                Some(Frame::Object { key, expect_key }) => {
+                    *key = None;
+                    *expect_key = true;
+                }
+                Some(Frame::Array { index }) => *index += 1,
+                None => {}
+            },
+            _ => {}
+        }
+        i += 1;
+    }
+    let mut path = String::new();
+    for f in &stack {
+        match f {
+            Frame::Object { key: Some(k), .. } => {
+                if !path.is_empty() {
+                    path.push('.');
+                }
+                path.push_str(k);
+            }
+            Frame::Object { key: None, .. } => {}
+            Frame::Array { index } => path.push_str(&format!("[{index}]")),
+        }
+    }
+    path
+}
+
+/// What a shard's report says of itself must add up: its `--nodes` and `--replicas` are its
+/// node count and replicas; a shard runs at least one walk of at least one step; each walk
+/// visits its initial state and at most one state a step; the distinct states are among the
+/// visited ones; a trace comes from one of the shard's walks and is no longer than its depth.
+/// A report that contradicts itself was edited, or is not a shard's report: bad input,
+/// naming the file and the field. (Its seed cannot be checked short of running the shard
+/// again; its traces are replayed by [`run_merge`].)
+fn check_report(path: &str, r: &ShardReport) -> Result<(), BadInput> {
+    let bad = |field: &str, why: String| BadInput(format!("{path}: {field} {why}"));
+    if let Some(n) = r.size.nodes.filter(|&n| usize::from(n) != r.nodes) {
+        return Err(bad(
+            "size.nodes",
+            format!(
+                "is {n}, but nodes is {} (--nodes {n} runs {n} nodes)",
+                r.nodes
+            ),
+        ));
+    }
+    if let Some(n) = r.size.replicas {
+        if let Some((w, k)) = r.replicas.iter().find(|(_, &k)| k != n) {
+            return Err(bad(
+                "size.replicas",
+                format!(
+                    "is {n}, but replicas gives {w} {k} (--replicas {n} gives every Deployment and StatefulSet {n})"
+                ),
+            ));
+        }
+    }
+    if r.walks == 0 {
+        return Err(bad(
+            "walks",
+            "is 0, but a shard runs at least one walk".into(),
+        ));
+    }
+    if !(1..=MAX_DEPTH).contains(&r.depth) {
+        return Err(bad(
+            "depth",
+            format!(
+                "is {}, but a walk's depth is 1 to {MAX_DEPTH} (--depth)",
+                r.depth
+            ),
+        ));
+    }
+    if r.walks_to_terminal > r.walks {
+        return Err(bad(
+            "walks_to_terminal",
+            format!(
+                "is {}, more than the shard's walks ({})",
+                r.walks_to_terminal, r.walks
+            ),
+        ));
+    }
+    let most = u128::from(r.walks) * (u128::from(r.depth) + 1);
+    if r.states_visited < r.walks || u128::from(r.states_visited) > most {
+        return Err(bad(
+            "states_visited",
+            format!(
+                "is {}, but {} walks of up to {} steps visit {} to {most} states (each its initial state and one state a step)",
+                r.states_visited, r.walks, r.depth, r.walks
+            ),
+        ));
+    }
+    if r.distinct_states == 0 || r.distinct_states > r.states_visited {
+        return Err(bad(
+            "distinct_states",
+            format!(
+                "is {}, but the distinct states are 1 to the states visited ({})",
+                r.distinct_states, r.states_visited
+            ),
+        ));
+    }
+    for (i, p) in r.properties.iter().enumerate() {
+        let Some(t) = &p.trace else { continue };
+        let field = |f: &str| format!("properties[{i}].trace.{f} (of {})", p.name);
+        if t.walk >= r.walks {
+            return Err(bad(
+                &field("walk"),
+                format!(
+                    "is {}, but the shard ran {} walks, numbered 0 to {}",
+                    t.walk,
+                    r.walks,
+                    r.walks - 1
+                ),
+            ));
+        }
+        if t.steps > r.depth as usize {
+            return Err(bad(
+                &field("steps"),
+                format!("is {}, more than the shard's depth ({})", t.steps, r.depth),
+            ));
+        }
+    }
+    Ok(())
 }
 
 /// `podcheck merge FILE…`.
@@ -580,6 +855,20 @@ pub fn run_merge(
     traces: bool,
     catalogue_file: Option<String>,
 ) -> Result<ExitCode, BadInput> {
+    if let Some(out) = &out {
+        for f in &files {
+            if same_file(out, f) {
+                return Err(BadInput(format!(
+                    "--out {out} is {f}, one of the reports to merge: the merged report would overwrite it; write it to another file"
+                )));
+            }
+        }
+        if let Some(c) = catalogue_file.as_deref().filter(|c| same_file(out, c)) {
+            return Err(BadInput(format!(
+                "--out {out} is {c}, the catalogue given with --catalogue: the merged report would overwrite it; write it to another file"
+            )));
+        }
+    }
     let mut reports = Vec::new();
     for f in &files {
         reports.push((f.as_str(), read_report(f)?));
@@ -606,19 +895,24 @@ pub fn run_merge(
                 format!("`{}`", first.scenario),
             ));
         }
-        if (r.size, r.nodes, &r.replicas) != (first.size, first.nodes, &first.replicas) {
-            return Err(differs(
-                "size",
-                format!("{} nodes, replicas {:?}", r.nodes, r.replicas),
-                format!("{} nodes, replicas {:?}", first.nodes, first.replicas),
-            ));
-        }
-        if r.kubernetes_version != first.kubernetes_version {
+        if (r.size.kubernetes_version, r.kubernetes_version)
+            != (first.size.kubernetes_version, first.kubernetes_version)
+        {
             return Err(differs(
                 "Kubernetes release",
-                r.kubernetes_version.to_string(),
-                first.kubernetes_version.to_string(),
+                release_words(r),
+                release_words(first),
             ));
+        }
+        if (r.size.nodes, r.size.replicas, r.nodes, &r.replicas)
+            != (
+                first.size.nodes,
+                first.size.replicas,
+                first.nodes,
+                &first.replicas,
+            )
+        {
+            return Err(differs("size", size_words(r), size_words(first)));
         }
         if r.depth != first.depth {
             return Err(differs(
@@ -669,13 +963,31 @@ pub fn run_merge(
         replicas: first.size.replicas,
         kubernetes_version: first.size.kubernetes_version,
     };
-    let scenario = pick(
-        load(&catalogue_file)?,
-        std::slice::from_ref(&first.scenario),
-        &origin,
-    )
-    .and_then(|picked| resize(picked, size, &origin))?
-    .remove(0);
+    let all = load(&catalogue_file)?;
+    let Some(found) = all.iter().find(|s| s.name == first.scenario) else {
+        let known: Vec<&str> = all.iter().map(|s| s.name.as_str()).collect();
+        return Err(BadInput(match &catalogue_file {
+            None => format!(
+                "{first_file}: unknown scenario `{}` (in the built-in catalogue): if the shards ran it from a catalogue file (podcheck check --catalogue FILE …), merge with that file: podcheck merge --catalogue FILE …",
+                first.scenario
+            ),
+            Some(c) => format!(
+                "{first_file}: unknown scenario `{}` (in {c}): merge with the catalogue the shards ran it from (--catalogue FILE); {c} has: {}",
+                first.scenario,
+                known.join(", ")
+            ),
+        }));
+    };
+    // A size the scenario cannot take: the field of the report that gives it.
+    let fails = |nodes, replicas| found.clone().resize(nodes, replicas).is_err();
+    let size_field = match (first.size.nodes, first.size.replicas) {
+        (Some(n), _) if fails(Some(n), None) => format!("size.nodes is {n}"),
+        (_, Some(r)) if fails(None, Some(r)) => format!("size.replicas is {r}"),
+        _ => "size".to_string(),
+    };
+    let scenario = resize(vec![found.clone()], size, &origin)
+        .map_err(|BadInput(e)| BadInput(format!("{first_file}: {size_field}: {e}")))?
+        .remove(0);
     if (scenario.cluster.nodes.len(), replicas_of(&scenario))
         != (first.nodes, first.replicas.clone())
     {
@@ -690,6 +1002,18 @@ pub fn run_merge(
     }
     let defs = check::selected(&scenario).map_err(BadInput)?;
     let m = check::model(&scenario, &[], false);
+    if m.release != first.kubernetes_version {
+        return Err(BadInput(format!(
+            "{first_file}: kubernetes_version is {}, but scenario `{}` in {origin} {} follows Kubernetes {}",
+            first.kubernetes_version,
+            scenario.name,
+            match first.size.kubernetes_version {
+                Some(v) => format!("with --kubernetes-version {v}"),
+                None => "without --kubernetes-version".to_string(),
+            },
+            m.release
+        )));
+    }
 
     let mut best: Vec<Option<TraceReport>> = vec![None; defs.len()];
     for (f, r) in &reports {
@@ -705,8 +1029,31 @@ pub fn run_merge(
                 scenario.name
             )));
         }
-        for ((d, p), b) in defs.iter().zip(&r.properties).zip(best.iter_mut()) {
+        for (i, ((d, p), b)) in defs
+            .iter()
+            .zip(&r.properties)
+            .zip(best.iter_mut())
+            .enumerate()
+        {
             let bad = |why: String| BadInput(format!("{f}: property {}: {why}", d.name));
+            let (expected, expected_source) = expectation(&scenario, d);
+            if p.expected != expected {
+                return Err(BadInput(format!(
+                    "{f}: properties[{i}].expected is {} for {}, but scenario `{}` in {origin} expects {}: merge with the catalogue the shards used (--catalogue), and unedited reports",
+                    p.expected.as_str(),
+                    d.name,
+                    scenario.name,
+                    expected.as_str()
+                )));
+            }
+            if p.expected_source != expected_source {
+                return Err(BadInput(format!(
+                    "{f}: properties[{i}].expected_source of {} is `{}`, but scenario `{}` in {origin} gives `{expected_source}`: merge with the catalogue the shards used (--catalogue), and unedited reports",
+                    d.name,
+                    p.expected_source,
+                    scenario.name
+                )));
+            }
             match (&p.trace, p.verdict) {
                 (None, Verdict::Incomplete) => {}
                 (None, v) => {
@@ -740,6 +1087,19 @@ pub fn run_merge(
             }
         }
     }
+    let total = |what: &str, of: fn(&ShardReport) -> u64| {
+        reports
+            .iter()
+            .try_fold(0u64, |sum, (_, r)| sum.checked_add(of(r)))
+            .ok_or_else(|| {
+                BadInput(format!(
+                    "the shards' {what} add up to more than {}: reports of no real run",
+                    u64::MAX
+                ))
+            })
+    };
+    let walks = total("walks", |r| r.walks)?;
+    let states_visited = total("states visited", |r| r.states_visited)?;
     // Every report is valid: only now a warning.
     if !missing.is_empty() {
         let list: Vec<String> = missing.iter().map(|i| i.to_string()).collect();
@@ -783,9 +1143,9 @@ pub fn run_merge(
             merged: seen.keys().copied().collect(),
             missing: missing.clone(),
         },
-        walks: reports.iter().map(|(_, r)| r.walks).sum(),
+        walks,
         depth: first.depth,
-        states_visited: reports.iter().map(|(_, r)| r.states_visited).sum(),
+        states_visited,
         properties,
     };
     let json = serde_json::to_string_pretty(&merged).map_err(|e| BadInput(e.to_string()))?;

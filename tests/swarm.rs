@@ -556,6 +556,281 @@ fn merge_refuses_reports_of_another_run_and_repeated_or_forged_shards() {
     );
 }
 
+/// Writes `report` to `name` in `d` and returns the file's path.
+fn write_report(d: &std::path::Path, name: &str, report: &Value) -> String {
+    let file = d.join(name);
+    std::fs::write(&file, serde_json::to_string_pretty(report).unwrap()).unwrap();
+    file.to_str().unwrap().to_string()
+}
+
+/// The index of the property of `report` with the longest trace.
+fn traced(report: &Value) -> usize {
+    let props = report["properties"].as_array().unwrap();
+    (0..props.len())
+        .filter(|&i| !props[i]["trace"].is_null())
+        .max_by_key(|&i| props[i]["trace"]["steps"].as_u64().unwrap())
+        .expect("the shard found a trace")
+}
+
+#[test]
+fn merge_out_naming_an_input_or_the_catalogue_is_bad_input_and_overwrites_nothing() {
+    let d = dir("out-input");
+    let small = ["--walks", "20", "--depth", "30"];
+    let s0 = shard(&d, "healthy", 1, 0, 2, &small);
+    let s1 = shard(&d, "healthy", 1, 1, 2, &small);
+    let before = std::fs::read(&s0).unwrap();
+    // The same file, as given, through `.`, and through a hard link.
+    let dotted = d
+        .join(".")
+        .join(std::path::Path::new(&s0).file_name().unwrap());
+    let linked = d.join("linked.json");
+    std::fs::hard_link(&s0, &linked).unwrap();
+    for out in [
+        s0.clone(),
+        dotted.to_str().unwrap().to_string(),
+        linked.to_str().unwrap().to_string(),
+    ] {
+        let o = podcheck(&["merge", &s0, &s1, "--out", &out]);
+        assert_bad_input(
+            &o,
+            &format!("--out {out} is {s0}, one of the reports to merge"),
+        );
+        assert!(o.stdout.is_empty());
+        assert_eq!(std::fs::read(&s0).unwrap(), before, "{s0} was overwritten");
+    }
+    // The catalogue the scenario is read from.
+    let cat = d.join("catalogue.yaml");
+    std::fs::write(&cat, NO_EXPECTATIONS_YAML).unwrap();
+    let cat = cat.to_str().unwrap();
+    let o = podcheck(&["merge", "--catalogue", cat, &s0, "--out", cat]);
+    assert_bad_input(&o, "the catalogue given with --catalogue");
+    assert_eq!(std::fs::read_to_string(cat).unwrap(), NO_EXPECTATIONS_YAML);
+    // Another file is written.
+    let merged = d.join("merged.json");
+    let o = podcheck(&["merge", &s0, &s1, "--out", merged.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(3), "{}", stderr(&o));
+    assert_eq!(
+        read_json(merged.to_str().unwrap())["report"],
+        "podcheck swarm merged"
+    );
+}
+
+#[test]
+fn merge_refuses_a_report_that_contradicts_itself_naming_the_file_and_the_field() {
+    let d = dir("contradicts");
+    let s0 = shard(&d, "healthy", 1, 0, 2, &["--walks", "30", "--depth", "40"]);
+    let good = read_json(&s0);
+    let i = traced(&good);
+    let name = good["properties"][i]["name"].as_str().unwrap().to_string();
+    // (file, edit, what the error says)
+    type Edit = (&'static str, Box<dyn Fn(&mut Value)>, String);
+    let edits: Vec<Edit> = vec![
+        (
+            "nodes",
+            Box::new(|r: &mut Value| r["size"]["nodes"] = 3.into()),
+            "size.nodes is 3, but nodes is 2".into(),
+        ),
+        (
+            "replicas",
+            Box::new(|r: &mut Value| r["size"]["replicas"] = 3.into()),
+            "size.replicas is 3, but replicas gives web 1".into(),
+        ),
+        (
+            "no-walks",
+            Box::new(|r: &mut Value| r["walks"] = 0.into()),
+            "walks is 0, but a shard runs at least one walk".into(),
+        ),
+        (
+            "fewer-walks",
+            Box::new(move |r: &mut Value| r["properties"][i]["trace"]["walk"] = 30.into()),
+            format!(
+                "properties[{i}].trace.walk (of {name}) is 30, but the shard ran 30 walks, numbered 0 to 29"
+            ),
+        ),
+        (
+            "distinct",
+            Box::new(|r: &mut Value| r["distinct_states"] = 1_000_000_000u64.into()),
+            "distinct_states is 1000000000, but the distinct states are 1 to the states visited"
+                .into(),
+        ),
+        (
+            "visited",
+            Box::new(|r: &mut Value| r["states_visited"] = 1_000_000_000u64.into()),
+            "states_visited is 1000000000, but 30 walks of up to 40 steps visit 30 to 1230 states"
+                .into(),
+        ),
+        (
+            "terminal",
+            Box::new(|r: &mut Value| r["walks_to_terminal"] = 31.into()),
+            "walks_to_terminal is 31, more than the shard's walks (30)".into(),
+        ),
+        (
+            "shallow",
+            Box::new(move |r: &mut Value| {
+                let steps = r["properties"][i]["trace"]["steps"].as_u64().unwrap();
+                assert!(steps >= 2, "a trace of {steps} steps");
+                r["depth"] = (steps - 1).into();
+                r["states_visited"] = r["walks"].clone();
+                r["distinct_states"] = 1.into();
+            }),
+            format!("properties[{i}].trace.steps (of {name}) is"),
+        ),
+        (
+            "expected",
+            Box::new(move |r: &mut Value| {
+                let p = &mut r["properties"][i];
+                p["expected"] = if p["expected"] == "holds" {
+                    "violated".into()
+                } else {
+                    "holds".into()
+                };
+            }),
+            format!("properties[{i}].expected is"),
+        ),
+        (
+            "expected-source",
+            Box::new(move |r: &mut Value| {
+                r["properties"][i]["expected_source"] = "my own say-so".into()
+            }),
+            format!("properties[{i}].expected_source of {name} is `my own say-so`"),
+        ),
+        (
+            "release",
+            Box::new(|r: &mut Value| r["kubernetes_version"] = "1.30".into()),
+            "kubernetes_version is 1.30, but scenario `healthy` in the built-in catalogue without --kubernetes-version follows Kubernetes 1.35".into(),
+        ),
+    ];
+    for (file, edit, needle) in edits {
+        let mut r = good.clone();
+        edit(&mut r);
+        let f = write_report(&d, &format!("{file}.json"), &r);
+        let o = podcheck(&["merge", &f]);
+        assert_bad_input(&o, &f);
+        assert_bad_input(&o, &needle);
+    }
+    // Unedited, it merges (one shard of two missing).
+    assert_eq!(podcheck(&["merge", &s0]).status.code(), Some(3));
+    // Two shards whose walks, each possible alone, add up to more than a count can hold.
+    let s1 = shard(&d, "healthy", 1, 1, 2, &["--walks", "30", "--depth", "40"]);
+    let huge: Vec<String> = [&s0, &s1]
+        .iter()
+        .enumerate()
+        .map(|(k, f)| {
+            let mut r = read_json(f);
+            r["walks"] = (u64::MAX / 2 + 1).into();
+            r["states_visited"] = r["walks"].clone();
+            write_report(&d, &format!("huge-{k}.json"), &r)
+        })
+        .collect();
+    assert_bad_input(
+        &podcheck(&["merge", &huge[0], &huge[1]]),
+        "the shards' walks add up to more than 18446744073709551615",
+    );
+}
+
+#[test]
+fn merge_messages_name_the_file_the_field_and_the_real_difference() {
+    let d = dir("messages");
+    let small = ["--walks", "30", "--depth", "40"];
+    let s0 = shard(&d, "healthy", 1, 0, 2, &small);
+    let old = shard(
+        &d,
+        "healthy",
+        1,
+        1,
+        2,
+        &[
+            "--walks",
+            "30",
+            "--depth",
+            "40",
+            "--kubernetes-version",
+            "1.30",
+        ],
+    );
+    // Another Kubernetes release, the same size: the release is named, not the size.
+    let o = podcheck(&["merge", &s0, &old]);
+    assert_bad_input(
+        &o,
+        &format!(
+            "{old} is not a shard of the same run as {s0}: its Kubernetes release is 1.30 (--kubernetes-version 1.30), not 1.35 (without --kubernetes-version)"
+        ),
+    );
+    // The same size, asked for by a flag in one shard only: the flags are named.
+    let flagged = shard(
+        &d,
+        "healthy",
+        1,
+        1,
+        2,
+        &["--walks", "30", "--depth", "40", "--nodes", "2"],
+    );
+    assert_bad_input(
+        &podcheck(&["merge", &s0, &flagged]),
+        "(--nodes 2, without --replicas), not 2 nodes, replicas {\"web\": 1} (without --nodes, without --replicas)",
+    );
+
+    // A scenario not in the catalogue given: the file, the catalogue and what it has.
+    let cat = d.join("catalogue.yaml");
+    std::fs::write(&cat, NO_EXPECTATIONS_YAML).unwrap();
+    let cat = cat.to_str().unwrap();
+    assert_bad_input(
+        &podcheck(&["merge", "--catalogue", cat, &s0]),
+        &format!(
+            "{s0}: unknown scenario `healthy` (in {cat}): merge with the catalogue the shards ran it from (--catalogue FILE); {cat} has: force-delete-unexpected"
+        ),
+    );
+
+    // A size podcheck cannot run: the file and the field.
+    let mut r = read_json(&s0);
+    r["size"]["nodes"] = 9.into();
+    r["nodes"] = 9.into();
+    let f = write_report(&d, "nine-nodes.json", &r);
+    let o = podcheck(&["merge", &f]);
+    assert_bad_input(&o, &format!("{f}: size.nodes is 9: "));
+    assert_bad_input(&o, "--nodes 9: must be 1 to 5");
+
+    // A field of the wrong type, at the top and deep down: its path.
+    let mut r = read_json(&s0);
+    r["depth"] = "200".into();
+    let f = write_report(&d, "depth-string.json", &r);
+    assert_bad_input(
+        &podcheck(&["merge", &f]),
+        &format!("{f}: not a valid shard report: field `depth`: invalid type: string \"200\", expected u32"),
+    );
+    let mut r = read_json(&s0);
+    let i = traced(&r);
+    r["properties"][i]["trace"]["walk"] = (-1).into();
+    let f = write_report(&d, "walk-negative.json", &r);
+    assert_bad_input(
+        &podcheck(&["merge", &f]),
+        &format!("field `properties[{i}].trace.walk`: invalid value: integer `-1`"),
+    );
+    for (field, path) in [
+        ("kubernetes_version", "kubernetes_version"),
+        ("size", "size.kubernetes_version"),
+    ] {
+        let mut r = read_json(&s0);
+        if field == "size" {
+            r["size"]["kubernetes_version"] = "1.99".into();
+        } else {
+            r[field] = "1.99".into();
+        }
+        let f = write_report(&d, &format!("release-{field}.json"), &r);
+        assert_bad_input(
+            &podcheck(&["merge", &f]),
+            &format!("field `{path}`: Kubernetes 1.99 is not supported"),
+        );
+    }
+    let mut r = read_json(&s0);
+    r["shard"].as_object_mut().unwrap().remove("count");
+    let f = write_report(&d, "no-count.json", &r);
+    assert_bad_input(
+        &podcheck(&["merge", &f]),
+        "field `shard`: missing field `count`",
+    );
+}
+
 /// `statefulset-force-delete` with no expectations: every safety property is expected to
 /// hold, so the violations the walks find are verdicts against the expectation.
 const NO_EXPECTATIONS_YAML: &str = r#"- name: force-delete-unexpected
@@ -630,11 +905,17 @@ fn a_found_violation_against_the_expectation_exits_1_in_check_and_merge() {
         ]),
         "has 1 nodes and replicas {\"db\": 1}, but the shards ran 2 nodes",
     );
-    // Without it, the scenario is unknown: bad input.
+    // Without it, the scenario is unknown: bad input, naming the file and saying to give the
+    // catalogue.
+    let o = podcheck(&["merge", out.to_str().unwrap()]);
     assert_bad_input(
-        &podcheck(&["merge", out.to_str().unwrap()]),
-        "unknown scenario `force-delete-unexpected`",
+        &o,
+        &format!(
+            "{}: unknown scenario `force-delete-unexpected` (in the built-in catalogue)",
+            out.display()
+        ),
     );
+    assert_bad_input(&o, "merge with that file: podcheck merge --catalogue FILE");
 }
 
 /// The words of the Job's shell script.

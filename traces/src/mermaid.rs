@@ -65,12 +65,47 @@ fn api() -> Participant {
     ((2, 0), "api".into(), "API server".into())
 }
 
-/// Text Mermaid accepts in a message: no `;` (a statement separator), no `#` (entity codes),
-/// no line breaks.
-fn clean(s: &str) -> String {
-    s.replace(';', ",")
-        .replace('#', "no. ")
-        .replace(['\n', '\r'], " ")
+/// Text of a participant's label, a message or a note, as Mermaid reads it back: every
+/// character Mermaid's sequence-diagram grammar or its rendering would take for syntax is
+/// written as an entity code (Mermaid docs, "Sequence diagrams", "Entity codes to escape
+/// characters"): `#59;` for `;` (a statement separator), `#35;` for `#` (a comment, and the start
+/// of an entity code), `#quot;`, `#lt;`, `#gt;` and `#amp;` for `"`, `<`, `>` and `&` (the
+/// label is sanitized as HTML), `#37;` for `%` (`%%` starts a comment or a directive), and the
+/// two characters of the placeholders Mermaid's `encodeEntities` puts in place of an entity
+/// code (`¶`, `ﬂ`), so that text that looks like them is not turned into one. A line break
+/// becomes a space.
+///
+/// A colon is written `#58;` where Mermaid would take it for syntax: at the start of the text
+/// (`wrap:` and `nowrap:` there are directives, `extractWrap` in the sequence diagram's
+/// database), and anywhere in a text that holds `style` or `classDef` and an entity code
+/// (`encodeEntities` drops the last `;` of such a line when a colon is followed by an entity
+/// code).
+fn escape(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        match c {
+            ';' => out.push_str("#59;"),
+            '#' => out.push_str("#35;"),
+            '"' => out.push_str("#quot;"),
+            '<' => out.push_str("#lt;"),
+            '>' => out.push_str("#gt;"),
+            '&' => out.push_str("#amp;"),
+            '%' => out.push_str("#37;"),
+            '\u{b6}' => out.push_str("#182;"),
+            '\u{fb02}' => out.push_str("#64258;"),
+            '\n' | '\r' => out.push(' '),
+            c => out.push(c),
+        }
+    }
+    let start = out.trim_start();
+    let directive = ["wrap:", "nowrap:", ":"]
+        .iter()
+        .any(|d| start.starts_with(d));
+    let style = out.contains('#') && (out.contains("style") || out.contains("classDef"));
+    if directive || style {
+        out = out.replace(':', "#58;");
+    }
+    out
 }
 
 /// Whether a kubelet's step writes to the API server.
@@ -104,7 +139,7 @@ pub fn render_mermaid(m: &Cluster, path: &RawPath, t: &Trace) -> String {
         if id == label {
             out.push_str(&format!("    participant {id}\n"));
         } else {
-            out.push_str(&format!("    participant {id} as {label}\n"));
+            out.push_str(&format!("    participant {id} as {}\n", escape(label)));
         }
     }
     let first = &ps[0].1;
@@ -116,7 +151,7 @@ pub fn render_mermaid(m: &Cluster, path: &RawPath, t: &Trace) -> String {
     };
     out.push_str(&format!(
         "    Note over {span}: {}\n",
-        clean(&format!(
+        escape(&format!(
             "{} / {} ({}, {}), t=0s: initial state",
             t.scenario,
             t.property,
@@ -129,7 +164,7 @@ pub fn render_mermaid(m: &Cluster, path: &RawPath, t: &Trace) -> String {
             out.push_str("    loop the cycle repeats forever\n");
         }
         let (_, from, _) = participant(m, words::who(m, a));
-        let text = clean(&format!("[{}] t={}s {}", s.index, s.time, s.action));
+        let text = escape(&format!("[{}] t={}s {}", s.index, s.time, s.action));
         let line = match a {
             Action::KubeProxy(_) => format!("    api-->>{from}: {text}\n"),
             Action::Client(proxy::Request { via, .. }) => {

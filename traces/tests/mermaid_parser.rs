@@ -37,10 +37,11 @@ fn parser_dir() -> Result<PathBuf, String> {
     }
 }
 
-#[test]
-fn every_mermaid_trace_parses_with_mermaid() {
-    let dir = match parser_dir() {
-        Ok(d) => d,
+/// The parser's directory, or `None` (after one `skipped:` line) when it is not installed
+/// and not required.
+fn parser_or_skip(test: &str) -> Option<PathBuf> {
+    match parser_dir() {
+        Ok(d) => Some(d),
         Err(why) if std::env::var("PODCHECK_REQUIRE_MERMAID").as_deref() == Ok("1") => panic!(
             "PODCHECK_REQUIRE_MERMAID=1 and mermaid's parser is not installed ({why}): npm \
              install --prefix target/mermaid-parser mermaid@11.17.2 jsdom@29.1.1"
@@ -49,10 +50,17 @@ fn every_mermaid_trace_parses_with_mermaid() {
             // Straight to the process's stderr, past the harness's capture.
             let _ = writeln!(
                 std::io::stderr(),
-                "every_mermaid_trace_parses_with_mermaid: skipped: mermaid's parser not found ({why}; set PODCHECK_REQUIRE_MERMAID=1 to make this a failure)"
+                "{test}: skipped: mermaid's parser not found ({why}; set PODCHECK_REQUIRE_MERMAID=1 to make this a failure)"
             );
-            return;
+            None
         }
+    }
+}
+
+#[test]
+fn every_mermaid_trace_parses_with_mermaid() {
+    let Some(dir) = parser_or_skip("every_mermaid_trace_parses_with_mermaid") else {
+        return;
     };
     let out = Path::new(env!("CARGO_TARGET_TMPDIR")).join("mermaid-traces");
     let _ = std::fs::remove_dir_all(&out);
@@ -102,4 +110,67 @@ fn every_mermaid_trace_parses_with_mermaid() {
         .filter(|l| l.starts_with("ok sequence "))
         .count();
     assert_eq!(ok, files.len(), "{stdout}");
+}
+
+/// Names with Mermaid's syntax in them (quotes, `;`, `#`, `<br>`, `-->`, `%%{`, `&`, a leading
+/// `wrap:`, …) show in the picture Mermaid draws exactly as they are: every participant and
+/// every message, read back from the `<text>` elements of `mermaid.render`'s SVG.
+#[test]
+fn names_with_mermaid_syntax_show_as_they_are_in_mermaids_picture() {
+    let Some(dir) =
+        parser_or_skip("names_with_mermaid_syntax_show_as_they_are_in_mermaids_picture")
+    else {
+        return;
+    };
+    let (scenario, node, workload, container) = common::ODD_NAMES;
+    let (m, raw, t) = common::odd_names_trace();
+    let out = Path::new(env!("CARGO_TARGET_TMPDIR")).join("mermaid-odd-names");
+    std::fs::create_dir_all(&out).unwrap();
+    let file = out.join("odd-names.mmd");
+    let diagram = mermaid::render_mermaid(&m, &raw, &t);
+    std::fs::write(&file, &diagram).unwrap();
+    let o = Command::new("node")
+        .current_dir(&dir)
+        .args([
+            "--input-type=module",
+            "-e",
+            include_str!("mermaid/render.mjs"),
+        ])
+        .arg(&file)
+        .output()
+        .expect("run node");
+    let stdout = String::from_utf8_lossy(&o.stdout);
+    assert!(
+        o.status.success(),
+        "mermaid.render failed:\n{stdout}\n{}\n{diagram}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    let shown: Vec<String> = stdout
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let pod = format!("{workload}-1");
+    for expected in [
+        format!("kubelet@{node}"),
+        format!("{scenario} / pod_becomes_ready (sometimes, holds), t=0s: initial state"),
+        format!("[1] t=0s create pods for Deployment {workload}"),
+        format!("[2] t=0s bind {pod} to {node}"),
+        format!("[6] t=0s start container {container} {pod}"),
+    ] {
+        assert!(
+            shown.contains(&expected),
+            "the picture does not show `{expected}`; it shows:\n{}\n{diagram}",
+            shown.join("\n")
+        );
+    }
+    // Every message as the tests read Mermaid's entity codes (`common::mermaid_unescape`) is
+    // what Mermaid shows.
+    for line in diagram.lines().filter(|l| l.contains(": [")) {
+        let text = common::mermaid_unescape(line.split_once(": ").unwrap().1);
+        assert!(shown.contains(&text), "not shown: `{text}`");
+    }
+    // One text per step and the note, besides the participants (drawn at the top and at the
+    // bottom): nothing was cut into pieces or dropped.
+    let messages = shown.iter().filter(|s| s.starts_with('[')).count();
+    assert_eq!(messages, t.steps.len(), "{}", shown.join("\n"));
 }

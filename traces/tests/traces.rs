@@ -448,6 +448,105 @@ fn a_trace_that_does_not_replay_is_an_error() {
     assert!(RawPath::from_run(&m, &swapped).is_err());
 }
 
+/// The text of a DOT double-quoted string, its escapes read back (`\"`, `\\`, `\n`) as
+/// Graphviz shows them in a label.
+fn dot_unescape(id: &graphviz_rust::dot_structures::Id) -> String {
+    let quoted = match id {
+        graphviz_rust::dot_structures::Id::Escaped(s) => s,
+        other => panic!("not a quoted string: {other:?}"),
+    };
+    let inner = &quoted[1..quoted.len() - 1];
+    let mut out = String::new();
+    let mut chars = inner.chars();
+    while let Some(c) = chars.next() {
+        if c != '\\' {
+            out.push(c);
+            continue;
+        }
+        match chars.next() {
+            Some('"') => out.push('"'),
+            Some('\\') => out.push('\\'),
+            Some('n') => out.push('\n'),
+            other => panic!("an escape DOT does not read as text: \\{other:?} in {quoted}"),
+        }
+    }
+    out
+}
+
+/// Names with the syntax of DOT and Mermaid in them (quotes, `;`, `#`, `<x>`, `-->`, `%%{`,
+/// a backslash at the end, …) are written as text: the DOT parses, each label reads back to
+/// the names; the Mermaid passes the strict check, has none of those characters outside its
+/// entity codes, and its entity codes read back to the names.
+#[test]
+fn names_with_dot_and_mermaid_syntax_are_written_as_text() {
+    let (scenario, node, workload, container) = common::ODD_NAMES;
+    let (m, raw, t) = common::odd_names_trace();
+    let pod = format!("{workload}-1");
+
+    let mm = mermaid::render_mermaid(&m, &raw, &t);
+    common::check_mermaid(&mm).unwrap_or_else(|e| panic!("{e}\n{mm}"));
+    for name in [scenario, node, workload, container] {
+        assert!(!mm.contains(name), "`{name}` written raw:\n{mm}");
+    }
+    let read: Vec<String> = mm
+        .lines()
+        .skip(1)
+        .map(|l| {
+            let l = l.trim();
+            match l.strip_prefix("participant ") {
+                Some(p) => common::mermaid_unescape(p.split_once(" as ").map_or(p, |x| x.1)),
+                None => common::mermaid_unescape(l.split_once(": ").map_or(l, |x| x.1)),
+            }
+        })
+        .collect();
+    for expected in [
+        format!("kubelet@{node}"),
+        format!("{scenario} / pod_becomes_ready (sometimes, holds), t=0s: initial state"),
+        format!("[1] t=0s create pods for Deployment {workload}"),
+        format!("[2] t=0s bind {pod} to {node}"),
+        format!("[6] t=0s start container {container} {pod}"),
+    ] {
+        assert!(
+            read.contains(&expected),
+            "no line reads `{expected}`:\n{}\n{mm}",
+            read.join("\n")
+        );
+    }
+
+    let d = dot::render_dot(&m, &raw, &t).unwrap();
+    let g = graphviz_rust::parse(&d).unwrap_or_else(|e| panic!("DOT does not parse: {e}\n{d}"));
+    let graphviz_rust::dot_structures::Graph::DiGraph { id, stmts, .. } = g else {
+        panic!("not a digraph:\n{d}");
+    };
+    assert_eq!(dot_unescape(&id), scenario);
+    let mut labels = Vec::new();
+    for st in &stmts {
+        use graphviz_rust::dot_structures::Stmt;
+        let attrs = match st {
+            Stmt::Node(n) => &n.attributes,
+            Stmt::Edge(e) => &e.attributes,
+            Stmt::Attribute(a) => std::slice::from_ref(a),
+            _ => continue,
+        };
+        for a in attrs {
+            if id_text(&a.0) == "label" {
+                labels.push(dot_unescape(&a.1));
+            }
+        }
+    }
+    for expected in [
+        format!("{scenario} / pod_becomes_ready (sometimes, holds)"),
+        format!("{pod} 0/1 Pending on {node}"),
+        format!("scheduler: bind {pod} to {node}"),
+        format!("kubelet@{node}: start container {container} {pod}"),
+    ] {
+        assert!(
+            labels.iter().any(|l| l.lines().any(|l| l == expected)),
+            "no label reads `{expected}`:\n{d}"
+        );
+    }
+}
+
 #[test]
 fn renderings_are_the_same_every_time() {
     let a: Vec<String> = all_traces(&results())

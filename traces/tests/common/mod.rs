@@ -15,15 +15,18 @@ pub fn check_mermaid(text: &str) -> Result<(), String> {
     for line in lines {
         let l = line.trim();
         if let Some(rest) = l.strip_prefix("participant ") {
-            let id = rest.split(" as ").next().unwrap_or("");
+            let (id, label) = rest.split_once(" as ").unwrap_or((rest, ""));
             if !plain(id) {
                 return Err(format!("bad participant id: {line}"));
+            }
+            if !plain_text(label) {
+                return Err(format!("bad participant label: {line}"));
             }
             declared.push(id.to_string());
             continue;
         }
         let check_msg = |msg: &str| -> Result<(), String> {
-            if msg.trim().is_empty() || msg.contains(';') || msg.contains('#') {
+            if msg.trim().is_empty() || !plain_text(msg) {
                 return Err(format!("bad message text: {line}"));
             }
             Ok(())
@@ -73,7 +76,127 @@ pub fn check_mermaid(text: &str) -> Result<(), String> {
     Ok(())
 }
 
+/// Text Mermaid reads as text: outside its entity codes (`#quot;`, `#59;`, …), none of the
+/// characters its grammar or its HTML sanitizing takes for syntax (`;`, `#`, `"`, `<`, `>`,
+/// `&`, `%`), no line break, no `wrap:` directive at its start, and, in a text with an entity
+/// code and `style` or `classDef`, no colon (Mermaid's `encodeEntities` cuts the last `;` of
+/// such a line).
+pub fn plain_text(text: &str) -> bool {
+    let mut rest = text;
+    let mut outside = String::new();
+    while let Some(i) = rest.find('#') {
+        outside.push_str(&rest[..i]);
+        let after = &rest[i + 1..];
+        match after.find(';') {
+            Some(end) if end > 0 && after[..end].chars().all(|c| c.is_ascii_alphanumeric()) => {
+                rest = &after[end + 1..];
+            }
+            _ => return false,
+        }
+    }
+    outside.push_str(rest);
+    let start = outside.trim_start();
+    !outside.contains([';', '#', '"', '<', '>', '&', '%', '\n', '\r'])
+        && !start.starts_with("wrap:")
+        && !start.starts_with("nowrap:")
+        && !(text.contains('#')
+            && (text.contains("style") || text.contains("classDef"))
+            && outside.contains(':'))
+}
+
 /// The kind of a property, as a trace records it.
 pub fn trace_kind(k: &podcheck_properties::Kind) -> podcheck_traces::Kind {
     podcheck_traces::Kind::from(k)
+}
+
+/// A scenario whose names hold the characters DOT and Mermaid take for syntax: quotes, `;`,
+/// `#`, `<`, `>`, `-->`, `%%{`, `&`, a backslash at the end, a leading `wrap:` (a Mermaid
+/// directive at the start of a message) and `style` with a colon (which Mermaid's entity
+/// handling treats apart). Its one `sometimes` property has a witness.
+pub const ODD_NAMES_YAML: &str = r#"- name: "wrap:we\"ird;style-->"
+  description: names with quotes, semicolons, arrows and other syntax of DOT and Mermaid
+  source: "a test of the renderings"
+  cluster:
+    nodes:
+      - {name: "no\"de;#1--> %%{init: {}}%% & \\", allocatable: {cpuMilli: 4000, memoryMi: 8192}}
+  workloads:
+    - kind: Deployment
+      metadata: {name: "We b\"<x>;-->"}
+      spec:
+        replicas: 1
+        template:
+          spec:
+            containers:
+              - name: "a:#p;p<br>\\"
+                image: "web:1.0"
+                readinessProbe: {periodSeconds: 5, failureThreshold: 3}
+                app: {bootSeconds: 3}
+  service: {selects: ["We b\"<x>;-->"]}
+  expect:
+    - {property: pod_becomes_ready, verdict: holds, source: "a \"quoted\"; source"}
+"#;
+
+/// The names of [`ODD_NAMES_YAML`]: (scenario, node, workload, container).
+pub const ODD_NAMES: (&str, &str, &str, &str) = (
+    "wrap:we\"ird;style-->",
+    "no\"de;#1--> %%{init: {}}%% & \\",
+    "We b\"<x>;-->",
+    "a:#p;p<br>\\",
+);
+
+/// The witness of `pod_becomes_ready` in [`ODD_NAMES_YAML`]: the model, its path and trace.
+pub fn odd_names_trace() -> (
+    podcheck_model::Cluster,
+    podcheck_traces::RawPath,
+    podcheck_traces::Trace,
+) {
+    use podcheck_properties::check::{self, CheckOptions};
+    let s = podcheck_model::spec::parse_scenarios(ODD_NAMES_YAML, "odd-names.yaml")
+        .unwrap()
+        .remove(0);
+    assert_eq!(s.name, ODD_NAMES.0);
+    let r = check::check(&s, &CheckOptions::default()).unwrap();
+    let m = check::model(&r.scenario, &[], false);
+    let p = r
+        .properties
+        .iter()
+        .find(|p| p.def.name == "pod_becomes_ready")
+        .unwrap();
+    let (actions, loop_start) = p.actions().expect("a witness");
+    let raw = podcheck_traces::RawPath::from_actions(&m, actions).unwrap();
+    let t = podcheck_traces::from_raw(
+        &m,
+        &raw,
+        p.def.name,
+        trace_kind(&p.def.kind),
+        p.verdict,
+        loop_start,
+    )
+    .unwrap();
+    (m, raw, t)
+}
+
+/// Mermaid text with its entity codes (`#quot;`, `#59;`, …) read back as characters, as
+/// Mermaid shows it.
+pub fn mermaid_unescape(s: &str) -> String {
+    let mut out = String::new();
+    let mut rest = s;
+    while let Some(i) = rest.find('#') {
+        out.push_str(&rest[..i]);
+        let after = &rest[i + 1..];
+        let end = after.find(';').expect("an entity code ends with `;`");
+        let code = &after[..end];
+        let c = match code {
+            "quot" => '"',
+            "lt" => '<',
+            "gt" => '>',
+            "amp" => '&',
+            n => char::from_u32(n.parse().expect("a named or numbered entity code"))
+                .expect("a character"),
+        };
+        out.push(c);
+        rest = &after[end + 1..];
+    }
+    out.push_str(rest);
+    out
 }
