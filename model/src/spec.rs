@@ -1681,6 +1681,9 @@ impl Scenario {
 
     /// Checks what serde cannot: references between fields, and sizes the model can hold.
     pub fn validate(&self) -> Result<(), String> {
+        if self.name.trim().is_empty() {
+            return Err("name: Required value: a scenario needs a name".into());
+        }
         self.release()?;
         self.validate_expectations()?;
         if self.cluster.nodes.is_empty() || self.cluster.nodes.len() > 5 {

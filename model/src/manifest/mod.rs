@@ -36,6 +36,41 @@ use std::cell::RefCell;
 use std::collections::BTreeMap;
 use tree::{Loc, Node, Tree, UnknownField};
 
+/// Kinds of the Kubernetes API that the model does not read: ignored without a "did you
+/// mean", since they are not misspellings of one it reads.
+const KNOWN_KINDS: &[&str] = &[
+    "ConfigMap",
+    "Secret",
+    "DaemonSet",
+    "CronJob",
+    "Ingress",
+    "IngressClass",
+    "Namespace",
+    "ServiceAccount",
+    "Role",
+    "RoleBinding",
+    "ClusterRole",
+    "ClusterRoleBinding",
+    "HorizontalPodAutoscaler",
+    "NetworkPolicy",
+    "PersistentVolume",
+    "StorageClass",
+    "Endpoints",
+    "EndpointSlice",
+    "LimitRange",
+    "ResourceQuota",
+    "PriorityClass",
+    "CustomResourceDefinition",
+    "Gateway",
+    "HTTPRoute",
+    "VolumeAttachment",
+    "Lease",
+    "Event",
+    "ControllerRevision",
+    "PodTemplate",
+    "ReplicationController",
+];
+
 /// The prefix of the annotations that say what YAML cannot.
 pub const PREFIX: &str = "podcheck.dev/";
 
@@ -45,7 +80,7 @@ pub const ANNOTATIONS: &[(&str, &str)] = &[
     ("boot-seconds", "seconds from start until the program answers probes and requests (default 5)"),
     ("sigterm", "`exit`, `exit:<code>` or `ignore` (default: `ignore` for an `sh -c`/`bash -c` wrapper that does not `exec`, else `exit:143`)"),
     ("probe-checks-dependency", "which probes also check the external dependency: a list of `startup`, `readiness`, `liveness`, or `none` (default: every probe that is not a tcpSocket probe)"),
-    ("exit-after-seconds", "the program exits on its own this long after start (default: a Job's containers after 10 s, others never)"),
+    ("exit-after-seconds", "the program exits on its own this long after start (default: a Job's containers and init containers that are not sidecars after 10 s, others never)"),
     ("exit-code", "the code of that exit (default 0)"),
     ("memory-usage-mi", "memory the program uses once up, in MiB (default 0)"),
     ("pre-stop-seconds", "how long a preStop exec, httpGet or tcpSocket hook runs (default 0; `sleep N` is read from the command)"),
@@ -58,7 +93,8 @@ pub const ANNOTATIONS: &[(&str, &str)] = &[
 
 /// Default boot time: a program that takes a while to answer makes probes and rollouts matter.
 const DEFAULT_BOOT_SECONDS: u16 = 5;
-/// A Job's program exits after this long by default, with code 0.
+/// A Job's program, or an init container's that is not a sidecar, exits after this long by
+/// default, with code 0.
 const DEFAULT_JOB_EXIT_SECONDS: u16 = 10;
 
 /// What the reader made of the manifests.
@@ -486,6 +522,18 @@ fn int_or_percent(v: &IntOrString) -> spec::IntOrPercent {
     }
 }
 
+/// A port number, as `validation.IsValidPortNum` wants it: 1 to 65535.
+fn port_number(doc: &Doc, path: &str, v: i32) -> Result<(), String> {
+    if (1..=65535).contains(&v) {
+        Ok(())
+    } else {
+        Err(doc.err(
+            path,
+            format!("Invalid value: {v}: must be between 1 and 65535, inclusive"),
+        ))
+    }
+}
+
 /// One of the values `allowed`, as the API server says it: `Unsupported value`.
 fn one_of<T: Copy>(doc: &Doc, path: &str, v: &str, allowed: &[(&str, T)]) -> Result<T, String> {
     allowed
@@ -649,14 +697,45 @@ impl Reader {
             "Node",
         ];
         if !KINDS.contains(&kind.as_str()) {
+            let hint = match tree::closest(&kind, &KINDS) {
+                Some(k) if !KNOWN_KINDS.contains(&kind.as_str()) => {
+                    format!("; did you mean `{k}`?")
+                }
+                _ => String::new(),
+            };
             self.ignored.push(format!(
-                "{}: {kind}/{name} (the model does not read {kind} objects)",
+                "{}: {kind}/{name} (the model does not read {kind} objects{hint})",
                 located(origin, t.loc, "").trim_end_matches(": ")
             ));
             return Ok(None);
         }
-        if name.is_empty() {
-            return Err(doc.err("metadata.name", "the field name is required"));
+        match t.get("metadata").map(|m| &m.node) {
+            Some(Node::Map(_)) => {}
+            None | Some(Node::Null) => {
+                return Err(doc.err("metadata", "Required value: metadata with a name"))
+            }
+            Some(_) => {
+                return Err(doc.err(
+                    "metadata",
+                    "must be a mapping such as `{name: web}`, not a plain value",
+                ))
+            }
+        }
+        match t.get("metadata").and_then(|m| m.get("name")) {
+            None
+            | Some(Tree {
+                node: Node::Null, ..
+            }) => return Err(doc.err("metadata.name", "Required value: a name")),
+            Some(n) if n.str().is_none() => {
+                return Err(doc.err(
+                    "metadata.name",
+                    "must be a string (quote a name that reads as a number: \"123\")",
+                ))
+            }
+            Some(_) if name.is_empty() => {
+                return Err(doc.err("metadata.name", "Required value: a name"))
+            }
+            Some(_) => {}
         }
         let api = match kind.as_str() {
             "Deployment" | "ReplicaSet" | "StatefulSet" => "apps/v1",
@@ -672,7 +751,15 @@ impl Reader {
                     format!("podcheck reads {kind} as {api} (the API of Kubernetes 1.37), not {a}"),
                 ))
             }
-            _ => return Err(doc.err("apiVersion", format!("Required value: apiVersion {api}"))),
+            None | Some(Node::Null) => {
+                return Err(doc.err("apiVersion", format!("Required value: apiVersion {api}")))
+            }
+            Some(_) => {
+                return Err(doc.err(
+                    "apiVersion",
+                    format!("must be a string: podcheck reads {kind} as {api}"),
+                ))
+            }
         }
         self.check_annotations(&doc, &kind);
         let unknown = RefCell::new(Vec::new());
@@ -849,6 +936,31 @@ impl Reader {
             }
             "Service" => {
                 let v = typed!(core::Service);
+                if let Some(sp) = &v.spec {
+                    if let Some(t) = sp.type_.as_deref() {
+                        one_of(
+                            &doc,
+                            "spec.type",
+                            t,
+                            &[
+                                ("ClusterIP", ()),
+                                ("NodePort", ()),
+                                ("LoadBalancer", ()),
+                                ("ExternalName", ()),
+                            ],
+                        )?;
+                        if t == "ExternalName" {
+                            self.warnings.push(doc.err("spec.type", "an ExternalName Service is a DNS alias with no endpoints: the model reads it as a Service over the pods it selects"));
+                        }
+                    }
+                    // `ValidateService`: ports 1–65535.
+                    for (i, p) in sp.ports.iter().flatten().enumerate() {
+                        port_number(&doc, &format!("spec.ports[{i}].port"), p.port)?;
+                        if let Some(IntOrString::Int(t)) = &p.target_port {
+                            port_number(&doc, &format!("spec.ports[{i}].targetPort"), *t)?;
+                        }
+                    }
+                }
                 Object::Service(doc, Box::new(v))
             }
             "PodDisruptionBudget" => {
@@ -1468,6 +1580,42 @@ impl Reader {
                 "Required value: a container needs a name",
             ));
         }
+        for (i, p) in c.ports.iter().flatten().enumerate() {
+            port_number(
+                doc,
+                &format!("{at}.ports[{i}].containerPort"),
+                p.container_port,
+            )?;
+        }
+        // A probe's port by number must be a port; by name, one of the container's ports, or
+        // the kubelet cannot resolve it and the probe fails.
+        let port_names: Vec<&str> = c
+            .ports
+            .iter()
+            .flatten()
+            .filter_map(|p| p.name.as_deref())
+            .collect();
+        for (kind, p) in [
+            ("startupProbe", &c.startup_probe),
+            ("readinessProbe", &c.readiness_probe),
+            ("livenessProbe", &c.liveness_probe),
+        ] {
+            let Some(p) = p else { continue };
+            let ports = [
+                ("httpGet", p.http_get.as_ref().map(|h| &h.port)),
+                ("tcpSocket", p.tcp_socket.as_ref().map(|h| &h.port)),
+            ];
+            for (handler, port) in ports {
+                let path = format!("{at}.{kind}.{handler}.port");
+                match port {
+                    Some(IntOrString::Int(v)) => port_number(doc, &path, *v)?,
+                    Some(IntOrString::String(name)) if !port_names.contains(&name.as_str()) => {
+                        self.warnings.push(doc.err(&path, format!("the container has no port named `{name}`: in a real cluster the kubelet cannot resolve it and the probe never succeeds; the model takes the probe to reach the program")));
+                    }
+                    _ => {}
+                }
+            }
+        }
         let n = c.name.as_str();
         let image = match c.image.as_deref() {
             Some(i) if !i.is_empty() => i.to_string(),
@@ -1672,16 +1820,20 @@ impl Reader {
         app.boot_seconds = self
             .note_seconds(doc, notes, "boot-seconds", n, Some(DEFAULT_BOOT_SECONDS))?
             .unwrap_or(0);
+        // An init container that is not a sidecar runs to completion before the next starts:
+        // like a Job's container, it is taken to exit on its own.
+        let runs_to_completion = job
+            || (at.contains(".initContainers[") && c.restart_policy.as_deref() != Some("Always"));
         app.exit_after_seconds = self.note_seconds(
             doc,
             notes,
             "exit-after-seconds",
             n,
-            job.then_some(DEFAULT_JOB_EXIT_SECONDS),
+            runs_to_completion.then_some(DEFAULT_JOB_EXIT_SECONDS),
         )?;
         if let Some((key, v)) = notes.get("exit-code", Some(n)) {
             app.exit_code = exit_code(v).map_err(|e| notes.err(doc, &key, e))?;
-        } else if job {
+        } else if runs_to_completion {
             self.assume(doc, n, &format!("{PREFIX}exit-code: 0"));
         }
         if let Some((key, v)) = notes.get("memory-usage-mi", Some(n)) {
@@ -1911,10 +2063,52 @@ impl Reader {
         }
         if workloads.is_empty() {
             let names: Vec<&str> = sources.iter().map(|(o, _)| o.as_str()).collect();
+            let ignored = if self.ignored.is_empty() {
+                String::new()
+            } else {
+                format!(" (ignored: {})", self.ignored.join("; "))
+            };
             return Err(format!(
-                "{}: no Pod, Deployment, ReplicaSet, StatefulSet or Job to check",
+                "{}: no Pod, Deployment, ReplicaSet, StatefulSet or Job to check{ignored}",
                 names.join(", ")
             ));
+        }
+        if nodes.len() > 5 {
+            return Err(format!(
+                "{}: {} Node objects: the model holds 1 to 5 nodes",
+                sources
+                    .iter()
+                    .map(|(o, _)| o.as_str())
+                    .collect::<Vec<_>>()
+                    .join(", "),
+                nodes.len()
+            ));
+        }
+        for (d, w, _) in &workloads {
+            // A StatefulSet's governing Service gives its pods their DNS names; one the
+            // manifests do not hold is worth a word (the model holds no DNS).
+            if let Some(svc) = d
+                .tree
+                .get("spec")
+                .and_then(|s| s.get("serviceName"))
+                .and_then(|n| n.str())
+                .filter(|n| !n.is_empty())
+            {
+                if !services.iter().any(|(s, _)| name_of(s.tree) == svc) {
+                    self.warnings.push(d.err(
+                        "spec.serviceName",
+                        format!("no Service `{svc}` in the manifests: the pods' DNS names need it in a real cluster (the model holds no DNS)"),
+                    ));
+                }
+            }
+            for v in &w.template().volumes {
+                let Some(c) = &v.persistent_volume_claim else {
+                    continue;
+                };
+                if !claims.iter().any(|x| x.metadata.name == c.claim_name) {
+                    self.assumed.push(format!("{}: volume `{}` claims `{}`, which no PersistentVolumeClaim of the manifests defines: taken to exist and be bound (a real pod stays Pending until it is)", d.what, v.name, c.claim_name));
+                }
+            }
         }
         let mut cluster = spec::ClusterSpec {
             start: spec::Start::Settled,

@@ -442,8 +442,41 @@ fn syntax_words(msg: &str) -> String {
     let first = msg.lines().next().unwrap_or(msg).trim();
     let first = first.strip_prefix("error: ").unwrap_or(first);
     // `line 4 column 5: …`: the location is given in front already.
-    match first.strip_prefix("line ").and_then(|r| r.split_once(": ")) {
-        Some((_, rest)) => rest.to_string(),
-        None => first.to_string(),
+    let first = match first.strip_prefix("line ").and_then(|r| r.split_once(": ")) {
+        Some((_, rest)) => rest,
+        None => first,
+    };
+    library_words(first)
+}
+
+/// The YAML library's own terms (its options and budgets) in the user's: what is wrong with
+/// the text, and the limit podcheck reads within.
+fn library_words(msg: &str) -> String {
+    if let Some(key) = msg
+        .strip_prefix("duplicate mapping key: ")
+        .and_then(|r| r.split(", set DuplicateKeyPolicy").next())
+    {
+        return format!("the key `{key}` is given twice in one mapping");
     }
+    if let Some(rest) = msg.strip_prefix("budget breached: ") {
+        let number = rest
+            .split(|c: char| !c.is_ascii_digit())
+            .find(|n| !n.is_empty())
+            .unwrap_or("");
+        let what = if rest.starts_with("Depth") {
+            "nested more deeply than".to_string()
+        } else if rest.starts_with("Documents") {
+            "more documents (`---`) than".to_string()
+        } else if rest.starts_with("Nodes") || rest.starts_with("Alias") {
+            "more values, aliases expanded, than".to_string()
+        } else {
+            format!("larger ({rest}) than")
+        };
+        let limit = number.parse::<u64>().map(|n| n.saturating_sub(1));
+        return match limit {
+            Ok(l) => format!("{what} podcheck reads ({l} at most)"),
+            Err(_) => format!("{what} podcheck reads"),
+        };
+    }
+    msg.to_string()
 }
