@@ -112,7 +112,8 @@ enum Command {
         /// With -f: the format of each finding's trace (and, with --traces, of the others).
         #[arg(long, value_enum, default_value_t = TraceFormat::Text)]
         trace_format: TraceFormat,
-        /// With -f: also list the fields the model does not read (an error without -f).
+        /// With -f: list the fields the model does not read, each with its line (without
+        /// --verbose, a note says how many; an error without -f).
         #[arg(long)]
         verbose: bool,
         #[command(flatten)]
