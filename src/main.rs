@@ -112,7 +112,8 @@ enum Command {
         /// With -f: the format of each finding's trace (and, with --traces, of the others).
         #[arg(long, value_enum, default_value_t = TraceFormat::Text)]
         trace_format: TraceFormat,
-        /// With -f: also list the fields the model does not read (an error without -f).
+        /// With -f: list the fields the model does not read, each with its line (without
+        /// --verbose, a note says how many; an error without -f).
         #[arg(long)]
         verbose: bool,
         #[command(flatten)]
@@ -1291,6 +1292,9 @@ fn main() -> ExitCode {
                 worst_case,
                 diamonds: !no_diamonds,
             };
+            if let Err(e) = sim.reject_out_over_input(file.as_deref(), &filename) {
+                return report(Err(e));
+            }
             let jobs_given = jobs.is_some();
             // Under a memory bound, which is the whole process's, one scenario at a time
             // unless told otherwise: two at once could stop each other.
@@ -1309,6 +1313,11 @@ fn main() -> ExitCode {
                     return report(Err(BadInput(
                         "-f is not yet checked with --simulate".into(),
                     )));
+                }
+                if let Some(flag) = sim.first_given() {
+                    return report(Err(BadInput(format!(
+                        "{flag} is a flag of random-walk checking (--simulate), which -f is not yet checked with"
+                    ))));
                 }
                 return report(manifests::run(manifests::ManifestArgs {
                     paths: filename,

@@ -1,7 +1,8 @@
 //! `podcheck check -f PATH|- [--plan …]`: the applications of the paths, each read by the
 //! library (`podcheck::read_application`) and checked under every plan's scenarios, with what
-//! the reader made of them on stderr (warnings, ignored objects, assumed defaults, and with
-//! `--verbose` the fields the model does not read), so that stdout keeps the report alone.
+//! the reader made of them on stderr (warnings, ignored objects, assumed defaults, and the
+//! fields the model does not read: how many, or with `--verbose` each with its line), so that
+//! stdout keeps the report alone.
 
 use crate::{json_scenario, print_table, print_warnings, resize, say, BadInput, Format, Size};
 use podcheck::{Behaviour, Finding, Plan, Planned, TraceFormat};
@@ -18,8 +19,16 @@ impl From<podcheck::Error> for BadInput {
     }
 }
 
+/// How the fields the model does not read are shown: listed (`check -f --verbose`), or
+/// counted in one line that says how to list them.
+#[derive(Clone, Copy)]
+enum Unused {
+    List,
+    Count { how_to_list: &'static str },
+}
+
 /// What the reader made of an application's manifests, on stderr.
-fn print_reading(r: &Reading, verbose: bool) {
+fn print_reading(r: &Reading, unused: Unused) {
     for w in &r.warnings {
         eprintln!("warning: {w}");
     }
@@ -36,14 +45,27 @@ fn print_reading(r: &Reading, verbose: bool) {
             eprintln!("  {a}");
         }
     }
-    if verbose {
-        if r.unused.is_empty() {
+    match unused {
+        Unused::List if r.unused.is_empty() => {
             eprintln!("note: every field given is one the model reads");
-        } else {
+        }
+        Unused::List => {
             eprintln!("note: fields accepted but not read by the model:");
             for u in &r.unused {
                 eprintln!("  {u}");
             }
+        }
+        Unused::Count { .. } if r.unused.is_empty() => {}
+        Unused::Count { how_to_list } => {
+            let n = r.unused.len();
+            let (fields, are) = if n == 1 {
+                ("field", "is")
+            } else {
+                ("fields", "are")
+            };
+            eprintln!(
+                "note: {n} {fields} given {are} not read by the model ({how_to_list} with their lines)"
+            );
         }
     }
 }
@@ -175,7 +197,12 @@ pub fn plan_scenarios(
     let mut bases = Vec::new();
     for app in &applications(paths)? {
         let reading = podcheck::read_application(app)?;
-        print_reading(&reading, false);
+        print_reading(
+            &reading,
+            Unused::Count {
+                how_to_list: "podcheck check -f PATH --verbose lists them",
+            },
+        );
         let chosen = reading.plans.clone();
         let base = resize(vec![reading.scenario], size, &app.name)?.remove(0);
         let (p, _) = podcheck::planned(&app.name, &base, &named, &chosen);
@@ -199,7 +226,14 @@ pub fn run(a: ManifestArgs) -> Result<ExitCode, BadInput> {
     let mut bases = Vec::new();
     for app in &apps {
         let reading = podcheck::read_application(app)?;
-        print_reading(&reading, a.verbose);
+        let unused = if a.verbose {
+            Unused::List
+        } else {
+            Unused::Count {
+                how_to_list: "--verbose lists them",
+            }
+        };
+        print_reading(&reading, unused);
         let chosen = reading.plans.clone();
         let base = resize(vec![reading.scenario], a.size, &app.name)?.remove(0);
         let (p, na) = podcheck::planned(&app.name, &base, &plans, &chosen);

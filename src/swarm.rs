@@ -135,8 +135,35 @@ pub struct SimArgs {
 }
 
 impl SimArgs {
-    /// Without --simulate, none of its flags may be given.
-    pub fn reject_without_simulate(&self) -> Result<(), BadInput> {
+    /// `--out` may not name a file the run reads, the `--catalogue` file or a file given with
+    /// `-f` (stdin, `-`, is no file): the report would overwrite it. Checked before anything
+    /// is read or run.
+    pub fn reject_out_over_input(
+        &self,
+        catalogue: Option<&str>,
+        filenames: &[String],
+    ) -> Result<(), BadInput> {
+        let Some(out) = &self.out else {
+            return Ok(());
+        };
+        if let Some(c) = catalogue.filter(|c| same_file(out, c)) {
+            return Err(BadInput(format!(
+                "--out {out} is {c}, the catalogue given with --catalogue: the shard's report would overwrite it; write it to another file"
+            )));
+        }
+        if let Some(f) = filenames
+            .iter()
+            .find(|f| f.as_str() != "-" && same_file(out, f))
+        {
+            return Err(BadInput(format!(
+                "--out {out} is {f}, given with -f: the report would overwrite your manifests; write it to another file"
+            )));
+        }
+        Ok(())
+    }
+
+    /// The first flag of random-walk checking given besides --simulate, if any.
+    pub fn first_given(&self) -> Option<&'static str> {
         let given = [
             ("--seed", self.seed.is_some()),
             ("--shard", self.shard.is_some()),
@@ -144,8 +171,13 @@ impl SimArgs {
             ("--depth", self.depth.is_some()),
             ("--out", self.out.is_some()),
         ];
-        match given.iter().find(|(_, g)| *g) {
-            Some((flag, _)) => Err(BadInput(format!(
+        given.iter().find(|(_, g)| *g).map(|(flag, _)| *flag)
+    }
+
+    /// Without --simulate, none of its flags may be given.
+    pub fn reject_without_simulate(&self) -> Result<(), BadInput> {
+        match self.first_given() {
+            Some(flag) => Err(BadInput(format!(
                 "{flag} is a flag of random-walk checking: add --simulate"
             ))),
             None => Ok(()),
@@ -414,7 +446,7 @@ fn size_words(r: &ShardReport) -> String {
 /// Whether two paths name the same file: the same canonical path (for a file not there yet,
 /// its folder's canonical path and its name), or, on Unix, the same file on the same device
 /// (a hard link).
-fn same_file(a: &str, b: &str) -> bool {
+pub(crate) fn same_file(a: &str, b: &str) -> bool {
     use std::path::{Path, PathBuf};
     let canonical = |p: &str| -> Option<PathBuf> {
         let p = Path::new(p);

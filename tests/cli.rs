@@ -2195,3 +2195,24 @@ fn write_readme_with_two_marker_pairs_is_bad_input() {
     );
     assert_eq!(std::fs::read_to_string(&readme).unwrap(), text);
 }
+
+#[test]
+fn the_memory_bound_is_echoed_exactly() {
+    // A bound below a MiB is said in KiB or bytes, not rounded to `0 MiB`.
+    for (value, said) in [
+        ("1", "--max-memory 1 byte"),
+        ("1K", "--max-memory 1 KiB"),
+        ("1.5K", "--max-memory 1536 bytes"),
+        ("1025K", "--max-memory 1025 KiB"),
+    ] {
+        let mut args = BIG.to_vec();
+        args.extend(["--max-memory", value]);
+        let o = run_expect(&args, 3);
+        let err = stderr(&o);
+        assert!(
+            err.contains(&format!("the memory bound was reached ({said}")),
+            "{}",
+            describe(&args, &o)
+        );
+    }
+}

@@ -1470,3 +1470,62 @@ fn replicas_for_manifests_without_a_replicated_workload_is_an_error() {
     );
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// The fields the model does not read are never dropped silently: without `--verbose` a note
+/// says how many and how to list them; with it they are listed, and the note is not repeated.
+#[test]
+fn fields_the_model_does_not_read_are_counted_without_verbose() {
+    const SMALL: &str = r#"apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: web
+  labels: {team: shop}
+spec:
+  replicas: 1
+  selector:
+    matchLabels: {app: web}
+  template:
+    metadata:
+      labels: {app: web}
+    spec:
+      containers:
+      - name: app
+        image: web:1.0
+        ports: [{containerPort: 8080}]
+        workingDir: /srv
+"#;
+    let dir = std::env::temp_dir().join(format!("podcheck-unused-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("web.yaml");
+    std::fs::write(&file, SMALL).unwrap();
+    let file = file.display().to_string();
+    let n = one(&file, SMALL).expect("read").unused.len();
+    assert!(n > 1, "the manifest has fields the model does not read");
+    let note = format!("note: {n} fields given are not read by the model");
+    // check -f: the count, and how to list them.
+    let (code, _, err) = podcheck(&["check", "-f", &file, "--plan", "delete-pod"]);
+    assert_ne!(code, Some(2), "{err}");
+    assert!(
+        err.contains(&format!("{note} (--verbose lists them with their lines)\n")),
+        "{err}"
+    );
+    // With --verbose: the list, each with its line, and no count.
+    let (code, _, err) = podcheck(&["check", "-f", &file, "--plan", "delete-pod", "--verbose"]);
+    assert_ne!(code, Some(2), "{err}");
+    assert!(!err.contains(&note), "{err}");
+    assert!(
+        err.contains("note: fields accepted but not read by the model:"),
+        "{err}"
+    );
+    assert!(err.contains(&format!("{file}:")), "{err}");
+    // trace -f has no --verbose: the note says which command lists them.
+    let (code, _, err) = podcheck(&["trace", "-f", &file, "--plan", "delete-pod"]);
+    assert_ne!(code, Some(2), "{err}");
+    assert!(
+        err.contains(&format!(
+            "{note} (podcheck check -f PATH --verbose lists them with their lines)\n"
+        )),
+        "{err}"
+    );
+    std::fs::remove_dir_all(&dir).ok();
+}

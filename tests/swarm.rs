@@ -1076,3 +1076,89 @@ fn a_simulation_decides_only_what_the_exhaustive_check_decides_the_same_way() {
         "decided per kind: {decided:?}"
     );
 }
+
+#[test]
+fn check_out_naming_the_catalogue_or_a_manifest_is_bad_input_and_overwrites_nothing() {
+    let d = dir("check-out-input");
+    let cat = d.join("catalogue.yaml");
+    std::fs::write(&cat, NO_EXPECTATIONS_YAML).unwrap();
+    let cat = cat.to_str().unwrap().to_string();
+    // The catalogue, as given, through `.`, and through a hard link.
+    let dotted = d.join(".").join("catalogue.yaml");
+    let linked = d.join("linked.yaml");
+    std::fs::hard_link(&cat, &linked).unwrap();
+    for out in [
+        cat.clone(),
+        dotted.to_str().unwrap().to_string(),
+        linked.to_str().unwrap().to_string(),
+    ] {
+        let o = podcheck(&[
+            "check",
+            "--catalogue",
+            &cat,
+            "force-delete-unexpected",
+            "--simulate",
+            "--seed",
+            "1",
+            "--walks",
+            "5",
+            "--out",
+            &out,
+        ]);
+        assert_bad_input(
+            &o,
+            &format!("--out {out} is {cat}, the catalogue given with --catalogue"),
+        );
+        assert!(o.stdout.is_empty());
+        assert_eq!(
+            std::fs::read_to_string(&cat).unwrap(),
+            NO_EXPECTATIONS_YAML,
+            "{cat} was overwritten"
+        );
+    }
+    // A manifest given with -f: refused as such, and the swarm's flags are no flags of -f.
+    let web = d.join("web.yaml");
+    let manifest = "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: web}\n";
+    std::fs::write(&web, manifest).unwrap();
+    let web = web.to_str().unwrap();
+    let o = podcheck(&[
+        "check",
+        "-f",
+        web,
+        "--simulate",
+        "--seed",
+        "1",
+        "--out",
+        web,
+    ]);
+    assert_bad_input(&o, &format!("--out {web} is {web}, given with -f"));
+    assert_eq!(std::fs::read_to_string(web).unwrap(), manifest);
+    let other = d.join("report.json");
+    let o = podcheck(&["check", "-f", web, "--out", other.to_str().unwrap()]);
+    assert_bad_input(
+        &o,
+        "--out is a flag of random-walk checking (--simulate), which -f is not yet checked with",
+    );
+    assert!(!other.exists());
+    let o = podcheck(&["check", "-f", web, "--seed", "3"]);
+    assert_bad_input(&o, "--seed is a flag of random-walk checking (--simulate)");
+    // Another file is written.
+    let o = podcheck(&[
+        "check",
+        "--catalogue",
+        &cat,
+        "force-delete-unexpected",
+        "--simulate",
+        "--seed",
+        "1",
+        "--walks",
+        "5",
+        "--out",
+        other.to_str().unwrap(),
+    ]);
+    assert!(matches!(o.status.code(), Some(0 | 1 | 3)), "{}", stderr(&o));
+    assert_eq!(
+        read_json(other.to_str().unwrap())["report"],
+        "podcheck swarm shard"
+    );
+}

@@ -361,7 +361,7 @@ impl Progress {
                 stop.states
             );
         }
-        let limit = self.max_memory.unwrap_or(0) as f64 / MIB;
+        let limit = size_words(self.max_memory.unwrap_or(0));
         let line = match (stop.bound, memory) {
             (Bound::MaxStates, _) => format!("stopped at --max-states {place}"),
             (Bound::Capacity, _) => format!("stopped {place}: the graph's edge table is full"),
@@ -370,18 +370,18 @@ impl Progress {
                  (Ctrl-C again quits at once)"
             ),
             (Bound::MaxMemory, Some((rss, 0))) => format!(
-                "the memory bound was reached (--max-memory {limit:.0} MiB, resident {:.0} MiB): \
+                "the memory bound was reached (--max-memory {limit}, resident {:.0} MiB): \
                  stopped {place}",
                 rss as f64 / MIB
             ),
             (Bound::MaxMemory, Some((rss, more))) => format!(
-                "the memory bound was reached (--max-memory {limit:.0} MiB, resident {:.0} MiB, \
+                "the memory bound was reached (--max-memory {limit}, resident {:.0} MiB, \
                  and this phase needs about {:.0} MiB more, allocator blocks included): stopped {place}",
                 rss as f64 / MIB,
                 more as f64 / MIB
             ),
             (Bound::MaxMemory, None) => format!(
-                "the memory bound was reached (--max-memory {limit:.0} MiB): stopped {place}"
+                "the memory bound was reached (--max-memory {limit}): stopped {place}"
             ),
         };
         eprintln!("{name}: {line}");
@@ -399,6 +399,18 @@ impl Progress {
 impl Drop for Progress {
     fn drop(&mut self) {
         self.end_line();
+    }
+}
+
+/// A size in bytes as `--max-memory` would take it, exactly: in MiB when it is a whole number
+/// of MiB, else in KiB when a whole number of KiB, else in bytes (`40 MiB`, `1 KiB`,
+/// `1536 bytes`).
+pub fn size_words(bytes: u64) -> String {
+    match bytes {
+        1 => "1 byte".to_string(),
+        b if b != 0 && b % (1 << 20) == 0 => format!("{} MiB", b >> 20),
+        b if b != 0 && b % (1 << 10) == 0 => format!("{} KiB", b >> 10),
+        b => format!("{b} bytes"),
     }
 }
 
@@ -440,7 +452,7 @@ pub fn parse_size(text: &str) -> Result<u64, String> {
 
 #[cfg(test)]
 mod tests {
-    use super::{parse_size, rss_bytes, Bound, Phase, Progress};
+    use super::{parse_size, rss_bytes, size_words, Bound, Phase, Progress};
 
     #[test]
     fn the_memory_bound_stops_a_phase_and_only_that_phase() {
@@ -485,5 +497,21 @@ mod tests {
             assert!(parse_size(bad).is_err(), "{bad:?} parsed");
         }
         assert!(parse_size("99999999999T").is_err());
+    }
+
+    #[test]
+    fn sizes_are_said_exactly() {
+        assert_eq!(size_words(40 << 20), "40 MiB");
+        assert_eq!(size_words(8 << 30), "8192 MiB");
+        assert_eq!(size_words(1 << 10), "1 KiB");
+        assert_eq!(size_words(1536), "1536 bytes");
+        assert_eq!(size_words((1 << 20) + (1 << 10)), "1025 KiB");
+        assert_eq!(size_words(1), "1 byte");
+        assert_eq!(size_words(0), "0 bytes");
+        // Every size said reads back as itself.
+        for b in [1, 1024, 1536, 40 << 20, (1 << 20) + 1, 3 << 29] {
+            let w = size_words(b).replace(" bytes", "").replace(" byte", "");
+            assert_eq!(parse_size(&w), Ok(b), "{w}");
+        }
     }
 }
