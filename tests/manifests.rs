@@ -654,6 +654,145 @@ fn what_the_api_server_refuses_is_refused() {
 }
 
 #[test]
+fn yaml_limits_and_wrong_types_are_said_in_words() {
+    let e = error_of("apiVersion: v1\nkind: Pod\nkind: Pod\nmetadata: {name: p}\n");
+    assert!(
+        e.contains("the key `kind` is given twice in one mapping"),
+        "{e}"
+    );
+    let deep = format!("x: {}{}\n", "[".repeat(70), "]".repeat(70));
+    let e = error_of(&deep);
+    assert!(
+        e.contains("nested more deeply than podcheck reads (64 at most)"),
+        "{e}"
+    );
+    let e = error_of("apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: 123}\n");
+    assert!(
+        e.starts_with("bad.yaml:3:12: Deployment/: metadata.name: must be a string"),
+        "{e}"
+    );
+    let e = error_of("apiVersion: apps/v1\nkind: Deployment\nmetadata: web\n");
+    assert!(e.contains("metadata: must be a mapping"), "{e}");
+    let e = error_of("apiVersion: 1\nkind: Deployment\nmetadata: {name: a}\n");
+    assert!(
+        e.contains("apiVersion: must be a string: podcheck reads Deployment as apps/v1"),
+        "{e}"
+    );
+    // A misspelt kind: named, with the closest one; alone, the error lists it.
+    let e = error_of("apiVersion: apps/v1\nkind: Deploymnet\nmetadata: {name: web}\n");
+    assert!(
+        e.contains("no Pod, Deployment, ReplicaSet, StatefulSet or Job to check (ignored: bad.yaml:1:1: Deploymnet/web (the model does not read Deploymnet objects; did you mean `Deployment`?))"),
+        "{e}"
+    );
+    let r = one(
+        "k.yaml",
+        &format!(
+            "{}---\napiVersion: v1\nkind: ConfigMap\nmetadata: {{name: c}}\n",
+            web_pod("", APP)
+        ),
+    )
+    .unwrap();
+    assert!(
+        r.ignored.iter().all(|i| !i.contains("did you mean")),
+        "{:?}",
+        r.ignored
+    );
+}
+
+#[test]
+fn init_containers_run_to_completion_by_default() {
+    let r = one(
+        "i.yaml",
+        &web_pod(
+            "",
+            "      initContainers:\n      - name: migrate\n        image: busybox\n      - name: proxy\n        image: envoy\n        restartPolicy: Always\n      containers:\n      - name: app\n        image: nginx",
+        ),
+    )
+    .unwrap();
+    let t = r.scenario.workloads[0].template();
+    assert_eq!(t.init_containers[0].app.exit_after_seconds, Some(10));
+    assert_eq!(
+        t.init_containers[1].app.exit_after_seconds, None,
+        "a sidecar runs on"
+    );
+    assert!(
+        r.assumed
+            .iter()
+            .any(|a| a.contains("container migrate: podcheck.dev/exit-after-seconds: 10")),
+        "{:?}",
+        r.assumed
+    );
+}
+
+#[test]
+fn ports_services_and_references_are_checked() {
+    let e = error_of(&web_pod(
+        "",
+        &format!("{APP}\n        ports: [{{containerPort: 70000}}]"),
+    ));
+    assert!(
+        e.contains("containers[0].ports[0].containerPort: Invalid value: 70000: must be between 1 and 65535, inclusive"),
+        "{e}"
+    );
+    let r = one(
+        "p.yaml",
+        &web_pod(
+            "",
+            &format!("{APP}\n        readinessProbe: {{httpGet: {{port: nosuch}}}}"),
+        ),
+    )
+    .unwrap();
+    assert!(
+        r.warnings
+            .iter()
+            .any(|w| w
+                .contains("readinessProbe.httpGet.port: the container has no port named `nosuch`")),
+        "{:?}",
+        r.warnings
+    );
+    let svc = |spec: &str| {
+        format!("{}---\napiVersion: v1\nkind: Service\nmetadata: {{name: s}}\nspec:\n  selector: {{app: web}}\n{spec}", web_pod("", APP))
+    };
+    let e = error_of(&svc("  type: Balancer\n"));
+    assert!(
+        e.contains("spec.type: Unsupported value: \"Balancer\""),
+        "{e}"
+    );
+    let e = error_of(&svc("  ports: [{port: 700000}]\n"));
+    assert!(
+        e.contains("spec.ports[0].port: Invalid value: 700000"),
+        "{e}"
+    );
+    // A StatefulSet's serviceName and a claim the manifests do not hold.
+    let sts = "apiVersion: apps/v1
+kind: StatefulSet
+metadata: {name: db}
+spec:
+  replicas: 1
+  serviceName: nope
+  selector: {matchLabels: {app: db}}
+  template:
+    metadata: {labels: {app: db}}
+    spec:
+      containers: [{name: db, image: postgres}]
+      volumes: [{name: data, persistentVolumeClaim: {claimName: missing}}]
+";
+    let r = one("s.yaml", sts).unwrap();
+    assert!(
+        r.warnings
+            .iter()
+            .any(|w| w.contains("spec.serviceName: no Service `nope` in the manifests")),
+        "{:?}",
+        r.warnings
+    );
+    assert!(
+        r.assumed.iter().any(|a| a.contains("volume `data` claims `missing`, which no PersistentVolumeClaim of the manifests defines")),
+        "{:?}",
+        r.assumed
+    );
+}
+
+#[test]
 fn unknown_field_warns_with_the_closest_name() {
     let r = one("w.yaml", &web_with("readinessProbe:", "readinesProbe:")).unwrap();
     assert!(
