@@ -622,11 +622,20 @@ fn run_end(r: &ScenarioResult) -> String {
         return if r.complete { "complete" } else { "INCOMPLETE" }.to_string();
     };
     let place = format!("in phase {} at {} states", s.phase.as_str(), s.states);
-    match s.bound {
+    let end = match s.bound {
         Bound::MaxStates => "INCOMPLETE: stopped at --max-states".to_string(),
         Bound::MaxMemory => format!("INCOMPLETE: stopped at --max-memory {place}"),
         Bound::Interrupt => format!("INCOMPLETE: interrupted (Ctrl-C) {place}"),
         Bound::Capacity => format!("INCOMPLETE: the graph's edge table is full {place}"),
+    };
+    // A later phase stopped: the search itself went through every state, so what it decided
+    // stands, and only what the phase had left is `incomplete`.
+    if s.phase == podcheck_properties::progress::Phase::Exploring {
+        end
+    } else {
+        format!(
+            "{end}; the exploration was complete: its holds and violated stand, the rest is incomplete"
+        )
     }
 }
 

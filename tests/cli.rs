@@ -2216,3 +2216,24 @@ fn the_memory_bound_is_echoed_exactly() {
         );
     }
 }
+
+/// A run whose search went through every state and then stopped in a later phase says so:
+/// the verdicts the search decided stand, what the phase left is `incomplete`, exit 3.
+#[test]
+fn a_stop_after_the_exploration_says_which_verdicts_stand() {
+    let args = ["check", "healthy", "--max-memory", "1"];
+    let o = run_expect(&args, 3);
+    let out = stdout(&o);
+    assert!(
+        out.contains("INCOMPLETE: stopped at --max-memory in phase graph")
+            && out.contains("the exploration was complete: its holds and violated stand, the rest is incomplete"),
+        "{}",
+        describe(&args, &o)
+    );
+    assert!(
+        out.lines()
+            .any(|l| l.contains("ready_leads_to_endpoint") && l.contains("incomplete")),
+        "{}",
+        describe(&args, &o)
+    );
+}
