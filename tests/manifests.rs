@@ -793,6 +793,66 @@ spec:
 }
 
 #[test]
+fn volumes_and_their_mounts_are_checked_as_the_api_server_does() {
+    let pod = |volumes: &str, mounts: &str| {
+        web_pod(
+            "",
+            &format!("      volumes:\n{volumes}\n{APP}\n        volumeMounts:\n{mounts}"),
+        )
+    };
+    let e = error_of(&pod(
+        "      - {name: a, emptyDir: {}}\n      - {name: a, emptyDir: {}}",
+        "        - {name: a, mountPath: /a}",
+    ));
+    assert!(
+        e.contains("spec.template.spec.volumes[1].name: Duplicate value: \"a\""),
+        "{e}"
+    );
+    let e = error_of(&pod(
+        "      - {name: a, emptyDir: {}, configMap: {name: c}}",
+        "        - {name: a, mountPath: /a}",
+    ));
+    assert!(
+        e.contains("volumes[0]: Forbidden: may not specify more than 1 volume type"),
+        "{e}"
+    );
+    let e = error_of(&pod(
+        "      - {name: a, emptyDir: {}}",
+        "        - {name: b, mountPath: /b}",
+    ));
+    assert!(
+        e.contains("containers[0].volumeMounts[0].name: Not found: \"b\""),
+        "{e}"
+    );
+    // A StatefulSet's pods mount its claim templates by name.
+    let sts = "apiVersion: apps/v1
+kind: StatefulSet
+metadata: {name: db}
+spec:
+  replicas: 1
+  selector: {matchLabels: {app: db}}
+  template:
+    metadata: {labels: {app: db}}
+    spec:
+      containers:
+      - name: db
+        image: postgres
+        volumeMounts: [{name: data, mountPath: /var/lib/postgresql}]
+  volumeClaimTemplates:
+  - metadata: {name: data}
+    spec:
+      accessModes: [ReadWriteOnce]
+      resources: {requests: {storage: 20Gi}}
+";
+    assert!(one("s.yaml", sts).is_ok());
+    let e = error_of(&sts.replace("20Gi", "20GG"));
+    assert!(
+        e.contains("spec.volumeClaimTemplates[0].spec.resources.requests.storage: `20GG` is not a quantity"),
+        "{e}"
+    );
+}
+
+#[test]
 fn unknown_field_warns_with_the_closest_name() {
     let r = one("w.yaml", &web_with("readinessProbe:", "readinesProbe:")).unwrap();
     assert!(

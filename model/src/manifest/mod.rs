@@ -522,6 +522,47 @@ fn int_or_percent(v: &IntOrString) -> spec::IntOrPercent {
     }
 }
 
+/// The node at `path` (`spec.volumes[2]`), if the tree has it.
+fn node_at<'a>(t: &'a Tree, path: &str) -> Option<&'a Tree> {
+    let mut here = t;
+    for part in path.split('.').filter(|p| !p.is_empty()) {
+        let (key, indices) = match part.find('[') {
+            Some(i) => (&part[..i], &part[i..]),
+            None => (part, ""),
+        };
+        if !key.is_empty() {
+            here = here.get(key)?;
+        }
+        for ix in indices.split(']').filter_map(|s| s.strip_prefix('[')) {
+            let i: usize = ix.parse().ok()?;
+            match &here.node {
+                Node::Seq(items) => here = items.get(i)?,
+                _ => return None,
+            }
+        }
+    }
+    Some(here)
+}
+
+/// A claim's requested storage, as the API server parses it: a quantity (its size is not
+/// modelled).
+fn storage_quantity(
+    doc: &Doc,
+    path: &str,
+    spec: Option<&core::PersistentVolumeClaimSpec>,
+) -> Result<(), String> {
+    let requests = spec
+        .and_then(|s| s.resources.as_ref())
+        .and_then(|r| r.requests.as_ref());
+    for (k, q) in requests.into_iter().flatten() {
+        if k == "storage" {
+            quantity::mebi(&q.0)
+                .map_err(|e| doc.err(&format!("{path}.resources.requests.storage"), e))?;
+        }
+    }
+    Ok(())
+}
+
 /// A port number, as `validation.IsValidPortNum` wants it: 1 to 65535.
 fn port_number(doc: &Doc, path: &str, v: i32) -> Result<(), String> {
     if (1..=65535).contains(&v) {
@@ -868,6 +909,11 @@ impl Reader {
                 )?;
                 let mut templates = Vec::new();
                 for (i, c) in s.volume_claim_templates.iter().flatten().enumerate() {
+                    storage_quantity(
+                        &doc,
+                        &format!("spec.volumeClaimTemplates[{i}].spec"),
+                        c.spec.as_ref(),
+                    )?;
                     let n = c.metadata.name.clone().unwrap_or_default();
                     if n.is_empty() {
                         return Err(doc.err(
@@ -969,6 +1015,7 @@ impl Reader {
             }
             "PersistentVolumeClaim" => {
                 let c = typed!(core::PersistentVolumeClaim);
+                storage_quantity(&doc, "spec", c.spec.as_ref())?;
                 let claim = ClaimSpec {
                     metadata: spec::Metadata { name: name.clone() },
                     spec: spec::ClaimSpecFields {
@@ -1238,6 +1285,66 @@ impl Reader {
                 },
                 toleration_seconds: t.toleration_seconds,
             });
+        }
+        // `ValidateVolumes`: names unique, one source each; `validateVolumeMounts`: a mount
+        // names a volume of the pod.
+        let mut volume_names: Vec<&str> = Vec::new();
+        for (i, v) in p.volumes.iter().flatten().enumerate() {
+            let here = format!("{base}.volumes[{i}]");
+            if volume_names.contains(&v.name.as_str()) {
+                return Err(doc.err(
+                    &format!("{here}.name"),
+                    format!("Duplicate value: \"{}\"", v.name),
+                ));
+            }
+            volume_names.push(&v.name);
+            let sources = match node_at(doc.tree, &here).map(|n| &n.node) {
+                Some(Node::Map(entries)) => entries.iter().filter(|(k, _, _)| k != "name").count(),
+                _ => 1,
+            };
+            if sources > 1 {
+                return Err(doc.err(&here, "Forbidden: may not specify more than 1 volume type"));
+            }
+            if sources == 0 {
+                return Err(doc.err(&here, "Required value: must specify a volume type"));
+            }
+        }
+        // A StatefulSet's claim templates are volumes of its pods too (the controller adds
+        // them, `updateStorage`).
+        let templates: Vec<&str> = match doc
+            .tree
+            .get("spec")
+            .and_then(|s| s.get("volumeClaimTemplates"))
+            .map(|t| &t.node)
+        {
+            Some(Node::Seq(items)) if doc.what.starts_with("StatefulSet/") => items
+                .iter()
+                .filter_map(|c| c.get("metadata").and_then(|m| m.get("name")))
+                .filter_map(|n| n.str())
+                .collect(),
+            _ => Vec::new(),
+        };
+        volume_names.extend(templates);
+        for (list, ctrs) in [
+            (
+                "initContainers",
+                p.init_containers.as_deref().unwrap_or_default(),
+            ),
+            ("containers", p.containers.as_slice()),
+        ] {
+            for (i, c) in ctrs.iter().enumerate() {
+                for (j, m) in c.volume_mounts.iter().flatten().enumerate() {
+                    if !volume_names.contains(&m.name.as_str()) {
+                        return Err(doc.err(
+                            &format!("{base}.{list}[{i}].volumeMounts[{j}].name"),
+                            format!(
+                                "Not found: \"{}\": no volume of the pod has that name",
+                                m.name
+                            ),
+                        ));
+                    }
+                }
+            }
         }
         let mut volumes = Vec::new();
         for v in p.volumes.iter().flatten() {
