@@ -853,6 +853,46 @@ spec:
 }
 
 #[test]
+fn a_number_outside_its_type_is_said_so() {
+    for v in ["2147483648", "-3000000000", "99999999999999999999"] {
+        let e = error_of(&web_with("replicas: 3", &format!("replicas: {v}")));
+        assert!(
+            e.contains("spec.replicas: must be a whole number from -2147483648 to 2147483647, not the number")
+                && e.contains("which is outside it"),
+            "{v}: {e}"
+        );
+    }
+}
+
+#[test]
+fn repeats_name_the_line_of_the_first() {
+    let e = error_of(&format!(
+        "{}---\n{}",
+        web_pod("", APP),
+        web_pod("", APP).replace("kind: Deployment", "kind: StatefulSet")
+    ));
+    assert!(
+        e.contains("`web` is also Deployment/web (bad.yaml:1:1)"),
+        "{e}"
+    );
+    let svc = |n: &str| {
+        format!("apiVersion: v1\nkind: Service\nmetadata: {{name: {n}}}\nspec:\n  selector: {{app: web}}\n")
+    };
+    let r = one(
+        "two.yaml",
+        &format!("{}---\n{}---\n{}", web_pod("", APP), svc("a"), svc("b")),
+    )
+    .unwrap();
+    assert!(
+        r.ignored
+            .iter()
+            .any(|i| i.starts_with("two.yaml:24:1: Service/b (the model holds one Service")),
+        "{:?}",
+        r.ignored
+    );
+}
+
+#[test]
 fn unknown_field_warns_with_the_closest_name() {
     let r = one("w.yaml", &web_with("readinessProbe:", "readinesProbe:")).unwrap();
     assert!(

@@ -385,9 +385,33 @@ fn words(msg: &str) -> String {
             g.to_string()
         }
     };
+    // The range of an integer type, for a number outside it.
+    let range = |e: &str| -> Option<(i128, i128)> {
+        Some(match e.trim() {
+            "i32" | "a 32-bit integer" => (i32::MIN.into(), i32::MAX.into()),
+            "i64" => (i64::MIN.into(), i64::MAX.into()),
+            "u8" => (0, u8::MAX.into()),
+            "u16" => (0, u16::MAX.into()),
+            "u32" => (0, u32::MAX.into()),
+            "u64" => (0, u64::MAX.into()),
+            _ => return None,
+        })
+    };
     for prefix in ["invalid type: ", "invalid value: "] {
         if let Some(rest) = msg.strip_prefix(prefix) {
             if let Some((g, e)) = rest.rsplit_once(", expected ") {
+                let number =
+                    g.trim().starts_with("integer ") || g.trim().starts_with("floating point ");
+                if let (true, Some((lo, hi))) = (number, range(e)) {
+                    let whole = g.trim().starts_with("integer ")
+                        || g.trim().trim_end_matches('`').ends_with(".0");
+                    if whole {
+                        return format!(
+                            "must be a whole number from {lo} to {hi}, not {}, which is outside it",
+                            got(g)
+                        );
+                    }
+                }
                 return format!("must be {}, not {}", expected(e), got(g));
             }
         }
@@ -2158,7 +2182,7 @@ impl Reader {
                     if let Some((first, _, _)) =
                         workloads.iter().find(|(_, x, _)| x.name() == w.name())
                     {
-                        return Err(d.err("metadata.name", format!("the model needs workload names unique across kinds: `{}` is also {} ({})", w.name(), first.what, first.origin)));
+                        return Err(d.err("metadata.name", format!("the model needs workload names unique across kinds: `{}` is also {} ({})", w.name(), first.what, located(first.origin, first.tree.loc, "").trim_end_matches(": "))));
                     }
                     workloads.push((d, w, l));
                 }
@@ -2235,7 +2259,7 @@ impl Reader {
                 .and_then(|s| s.selector.clone())
                 .unwrap_or_default();
             if sel.is_empty() {
-                self.ignored.push(format!("{}: {} (a Service without a selector: no pods of the manifests get its traffic)", d.origin, d.what));
+                self.ignored.push(format!("{}: {} (a Service without a selector: no pods of the manifests get its traffic)", located(d.origin, d.tree.loc, "").trim_end_matches(": "), d.what));
                 continue;
             }
             let selects: Vec<String> = workloads
@@ -2251,7 +2275,7 @@ impl Reader {
                 continue;
             }
             if service.is_some() {
-                self.ignored.push(format!("{}: {} (the model holds one Service; the first one that selects pods is checked)", d.origin, d.what));
+                self.ignored.push(format!("{}: {} (the model holds one Service; the first one that selects pods is checked)", located(d.origin, d.tree.loc, "").trim_end_matches(": "), d.what));
                 continue;
             }
             let notes = annotations(&Some(s.metadata.clone()));
