@@ -304,6 +304,26 @@ pub fn applications(paths: &[String]) -> Result<Applications, Error> {
             loose.push(read_file(path)?);
         }
     }
+    // A file named with -f that a folder given with -f holds already is part of that
+    // folder's application: read once, there.
+    loose.retain(|(name, _)| {
+        if name == "-" || !is_manifest_name(Path::new(name)) {
+            return true;
+        }
+        let folder = std::fs::canonicalize(name)
+            .ok()
+            .and_then(|c| c.parent().map(Path::to_path_buf))
+            .and_then(|dir| walk.visited.get(&dir).cloned());
+        match folder {
+            Some(given) => {
+                walk.notes.push(format!(
+                    "{name}: already read with the folder given as -f {given}: each file is checked once, in its folder's application"
+                ));
+                false
+            }
+            None => true,
+        }
+    });
     if !loose.is_empty() {
         let names: Vec<&str> = loose.iter().map(|(n, _)| n.as_str()).collect();
         apps.push(Application {

@@ -893,6 +893,40 @@ fn repeats_name_the_line_of_the_first() {
 }
 
 #[test]
+fn labels_are_label_keys_and_values() {
+    for (from, to, msg) in [
+        (
+            "labels: {app: web}",
+            "labels: {app: \"bad value!\"}",
+            "[app]: Invalid value: \"bad value!\": must consist of alphanumeric characters",
+        ),
+        (
+            "labels: {app: web}",
+            "labels: {\"bad key\": web}",
+            "[bad key]: Invalid value: \"bad key\": must consist of alphanumeric characters",
+        ),
+    ] {
+        let e = error_of(&web_pod("", APP).replacen(from, to, 1));
+        assert!(
+            e.contains("spec.template.metadata.labels") && e.contains(msg),
+            "{to}: {e}"
+        );
+    }
+    let long = "x".repeat(64);
+    let e = error_of(&web_pod("", APP).replace(
+        "labels: {app: web}",
+        &format!("labels: {{app: web, tier: {long}}}"),
+    ));
+    assert!(e.contains("must be no more than 63 characters"), "{e}");
+    // Prefixed keys, dots and dashes, an empty value: all valid.
+    let ok = web_pod("", APP).replace(
+        "labels: {app: web}",
+        "labels: {app: web, app.kubernetes.io/part-of: shop.v1, empty: \"\"}",
+    );
+    assert!(one("ok.yaml", &ok).is_ok());
+}
+
+#[test]
 fn unknown_field_warns_with_the_closest_name() {
     let r = one("w.yaml", &web_with("readinessProbe:", "readinesProbe:")).unwrap();
     assert!(
@@ -1666,6 +1700,17 @@ fn folders_are_read_once_and_links_to_folders_are_not_followed() {
     assert_eq!(
         read.notes,
         [format!("{loose}: given twice with -f: it is read once")]
+    );
+    // A file named with -f that a folder given with -f holds: read in the folder only.
+    let inside = format!("{unsafe_dir}/web.yaml");
+    let read = podcheck::applications(&[unsafe_dir.clone(), inside.clone()]).expect("read");
+    assert_eq!(names(&read), [format!("{s}/unsafe")]);
+    assert!(
+        read.notes.iter().any(|n| n.starts_with(&format!(
+            "{inside}: already read with the folder given as -f {unsafe_dir}"
+        ))),
+        "{:?}",
+        read.notes
     );
     // On the command line: the note on stderr, and the application checked once.
     let (code, out, err) = podcheck(&["check", "-f", &unsafe_dir, "--plan", "delete-pod"]);

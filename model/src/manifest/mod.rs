@@ -546,6 +546,48 @@ fn int_or_percent(v: &IntOrString) -> spec::IntOrPercent {
     }
 }
 
+/// `IsValidLabelValue` (`k8s.io/apimachinery/pkg/util/validation`): why `v` is not a label
+/// value, or None.
+fn label_value(v: &str) -> Option<String> {
+    if v.len() > 63 {
+        return Some("must be no more than 63 characters".into());
+    }
+    name_part(v, true)
+}
+
+/// `IsQualifiedName`, as label keys must be: an optional DNS subdomain prefix and `/`, then
+/// a name of at most 63 characters.
+fn label_key(k: &str) -> Option<String> {
+    let name = match k.rsplit_once('/') {
+        Some((prefix, name)) => {
+            if let Some(why) = crate::spec::dns1123_subdomain(prefix) {
+                return Some(format!("prefix part {why}"));
+            }
+            name
+        }
+        None => k,
+    };
+    if name.is_empty() {
+        return Some("name part must be non-empty".into());
+    }
+    if name.len() > 63 {
+        return Some("name part must be no more than 63 characters".into());
+    }
+    name_part(name, false)
+}
+
+/// `([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]` (empty allowed where `empty` is).
+fn name_part(v: &str, empty: bool) -> Option<String> {
+    if v.is_empty() {
+        return (!empty).then(|| "must be non-empty".into());
+    }
+    let alnum = |c: char| c.is_ascii_alphanumeric();
+    let fine = v.starts_with(alnum)
+        && v.ends_with(alnum)
+        && v.chars().all(|c| alnum(c) || matches!(c, '-' | '_' | '.'));
+    (!fine).then(|| "must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character".into())
+}
+
 /// The node at `path` (`spec.volumes[2]`), if the tree has it.
 fn node_at<'a>(t: &'a Tree, path: &str) -> Option<&'a Tree> {
     let mut here = t;
@@ -827,6 +869,25 @@ impl Reader {
             }
         }
         self.check_annotations(&doc, &kind);
+        for path in ["metadata.labels", "spec.template.metadata.labels"] {
+            let Some(Node::Map(entries)) = node_at(t, path).map(|n| &n.node) else {
+                continue;
+            };
+            for (key, _, v) in entries {
+                if let Some(why) = label_key(key) {
+                    return Err(doc.err_key(path, key, format!("Invalid value: \"{key}\": {why}")));
+                }
+                if let Some(value) = v.str() {
+                    if let Some(why) = label_value(value) {
+                        return Err(doc.err_key(
+                            path,
+                            key,
+                            format!("Invalid value: \"{value}\": {why}"),
+                        ));
+                    }
+                }
+            }
+        }
         let unknown = RefCell::new(Vec::new());
         macro_rules! typed {
             ($t:ty) => {{
