@@ -64,7 +64,8 @@ fn print_reading(r: &Reading, unused: Unused) {
                 ("fields", "are")
             };
             eprintln!(
-                "note: {n} {fields} given {are} not read by the model ({how_to_list} with their lines)"
+                "note: {}: {n} {fields} given {are} not read by the model ({how_to_list} with their lines)",
+                r.scenario.name
             );
         }
     }

@@ -1785,7 +1785,7 @@ spec:
     let file = file.display().to_string();
     let n = one(&file, SMALL).expect("read").unused.len();
     assert!(n > 1, "the manifest has fields the model does not read");
-    let note = format!("note: {n} fields given are not read by the model");
+    let note = format!("note: {file}: {n} fields given are not read by the model");
     // check -f: the count, and how to list them.
     let (code, _, err) = podcheck(&["check", "-f", &file, "--plan", "delete-pod"]);
     assert_ne!(code, Some(2), "{err}");
