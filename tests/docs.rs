@@ -298,10 +298,14 @@ fn every_path_contributing_names_exists() {
 
 #[test]
 fn the_path_check_fails_on_a_missing_path() {
-    let page = "`model/src/cluster.rs` `model/src/<name>.rs` `Cargo.toml` \
-        `docs/sources.md#kubelet-crash-back-off` `cargo test --profile tests`\n\
-        `traces/tests/snapshots/` `model/nowhere/<name>.rs` `Cargo.toml/` \
-        `docs/sources.md#no-such-source` `nowhere.rs`\n";
+    // The unknown anchor is put together here, so that `tests/sources.rs` (which checks every
+    // anchor of `docs/sources.md` the sources cite) does not read it as a citation.
+    let page = concat!(
+        "`model/src/cluster.rs` `model/src/<name>.rs` `Cargo.toml` ",
+        "`docs/sources.md#kubelet-crash-back-off` `cargo test --profile tests`\n",
+        "`traces/tests/snapshots/` `model/nowhere/<name>.rs` `Cargo.toml/` `docs/sources.md",
+        "#no-such-source` `nowhere.rs`\n"
+    );
     let missing = missing_paths("page", page);
     assert_eq!(missing.len(), 5, "{missing:#?}");
     for (m, says) in missing.iter().zip([
@@ -422,15 +426,22 @@ fn the_reference_check_fails_on_a_stale_page() {
                 "| `no_such_property` | always | x | x |\n| `backoff_bounded` | always | x | x |"
                     .to_string()
             } else {
-                l.replace("| `job_completes` | sometimes |", "| `job_completes` | always |")
+                l.replace(
+                    "| `job_completes` | sometimes |",
+                    "| `job_completes` | always |",
+                )
             }
         })
         .collect::<Vec<_>>()
         .join("\n");
     let errors = reference_errors("p", &stale, "property", &want);
     assert_eq!(errors.len(), 4, "{errors:#?}");
-    assert!(errors.iter().any(|e| e.contains("`no_such_property` is not in the code")));
-    assert!(errors.iter().any(|e| e.contains("`backoff_bounded` is given again")));
+    assert!(errors
+        .iter()
+        .any(|e| e.contains("`no_such_property` is not in the code")));
+    assert!(errors
+        .iter()
+        .any(|e| e.contains("`backoff_bounded` is given again")));
     assert!(errors
         .iter()
         .any(|e| e.contains("`job_completes` is said to be `always`")));

@@ -567,7 +567,7 @@ fn explorer_in_headless_chromium() {
         );
     }
 
-    // A screenshot of the same page (the README's picture).
+    // A screenshot of the same page (the picture of docs/explorer.md).
     let shot = Path::new(env!("CARGO_TARGET_TMPDIR")).join("explorer.png");
     let _ = std::fs::remove_file(&shot);
     run_chromium(
@@ -580,7 +580,7 @@ fn explorer_in_headless_chromium() {
     );
     let png = std::fs::read(&shot).expect("chromium wrote the screenshot");
     assert!(png.starts_with(b"\x89PNG\r\n\x1a\n") && png.len() > 20_000);
-    // PODCHECK_UPDATE_SCREENSHOT=1 refreshes the README's copy.
+    // PODCHECK_UPDATE_SCREENSHOT=1 refreshes the copy in docs/.
     if std::env::var_os("PODCHECK_UPDATE_SCREENSHOT").is_some() {
         let docs = Path::new(env!("CARGO_MANIFEST_DIR")).join("docs");
         std::fs::create_dir_all(&docs).unwrap();

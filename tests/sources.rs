@@ -74,7 +74,7 @@ fn every_cited_source_anchor_exists() {
             missing.push(format!("docs/sources.md: #{a}"));
         }
     }
-    let mut files = vec![root().join("README.md")];
+    let mut files = vec![root().join("README.md"), root().join("CONTRIBUTING.md")];
     for dir in ["src", "model", "properties", "traces", "tests", "docs"] {
         text_files(&root().join(dir), &mut files);
     }
