@@ -12,6 +12,14 @@ fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
 }
 
+/// A path as the messages show it: from the repository's root.
+fn shown(path: &Path) -> String {
+    path.strip_prefix(root())
+        .unwrap_or(path)
+        .display()
+        .to_string()
+}
+
 fn read(path: &Path) -> String {
     std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
 }
@@ -128,7 +136,7 @@ fn broken_links(path: &Path, page: &str) -> Vec<String> {
     let mut out = Vec::new();
     for (line, target) in links(page) {
         if target.is_empty() {
-            out.push(format!("{}:{line}: an empty link", path.display()));
+            out.push(format!("{}:{line}: an empty link", shown(path)));
             continue;
         }
         if target.contains("://") || target.starts_with("mailto:") {
@@ -142,15 +150,15 @@ fn broken_links(path: &Path, page: &str) -> Vec<String> {
         if !file.is_empty() && !file_path.exists() {
             out.push(format!(
                 "{}:{line}: `{target}`: {} does not exist",
-                path.display(),
-                file_path.display()
+                shown(path),
+                shown(&file_path)
             ));
             continue;
         }
         if file.ends_with('/') && !file_path.is_dir() {
             out.push(format!(
                 "{}:{line}: `{target}` is not a folder",
-                path.display()
+                shown(path)
             ));
             continue;
         }
@@ -159,7 +167,7 @@ fn broken_links(path: &Path, page: &str) -> Vec<String> {
             if !is_page {
                 out.push(format!(
                     "{}:{line}: `{target}`: an anchor into a file that is not a page",
-                    path.display()
+                    shown(path)
                 ));
                 continue;
             }
@@ -171,8 +179,8 @@ fn broken_links(path: &Path, page: &str) -> Vec<String> {
             if !known.contains(anchor) {
                 out.push(format!(
                     "{}:{line}: `{target}`: no heading of {} has the anchor #{anchor}",
-                    path.display(),
-                    file_path.display()
+                    shown(path),
+                    shown(&file_path)
                 ));
             }
         }
