@@ -99,6 +99,15 @@ fn assert_bad_input(args: &[&str], needles: &[&str]) {
     }
 }
 
+/// Writes `yaml` into `name` in `dir`: `check --catalogue` of it is bad input naming the file
+/// and every `needle` (as [`assert_bad_input`]).
+fn assert_bad_catalogue(dir: &TempDir, name: &str, yaml: &str, needles: &[&str]) {
+    let file = dir.write(name, yaml);
+    let mut all = needles.to_vec();
+    all.push(&file);
+    assert_bad_input(&["check", "--catalogue", &file], &all);
+}
+
 /// A copy of a JSON result without what may differ between two runs of the same check: every
 /// timing (`seconds` and any other `…seconds` field), `peak_rss_kib`, and the given `keys`.
 fn without_volatile(results: &[Value], keys: &[&str]) -> Vec<Value> {
@@ -983,10 +992,7 @@ fn impossible_step_failures_are_bad_input() {
             vec!["api"],
         ),
     ] {
-        let file = dir.write(name, &with(fault));
-        let mut all = needles.clone();
-        all.push(&file);
-        assert_bad_input(&["check", "--catalogue", &file], &all);
+        assert_bad_catalogue(&dir, name, &with(fault), &needles);
     }
     // A valid one checks: the sandbox never comes up, so the crash loop never starts.
     let file = dir.write(
@@ -1384,10 +1390,7 @@ fn bad_access_modes_are_bad_input() {
             vec!["two claims are named `data`"],
         ),
     ] {
-        let file = dir.write(name, &with(claims));
-        let mut all = needles.clone();
-        all.push(&file);
-        assert_bad_input(&["check", "--catalogue", &file], &all);
+        assert_bad_catalogue(&dir, name, &with(claims), &needles);
     }
     // A StatefulSet's claim template is checked the same way.
     let sts = MY_CRASH_YAML
@@ -1648,10 +1651,7 @@ fn bad_deployment_strategies_are_bad_input() {
             vec!["BlueGreen"],
         ),
     ] {
-        let file = dir.write(name, &with(strategy));
-        let mut all = needles.clone();
-        all.push(&file);
-        assert_bad_input(&["check", "--catalogue", &file], &all);
+        assert_bad_catalogue(&dir, name, &with(strategy), &needles);
     }
     let deadline = MY_CRASH_YAML.replace(
         "        replicas: 1\n",
