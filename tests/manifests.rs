@@ -15,6 +15,7 @@ use proptest::prelude::*;
 
 mod common;
 
+// `podcheck(ARGS)`: its exit code, stdout and stderr.
 use common::bin::{self, run as podcheck};
 use common::dir::TempDir;
 

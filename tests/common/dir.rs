@@ -27,11 +27,6 @@ impl TempDir {
         std::fs::write(&path, text).unwrap_or_else(|e| panic!("cannot write {path:?}: {e}"));
         path_str(&path)
     }
-
-    /// The path of `name` in this folder, as a string.
-    pub fn file(&self, name: &str) -> String {
-        path_str(&self.join(name))
-    }
 }
 
 impl Deref for TempDir {
