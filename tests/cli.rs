@@ -1,20 +1,16 @@
 //! End-to-end tests of the `podcheck` command line: they run the real binary and check its exit
 //! codes, its stdout (table and JSON) and its error messages on stderr.
 
+mod common;
+
+use common::bin::{command, describe, run_expect, run_json, stderr, stdout, BIN};
+use common::dir::TempDir;
+use common::json::{property, scenario};
+use common::yaml::CATALOGUE as CATALOGUE_YAML;
 use serde_json::Value;
 use std::collections::BTreeSet;
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::process::Output;
 use std::sync::OnceLock;
-
-const BIN: &str = env!("CARGO_BIN_EXE_podcheck");
-
-/// The built-in catalogue, as shipped.
-const CATALOGUE_YAML: &str = include_str!(concat!(
-    env!("CARGO_MANIFEST_DIR"),
-    "/model/scenarios/catalogue.yaml"
-));
 
 /// The scenario names the brief requires `list` to show.
 const REQUIRED_NAMES: [&str; 15] = [
@@ -60,44 +56,7 @@ const MY_CRASH_YAML: &str = r#"- name: my-crash
 "#;
 
 // ---------------------------------------------------------------------------------------------
-// Helpers
-
-fn podcheck(args: &[&str]) -> Output {
-    Command::new(BIN)
-        .args(args)
-        .output()
-        .unwrap_or_else(|e| panic!("cannot run {BIN}: {e}"))
-}
-
-fn stdout(o: &Output) -> String {
-    String::from_utf8(o.stdout.clone()).expect("stdout is UTF-8")
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8(o.stderr.clone()).expect("stderr is UTF-8")
-}
-
-fn describe(args: &[&str], o: &Output) -> String {
-    format!(
-        "podcheck {}\nexit: {:?}\n--- stdout ---\n{}\n--- stderr ---\n{}",
-        args.join(" "),
-        o.status.code(),
-        stdout(o),
-        stderr(o)
-    )
-}
-
-/// Runs podcheck, asserts its exit code, and returns its output.
-fn run_expect(args: &[&str], code: i32) -> Output {
-    let o = podcheck(args);
-    assert_eq!(o.status.code(), Some(code), "{}", describe(args, &o));
-    assert!(
-        !stderr(&o).contains("panicked"),
-        "podcheck panicked:\n{}",
-        describe(args, &o)
-    );
-    o
-}
+// Helpers (running the binary, temporary folders: tests/common/)
 
 /// The number of steps of `podcheck trace SCENARIO --property PROPERTY --format json`.
 fn trace_json_steps(scenario: &str, property: &str) -> u64 {
@@ -115,17 +74,6 @@ fn trace_json_steps(scenario: &str, property: &str) -> u64 {
     let t: Value = serde_json::from_slice(&o.stdout).expect("JSON");
     assert_eq!(t["property"], property);
     t["steps"].as_array().expect("steps").len() as u64
-}
-
-/// Runs a `--format json` check, asserts its exit code, and returns the parsed array.
-fn run_json(args: &[&str], code: i32) -> Vec<Value> {
-    let o = run_expect(args, code);
-    let v: Value = serde_json::from_slice(&o.stdout)
-        .unwrap_or_else(|e| panic!("stdout is not JSON: {e}\n{}", describe(args, &o)));
-    match v {
-        Value::Array(a) => a,
-        other => panic!("expected a JSON array, got {other}"),
-    }
 }
 
 /// Bad input: exit 2, nothing on stdout, an `error:` on stderr naming every `needle`, no panic.
@@ -151,22 +99,13 @@ fn assert_bad_input(args: &[&str], needles: &[&str]) {
     }
 }
 
-/// The scenario object named `name` in a JSON result.
-fn scenario<'a>(results: &'a [Value], name: &str) -> &'a Value {
-    results
-        .iter()
-        .find(|r| r["scenario"] == name)
-        .unwrap_or_else(|| panic!("no scenario {name} in {results:?}"))
-}
-
-/// The property object named `name` in a scenario object.
-fn property<'a>(scenario: &'a Value, name: &str) -> &'a Value {
-    scenario["properties"]
-        .as_array()
-        .expect("properties is an array")
-        .iter()
-        .find(|p| p["name"] == name)
-        .unwrap_or_else(|| panic!("no property {name} in {scenario}"))
+/// Writes `yaml` into `name` in `dir`: `check --catalogue` of it is bad input naming the file
+/// and every `needle` (as [`assert_bad_input`]).
+fn assert_bad_catalogue(dir: &TempDir, name: &str, yaml: &str, needles: &[&str]) {
+    let file = dir.write(name, yaml);
+    let mut all = needles.to_vec();
+    all.push(&file);
+    assert_bad_input(&["check", "--catalogue", &file], &all);
 }
 
 /// A copy of a JSON result without what may differ between two runs of the same check: every
@@ -283,43 +222,6 @@ fn assert_scenario_shape(s: &Value, threads: u64) {
             }
         }
     }
-}
-
-/// A fresh directory under the system temp dir, removed on drop.
-struct TempDir(PathBuf);
-
-impl TempDir {
-    fn new(tag: &str) -> TempDir {
-        static COUNTER: AtomicUsize = AtomicUsize::new(0);
-        let nanos = std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map(|d| d.as_nanos())
-            .unwrap_or(0);
-        let n = COUNTER.fetch_add(1, Ordering::SeqCst);
-        let dir = std::env::temp_dir().join(format!(
-            "podcheck-cli-{tag}-{}-{n}-{nanos}",
-            std::process::id()
-        ));
-        std::fs::create_dir(&dir).unwrap_or_else(|e| panic!("cannot create {dir:?}: {e}"));
-        TempDir(dir)
-    }
-
-    /// Writes `text` into `name` in this directory and returns the path as a string.
-    fn write(&self, name: &str, text: &str) -> String {
-        let path: PathBuf = self.0.join(name);
-        std::fs::write(&path, text).unwrap_or_else(|e| panic!("cannot write {path:?}: {e}"));
-        path_str(&path)
-    }
-}
-
-impl Drop for TempDir {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
-}
-
-fn path_str(p: &Path) -> String {
-    p.to_str().expect("temp path is UTF-8").to_string()
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -663,8 +565,7 @@ fn ctrl_c_stops_the_check_and_prints_the_report_so_far() {
     // two, it would be checked beside the first).
     let mut args = BIG.to_vec();
     args.extend(["healthy", "--jobs", "1"]);
-    let child = Command::new(BIN)
-        .args(&args)
+    let child = command(&args)
         .stdout(std::process::Stdio::piped())
         .stderr(std::process::Stdio::piped())
         .spawn()
@@ -1091,10 +992,7 @@ fn impossible_step_failures_are_bad_input() {
             vec!["api"],
         ),
     ] {
-        let file = dir.write(name, &with(fault));
-        let mut all = needles.clone();
-        all.push(&file);
-        assert_bad_input(&["check", "--catalogue", &file], &all);
+        assert_bad_catalogue(&dir, name, &with(fault), &needles);
     }
     // A valid one checks: the sandbox never comes up, so the crash loop never starts.
     let file = dir.write(
@@ -1126,9 +1024,8 @@ fn duplicate_scenario_names_are_bad_input() {
 #[test]
 fn a_closed_stdout_ends_quietly() {
     use std::io::Read;
-    use std::process::{Command, Stdio};
-    let mut child = Command::new(env!("CARGO_BIN_EXE_podcheck"))
-        .args(["check", "deadlock", "crash-loop", "--format", "json"])
+    use std::process::Stdio;
+    let mut child = command(&["check", "deadlock", "crash-loop", "--format", "json"])
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
@@ -1232,22 +1129,15 @@ fn trace_dot_renders_small_graphs_and_the_neighbourhood_of_large_ones() {
 
 #[test]
 fn bench_reads_a_catalogue_file() {
-    let dir = std::env::temp_dir().join(format!("podcheck-bench-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let file = dir.join("one.yaml");
-    let builtin = include_str!("../model/scenarios/catalogue.yaml");
-    std::fs::write(&file, builtin).unwrap();
-    let o = run_expect(
-        &["bench", "healthy", "--catalogue", file.to_str().unwrap()],
-        0,
-    );
+    let dir = TempDir::new("bench-catalogue");
+    let file = dir.write("one.yaml", CATALOGUE_YAML);
+    let o = run_expect(&["bench", "healthy", "--catalogue", &file], 0);
     let out = stdout(&o);
     assert!(out.contains("| healthy | "), "{out}");
     assert_bad_input(
         &["bench", "healthy", "--catalogue", "/no/such/file.yaml"],
         &["cannot read /no/such/file.yaml"],
     );
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
@@ -1500,10 +1390,7 @@ fn bad_access_modes_are_bad_input() {
             vec!["two claims are named `data`"],
         ),
     ] {
-        let file = dir.write(name, &with(claims));
-        let mut all = needles.clone();
-        all.push(&file);
-        assert_bad_input(&["check", "--catalogue", &file], &all);
+        assert_bad_catalogue(&dir, name, &with(claims), &needles);
     }
     // A StatefulSet's claim template is checked the same way.
     let sts = MY_CRASH_YAML
@@ -1764,10 +1651,7 @@ fn bad_deployment_strategies_are_bad_input() {
             vec!["BlueGreen"],
         ),
     ] {
-        let file = dir.write(name, &with(strategy));
-        let mut all = needles.clone();
-        all.push(&file);
-        assert_bad_input(&["check", "--catalogue", &file], &all);
+        assert_bad_catalogue(&dir, name, &with(strategy), &needles);
     }
     let deadline = MY_CRASH_YAML.replace(
         "        replicas: 1\n",
@@ -1797,35 +1681,13 @@ fn bad_deployment_strategies_are_bad_input() {
 // ---------------------------------------------------------------------------------------------
 // Vacuity
 
-/// A scenario where nothing it asks about can happen: the pod fits no node, so the delete of
-/// a Ready pod is never enabled.
-const NOTHING_HAPPENS: &str = r#"
-- name: nothing-happens
-  description: A pod that fits no node, and a delete of a Ready pod.
-  source: "test"
-  cluster:
-    nodes:
-      - {name: node-1, allocatable: {cpuMilli: 1000, memoryMi: 4096}}
-  workloads:
-    - kind: Deployment
-      metadata: {name: web}
-      spec:
-        replicas: 1
-        template:
-          spec:
-            containers:
-              - name: app
-                image: web:1.0
-                resources: {requests: {cpuMilli: 2000}}
-                app: {bootSeconds: 1}
-  faults:
-    - deletePod: {workload: web}
-"#;
-
 #[test]
 fn a_fault_that_never_happens_is_a_warning_and_strict_makes_it_an_error() {
     let dir = TempDir::new("vacuity");
-    let file = dir.write("nothing.yaml", NOTHING_HAPPENS);
+    // Nothing it asks about can happen: the pod fits no node, so the delete of a Ready pod is
+    // never enabled.
+    let nothing_happens = common::yaml::pod_fitting_no_node("nothing-happens", None, "");
+    let file = dir.write("nothing.yaml", &nothing_happens);
     let args = ["check", "--catalogue", file.as_str()];
     let o = run_expect(&args, 0);
     let err = stderr(&o);
@@ -1875,8 +1737,7 @@ fn a_fault_that_never_happens_is_a_warning_and_strict_makes_it_an_error() {
 fn run_bounded(args: &[&str], feed: Option<&'static [u8]>) -> Output {
     use std::io::{Read, Write};
     use std::process::Stdio;
-    let mut child = Command::new(BIN)
-        .args(args)
+    let mut child = command(args)
         .stdin(if feed.is_some() {
             Stdio::piped()
         } else {

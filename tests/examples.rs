@@ -19,6 +19,8 @@ use podcheck_properties::findings::kubernetes_behaviour_in;
 use podcheck_properties::Kind;
 use std::path::Path;
 
+mod common;
+
 const DIR: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/examples/manifests");
 
 /// A property and why (the source of an expectation, or of an accepted finding).
@@ -422,9 +424,8 @@ example_test!(pdb_drain, "pdb-drain");
 #[test]
 fn podcheck_check_f_examples_reports_the_unsafe_findings_only() {
     let examples = concat!(env!("CARGO_MANIFEST_DIR"), "/examples");
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_podcheck"))
+    let out = common::bin::command(&["check", "-f", examples])
         .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .args(["check", "-f", examples])
         .output()
         .expect("podcheck runs");
     let stdout = String::from_utf8_lossy(&out.stdout);

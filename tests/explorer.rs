@@ -14,6 +14,11 @@ use std::process::{Child, Command, Stdio};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
+mod common;
+
+use common::bin::command;
+use common::dir::TempDir;
+
 const SCENARIO: &str = "termination-race";
 /// A `step` property: the counterexample path `podcheck explore` prints. Stateright judges
 /// only state properties, so the Explorer does not list it.
@@ -79,8 +84,7 @@ impl Explorer {
 
     /// Spawns `podcheck explore ARGS` (expected to serve on `port`), collecting its output.
     fn spawn(args: &[&str], port: u16) -> Explorer {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_podcheck"))
-            .arg("explore")
+        let mut child = command(&["explore"])
             .args(args)
             // Not the repository: a `ui/` folder in the working directory would replace the
             // Explorer's page.
@@ -417,10 +421,11 @@ fn chromium_or_skip(test: &str) -> Option<PathBuf> {
 }
 
 /// A headless Chromium run with a fresh profile, in a process group of its own; dropping it
-/// stops the browser and every helper process (zygote, renderers, utilities) it started.
+/// stops the browser and every helper process (zygote, renderers, utilities) it started, then
+/// removes its profile.
 struct Browser {
     child: Child,
-    profile: PathBuf,
+    _profile: TempDir,
 }
 
 /// The processes whose process group is `pgid` (from `/proc/PID/stat`).
@@ -467,25 +472,15 @@ impl Drop for Browser {
         for pid in group_members(pgid) {
             kill_pid(pid);
         }
-        let _ = std::fs::remove_dir_all(&self.profile);
+        // The profile's folder is removed after this, with the field.
     }
 }
 
 /// Runs headless Chromium on `url` with `extra` flags; returns what it printed on stdout.
 fn run_chromium(browser: &Path, url: &str, extra: &[&str]) -> String {
     use std::os::unix::process::CommandExt;
-    static RUNS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
-    let run = RUNS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-    let nanos = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .unwrap()
-        .as_nanos();
     // A fresh, empty profile for every run.
-    let profile = std::env::temp_dir().join(format!(
-        "podcheck-chromium-{}-{run}-{nanos}",
-        std::process::id()
-    ));
-    std::fs::create_dir_all(&profile).unwrap();
+    let profile = TempDir::new("chromium");
     let mut cmd = Command::new(browser);
     cmd.args([
         "--headless",
@@ -514,7 +509,10 @@ fn run_chromium(browser: &Path, url: &str, extra: &[&str]) -> String {
         let _ = stdout.read_to_string(&mut s);
         s
     });
-    let mut b = Browser { child, profile };
+    let mut b = Browser {
+        child,
+        _profile: profile,
+    };
     let deadline = Instant::now() + Duration::from_secs(180);
     let status = loop {
         if let Some(st) = b.child.try_wait().unwrap() {
@@ -591,8 +589,7 @@ fn explorer_in_headless_chromium() {
 #[test]
 fn explore_refuses_bad_input_and_a_busy_port() {
     let run = |args: &[&str]| {
-        Command::new(env!("CARGO_BIN_EXE_podcheck"))
-            .args(args)
+        command(args)
             .current_dir(env!("CARGO_TARGET_TMPDIR"))
             .stdin(Stdio::null())
             .output()
@@ -675,8 +672,7 @@ fn every_scenario_renders_its_first_states() {
 #[test]
 fn explorer_agrees_with_check() {
     let scenario = "healthy";
-    let out = Command::new(env!("CARGO_BIN_EXE_podcheck"))
-        .args(["check", scenario, "--format", "json"])
+    let out = command(&["check", scenario, "--format", "json"])
         .output()
         .expect("run podcheck check");
     assert!(

@@ -12,9 +12,12 @@ use podcheck_model::spec::{
     self, Fault, IntOrPercent, IntOrString, OnSigterm, PodManagementPolicy, StrategyType, Workload,
 };
 use proptest::prelude::*;
-use std::process::Command;
 
-const BIN: &str = env!("CARGO_BIN_EXE_podcheck");
+mod common;
+
+// `podcheck(ARGS)`: its exit code, stdout and stderr.
+use common::bin::{self, run as podcheck};
+use common::dir::TempDir;
 
 fn one(name: &str, text: &str) -> Result<Reading, String> {
     read(&[(name.to_string(), text.to_string())])
@@ -962,24 +965,12 @@ fn shell_wrappers() {
 
 #[test]
 fn cli_checks_manifests_and_refuses_the_wrong_file() {
-    let dir = std::env::temp_dir().join(format!("podcheck-manifests-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let web = dir.join("web.yaml");
-    std::fs::write(&web, WEB).unwrap();
-    let out = Command::new(BIN)
-        .args([
-            "check",
-            "-f",
-            web.to_str().unwrap(),
-            "--verbose",
-            "--plan",
-            "delete-pod",
-        ])
-        .output()
-        .unwrap();
+    let dir = TempDir::new("manifests");
+    let web = dir.write("web.yaml", WEB);
+    let out = bin::podcheck(&["check", "-f", &web, "--verbose", "--plan", "delete-pod"]);
     let stdout = String::from_utf8_lossy(&out.stdout);
     let stderr = String::from_utf8_lossy(&out.stderr);
-    let app = web.display().to_string();
+    let app = &web;
     assert!(
         stdout.contains(&format!("{app}: delete-pod web  (Kubernetes")),
         "{stdout}"
@@ -993,50 +984,29 @@ fn cli_checks_manifests_and_refuses_the_wrong_file() {
     assert_ne!(out.status.code(), Some(2), "{stderr}");
     // Nothing can happen from the settled start (the only node's NoExecute taint keeps the
     // StatefulSet's pods off it): said, not passed off as a clean bill.
-    let db = dir.join("db.yaml");
-    std::fs::write(&db, DB).unwrap();
-    let out = Command::new(BIN)
-        .args(["check", "-f", db.to_str().unwrap(), "--plan", "delete-pod"])
-        .output()
-        .unwrap();
+    let db = dir.write("db.yaml", DB);
+    let out = bin::podcheck(&["check", "-f", &db, "--plan", "delete-pod"]);
     assert!(
         String::from_utf8_lossy(&out.stderr).contains("only the start state was explored"),
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
     // A manifest given as a scenario list.
-    let out = Command::new(BIN)
-        .args(["check", "--catalogue", web.to_str().unwrap()])
-        .output()
-        .unwrap();
+    let out = bin::podcheck(&["check", "--catalogue", &web]);
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("this is a Kubernetes manifest"));
     // A scenario list given as manifests.
-    let out = Command::new(BIN)
-        .args(["check", "-f", "model/scenarios/catalogue.yaml"])
-        .output()
-        .unwrap();
+    let out = bin::podcheck(&["check", "-f", common::yaml::CATALOGUE_FILE]);
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("this is a podcheck scenario list"));
     // Bad input on stdin: exit 2, located.
-    let mut child = Command::new(BIN)
-        .args(["check", "-f", "-"])
-        .stdin(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
-    use std::io::Write;
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(web_with("replicas: 3", "replicas: 0").as_bytes())
-        .unwrap();
-    let out = child.wait_with_output().unwrap();
+    let out = bin::podcheck_with_stdin(
+        &["check", "-f", "-"],
+        web_with("replicas: 3", "replicas: 0").as_bytes(),
+    );
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr)
         .contains("error: -:6:3: Deployment/web: spec.replicas: replicas must be 1 to 5"));
-    std::fs::remove_dir_all(&dir).ok();
 }
 
 /// YAML-ish text: fragments of the realistic manifests, shuffled, cut and retyped.
@@ -1126,69 +1096,23 @@ proptest! {
 
 /// Two replicas behind a Service, a readiness probe that does not check the dependency, and
 /// a preStop sleep longer than the kube-proxies' lag: a pod delete loses no request.
-const FIXED: &str = r#"apiVersion: apps/v1
-kind: Deployment
-metadata: {name: web}
-spec:
-  replicas: 2
-  selector: {matchLabels: {app: web}}
-  template:
-    metadata:
-      labels: {app: web}
-      annotations:
-        podcheck.dev/boot-seconds: "1"
-        podcheck.dev/probe-checks-dependency: none
-    spec:
-      terminationGracePeriodSeconds: 10
-      containers:
-      - name: app
-        image: web:1
-        readinessProbe:
-          httpGet: {path: /ready, port: 8080}
-          periodSeconds: 5
-        lifecycle:
-          preStop:
-            sleep: {seconds: 5}
----
-apiVersion: v1
-kind: Service
-metadata:
-  name: web
-  annotations: {podcheck.dev/proxy-lag-seconds: "1"}
-spec:
-  selector: {app: web}
-  ports: [{port: 80, targetPort: 8080}]
-"#;
+fn fixed() -> String {
+    common::yaml::web_behind_a_service("none", 10, Some(5))
+}
 
 /// The same without the preStop sleep.
 fn unsafe_web() -> String {
-    let s = FIXED.replace(
-        "        lifecycle:\n          preStop:\n            sleep: {seconds: 5}\n",
-        "",
-    );
-    assert_ne!(s, FIXED);
-    s
+    common::yaml::web_behind_a_service("none", 10, None)
 }
 
 /// A folder `shop/` with `shop/unsafe/web.yaml` and `shop/fixed/web.yaml`, and a loose file
 /// beside it.
-fn shop(tag: &str) -> std::path::PathBuf {
-    let dir = std::env::temp_dir().join(format!("podcheck-apps-{tag}-{}", std::process::id()));
-    std::fs::create_dir_all(dir.join("shop/unsafe")).unwrap();
-    std::fs::create_dir_all(dir.join("shop/fixed")).unwrap();
-    std::fs::write(dir.join("shop/unsafe/web.yaml"), unsafe_web()).unwrap();
-    std::fs::write(dir.join("shop/fixed/web.yaml"), FIXED).unwrap();
-    std::fs::write(dir.join("loose.yaml"), FIXED).unwrap();
+fn shop(tag: &str) -> TempDir {
+    let dir = TempDir::new(&format!("apps-{tag}"));
+    dir.write("shop/unsafe/web.yaml", &unsafe_web());
+    dir.write("shop/fixed/web.yaml", &fixed());
+    dir.write("loose.yaml", &fixed());
     dir
-}
-
-fn podcheck(args: &[&str]) -> (Option<i32>, String, String) {
-    let out = Command::new(BIN).args(args).output().unwrap();
-    (
-        out.status.code(),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
 }
 
 /// Each folder that directly holds manifests is one application, checked on its own; the
@@ -1299,7 +1223,6 @@ fn cli_checks_each_application_under_each_plan() {
         out.lines().last().unwrap().ends_with("; 1 incomplete"),
         "{out}"
     );
-    std::fs::remove_dir_all(&dir).ok();
 }
 
 #[test]
@@ -1363,7 +1286,6 @@ fn cli_plan_errors_exit_2() {
         err.contains("--plan and --trace-format go with -f"),
         "{err}"
     );
-    std::fs::remove_dir_all(&dir).ok();
 }
 
 /// `--format json` carries findings and Kubernetes behaviour apart, the finding's trace in
@@ -1466,17 +1388,14 @@ fn cli_json_report_of_findings_and_behaviour() {
         "dot",
     ]);
     assert!(out.contains("digraph"), "{out}");
-    std::fs::remove_dir_all(&dir).ok();
 }
 
 /// Every plan by default; a plan with nothing to act on is said on stderr, not an error.
 #[test]
 fn cli_default_plans_say_which_do_not_apply() {
-    let dir = std::env::temp_dir().join(format!("podcheck-job-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let job = dir.join("job.yaml");
-    std::fs::write(&job, JOB).unwrap();
-    let (code, out, err) = podcheck(&["check", "-f", job.to_str().unwrap()]);
+    let dir = TempDir::new("job");
+    let job = dir.write("job.yaml", JOB);
+    let (code, out, err) = podcheck(&["check", "-f", &job]);
     assert_ne!(code, Some(2), "{err}");
     assert!(err.contains("not applicable: "), "{err}");
     assert!(
@@ -1487,7 +1406,6 @@ fn cli_default_plans_say_which_do_not_apply() {
         out.lines().last().unwrap().starts_with("1 application, "),
         "{out}"
     );
-    std::fs::remove_dir_all(&dir).ok();
 }
 
 /// `trace -f` and `explore -f` work on one plan scenario of the manifests: the only one, or
@@ -1545,12 +1463,7 @@ fn trace_and_explore_take_manifests() {
 #[test]
 fn hidden_folders_under_the_one_given_are_passed_over() {
     let dir = shop("hidden");
-    std::fs::create_dir_all(dir.join("shop/.github/workflows")).unwrap();
-    std::fs::write(
-        dir.join("shop/.github/workflows/ci.yaml"),
-        "on: push\njobs: {}\n",
-    )
-    .unwrap();
+    dir.write("shop/.github/workflows/ci.yaml", "on: push\njobs: {}\n");
     let shop = dir.join("shop").display().to_string();
     let apps = podcheck::applications(std::slice::from_ref(&shop))
         .expect("read")
@@ -1661,7 +1574,6 @@ fn folders_are_read_once_and_links_to_folders_are_not_followed() {
     let dir = shop("walk");
     let shop_dir = dir.join("shop");
     let s = shop_dir.display().to_string();
-    let _ = std::fs::remove_file(shop_dir.join("unsafe/up"));
     std::os::unix::fs::symlink("..", shop_dir.join("unsafe/up")).unwrap();
     let names = |r: &podcheck::Applications| -> Vec<String> {
         r.apps.iter().map(|a| a.name.clone()).collect()
@@ -1731,18 +1643,14 @@ fn folders_are_read_once_and_links_to_folders_are_not_followed() {
     let (code, out, err) = podcheck(&["check", "-f", &s, "--plan", "delete-pod"]);
     assert_eq!(code, Some(2), "{err}");
     assert!(out.is_empty() && err.contains("gone.yaml"), "{err}");
-    std::fs::remove_dir_all(&dir).ok();
 }
 
 /// `--replicas` sizes Deployments and StatefulSets: given for manifests that have none, it
 /// would change nothing, and it is an error that says so.
 #[test]
 fn replicas_for_manifests_without_a_replicated_workload_is_an_error() {
-    let dir = std::env::temp_dir().join(format!("podcheck-replicas-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let job = dir.join("job.yaml");
-    std::fs::write(&job, JOB).unwrap();
-    let job = job.display().to_string();
+    let dir = TempDir::new("replicas");
+    let job = dir.write("job.yaml", JOB);
     let (code, out, err) = podcheck(&["check", "-f", &job, "--plan", "crash", "--replicas", "2"]);
     assert_eq!(code, Some(2), "{err}");
     assert!(out.is_empty(), "{out}");
@@ -1752,7 +1660,6 @@ fn replicas_for_manifests_without_a_replicated_workload_is_an_error() {
         )),
         "{err}"
     );
-    std::fs::remove_dir_all(&dir).ok();
 }
 
 /// The fields the model does not read are never dropped silently: without `--verbose` a note
@@ -1778,11 +1685,8 @@ spec:
         ports: [{containerPort: 8080}]
         workingDir: /srv
 "#;
-    let dir = std::env::temp_dir().join(format!("podcheck-unused-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let file = dir.join("web.yaml");
-    std::fs::write(&file, SMALL).unwrap();
-    let file = file.display().to_string();
+    let dir = TempDir::new("unused");
+    let file = dir.write("web.yaml", SMALL);
     let n = one(&file, SMALL).expect("read").unused.len();
     assert!(n > 1, "the manifest has fields the model does not read");
     let note = format!("note: {file}: {n} fields given are not read by the model");
@@ -1811,5 +1715,4 @@ spec:
         )),
         "{err}"
     );
-    std::fs::remove_dir_all(&dir).ok();
 }

@@ -7,37 +7,13 @@ use podcheck_model::plan::{plan_scenarios, plan_scenarios_for, Plan, OUTAGE_SECO
 use podcheck_model::spec::{Fault, Scenario, Verdict};
 use podcheck_properties::check::{self, CheckOptions};
 use podcheck_properties::findings::kubernetes_behaviour_in;
+use std::sync::LazyLock;
 
-const APP: &str = r#"apiVersion: apps/v1
-kind: Deployment
-metadata: {name: web}
-spec:
-  replicas: 2
-  selector: {matchLabels: {app: web}}
-  template:
-    metadata:
-      labels: {app: web}
-      annotations:
-        podcheck.dev/boot-seconds: "1"
-        podcheck.dev/probe-checks-dependency: readiness
-    spec:
-      terminationGracePeriodSeconds: 5
-      containers:
-      - name: app
-        image: web:1
-        readinessProbe:
-          httpGet: {path: /ready, port: 8080}
-          periodSeconds: 5
----
-apiVersion: v1
-kind: Service
-metadata:
-  name: web
-  annotations: {podcheck.dev/proxy-lag-seconds: "1"}
-spec:
-  selector: {app: web}
-  ports: [{port: 80, targetPort: 8080}]
-"#;
+mod common;
+
+/// Two replicas of `web` behind a Service; the readiness probe checks the dependency.
+static APP: LazyLock<String> =
+    LazyLock::new(|| common::yaml::web_behind_a_service("readiness", 5, None));
 
 fn base(text: &str) -> Scenario {
     read(&[("app.yaml".into(), text.into())])
@@ -59,7 +35,7 @@ fn names_parse_back_and_unknown_names_are_refused_with_the_list() {
 
 #[test]
 fn every_plan_makes_its_scenarios_with_its_fault_and_promise() {
-    let b = base(APP);
+    let b = base(&APP);
     let set = plan_scenarios(&b, &Plan::ALL);
     let names: Vec<&str> = set.scenarios.iter().map(|s| s.name.as_str()).collect();
     assert_eq!(
@@ -157,7 +133,7 @@ spec:
 /// reach the crashed container until it is out of the endpoints.
 #[test]
 fn the_crash_happens_and_the_container_is_restarted() {
-    let set = plan_scenarios(&base(APP), &[Plan::Crash]);
+    let set = plan_scenarios(&base(&APP), &[Plan::Crash]);
     let mut s = set.scenarios[0].clone();
     s.expect.push(podcheck_model::spec::Expectation {
         property: "container_restarted".into(),
@@ -200,7 +176,7 @@ fn every_plan_scenario_is_checked_without_a_vacuity_warning() {
         .into_iter()
         .filter(|p| *p != Plan::Drain)
         .collect();
-    let set = plan_scenarios(&base(APP), &plans);
+    let set = plan_scenarios(&base(&APP), &plans);
     let mut got = Vec::new();
     for s in &set.scenarios {
         let r = check::check(s, &CheckOptions::default()).expect("checked");

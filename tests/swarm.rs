@@ -10,31 +10,19 @@ use podcheck_properties::simulate::confirm;
 use podcheck_properties::{Kind, Run};
 use serde_json::Value;
 use stateright::Model;
-use std::path::PathBuf;
 use std::process::{Command, Output};
 
-const BIN: &str = env!("CARGO_BIN_EXE_podcheck");
+mod common;
+
+use common::bin::{podcheck, stderr, BIN};
+use common::dir::TempDir;
+use common::json::property;
 
 const JOB_YAML: &str = include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/docs/swarm-job.yaml"));
 
 /// A fresh folder for one test's files.
-fn dir(name: &str) -> PathBuf {
-    let d = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(format!("swarm-{name}"));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
-    d
-}
-
-fn podcheck(args: &[&str]) -> Output {
-    Command::new(BIN)
-        .args(args)
-        .env_remove("JOB_COMPLETION_INDEX")
-        .output()
-        .expect("podcheck runs")
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
+fn dir(name: &str) -> TempDir {
+    TempDir::new(&format!("swarm-{name}"))
 }
 
 /// Exit 2 with a one-line `error:` message containing `needle`, and no panic.
@@ -75,15 +63,6 @@ fn shard(d: &std::path::Path, scenario: &str, seed: u64, i: u64, n: u64, extra: 
 
 fn read_json(path: &str) -> Value {
     serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
-}
-
-fn property<'a>(report: &'a Value, name: &str) -> &'a Value {
-    report["properties"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|p| p["name"] == name)
-        .unwrap_or_else(|| panic!("no property {name}"))
 }
 
 /// A report's trace as a run of the model: each action the one at its index among those the

@@ -7,37 +7,18 @@ use podcheck_model::{catalogue, Scenario};
 use podcheck_properties::check::{self, CheckOptions, ScenarioResult};
 use podcheck_properties::vacuity::Warning;
 
-/// A Deployment whose pod requests more cpu than any node has: it never schedules, so it is
-/// never Ready, and a `deletePod` (which deletes a Ready pod) is never enabled.
-const NEVER_SCHEDULES: &str = r#"
-- name: never-schedules
-  description: A pod that fits no node, and a delete of a Ready pod.
-  source: "test"
-  cluster:
-    nodes:
-      - {name: node-1, allocatable: {cpuMilli: 1000, memoryMi: 4096}}
-    start: START
-  workloads:
-    - kind: Deployment
-      metadata: {name: web}
-      spec:
-        replicas: 1
-        template:
-          spec:
-            containers:
-              - name: app
-                image: web:1.0
-                resources: {requests: {cpuMilli: 2000}}
-                app: {bootSeconds: 1}
-  faults:
-    - deletePod: {workload: web}
-  expect:
+mod common;
+
+/// What the scenario expects: a premise that never holds and a witness never met.
+const EXPECT: &str = r#"  expect:
     - {property: statefulset_at_most_one, verdict: holds, source: "test"}
     - {property: pod_becomes_ready, verdict: holds, source: "test: wrongly expected"}
 "#;
 
+/// A Deployment whose pod requests more cpu than any node has: it never schedules, so it is
+/// never Ready, and a `deletePod` (which deletes a Ready pod) is never enabled.
 fn scenario(start: &str) -> Scenario {
-    let text = NEVER_SCHEDULES.replace("START", start);
+    let text = common::yaml::pod_fitting_no_node("never-schedules", Some(start), EXPECT);
     parse_scenarios(&text, "test.yaml").unwrap().remove(0)
 }
 
