@@ -55,7 +55,7 @@
 //! applications, plans, findings and traces.
 
 use podcheck_model::manifest::{self, Reading};
-use podcheck_properties::check::{self, CheckOptions, PropertyResult, ScenarioResult};
+use podcheck_properties::check::{self, CheckOptions, ScenarioResult};
 use podcheck_properties::findings::kubernetes_behaviour_in;
 use std::io::Read;
 use std::path::{Path, PathBuf};
@@ -68,6 +68,7 @@ pub use podcheck_model::{state, Action, Cluster, State};
 pub use podcheck_properties as properties;
 pub use podcheck_properties::{Kind, Premise, PropertyDef, StateFn, StepFn};
 pub use podcheck_traces as traces;
+pub use podcheck_traces::{render, render_trace, shown_trace, TraceFormat};
 
 /// Bad input (a manifest podcheck cannot read, a file that cannot be opened, a property
 /// given twice), with the file, line and field where there is one.
@@ -401,91 +402,6 @@ pub fn planned(
     (out, na)
 }
 
-/// How a trace is rendered (as `podcheck trace --format`).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum TraceFormat {
-    /// A timeline: time, actor, action, what changed, events, `kubectl get pods`.
-    #[default]
-    Text,
-    /// The trace as data (JSON).
-    Json,
-    /// The Informal Trace Format (JSON).
-    Itf,
-    /// A Mermaid sequence diagram.
-    Mermaid,
-    /// Graphviz DOT: the state graph of a small scenario (with a kept graph), else the path.
-    Dot,
-}
-
-/// The run a check shows for a property (counterexample, witness, lasso), replayed into a
-/// trace: `None` when it has none.
-pub fn shown_trace(
-    m: &Cluster,
-    p: &PropertyResult,
-) -> Option<Result<(podcheck_traces::RawPath, podcheck_traces::Trace), String>> {
-    let shown = p.shown()?;
-    let raw = match podcheck_traces::RawPath::from_actions(m, shown.actions) {
-        Ok(raw) => raw,
-        Err(e) => return Some(Err(e)),
-    };
-    Some(
-        podcheck_traces::from_raw(
-            m,
-            &raw,
-            p.def.name,
-            podcheck_traces::Kind::from(&p.def.kind),
-            p.verdict,
-            shown.loop_start,
-        )
-        .map(|t| match shown.clock {
-            Some((from, deadline, slowest)) => t.with_clock(from, deadline, slowest),
-            None => t,
-        })
-        .map(|t| (raw, t)),
-    )
-}
-
-/// The trace of property `p` of a check, rendered: `Ok(None)` when it has no run to show.
-pub fn render_trace(
-    r: &ScenarioResult,
-    p: &PropertyResult,
-    format: TraceFormat,
-) -> Result<Option<String>, Error> {
-    let model = check::model(&r.scenario, &[], false);
-    let Some(shown) = shown_trace(&model, p) else {
-        return Ok(None);
-    };
-    let (raw, trace) =
-        shown.map_err(|e| Error(format!("internal error: the trace does not replay: {e}")))?;
-    render(&model, r.graph.as_deref(), &raw, &trace, format).map(Some)
-}
-
-/// A replayed trace in `format`: the timeline, its JSON, ITF, a Mermaid sequence diagram, or
-/// DOT (the state graph with the trace in red where the check kept its graph, else the path).
-pub fn render(
-    model: &Cluster,
-    graph: Option<&podcheck_properties::check::ClusterGraph>,
-    raw: &podcheck_traces::RawPath,
-    trace: &podcheck_traces::Trace,
-    format: TraceFormat,
-) -> Result<String, Error> {
-    Ok(match format {
-        TraceFormat::Text => podcheck_traces::render_text(trace),
-        TraceFormat::Json => pretty(trace)?,
-        TraceFormat::Itf => pretty(&podcheck_traces::itf::render_itf(model, raw, trace))?,
-        TraceFormat::Mermaid => podcheck_traces::mermaid::render_mermaid(model, raw, trace),
-        TraceFormat::Dot => match graph {
-            Some(g) => podcheck_traces::dot::render_dot_graph(model, g, raw, trace),
-            None => podcheck_traces::dot::render_dot(model, raw, trace),
-        }
-        .map_err(Error)?,
-    })
-}
-
-fn pretty<T: serde::Serialize>(v: &T) -> Result<String, Error> {
-    serde_json::to_string_pretty(v).map_err(|e| Error(e.to_string()))
-}
-
 /// A violated property that the manifests can change: a finding.
 #[derive(Clone, Debug)]
 pub struct Finding {
@@ -539,7 +455,7 @@ pub fn findings(
             });
             continue;
         }
-        let trace = match render_trace(r, p, format)? {
+        let trace = match render_trace(r, p, format).map_err(Error)? {
             Some(t) => t,
             None => format!(
                 "{}: {} (no run to show: no reachable state has it)",

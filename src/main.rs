@@ -4,6 +4,7 @@
 mod bench;
 
 use clap::{Parser, Subcommand, ValueEnum};
+use podcheck::TraceFormat;
 use podcheck_model::catalogue;
 use podcheck_model::spec::{parse_scenarios, Scenario, Verdict};
 use podcheck_properties::check::{self, CheckOptions, PropertyResult, ScenarioResult, WorstTime};
@@ -110,7 +111,7 @@ enum Command {
         #[arg(long, value_name = "PLAN,...")]
         plan: Vec<String>,
         /// With -f: the format of each finding's trace (and, with --traces, of the others).
-        #[arg(long, value_enum, default_value_t = TraceFormat::Text)]
+        #[arg(long, value_parser = trace_formats(), default_value_t = TraceFormat::Text)]
         trace_format: TraceFormat,
         /// With -f: list the fields the model does not read, each with its line (without
         /// --verbose, a note says how many; an error without -f).
@@ -153,7 +154,7 @@ enum Command {
         #[arg(long)]
         property: Option<String>,
         /// Rendering.
-        #[arg(long, value_enum, default_value_t = TraceFormat::Text)]
+        #[arg(long, value_parser = trace_formats(), default_value_t = TraceFormat::Text)]
         format: TraceFormat,
         /// Stop before the process's resident memory passes SIZE (as for check).
         #[arg(long, value_name = "SIZE", value_parser = memory_size)]
@@ -338,30 +339,28 @@ fn resize(mut list: Vec<Scenario>, size: Size, origin: &str) -> Result<Vec<Scena
     Ok(list)
 }
 
-#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
-enum TraceFormat {
-    /// A timeline: time, actor, action, what changed, events, `kubectl get pods`.
-    Text,
-    /// The trace as data.
-    Json,
-    /// The Informal Trace Format (Apalache ADR-015), for Quint and Apalache tooling.
-    Itf,
-    /// A Mermaid sequence diagram.
-    Mermaid,
-    /// The state graph of a small scenario in Graphviz DOT, the trace in red.
-    Dot,
-}
-
-impl From<TraceFormat> for podcheck::TraceFormat {
-    fn from(f: TraceFormat) -> podcheck::TraceFormat {
-        match f {
-            TraceFormat::Text => podcheck::TraceFormat::Text,
-            TraceFormat::Json => podcheck::TraceFormat::Json,
-            TraceFormat::Itf => podcheck::TraceFormat::Itf,
-            TraceFormat::Mermaid => podcheck::TraceFormat::Mermaid,
-            TraceFormat::Dot => podcheck::TraceFormat::Dot,
+/// `--format` of `trace` and `--trace-format` of `check -f`: the names of
+/// [`TraceFormat`], each with its help.
+fn trace_formats() -> impl clap::builder::TypedValueParser<Value = TraceFormat> {
+    use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
+    let help = |f: TraceFormat| match f {
+        TraceFormat::Text => {
+            "A timeline: time, actor, action, what changed, events, `kubectl get pods`"
         }
-    }
+        TraceFormat::Json => "The trace as data",
+        TraceFormat::Itf => {
+            "The Informal Trace Format (Apalache ADR-015), for Quint and Apalache tooling"
+        }
+        TraceFormat::Mermaid => "A Mermaid sequence diagram",
+        TraceFormat::Dot => "The state graph of a small scenario in Graphviz DOT, the trace in red",
+    };
+    PossibleValuesParser::new(TraceFormat::ALL.map(|f| PossibleValue::new(f.name()).help(help(f))))
+        .map(|name| {
+            TraceFormat::ALL
+                .into_iter()
+                .find(|f| f.name() == name)
+                .unwrap_or_default()
+        })
 }
 
 #[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -724,19 +723,19 @@ use podcheck::shown_trace;
 /// string, or the trace's own JSON for `json` and `itf`; `None` where it has no run to show.
 pub(crate) fn json_traces(
     r: &ScenarioResult,
-    format: podcheck::TraceFormat,
+    format: TraceFormat,
 ) -> Result<Vec<Option<serde_json::Value>>, BadInput> {
     r.properties
         .iter()
         .map(|p| {
-            Ok(
-                podcheck::render_trace(r, p, format)?.map(|text| match format {
-                    podcheck::TraceFormat::Json | podcheck::TraceFormat::Itf => {
+            Ok(podcheck::render_trace(r, p, format)
+                .map_err(BadInput)?
+                .map(|text| match format {
+                    TraceFormat::Json | TraceFormat::Itf => {
                         serde_json::from_str(&text).unwrap_or(serde_json::Value::String(text))
                     }
                     _ => serde_json::Value::String(text),
-                }),
-            )
+                }))
         })
         .collect()
 }
@@ -813,7 +812,7 @@ fn run_check(
             check::check(s, &opts).map_err(BadInput)?
         };
         let json = if format == Format::Json && traces {
-            json_traces(&r, podcheck::TraceFormat::Json)?
+            json_traces(&r, TraceFormat::Json)?
         } else {
             Vec::new()
         };
@@ -1062,7 +1061,7 @@ fn run_trace(
     }
     say!(
         "{}",
-        podcheck::render(&model, r.graph.as_deref(), &raw, &trace, format.into())?
+        podcheck::render(&model, r.graph.as_deref(), &raw, &trace, format).map_err(BadInput)?
     );
     Ok(if property.is_some() {
         ExitCode::SUCCESS
@@ -1332,7 +1331,7 @@ fn main() -> ExitCode {
                     paths: filename,
                     plans: plan,
                     format,
-                    trace_format: trace_format.into(),
+                    trace_format,
                     traces,
                     strict,
                     verbose,

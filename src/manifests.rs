@@ -307,7 +307,9 @@ pub fn run(a: ManifestArgs) -> Result<ExitCode, BadInput> {
                 if found.iter().any(|f| f.property == prop.def.name) {
                     continue;
                 }
-                if let Some(t) = podcheck::render_trace(&r, prop, a.trace_format)? {
+                if let Some(t) =
+                    podcheck::render_trace(&r, prop, a.trace_format).map_err(BadInput)?
+                {
                     others.push(t);
                 }
             }
