@@ -253,4 +253,3 @@ pub fn applications(paths: &[String]) -> Result<Applications, String> {
         notes: walk.notes,
     })
 }
-

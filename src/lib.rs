@@ -89,6 +89,7 @@ impl From<String> for Error {
 }
 
 mod files;
+pub mod swarm;
 
 pub use files::{Application, Applications, MAX_INPUT_BYTES};
 
@@ -280,6 +281,102 @@ pub struct Check {
     options: CheckOptions,
     trace_format: TraceFormat,
     jobs: usize,
+    size: Size,
+    traces: bool,
+}
+
+/// The sizes every application's scenario is given ([`Check::size`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Size {
+    /// Nodes (extra nodes copy the last one).
+    pub nodes: Option<u8>,
+    /// `replicas` of every Deployment and StatefulSet.
+    pub replicas: Option<u8>,
+    /// The Kubernetes release to follow instead of the scenario's own.
+    pub kubernetes_version: Option<podcheck_model::spec::Release>,
+}
+
+/// `scenario` with the release and the sizes of `size` (a scenario of `origin`, in messages).
+pub fn resized(mut scenario: Scenario, size: Size, origin: &str) -> Result<Scenario, Error> {
+    if let Some(v) = size.kubernetes_version {
+        scenario.cluster.kubernetes_version = Some(v.to_string());
+    }
+    if size.nodes.is_none() && size.replicas.is_none() {
+        return Ok(scenario);
+    }
+    scenario
+        .resize(size.nodes, size.replicas)
+        .map_err(|e| Error(format!("scenario `{}` (in {origin}): {e}", scenario.name)))?;
+    Ok(scenario)
+}
+
+/// What a check tells as it goes ([`Check::prepare`], [`Check::check`]): the paths' notes,
+/// each application as it is read, each plan scenario as it is checked, in order. Every
+/// method does nothing unless overridden; an error stops the check.
+pub trait Observer {
+    /// The notes on the paths read (a link to a folder not followed, a path given twice).
+    fn notes(&mut self, _notes: &[String]) -> Result<(), Error> {
+        Ok(())
+    }
+    /// An application read, before it is sized and planned.
+    fn read(&mut self, _app: &Application, _reading: &Reading) -> Result<(), Error> {
+        Ok(())
+    }
+    /// A plan scenario checked, in the order of [`Prepared::planned`].
+    fn checked(&mut self, _checked: &Checked) -> Result<(), Error> {
+        Ok(())
+    }
+    /// The error for jobs whose thread could not be started.
+    fn cannot_start_thread(&self, e: std::io::Error) -> Error {
+        Error(format!("cannot start a thread for jobs: {e}"))
+    }
+}
+
+/// An [`Observer`] that is told nothing.
+struct Quiet;
+
+impl Observer for Quiet {}
+
+/// The applications read and planned, not checked yet ([`Check::prepare`]).
+#[derive(Clone, Debug, Default)]
+pub struct Prepared {
+    /// The applications' names.
+    pub applications: Vec<String>,
+    /// Each application's base scenario, sized.
+    pub bases: Vec<Scenario>,
+    /// The plan scenarios, application by application, plan by plan.
+    pub planned: Vec<Planned>,
+    /// The plans that had nothing to act on in an application.
+    pub not_applicable: Vec<NotApplicable>,
+    notes: Vec<String>,
+    /// Per application, the reader's warnings.
+    read_warnings: Vec<Vec<String>>,
+    /// Per plan scenario, its application's index.
+    app_of: Vec<usize>,
+}
+
+/// One plan scenario checked.
+#[derive(Clone, Debug)]
+pub struct Checked {
+    pub planned: Planned,
+    pub result: ScenarioResult,
+    /// `false`: it was not started (Ctrl-C came first), and every property is `incomplete`.
+    pub started: bool,
+    pub findings: Vec<Finding>,
+    pub behaviours: Vec<Behaviour>,
+    /// With [`Check::traces`]: each property's run in the trace format (`None` where it has
+    /// none); else empty.
+    pub traces: Vec<Option<String>>,
+}
+
+/// The report of a scenario not started before Ctrl-C: every property `incomplete`.
+pub fn not_started(s: &Scenario) -> Result<ScenarioResult, Error> {
+    let stop = podcheck_properties::progress::Stop {
+        bound: podcheck_properties::progress::Bound::Interrupt,
+        phase: podcheck_properties::progress::Phase::Exploring,
+        states: 0,
+    };
+    check::not_checked(s, stop).map_err(Error)
 }
 
 impl Check {
@@ -294,6 +391,15 @@ impl Check {
             input: vec![Input::Paths(vec![p.display().to_string()])],
             ..Check::empty()
         })
+    }
+
+    /// The manifests at `paths`, read together as `podcheck check -f` reads them ([`applications`]:
+    /// files, folders, `-` for stdin); a path that cannot be read is an error of the run.
+    pub fn paths(paths: Vec<String>) -> Check {
+        Check {
+            input: vec![Input::Paths(paths)],
+            ..Check::empty()
+        }
     }
 
     /// Manifests given as text (one or more YAML documents), named `name` in messages.
@@ -312,6 +418,8 @@ impl Check {
             options: CheckOptions::default(),
             trace_format: TraceFormat::Text,
             jobs: 1,
+            size: Size::default(),
+            traces: false,
         }
     }
 
@@ -320,6 +428,12 @@ impl Check {
     /// replicas), so pick what your tests need.
     pub fn plan(mut self, plan: Plan) -> Check {
         self.plans.push(plan);
+        self
+    }
+
+    /// Check under these plans, as [`Check::plan`] each.
+    pub fn plans(mut self, plans: impl IntoIterator<Item = Plan>) -> Check {
+        self.plans.extend(plans);
         self
     }
 
@@ -342,6 +456,18 @@ impl Check {
         self
     }
 
+    /// Render every property's run too, not only the findings' ([`Checked::traces`]).
+    pub fn traces(mut self, traces: bool) -> Check {
+        self.traces = traces;
+        self
+    }
+
+    /// Give every application's scenario these sizes and this release.
+    pub fn size(mut self, size: Size) -> Check {
+        self.size = size;
+        self
+    }
+
     /// Check this many plan scenarios at once, each on threads of its own (default 1; at
     /// least 1). The report is the same for any number. `cargo test` already runs tests side
     /// by side, so more jobs help a test that checks many plans, on a machine with cores to
@@ -353,6 +479,19 @@ impl Check {
 
     /// Reads the manifests, makes every plan's scenarios and checks them.
     pub fn run(self) -> Result<Report, Error> {
+        let prepared = self.prepare(&mut Quiet)?;
+        self.check(prepared, &mut Quiet)
+    }
+
+    /// [`Check::run`], telling `observer` as it goes.
+    pub fn run_with(self, observer: &mut impl Observer) -> Result<Report, Error> {
+        let prepared = self.prepare(observer)?;
+        self.check(prepared, observer)
+    }
+
+    /// Reads the manifests into applications and makes every plan's scenarios, sized, without
+    /// checking them.
+    pub fn prepare(&self, observer: &mut impl Observer) -> Result<Prepared, Error> {
         let mut apps = Vec::new();
         let mut notes = Vec::new();
         for i in &self.input {
@@ -368,49 +507,115 @@ impl Check {
                 }),
             }
         }
+        observer.notes(&notes)?;
         let plans: Vec<Plan> = if self.plans.is_empty() {
             Plan::ALL.to_vec()
         } else {
             self.plans.clone()
         };
+        let mut out = Prepared {
+            notes,
+            ..Prepared::default()
+        };
+        for (k, app) in apps.iter().enumerate() {
+            let reading = read_application(app)?;
+            observer.read(app, &reading)?;
+            let base = resized(reading.scenario, self.size, &app.name)?;
+            let (p, na) = planned(&app.name, &base, &plans, &reading.plans);
+            out.applications.push(app.name.clone());
+            out.read_warnings.push(reading.warnings);
+            out.app_of.extend(p.iter().map(|_| k));
+            out.planned.extend(p);
+            out.not_applicable.extend(na);
+            out.bases.push(base);
+        }
+        Ok(out)
+    }
+
+    /// Checks the plan scenarios of `prepared`, [`Check::jobs`] at once, telling `observer` of
+    /// each in order.
+    pub fn check(&self, prepared: Prepared, observer: &mut impl Observer) -> Result<Report, Error> {
+        let Prepared {
+            applications,
+            planned,
+            not_applicable,
+            notes,
+            mut read_warnings,
+            app_of,
+            ..
+        } = prepared;
         let mut report = Report {
+            applications,
+            not_applicable,
             warnings: notes,
             ..Report::default()
         };
-        for app in &apps {
-            let reading = read_application(app)?;
-            report.warnings.extend(reading.warnings.iter().cloned());
-            report.applications.push(app.name.clone());
-            let (scenarios, na) = planned(&app.name, &reading.scenario, &plans, &reading.plans);
-            report.not_applicable.extend(na);
-            let work = |i: usize| -> Result<Checked, Error> {
-                let p = &scenarios[i];
+        let work = |i: usize| -> Result<Checked, Error> {
+            let p = &planned[i];
+            let started = podcheck_properties::progress::interrupts() == 0;
+            let r = if started {
                 let defs = properties_of(&p.scenario, &self.own)?;
-                let r = check::check_with(&p.scenario, &defs, &self.options).map_err(Error)?;
-                let (f, b) = findings(p, &r, self.trace_format)?;
-                Ok((r, f, b))
+                check::check_with(&p.scenario, &defs, &self.options).map_err(Error)?
+            } else {
+                not_started(&p.scenario)?
             };
-            let emit = |done: Result<Checked, Error>| -> Result<(), Error> {
-                let (r, f, b) = done?;
-                let p = &r.scenario;
-                if !r.complete {
-                    report.incomplete.push(p.name.clone());
-                }
+            let (findings, behaviours) = findings(p, &r, self.trace_format)?;
+            let traces = if self.traces {
+                r.properties
+                    .iter()
+                    .map(|q| render_trace(&r, q, self.trace_format).map_err(Error))
+                    .collect::<Result<_, _>>()?
+            } else {
+                Vec::new()
+            };
+            Ok(Checked {
+                planned: p.clone(),
+                result: r,
+                started,
+                findings,
+                behaviours,
+                traces,
+            })
+        };
+        // The reader's warnings of each application come before its scenarios' warnings.
+        let mut read_in = 0;
+        let mut emit = |done: Result<Checked, Error>, report: &mut Report| -> Result<(), Error> {
+            let c = done?;
+            let app = app_of[report.checked.len()];
+            while read_in <= app {
                 report
                     .warnings
-                    .extend(r.warnings.iter().map(|w| format!("{}: {w}", p.name)));
-                report.findings.extend(f);
-                report.behaviours.extend(b);
-                report.scenarios.push(p.name.clone());
-                Ok(())
-            };
-            if self.options.progress && self.jobs.min(scenarios.len()) > 1 {
-                // Two checks' progress lines would overwrite each other on a terminal.
-                podcheck_properties::progress::whole_lines();
+                    .extend(std::mem::take(&mut read_warnings[read_in]));
+                read_in += 1;
             }
-            in_order(scenarios.len(), self.jobs, work, emit).map_err(|e| {
-                e.unwrap_or_else(|spawn| Error(format!("cannot start a thread for jobs: {spawn}")))
-            })?;
+            let r = &c.result;
+            if !r.complete {
+                report.incomplete.push(r.scenario.name.clone());
+            }
+            let name = &r.scenario.name;
+            report
+                .warnings
+                .extend(r.warnings.iter().map(|w| format!("{name}: {w}")));
+            report.findings.extend(c.findings.iter().cloned());
+            report.behaviours.extend(c.behaviours.iter().cloned());
+            report.scenarios.push(name.clone());
+            observer.checked(&c)?;
+            report.checked.push(c);
+            Ok(())
+        };
+        if self.options.progress && self.jobs.min(planned.len()) > 1 {
+            // Two checks' progress lines would overwrite each other on a terminal.
+            podcheck_properties::progress::whole_lines();
+        }
+        in_order(planned.len(), self.jobs, work, |done| {
+            emit(done, &mut report)
+        })
+        .map_err(|e| match e {
+            Ok(e) => e,
+            Err(spawn) => observer.cannot_start_thread(spawn),
+        })?;
+        for w in read_warnings.into_iter().skip(read_in) {
+            report.warnings.extend(w);
         }
         Ok(report)
     }
@@ -472,9 +677,6 @@ pub fn in_order<T: Send, E>(
     })
 }
 
-/// A plan scenario checked, with its findings and Kubernetes' behaviours.
-type Checked = (ScenarioResult, Vec<Finding>, Vec<Behaviour>);
-
 /// What a [`Check`] found.
 #[derive(Clone, Debug, Default)]
 pub struct Report {
@@ -485,6 +687,7 @@ pub struct Report {
     not_applicable: Vec<NotApplicable>,
     incomplete: Vec<String>,
     warnings: Vec<String>,
+    checked: Vec<Checked>,
 }
 
 impl Report {
@@ -503,6 +706,10 @@ impl Report {
     /// Violations that are Kubernetes' own behaviour, with why: not findings.
     pub fn behaviours(&self) -> &[Behaviour] {
         &self.behaviours
+    }
+    /// Each plan scenario checked, with its result, in order.
+    pub fn checked(&self) -> &[Checked] {
+        &self.checked
     }
     /// The plans that had nothing to act on in an application.
     pub fn not_applicable(&self) -> &[NotApplicable] {
