@@ -313,6 +313,26 @@ pub fn resized(mut scenario: Scenario, size: Size, origin: &str) -> Result<Scena
 /// What a check tells as it goes ([`Check::prepare`], [`Check::check`]): the paths' notes,
 /// each application as it is read, each plan scenario as it is checked, in order. Every
 /// method does nothing unless overridden; an error stops the check.
+///
+/// ```
+/// struct Names(Vec<String>);
+///
+/// impl podcheck::Observer for Names {
+///     fn checked(&mut self, c: &podcheck::Checked) -> Result<(), podcheck::Error> {
+///         self.0.push(format!("{}: {} states", c.planned.scenario.name, c.result.unique_states));
+///         Ok(())
+///     }
+/// }
+///
+/// let yaml = "apiVersion: v1\nkind: Pod\nmetadata: {name: one}\nspec:\n  containers:\n  - {name: app, image: app:1}\n";
+/// let mut names = Names(Vec::new());
+/// let report = podcheck::Check::text("pod.yaml", yaml)
+///     .plan(podcheck::Plan::Crash)
+///     .run_with(&mut names)
+///     .unwrap();
+/// assert_eq!(names.0.len(), report.scenarios().len());
+/// assert!(names.0[0].starts_with("pod.yaml: crash one: "), "{:?}", names.0);
+/// ```
 pub trait Observer {
     /// The notes on the paths read (a link to a folder not followed, a path given twice).
     fn notes(&mut self, _notes: &[String]) -> Result<(), Error> {
@@ -581,7 +601,7 @@ impl Check {
         let mut read_in = 0;
         let mut emit = |done: Result<Checked, Error>, report: &mut Report| -> Result<(), Error> {
             let c = done?;
-            let app = app_of[report.checked.len()];
+            let app = app_of[report.scenarios.len()];
             while read_in <= app {
                 report
                     .warnings
@@ -599,9 +619,7 @@ impl Check {
             report.findings.extend(c.findings.iter().cloned());
             report.behaviours.extend(c.behaviours.iter().cloned());
             report.scenarios.push(name.clone());
-            observer.checked(&c)?;
-            report.checked.push(c);
-            Ok(())
+            observer.checked(&c)
         };
         if self.options.progress && self.jobs.min(planned.len()) > 1 {
             // Two checks' progress lines would overwrite each other on a terminal.
@@ -687,7 +705,6 @@ pub struct Report {
     not_applicable: Vec<NotApplicable>,
     incomplete: Vec<String>,
     warnings: Vec<String>,
-    checked: Vec<Checked>,
 }
 
 impl Report {
@@ -706,10 +723,6 @@ impl Report {
     /// Violations that are Kubernetes' own behaviour, with why: not findings.
     pub fn behaviours(&self) -> &[Behaviour] {
         &self.behaviours
-    }
-    /// Each plan scenario checked, with its result, in order.
-    pub fn checked(&self) -> &[Checked] {
-        &self.checked
     }
     /// The plans that had nothing to act on in an application.
     pub fn not_applicable(&self) -> &[NotApplicable] {

@@ -175,6 +175,8 @@ const LEFT_OUT: &str = "podcheck.dev/plans annotation leaves it out";
 struct Printer {
     unused: Unused,
     report: Option<(Format, bool)>,
+    /// With `report`: each plan scenario checked, in order.
+    results: Vec<Checked>,
 }
 
 impl Observer for Printer {
@@ -231,6 +233,7 @@ impl Observer for Printer {
             }
         }
         print_warnings(r, strict);
+        self.results.push(c.clone());
         Ok(())
     }
 
@@ -256,6 +259,7 @@ pub fn plan_scenarios(
                 how_to_list: "podcheck check -f PATH --verbose lists them",
             },
             report: None,
+            results: Vec::new(),
         })?;
     replicas_apply(&prepared.bases, size)?;
     if prepared.planned.is_empty() {
@@ -284,6 +288,7 @@ pub fn run(a: ManifestArgs) -> Result<ExitCode, BadInput> {
             }
         },
         report: Some((a.format, a.strict)),
+        results: Vec::new(),
     };
     let prepared = check.prepare(&mut printer)?;
     replicas_apply(&prepared.bases, a.size)?;
@@ -326,7 +331,7 @@ pub fn run(a: ManifestArgs) -> Result<ExitCode, BadInput> {
     stop_on_ctrl_c();
     let threads = a.opts.threads as u16;
     let report = check.check(prepared, &mut printer)?;
-    let results = report.checked();
+    let results = &printer.results;
     let n_findings: usize = results.iter().map(|c| c.findings.len()).sum();
     let k_scenarios = results.iter().filter(|c| !c.findings.is_empty()).count();
     let n_behaviour: usize = results.iter().map(|c| c.behaviours.len()).sum();
