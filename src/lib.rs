@@ -55,10 +55,9 @@
 //! applications, plans, findings and traces.
 
 use podcheck_model::manifest::{self, Reading};
-use podcheck_properties::check::{self, CheckOptions, PropertyResult, ScenarioResult};
+use podcheck_properties::check::{self, CheckOptions, ScenarioResult};
 use podcheck_properties::findings::kubernetes_behaviour_in;
-use std::io::Read;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 /// The layers below, for what the re-exports above do not cover.
 pub use podcheck_model as model;
@@ -68,6 +67,7 @@ pub use podcheck_model::{state, Action, Cluster, State};
 pub use podcheck_properties as properties;
 pub use podcheck_properties::{Kind, Premise, PropertyDef, StateFn, StepFn};
 pub use podcheck_traces as traces;
+pub use podcheck_traces::{render, render_trace, shown_trace, TraceFormat};
 
 /// Bad input (a manifest podcheck cannot read, a file that cannot be opened, a property
 /// given twice), with the file, line and field where there is one.
@@ -88,161 +88,20 @@ impl From<String> for Error {
     }
 }
 
-/// One application: manifest files checked together, as one cluster.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Application {
-    /// The folder's path, or the files' names.
-    pub name: String,
-    /// `(file name, text)` of each file.
-    pub sources: Vec<(String, String)>,
-}
+mod files;
+pub mod swarm;
 
-/// The most podcheck reads from one file or from stdin: 16 MiB. Manifests and catalogues are
-/// far smaller; the limit stops an endless input (`/dev/zero`, `yes | podcheck check -f -`)
-/// from growing the process until the machine runs out of memory.
-pub const MAX_INPUT_BYTES: u64 = 16 << 20;
+pub use files::{Application, Applications, MAX_INPUT_BYTES};
 
 /// The text of `reader`, named `name` in messages: at most [`MAX_INPUT_BYTES`] (checked while
 /// reading, so an endless input stops there), and UTF-8.
-pub fn read_text(reader: impl Read, name: &str) -> Result<String, Error> {
-    let mut bytes = Vec::new();
-    reader
-        .take(MAX_INPUT_BYTES + 1)
-        .read_to_end(&mut bytes)
-        .map_err(|e| Error(format!("cannot read {name}: {e}")))?;
-    if bytes.len() as u64 > MAX_INPUT_BYTES {
-        return Err(Error(format!(
-            "{name}: larger than {} MiB, the most podcheck reads from one file or from stdin (is it the input you meant?)",
-            MAX_INPUT_BYTES >> 20
-        )));
-    }
-    String::from_utf8(bytes).map_err(|e| {
-        Error(format!(
-            "{name}: not UTF-8 text (byte {} is not part of a UTF-8 character)",
-            e.utf8_error().valid_up_to()
-        ))
-    })
+pub fn read_text(reader: impl std::io::Read, name: &str) -> Result<String, Error> {
+    files::read_text(reader, name).map_err(Error)
 }
 
 /// The text of the file at `path`, as [`read_text`] reads it.
 pub fn read_text_file(path: &Path) -> Result<String, Error> {
-    let name = path.display().to_string();
-    let file = std::fs::File::open(path).map_err(|e| Error(format!("cannot read {name}: {e}")))?;
-    read_text(file, &name)
-}
-
-fn is_manifest_name(p: &Path) -> bool {
-    p.extension()
-        .is_some_and(|e| e == "yaml" || e == "yml" || e == "json")
-}
-
-fn read_file(path: &Path) -> Result<(String, String), Error> {
-    Ok((path.display().to_string(), read_text_file(path)?))
-}
-
-/// What walking the `-f` folders has seen so far: the folders read, by canonical path, with
-/// the `-f` path each was read under; the notes; and how many folders were passed over as read
-/// already and how many links to folders were not followed.
-#[derive(Default)]
-struct Walk {
-    visited: std::collections::HashMap<PathBuf, String>,
-    notes: Vec<String>,
-    repeats: usize,
-    links: usize,
-}
-
-/// Every folder under `dir` (itself included) that directly holds manifest files, with them,
-/// sorted by path. Hidden folders under it (`.git`, `.github`: their YAML is not Kubernetes
-/// objects) are passed over; name one with `-f` to read it. A symbolic link to a folder is not
-/// followed (a note says so: name it with `-f` to read it), and a folder already read (under
-/// another `-f`) is not read again (a note says so): no folder is read twice, and a link
-/// cannot lead the walk round in a loop. A `.yaml`, `.yml` or `.json` name that is not a file
-/// that can be read (a link to nothing, a socket) is an error.
-fn folders(
-    dir: &Path,
-    given: &str,
-    out: &mut Vec<(PathBuf, Vec<PathBuf>)>,
-    walk: &mut Walk,
-) -> Result<(), Error> {
-    let cannot = |e: std::io::Error| Error(format!("cannot read {}: {e}", dir.display()));
-    let canonical = std::fs::canonicalize(dir).map_err(cannot)?;
-    if let Some(first) = walk.visited.get(&canonical) {
-        walk.notes.push(format!(
-            "{}: already read under -f {first}: each application is checked once",
-            dir.display()
-        ));
-        walk.repeats += 1;
-        return Ok(());
-    }
-    walk.visited.insert(canonical, given.to_string());
-    let mut paths = Vec::new();
-    for e in std::fs::read_dir(dir).map_err(cannot)? {
-        paths.push(e.map_err(cannot)?.path());
-    }
-    paths.sort();
-    let mut files = Vec::new();
-    let mut subfolders = Vec::new();
-    for p in paths {
-        let link = std::fs::symlink_metadata(&p)
-            .map_err(|e| Error(format!("cannot read {}: {e}", p.display())))?
-            .file_type()
-            .is_symlink();
-        match std::fs::metadata(&p) {
-            Ok(m) if m.is_dir() => {
-                let hidden = p
-                    .file_name()
-                    .is_some_and(|n| n.to_string_lossy().starts_with('.'));
-                if hidden {
-                    continue;
-                }
-                if link {
-                    walk.notes.push(format!(
-                        "{}: a symbolic link to a folder, not followed (name it with -f to read it)",
-                        p.display()
-                    ));
-                    walk.links += 1;
-                    continue;
-                }
-                subfolders.push(p);
-            }
-            Ok(m) if is_manifest_name(&p) => {
-                if !m.is_file() {
-                    return Err(Error(format!(
-                        "{}: not a file that can be read as manifests (a device, a pipe or a socket)",
-                        p.display()
-                    )));
-                }
-                files.push(p);
-            }
-            Err(e) if is_manifest_name(&p) => {
-                let what = match std::fs::read_link(&p) {
-                    Ok(to) if link => format!(
-                        "a symbolic link to {}, which cannot be read: {e}",
-                        to.display()
-                    ),
-                    _ => format!("cannot be read: {e}"),
-                };
-                return Err(Error(format!("{}: {what}", p.display())));
-            }
-            _ => {}
-        }
-    }
-    if !files.is_empty() {
-        out.push((dir.to_path_buf(), files));
-    }
-    for p in subfolders {
-        folders(&p, given, out, walk)?;
-    }
-    Ok(())
-}
-
-/// The applications of the `-f` paths, with notes on what was passed over or dropped on
-/// the way (a link to a folder not followed, a folder or a file given twice).
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Applications {
-    pub apps: Vec<Application>,
-    /// One sentence each, naming the path.
-    pub notes: Vec<String>,
+    files::read_text_file(path).map_err(Error)
 }
 
 /// The applications of the paths given with `-f`: each folder (the one named, or one under
@@ -252,89 +111,7 @@ pub struct Applications {
 /// (also as a folder under one given): a repeat is dropped with a note. Each file and stdin
 /// is read up to [`MAX_INPUT_BYTES`].
 pub fn applications(paths: &[String]) -> Result<Applications, Error> {
-    let mut apps = Vec::new();
-    let mut walk = Walk::default();
-    let mut loose: Vec<(String, String)> = Vec::new();
-    let mut loose_seen: Vec<PathBuf> = Vec::new();
-    for p in paths {
-        if p == "-" {
-            if loose.iter().any(|(n, _)| n == "-") {
-                walk.notes
-                    .push("-: stdin is given twice with -f: it is read once".to_string());
-                continue;
-            }
-            let text = read_text(std::io::stdin().lock(), "stdin (-f -)")?;
-            loose.push(("-".to_string(), text));
-            continue;
-        }
-        let path = Path::new(p);
-        if path.is_dir() {
-            let mut found = Vec::new();
-            let (repeats, links) = (walk.repeats, walk.links);
-            folders(path, p, &mut found, &mut walk)?;
-            if found.is_empty() && walk.repeats == repeats {
-                let unfollowed = if walk.links > links {
-                    " (links to folders under it are not followed: name them with -f)"
-                } else {
-                    ""
-                };
-                return Err(Error(format!(
-                    "{p}: no .yaml, .yml or .json file in the folder or under it{unfollowed}"
-                )));
-            }
-            for (dir, files) in found {
-                let sources = files
-                    .iter()
-                    .map(|f| read_file(f))
-                    .collect::<Result<_, _>>()?;
-                apps.push(Application {
-                    name: dir.display().to_string().trim_end_matches('/').to_string(),
-                    sources,
-                });
-            }
-        } else {
-            if let Ok(c) = std::fs::canonicalize(path) {
-                if loose_seen.contains(&c) {
-                    walk.notes
-                        .push(format!("{p}: given twice with -f: it is read once"));
-                    continue;
-                }
-                loose_seen.push(c);
-            }
-            loose.push(read_file(path)?);
-        }
-    }
-    // A file named with -f that a folder given with -f holds already is part of that
-    // folder's application: read once, there.
-    loose.retain(|(name, _)| {
-        if name == "-" || !is_manifest_name(Path::new(name)) {
-            return true;
-        }
-        let folder = std::fs::canonicalize(name)
-            .ok()
-            .and_then(|c| c.parent().map(Path::to_path_buf))
-            .and_then(|dir| walk.visited.get(&dir).cloned());
-        match folder {
-            Some(given) => {
-                walk.notes.push(format!(
-                    "{name}: already read with the folder given as -f {given}: each file is checked once, in its folder's application"
-                ));
-                false
-            }
-            None => true,
-        }
-    });
-    if !loose.is_empty() {
-        let names: Vec<&str> = loose.iter().map(|(n, _)| n.as_str()).collect();
-        apps.push(Application {
-            name: names.join(", "),
-            sources: loose,
-        });
-    }
-    Ok(Applications {
-        apps,
-        notes: walk.notes,
-    })
+    files::applications(paths).map_err(Error)
 }
 
 /// The manifests of an application read into a fault-less base scenario named after it.
@@ -401,91 +178,6 @@ pub fn planned(
     (out, na)
 }
 
-/// How a trace is rendered (as `podcheck trace --format`).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum TraceFormat {
-    /// A timeline: time, actor, action, what changed, events, `kubectl get pods`.
-    #[default]
-    Text,
-    /// The trace as data (JSON).
-    Json,
-    /// The Informal Trace Format (JSON).
-    Itf,
-    /// A Mermaid sequence diagram.
-    Mermaid,
-    /// Graphviz DOT: the state graph of a small scenario (with a kept graph), else the path.
-    Dot,
-}
-
-/// The run a check shows for a property (counterexample, witness, lasso), replayed into a
-/// trace: `None` when it has none.
-pub fn shown_trace(
-    m: &Cluster,
-    p: &PropertyResult,
-) -> Option<Result<(podcheck_traces::RawPath, podcheck_traces::Trace), String>> {
-    let shown = p.shown()?;
-    let raw = match podcheck_traces::RawPath::from_actions(m, shown.actions) {
-        Ok(raw) => raw,
-        Err(e) => return Some(Err(e)),
-    };
-    Some(
-        podcheck_traces::from_raw(
-            m,
-            &raw,
-            p.def.name,
-            podcheck_traces::Kind::from(&p.def.kind),
-            p.verdict,
-            shown.loop_start,
-        )
-        .map(|t| match shown.clock {
-            Some((from, deadline, slowest)) => t.with_clock(from, deadline, slowest),
-            None => t,
-        })
-        .map(|t| (raw, t)),
-    )
-}
-
-/// The trace of property `p` of a check, rendered: `Ok(None)` when it has no run to show.
-pub fn render_trace(
-    r: &ScenarioResult,
-    p: &PropertyResult,
-    format: TraceFormat,
-) -> Result<Option<String>, Error> {
-    let model = check::model(&r.scenario, &[], false);
-    let Some(shown) = shown_trace(&model, p) else {
-        return Ok(None);
-    };
-    let (raw, trace) =
-        shown.map_err(|e| Error(format!("internal error: the trace does not replay: {e}")))?;
-    render(&model, r.graph.as_deref(), &raw, &trace, format).map(Some)
-}
-
-/// A replayed trace in `format`: the timeline, its JSON, ITF, a Mermaid sequence diagram, or
-/// DOT (the state graph with the trace in red where the check kept its graph, else the path).
-pub fn render(
-    model: &Cluster,
-    graph: Option<&podcheck_properties::check::ClusterGraph>,
-    raw: &podcheck_traces::RawPath,
-    trace: &podcheck_traces::Trace,
-    format: TraceFormat,
-) -> Result<String, Error> {
-    Ok(match format {
-        TraceFormat::Text => podcheck_traces::render_text(trace),
-        TraceFormat::Json => pretty(trace)?,
-        TraceFormat::Itf => pretty(&podcheck_traces::itf::render_itf(model, raw, trace))?,
-        TraceFormat::Mermaid => podcheck_traces::mermaid::render_mermaid(model, raw, trace),
-        TraceFormat::Dot => match graph {
-            Some(g) => podcheck_traces::dot::render_dot_graph(model, g, raw, trace),
-            None => podcheck_traces::dot::render_dot(model, raw, trace),
-        }
-        .map_err(Error)?,
-    })
-}
-
-fn pretty<T: serde::Serialize>(v: &T) -> Result<String, Error> {
-    serde_json::to_string_pretty(v).map_err(|e| Error(e.to_string()))
-}
-
 /// A violated property that the manifests can change: a finding.
 #[derive(Clone, Debug)]
 pub struct Finding {
@@ -539,7 +231,7 @@ pub fn findings(
             });
             continue;
         }
-        let trace = match render_trace(r, p, format)? {
+        let trace = match render_trace(r, p, format).map_err(Error)? {
             Some(t) => t,
             None => format!(
                 "{}: {} (no run to show: no reachable state has it)",
@@ -589,6 +281,122 @@ pub struct Check {
     options: CheckOptions,
     trace_format: TraceFormat,
     jobs: usize,
+    size: Size,
+    traces: bool,
+}
+
+/// The sizes every application's scenario is given ([`Check::size`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Size {
+    /// Nodes (extra nodes copy the last one).
+    pub nodes: Option<u8>,
+    /// `replicas` of every Deployment and StatefulSet.
+    pub replicas: Option<u8>,
+    /// The Kubernetes release to follow instead of the scenario's own.
+    pub kubernetes_version: Option<podcheck_model::spec::Release>,
+}
+
+/// `scenario` with the release and the sizes of `size` (a scenario of `origin`, in messages).
+pub fn resized(mut scenario: Scenario, size: Size, origin: &str) -> Result<Scenario, Error> {
+    if let Some(v) = size.kubernetes_version {
+        scenario.cluster.kubernetes_version = Some(v.to_string());
+    }
+    if size.nodes.is_none() && size.replicas.is_none() {
+        return Ok(scenario);
+    }
+    scenario
+        .resize(size.nodes, size.replicas)
+        .map_err(|e| Error(format!("scenario `{}` (in {origin}): {e}", scenario.name)))?;
+    Ok(scenario)
+}
+
+/// What a check tells as it goes ([`Check::prepare`], [`Check::check`]): the paths' notes,
+/// each application as it is read, each plan scenario as it is checked, in order. Every
+/// method does nothing unless overridden; an error stops the check.
+///
+/// ```
+/// struct Names(Vec<String>);
+///
+/// impl podcheck::Observer for Names {
+///     fn checked(&mut self, c: &podcheck::Checked) -> Result<(), podcheck::Error> {
+///         self.0.push(format!("{}: {} states", c.planned.scenario.name, c.result.unique_states));
+///         Ok(())
+///     }
+/// }
+///
+/// let yaml = "apiVersion: v1\nkind: Pod\nmetadata: {name: one}\nspec:\n  containers:\n  - {name: app, image: app:1}\n";
+/// let mut names = Names(Vec::new());
+/// let report = podcheck::Check::text("pod.yaml", yaml)
+///     .plan(podcheck::Plan::Crash)
+///     .run_with(&mut names)
+///     .unwrap();
+/// assert_eq!(names.0.len(), report.scenarios().len());
+/// assert!(names.0[0].starts_with("pod.yaml: crash one: "), "{:?}", names.0);
+/// ```
+pub trait Observer {
+    /// The notes on the paths read (a link to a folder not followed, a path given twice).
+    fn notes(&mut self, _notes: &[String]) -> Result<(), Error> {
+        Ok(())
+    }
+    /// An application read, before it is sized and planned.
+    fn read(&mut self, _app: &Application, _reading: &Reading) -> Result<(), Error> {
+        Ok(())
+    }
+    /// A plan scenario checked, in the order of [`Prepared::planned`].
+    fn checked(&mut self, _checked: &Checked) -> Result<(), Error> {
+        Ok(())
+    }
+    /// The error for jobs whose thread could not be started.
+    fn cannot_start_thread(&self, e: std::io::Error) -> Error {
+        Error(format!("cannot start a thread for jobs: {e}"))
+    }
+}
+
+/// An [`Observer`] that is told nothing.
+struct Quiet;
+
+impl Observer for Quiet {}
+
+/// The applications read and planned, not checked yet ([`Check::prepare`]).
+#[derive(Clone, Debug, Default)]
+pub struct Prepared {
+    /// The applications' names.
+    pub applications: Vec<String>,
+    /// Each application's base scenario, sized.
+    pub bases: Vec<Scenario>,
+    /// The plan scenarios, application by application, plan by plan.
+    pub planned: Vec<Planned>,
+    /// The plans that had nothing to act on in an application.
+    pub not_applicable: Vec<NotApplicable>,
+    notes: Vec<String>,
+    /// Per application, the reader's warnings.
+    read_warnings: Vec<Vec<String>>,
+    /// Per plan scenario, its application's index.
+    app_of: Vec<usize>,
+}
+
+/// One plan scenario checked.
+#[derive(Clone, Debug)]
+pub struct Checked {
+    pub planned: Planned,
+    pub result: ScenarioResult,
+    /// `false`: it was not started (Ctrl-C came first), and every property is `incomplete`.
+    pub started: bool,
+    pub findings: Vec<Finding>,
+    pub behaviours: Vec<Behaviour>,
+    /// With [`Check::traces`]: each property's run in the trace format (`None` where it has
+    /// none); else empty.
+    pub traces: Vec<Option<String>>,
+}
+
+/// The report of a scenario not started before Ctrl-C: every property `incomplete`.
+pub fn not_started(s: &Scenario) -> Result<ScenarioResult, Error> {
+    let stop = podcheck_properties::progress::Stop {
+        bound: podcheck_properties::progress::Bound::Interrupt,
+        phase: podcheck_properties::progress::Phase::Exploring,
+        states: 0,
+    };
+    check::not_checked(s, stop).map_err(Error)
 }
 
 impl Check {
@@ -603,6 +411,15 @@ impl Check {
             input: vec![Input::Paths(vec![p.display().to_string()])],
             ..Check::empty()
         })
+    }
+
+    /// The manifests at `paths`, read together as `podcheck check -f` reads them ([`applications`]:
+    /// files, folders, `-` for stdin); a path that cannot be read is an error of the run.
+    pub fn paths(paths: Vec<String>) -> Check {
+        Check {
+            input: vec![Input::Paths(paths)],
+            ..Check::empty()
+        }
     }
 
     /// Manifests given as text (one or more YAML documents), named `name` in messages.
@@ -621,6 +438,8 @@ impl Check {
             options: CheckOptions::default(),
             trace_format: TraceFormat::Text,
             jobs: 1,
+            size: Size::default(),
+            traces: false,
         }
     }
 
@@ -629,6 +448,12 @@ impl Check {
     /// replicas), so pick what your tests need.
     pub fn plan(mut self, plan: Plan) -> Check {
         self.plans.push(plan);
+        self
+    }
+
+    /// Check under these plans, as [`Check::plan`] each.
+    pub fn plans(mut self, plans: impl IntoIterator<Item = Plan>) -> Check {
+        self.plans.extend(plans);
         self
     }
 
@@ -651,6 +476,18 @@ impl Check {
         self
     }
 
+    /// Render every property's run too, not only the findings' ([`Checked::traces`]).
+    pub fn traces(mut self, traces: bool) -> Check {
+        self.traces = traces;
+        self
+    }
+
+    /// Give every application's scenario these sizes and this release.
+    pub fn size(mut self, size: Size) -> Check {
+        self.size = size;
+        self
+    }
+
     /// Check this many plan scenarios at once, each on threads of its own (default 1; at
     /// least 1). The report is the same for any number. `cargo test` already runs tests side
     /// by side, so more jobs help a test that checks many plans, on a machine with cores to
@@ -662,6 +499,19 @@ impl Check {
 
     /// Reads the manifests, makes every plan's scenarios and checks them.
     pub fn run(self) -> Result<Report, Error> {
+        let prepared = self.prepare(&mut Quiet)?;
+        self.check(prepared, &mut Quiet)
+    }
+
+    /// [`Check::run`], telling `observer` as it goes.
+    pub fn run_with(self, observer: &mut impl Observer) -> Result<Report, Error> {
+        let prepared = self.prepare(observer)?;
+        self.check(prepared, observer)
+    }
+
+    /// Reads the manifests into applications and makes every plan's scenarios, sized, without
+    /// checking them.
+    pub fn prepare(&self, observer: &mut impl Observer) -> Result<Prepared, Error> {
         let mut apps = Vec::new();
         let mut notes = Vec::new();
         for i in &self.input {
@@ -677,49 +527,113 @@ impl Check {
                 }),
             }
         }
+        observer.notes(&notes)?;
         let plans: Vec<Plan> = if self.plans.is_empty() {
             Plan::ALL.to_vec()
         } else {
             self.plans.clone()
         };
+        let mut out = Prepared {
+            notes,
+            ..Prepared::default()
+        };
+        for (k, app) in apps.iter().enumerate() {
+            let reading = read_application(app)?;
+            observer.read(app, &reading)?;
+            let base = resized(reading.scenario, self.size, &app.name)?;
+            let (p, na) = planned(&app.name, &base, &plans, &reading.plans);
+            out.applications.push(app.name.clone());
+            out.read_warnings.push(reading.warnings);
+            out.app_of.extend(p.iter().map(|_| k));
+            out.planned.extend(p);
+            out.not_applicable.extend(na);
+            out.bases.push(base);
+        }
+        Ok(out)
+    }
+
+    /// Checks the plan scenarios of `prepared`, [`Check::jobs`] at once, telling `observer` of
+    /// each in order.
+    pub fn check(&self, prepared: Prepared, observer: &mut impl Observer) -> Result<Report, Error> {
+        let Prepared {
+            applications,
+            planned,
+            not_applicable,
+            notes,
+            mut read_warnings,
+            app_of,
+            ..
+        } = prepared;
         let mut report = Report {
+            applications,
+            not_applicable,
             warnings: notes,
             ..Report::default()
         };
-        for app in &apps {
-            let reading = read_application(app)?;
-            report.warnings.extend(reading.warnings.iter().cloned());
-            report.applications.push(app.name.clone());
-            let (scenarios, na) = planned(&app.name, &reading.scenario, &plans, &reading.plans);
-            report.not_applicable.extend(na);
-            let work = |i: usize| -> Result<Checked, Error> {
-                let p = &scenarios[i];
+        let work = |i: usize| -> Result<Checked, Error> {
+            let p = &planned[i];
+            let started = podcheck_properties::progress::interrupts() == 0;
+            let r = if started {
                 let defs = properties_of(&p.scenario, &self.own)?;
-                let r = check::check_with(&p.scenario, &defs, &self.options).map_err(Error)?;
-                let (f, b) = findings(p, &r, self.trace_format)?;
-                Ok((r, f, b))
+                check::check_with(&p.scenario, &defs, &self.options).map_err(Error)?
+            } else {
+                not_started(&p.scenario)?
             };
-            let emit = |done: Result<Checked, Error>| -> Result<(), Error> {
-                let (r, f, b) = done?;
-                let p = &r.scenario;
-                if !r.complete {
-                    report.incomplete.push(p.name.clone());
-                }
+            let (findings, behaviours) = findings(p, &r, self.trace_format)?;
+            let traces = if self.traces {
+                r.properties
+                    .iter()
+                    .map(|q| render_trace(&r, q, self.trace_format).map_err(Error))
+                    .collect::<Result<_, _>>()?
+            } else {
+                Vec::new()
+            };
+            Ok(Checked {
+                planned: p.clone(),
+                result: r,
+                started,
+                findings,
+                behaviours,
+                traces,
+            })
+        };
+        // The reader's warnings of each application come before its scenarios' warnings.
+        let mut read_in = 0;
+        let mut emit = |done: Result<Checked, Error>, report: &mut Report| -> Result<(), Error> {
+            let c = done?;
+            let app = app_of[report.scenarios.len()];
+            while read_in <= app {
                 report
                     .warnings
-                    .extend(r.warnings.iter().map(|w| format!("{}: {w}", p.name)));
-                report.findings.extend(f);
-                report.behaviours.extend(b);
-                report.scenarios.push(p.name.clone());
-                Ok(())
-            };
-            if self.options.progress && self.jobs.min(scenarios.len()) > 1 {
-                // Two checks' progress lines would overwrite each other on a terminal.
-                podcheck_properties::progress::whole_lines();
+                    .extend(std::mem::take(&mut read_warnings[read_in]));
+                read_in += 1;
             }
-            in_order(scenarios.len(), self.jobs, work, emit).map_err(|e| {
-                e.unwrap_or_else(|spawn| Error(format!("cannot start a thread for jobs: {spawn}")))
-            })?;
+            let r = &c.result;
+            if !r.complete {
+                report.incomplete.push(r.scenario.name.clone());
+            }
+            let name = &r.scenario.name;
+            report
+                .warnings
+                .extend(r.warnings.iter().map(|w| format!("{name}: {w}")));
+            report.findings.extend(c.findings.iter().cloned());
+            report.behaviours.extend(c.behaviours.iter().cloned());
+            report.scenarios.push(name.clone());
+            observer.checked(&c)
+        };
+        if self.options.progress && self.jobs.min(planned.len()) > 1 {
+            // Two checks' progress lines would overwrite each other on a terminal.
+            podcheck_properties::progress::whole_lines();
+        }
+        in_order(planned.len(), self.jobs, work, |done| {
+            emit(done, &mut report)
+        })
+        .map_err(|e| match e {
+            Ok(e) => e,
+            Err(spawn) => observer.cannot_start_thread(spawn),
+        })?;
+        for w in read_warnings.into_iter().skip(read_in) {
+            report.warnings.extend(w);
         }
         Ok(report)
     }
@@ -780,9 +694,6 @@ pub fn in_order<T: Send, E>(
         Ok(())
     })
 }
-
-/// A plan scenario checked, with its findings and Kubernetes' behaviours.
-type Checked = (ScenarioResult, Vec<Finding>, Vec<Behaviour>);
 
 /// What a [`Check`] found.
 #[derive(Clone, Debug, Default)]

@@ -1,13 +1,14 @@
-//! Swarm checking on the command line: `podcheck check SCENARIO --simulate --seed S --shard
-//! i/N` runs one shard of random walks ([`podcheck_properties::simulate`]) and writes its
-//! report; `podcheck merge FILE…` combines the shards' reports into one verdict per property.
+//! The swarm's reports and the rules that merge them. `podcheck check SCENARIO --simulate
+//! --seed S --shard i/N` runs one shard of random walks ([`podcheck_properties::simulate`])
+//! and writes its report ([`ShardReport`], made by [`shard`]); `podcheck merge FILE…`
+//! combines the shards' reports into one verdict per property ([`merge`]).
 //!
 //! A report names each trace by the index of each of its actions among the actions the model
 //! lists in the state it is taken from (how Stateright's Explorer encodes a path), with the
-//! actions in words beside it for the reader. `merge` decodes every trace, replays it through
-//! the model and checks that it breaks (or witnesses) its property before it uses it.
+//! actions in words beside it for the reader. [`merge`] decodes every trace, replays it
+//! through the model and checks that it breaks (or witnesses) its property before it uses it.
 
-use crate::{load, resize, say, BadInput, Format, Size};
+use crate::{resized, Error, Size};
 use podcheck_model::spec::{Release, Scenario, Verdict};
 use podcheck_model::{Action, Cluster};
 use podcheck_properties::check::{self, expectation};
@@ -16,177 +17,20 @@ use podcheck_properties::{PropertyDef, Run};
 use serde::{Deserialize, Serialize};
 use stateright::Model;
 use std::collections::BTreeMap;
-use std::process::ExitCode;
 
-/// The environment variable a Kubernetes Indexed Job sets in each of its pods: the pod's
-/// completion index, 0 to `completions - 1`.
-pub const INDEX_VAR: &str = "JOB_COMPLETION_INDEX";
-
-/// Walks per shard unless `--walks` says otherwise.
-pub const DEFAULT_WALKS: u64 = 1000;
-/// Steps per walk at most unless `--depth` says otherwise.
-pub const DEFAULT_DEPTH: u32 = 200;
 /// The greatest `--depth`.
 pub const MAX_DEPTH: u32 = 1_000_000;
 
-const SHARD_REPORT: &str = "podcheck swarm shard";
-const MERGED_REPORT: &str = "podcheck swarm merged";
-
-/// Which shard to run: `i/N`, or `N` with the index from [`INDEX_VAR`].
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum ShardArg {
-    Index { index: u64, count: u64 },
-    FromEnv { count: u64 },
-}
+/// What a shard's report says it is (its `report` field).
+pub const SHARD_REPORT: &str = "podcheck swarm shard";
+/// What a merged report says it is (its `report` field).
+pub const MERGED_REPORT: &str = "podcheck swarm merged";
 
 /// The most shards of one run: the most completions Kubernetes allows an Indexed Job.
 pub const MAX_SHARDS: u64 = 100_000;
 
-fn shard_count(t: &str) -> Result<u64, String> {
-    let n = t
-        .parse::<u64>()
-        .ok()
-        .filter(|n| *n >= 1)
-        .ok_or_else(|| format!("`{t}` is not a shard count (1, 2, …)"))?;
-    if n > MAX_SHARDS {
-        return Err(format!(
-            "{n} shards is more than {MAX_SHARDS}, the most completions of an Indexed Job"
-        ));
-    }
-    Ok(n)
-}
-
-/// Parses `--shard i/N` or `--shard N`.
-pub fn parse_shard(s: &str) -> Result<ShardArg, String> {
-    match s.split_once('/') {
-        Some((i, n)) => {
-            let count = shard_count(n)?;
-            let index = i
-                .parse::<u64>()
-                .map_err(|_| format!("`{i}` is not a shard index (0, 1, …)"))?;
-            if index >= count {
-                return Err(format!(
-                    "shard index {index} is not below the shard count {count} (shards are numbered 0 to {})",
-                    count - 1
-                ));
-            }
-            Ok(ShardArg::Index { index, count })
-        }
-        None => Ok(ShardArg::FromEnv {
-            count: shard_count(s)?,
-        }),
-    }
-}
-
-/// The shard's index and the shard count, the index read from [`INDEX_VAR`] for `--shard N`.
-fn resolve_shard(shard: Option<ShardArg>) -> Result<(u64, u64), BadInput> {
-    match shard {
-        None => Ok((0, 1)),
-        Some(ShardArg::Index { index, count }) => Ok((index, count)),
-        Some(ShardArg::FromEnv { count }) => {
-            let raw = std::env::var(INDEX_VAR).map_err(|_| {
-                BadInput(format!(
-                    "--shard {count} takes the shard index from {INDEX_VAR}, which a Kubernetes \
-                     Indexed Job sets in each pod, and it is not set (or not UTF-8); run one \
-                     shard by hand with --shard i/{count}"
-                ))
-            })?;
-            let index: u64 = raw.trim().parse().map_err(|_| {
-                BadInput(format!(
-                    "{INDEX_VAR} is `{raw}`, not a shard index (0, 1, …) for --shard {count}"
-                ))
-            })?;
-            if index >= count {
-                return Err(BadInput(format!(
-                    "{INDEX_VAR} is {index}, but --shard {count} has shards 0 to {}: the Job's \
-                     completions must equal the shard count",
-                    count - 1
-                )));
-            }
-            Ok((index, count))
-        }
-    }
-}
-
-/// The flags of a swarm run, on `podcheck check`.
-#[derive(clap::Args, Clone, Debug, Default)]
-pub struct SimArgs {
-    /// Random-walk (swarm) checking of one scenario instead of the exhaustive search: it
-    /// reports what its walks find (`violated` for `always` and `step`, `holds` for
-    /// `sometimes`) and `incomplete` for everything else, never `holds` for a safety property.
-    #[arg(long)]
-    pub simulate: bool,
-    /// The swarm's seed (with --simulate): the same for every shard of one run.
-    #[arg(long, value_name = "S")]
-    pub seed: Option<u64>,
-    /// Which shard to run (with --simulate): `i/N` for shard i of N, or `N` to take i from
-    /// JOB_COMPLETION_INDEX, as in a pod of a Kubernetes Indexed Job. Default 0/1.
-    #[arg(long, value_name = "i/N|N", value_parser = parse_shard)]
-    pub shard: Option<ShardArg>,
-    /// Walks in this shard (with --simulate; default 1000).
-    #[arg(long, value_name = "W", value_parser = clap::value_parser!(u64).range(1..))]
-    pub walks: Option<u64>,
-    /// Steps per walk at most (with --simulate; default 200).
-    #[arg(long, value_name = "D", value_parser = clap::value_parser!(u32).range(1..=i64::from(MAX_DEPTH)))]
-    pub depth: Option<u32>,
-    /// Also write the shard's JSON report to this file (with --simulate).
-    #[arg(long, value_name = "FILE")]
-    pub out: Option<String>,
-}
-
-impl SimArgs {
-    /// `--out` may not name a file the run reads, the `--catalogue` file or a file given with
-    /// `-f` (stdin, `-`, is no file): the report would overwrite it. Checked before anything
-    /// is read or run.
-    pub fn reject_out_over_input(
-        &self,
-        catalogue: Option<&str>,
-        filenames: &[String],
-    ) -> Result<(), BadInput> {
-        let Some(out) = &self.out else {
-            return Ok(());
-        };
-        if let Some(c) = catalogue.filter(|c| same_file(out, c)) {
-            return Err(BadInput(format!(
-                "--out {out} is {c}, the catalogue given with --catalogue: the shard's report would overwrite it; write it to another file"
-            )));
-        }
-        if let Some(f) = filenames
-            .iter()
-            .find(|f| f.as_str() != "-" && same_file(out, f))
-        {
-            return Err(BadInput(format!(
-                "--out {out} is {f}, given with -f: the report would overwrite your manifests; write it to another file"
-            )));
-        }
-        Ok(())
-    }
-
-    /// The first flag of random-walk checking given besides --simulate, if any.
-    pub fn first_given(&self) -> Option<&'static str> {
-        let given = [
-            ("--seed", self.seed.is_some()),
-            ("--shard", self.shard.is_some()),
-            ("--walks", self.walks.is_some()),
-            ("--depth", self.depth.is_some()),
-            ("--out", self.out.is_some()),
-        ];
-        given.iter().find(|(_, g)| *g).map(|(flag, _)| *flag)
-    }
-
-    /// Without --simulate, none of its flags may be given.
-    pub fn reject_without_simulate(&self) -> Result<(), BadInput> {
-        match self.first_given() {
-            Some(flag) => Err(BadInput(format!(
-                "{flag} is a flag of random-walk checking: add --simulate"
-            ))),
-            None => Ok(()),
-        }
-    }
-}
-
 /// A Kubernetes release in a report, read by a visitor of its string: an unsupported one is
-/// an error at the string's own place in the text, so that [`read_report`] names its field.
+/// an error at the string's own place in the text, so that [`read_shard_report`] names its field.
 /// (`Release`'s own `Deserialize` judges the string after reading it, and the error then
 /// points at the end of the object around it.)
 struct ReleaseField(Release);
@@ -375,7 +219,7 @@ fn step_words(m: &Cluster, s: &podcheck_model::State, a: &Action) -> String {
 
 /// A report's trace as a run, each action looked up by its index in the state it is taken
 /// from, and its words checked against the report's.
-fn decode(m: &Cluster, t: &TraceReport) -> Result<Run<Action>, String> {
+pub fn decode(m: &Cluster, t: &TraceReport) -> Result<Run<Action>, String> {
     if t.path.len() != t.steps || t.actions.len() != t.steps {
         return Err(format!(
             "the trace has {} steps, but {} path entries and {} actions",
@@ -443,167 +287,29 @@ fn size_words(r: &ShardReport) -> String {
     )
 }
 
-/// Whether two paths name the same file: the same canonical path (for a file not there yet,
-/// its folder's canonical path and its name), or, on Unix, the same file on the same device
-/// (a hard link).
-pub(crate) fn same_file(a: &str, b: &str) -> bool {
-    use std::path::{Path, PathBuf};
-    let canonical = |p: &str| -> Option<PathBuf> {
-        let p = Path::new(p);
-        std::fs::canonicalize(p).ok().or_else(|| {
-            let folder = p
-                .parent()
-                .filter(|d| !d.as_os_str().is_empty())
-                .unwrap_or(Path::new("."));
-            Some(std::fs::canonicalize(folder).ok()?.join(p.file_name()?))
-        })
-    };
-    if let (Some(x), Some(y)) = (canonical(a), canonical(b)) {
-        if x == y {
-            return true;
-        }
-    }
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::MetadataExt;
-        if let (Ok(x), Ok(y)) = (std::fs::metadata(a), std::fs::metadata(b)) {
-            return x.dev() == y.dev() && x.ino() == y.ino();
-        }
-    }
-    false
+/// One shard run: its report, and the model and properties to replay its traces with.
+pub struct Shard {
+    pub report: ShardReport,
+    pub model: Cluster,
+    pub defs: Vec<PropertyDef>,
 }
 
-fn write_out(path: &str, json: &str) -> Result<(), BadInput> {
-    std::fs::write(path, format!("{json}\n"))
-        .map_err(|e| BadInput(format!("cannot write {path}: {e}")))
-}
-
-/// Exit 1 for a decided verdict against the expectation, else 3 for an incomplete one, else 0
-/// (as `podcheck check`).
-fn exit_code(props: &[PropertyReport]) -> ExitCode {
-    if props
-        .iter()
-        .any(|p| p.verdict != Verdict::Incomplete && p.verdict != p.expected)
-    {
-        ExitCode::from(1)
-    } else if props.iter().any(|p| p.verdict == Verdict::Incomplete) {
-        ExitCode::from(3)
-    } else {
-        ExitCode::SUCCESS
-    }
-}
-
-fn print_properties(props: &[PropertyReport]) {
-    let w = props.iter().map(|p| p.name.len()).max().unwrap_or(0);
-    for p in props {
-        let decided = p.verdict != Verdict::Incomplete;
-        let mark = if decided && p.verdict != p.expected {
-            "!"
-        } else {
-            " "
-        };
-        let found = p
-            .trace
-            .as_ref()
-            .map(|t| {
-                format!(
-                    "trace {} steps (shard {}, walk {})",
-                    t.steps, t.shard, t.walk
-                )
-            })
-            .unwrap_or_default();
-        say!(
-            " {mark} {:w$}  {:9}  {:10}  expected {:10}  {}",
-            p.name,
-            p.kind,
-            p.verdict.as_str(),
-            p.expected.as_str(),
-            found
-        );
-    }
-    let decided = props
-        .iter()
-        .filter(|p| p.verdict != Verdict::Incomplete)
-        .count();
-    let bad = props
-        .iter()
-        .filter(|p| p.verdict != Verdict::Incomplete && p.verdict != p.expected)
-        .count();
-    say!(
-        "\n{} verdicts: {} decided ({} as expected, {} not), {} incomplete (a simulation decides only what its walks find)",
-        props.len(),
-        decided,
-        decided - bad,
-        bad,
-        props.len() - decided
-    );
-}
-
-/// Prints each found trace as a text timeline.
-fn print_traces(
-    m: &Cluster,
-    defs: &[PropertyDef],
-    props: &[PropertyReport],
-) -> Result<(), BadInput> {
-    for (d, p) in defs.iter().zip(props) {
-        let Some(t) = &p.trace else { continue };
-        let run = decode(m, t).map_err(BadInput)?;
-        let trace = podcheck_traces::from_run(
-            m,
-            &run,
-            d.name,
-            podcheck_traces::Kind::from(&d.kind),
-            p.verdict,
-            None,
-        )
-        .map_err(|e| {
-            BadInput(format!(
-                "internal error: the trace of {} does not replay: {e}",
-                d.name
-            ))
-        })?;
-        say!("{}: {}\n", d.name, d.sentence);
-        say!("{}", podcheck_traces::render_text(&trace));
-    }
-    Ok(())
-}
-
-/// `podcheck check SCENARIO --simulate …`: one shard.
-pub fn run_simulate(
-    picked: Vec<Scenario>,
-    format: Format,
-    traces: bool,
-    args: &SimArgs,
-    size: Size,
-) -> Result<ExitCode, BadInput> {
-    let [scenario] = <[Scenario; 1]>::try_from(picked).map_err(|_| {
-        BadInput(
-            "--simulate runs one scenario: name it (podcheck check SCENARIO --simulate --seed S …)"
-                .into(),
-        )
-    })?;
-    let seed = args.seed.ok_or_else(|| {
-        BadInput(
-            "--simulate needs --seed S (any number; the same seed, shard, walks and depth give the same report)"
-                .into(),
-        )
-    })?;
-    let (index, count) = resolve_shard(args.shard)?;
-    let depth = args.depth.unwrap_or(DEFAULT_DEPTH);
-    let opts = SimOptions {
-        seed,
-        shard: index,
-        walks: args.walks.unwrap_or(DEFAULT_WALKS),
-        depth: depth as usize,
-    };
-    let start = std::time::Instant::now();
-    let r = simulate::simulate(&scenario, &opts).map_err(BadInput)?;
-    let m = check::model(&scenario, &[], false);
+/// Runs shard `opts.shard` of `count` of a swarm over `scenario` (sized as `size` says) and
+/// makes its report.
+pub fn shard(
+    scenario: &Scenario,
+    size: SizeFlags,
+    opts: &SimOptions,
+    count: u64,
+) -> Result<Shard, Error> {
+    let index = opts.shard;
+    let r = simulate::simulate(scenario, opts).map_err(Error)?;
+    let m = check::model(scenario, &[], false);
     let mut properties = Vec::new();
     for p in &r.properties {
         let trace = match &p.found {
             Some(f) => Some(encode(&m, index, f.walk, &f.run, f.p_index).map_err(|e| {
-                BadInput(format!(
+                Error(format!(
                     "internal error: the trace of {} does not replay: {e}",
                     p.def.name
                 ))
@@ -623,82 +329,53 @@ pub fn run_simulate(
         report: SHARD_REPORT.into(),
         podcheck: env!("CARGO_PKG_VERSION").into(),
         scenario: scenario.name.clone(),
-        size: SizeFlags {
-            nodes: size.nodes,
-            replicas: size.replicas,
-            kubernetes_version: size.kubernetes_version,
-        },
+        size,
         kubernetes_version: m.release,
         nodes: scenario.cluster.nodes.len(),
-        replicas: replicas_of(&scenario),
-        seed,
+        replicas: replicas_of(scenario),
+        seed: opts.seed,
         shard: ShardId { index, count },
         walks: opts.walks,
-        depth,
+        depth: opts.depth as u32,
         states_visited: r.states_visited,
         distinct_states: r.distinct_states,
         walks_to_terminal: r.walks_to_terminal,
         properties,
     };
-    let json = serde_json::to_string_pretty(&report).map_err(|e| BadInput(e.to_string()))?;
-    if let Some(path) = &args.out {
-        write_out(path, &json)?;
-    }
-    match format {
-        Format::Json => say!("{json}"),
-        Format::Table => {
-            say!(
-                "{}  (Kubernetes {}, simulation: seed {seed}, shard {index}/{count}, {} walks of up to {depth} steps, {} states visited, {} distinct, {} walks ended in a terminal state)",
-                scenario.name,
-                report.kubernetes_version,
-                opts.walks,
-                r.states_visited,
-                r.distinct_states,
-                r.walks_to_terminal
-            );
-            print_properties(&report.properties);
-            if traces {
-                let defs: Vec<PropertyDef> = r.properties.iter().map(|p| p.def).collect();
-                print_traces(&m, &defs, &report.properties)?;
-            }
-        }
-    }
-    eprintln!(
-        "{}: shard {index}/{count} simulated in {:.2} s",
-        scenario.name,
-        start.elapsed().as_secs_f64()
-    );
-    Ok(exit_code(&report.properties))
+    Ok(Shard {
+        report,
+        model: m,
+        defs: r.properties.iter().map(|p| p.def).collect(),
+    })
 }
 
-/// Reads one shard report, naming the file in every error.
-fn read_report(path: &str) -> Result<ShardReport, BadInput> {
-    let text =
-        std::fs::read_to_string(path).map_err(|e| BadInput(format!("cannot read {path}: {e}")))?;
+/// One shard's report, the text of file `path` (named in every error): JSON of a shard's
+/// report whose parts add up.
+pub fn read_shard_report(path: &str, text: &str) -> Result<ShardReport, Error> {
     let value: serde_json::Value =
-        serde_json::from_str(&text).map_err(|e| BadInput(format!("{path}: not JSON ({e})")))?;
+        serde_json::from_str(text).map_err(|e| Error(format!("{path}: not JSON ({e})")))?;
     match value.get("report").and_then(|r| r.as_str()) {
         Some(SHARD_REPORT) => {}
         Some(MERGED_REPORT) => {
-            return Err(BadInput(format!(
+            return Err(Error(format!(
                 "{path} is a merged report; podcheck merge takes the shards' own reports \
                  (podcheck check … --simulate --format json)"
             )))
         }
         _ => {
-            return Err(BadInput(format!(
+            return Err(Error(format!(
                 "{path}: not a podcheck shard report (podcheck check … --simulate --format json)"
             )))
         }
     }
-    let report: ShardReport = serde_json::from_str(&text).map_err(|e| {
-        let at = json_path_at(&text, e.line(), e.column());
+    let report: ShardReport = serde_json::from_str(text).map_err(|e| {
+        let at = json_path_at(text, e.line(), e.column());
         let field = if at.is_empty() {
             String::new()
         } else {
             format!("field `{at}`: ")
         };
-        BadInput(format!("{path}: not a valid shard report: {field}{e}"))
+        Error(format!("{path}: not a valid shard report: {field}{e}"))
     })?;
     check_report(path, &report)?;
     Ok(report)
@@ -790,9 +467,9 @@ fn json_path_at(text: &str, line: usize, column: usize) -> String {
 /// visited ones; a trace comes from one of the shard's walks and is no longer than its depth.
 /// A report that contradicts itself was edited, or is not a shard's report: bad input,
 /// naming the file and the field. (Its seed cannot be checked short of running the shard
-/// again; its traces are replayed by [`run_merge`].)
-fn check_report(path: &str, r: &ShardReport) -> Result<(), BadInput> {
-    let bad = |field: &str, why: String| BadInput(format!("{path}: {field} {why}"));
+/// again; its traces are replayed by [`merge`].)
+fn check_report(path: &str, r: &ShardReport) -> Result<(), Error> {
+    let bad = |field: &str, why: String| Error(format!("{path}: {field} {why}"));
     if let Some(n) = r.size.nodes.filter(|&n| usize::from(n) != r.nodes) {
         return Err(bad(
             "size.nodes",
@@ -879,37 +556,32 @@ fn check_report(path: &str, r: &ShardReport) -> Result<(), BadInput> {
     Ok(())
 }
 
-/// `podcheck merge FILE…`.
-pub fn run_merge(
-    files: Vec<String>,
-    format: Format,
-    out: Option<String>,
-    traces: bool,
-    catalogue_file: Option<String>,
-) -> Result<ExitCode, BadInput> {
-    if let Some(out) = &out {
-        for f in &files {
-            if same_file(out, f) {
-                return Err(BadInput(format!(
-                    "--out {out} is {f}, one of the reports to merge: the merged report would overwrite it; write it to another file"
-                )));
-            }
-        }
-        if let Some(c) = catalogue_file.as_deref().filter(|c| same_file(out, c)) {
-            return Err(BadInput(format!(
-                "--out {out} is {c}, the catalogue given with --catalogue: the merged report would overwrite it; write it to another file"
-            )));
-        }
-    }
-    let mut reports = Vec::new();
-    for f in &files {
-        reports.push((f.as_str(), read_report(f)?));
-    }
-    let (first_file, first) = &reports[0];
+/// The shards' reports merged: the merged report, the shards missing from it, and the model
+/// and properties to replay its traces with.
+pub struct Merged {
+    pub report: MergedReport,
+    pub missing: Vec<u64>,
+    pub model: Cluster,
+    pub defs: Vec<PropertyDef>,
+}
+
+/// Merges the shards' `reports` (each with its file's name, for messages): per property the
+/// verdict any shard decided, with the shortest trace (replayed and confirmed first), else
+/// `incomplete`. The reports must be of one swarm (the same podcheck, scenario, release, size,
+/// depth, seed and shard count), each shard once. The scenario is looked up in `catalogue`
+/// (read only once the reports agree; `catalogue_file` names it, none for the built-in one).
+pub fn merge(
+    reports: &[(&str, ShardReport)],
+    catalogue: impl FnOnce() -> Result<Vec<Scenario>, Error>,
+    catalogue_file: Option<&str>,
+) -> Result<Merged, Error> {
+    let Some((first_file, first)) = reports.first() else {
+        return Err(Error("no report to merge".into()));
+    };
     // One swarm: the same scenario, size, seed, depth and shard count in every report.
     for (f, r) in &reports[1..] {
         let differs = |what: &str, theirs: String, ours: String| {
-            BadInput(format!(
+            Error(format!(
                 "{f} is not a shard of the same run as {first_file}: its {what} is {theirs}, not {ours}"
             ))
         };
@@ -966,20 +638,20 @@ pub fn run_merge(
     }
     let count = first.shard.count;
     if count > MAX_SHARDS {
-        return Err(BadInput(format!(
+        return Err(Error(format!(
             "{first_file}: {count} shards is more than {MAX_SHARDS}, the most podcheck runs"
         )));
     }
     let mut seen: BTreeMap<u64, &str> = BTreeMap::new();
-    for (f, r) in &reports {
+    for (f, r) in reports {
         if r.shard.index >= count {
-            return Err(BadInput(format!(
+            return Err(Error(format!(
                 "{f}: shard index {} is not below its shard count {count}",
                 r.shard.index
             )));
         }
         if let Some(other) = seen.insert(r.shard.index, f) {
-            return Err(BadInput(format!(
+            return Err(Error(format!(
                 "shard {}/{count} is given twice: {other} and {f}",
                 r.shard.index
             )));
@@ -987,18 +659,16 @@ pub fn run_merge(
     }
     let missing: Vec<u64> = (0..count).filter(|i| !seen.contains_key(i)).collect();
     // The scenario, rebuilt as the shards ran it, to replay every trace.
-    let origin = catalogue_file
-        .clone()
-        .unwrap_or_else(|| "the built-in catalogue".into());
+    let origin = catalogue_file.unwrap_or("the built-in catalogue");
     let size = Size {
         nodes: first.size.nodes,
         replicas: first.size.replicas,
         kubernetes_version: first.size.kubernetes_version,
     };
-    let all = load(&catalogue_file)?;
+    let all = catalogue()?;
     let Some(found) = all.iter().find(|s| s.name == first.scenario) else {
         let known: Vec<&str> = all.iter().map(|s| s.name.as_str()).collect();
-        return Err(BadInput(match &catalogue_file {
+        return Err(Error(match catalogue_file {
             None => format!(
                 "{first_file}: unknown scenario `{}` (in the built-in catalogue): if the shards ran it from a catalogue file (podcheck check --catalogue FILE …), merge with that file: podcheck merge --catalogue FILE …",
                 first.scenario
@@ -1017,13 +687,12 @@ pub fn run_merge(
         (_, Some(r)) if fails(None, Some(r)) => format!("size.replicas is {r}"),
         _ => "size".to_string(),
     };
-    let scenario = resize(vec![found.clone()], size, &origin)
-        .map_err(|BadInput(e)| BadInput(format!("{first_file}: {size_field}: {e}")))?
-        .remove(0);
+    let scenario = resized(found.clone(), size, origin)
+        .map_err(|Error(e)| Error(format!("{first_file}: {size_field}: {e}")))?;
     if (scenario.cluster.nodes.len(), replicas_of(&scenario))
         != (first.nodes, first.replicas.clone())
     {
-        return Err(BadInput(format!(
+        return Err(Error(format!(
             "{first_file}: scenario `{}` in {origin} has {} nodes and replicas {:?}, but the shards ran {} nodes and replicas {:?}: merge with the catalogue the shards used (--catalogue)",
             scenario.name,
             scenario.cluster.nodes.len(),
@@ -1032,10 +701,10 @@ pub fn run_merge(
             first.replicas
         )));
     }
-    let defs = check::selected(&scenario).map_err(BadInput)?;
+    let defs = check::selected(&scenario).map_err(Error)?;
     let m = check::model(&scenario, &[], false);
     if m.release != first.kubernetes_version {
-        return Err(BadInput(format!(
+        return Err(Error(format!(
             "{first_file}: kubernetes_version is {}, but scenario `{}` in {origin} {} follows Kubernetes {}",
             first.kubernetes_version,
             scenario.name,
@@ -1048,7 +717,7 @@ pub fn run_merge(
     }
 
     let mut best: Vec<Option<TraceReport>> = vec![None; defs.len()];
-    for (f, r) in &reports {
+    for (f, r) in reports {
         let names: Vec<(&str, &str)> = r
             .properties
             .iter()
@@ -1056,7 +725,7 @@ pub fn run_merge(
             .collect();
         let ours: Vec<(&str, &str)> = defs.iter().map(|d| (d.name, d.kind.as_str())).collect();
         if names != ours {
-            return Err(BadInput(format!(
+            return Err(Error(format!(
                 "{f}: its properties are not those podcheck checks in `{}` ({origin})",
                 scenario.name
             )));
@@ -1067,10 +736,10 @@ pub fn run_merge(
             .zip(best.iter_mut())
             .enumerate()
         {
-            let bad = |why: String| BadInput(format!("{f}: property {}: {why}", d.name));
+            let bad = |why: String| Error(format!("{f}: property {}: {why}", d.name));
             let (expected, expected_source) = expectation(&scenario, d);
             if p.expected != expected {
-                return Err(BadInput(format!(
+                return Err(Error(format!(
                     "{f}: properties[{i}].expected is {} for {}, but scenario `{}` in {origin} expects {}: merge with the catalogue the shards used (--catalogue), and unedited reports",
                     p.expected.as_str(),
                     d.name,
@@ -1079,7 +748,7 @@ pub fn run_merge(
                 )));
             }
             if p.expected_source != expected_source {
-                return Err(BadInput(format!(
+                return Err(Error(format!(
                     "{f}: properties[{i}].expected_source of {} is `{}`, but scenario `{}` in {origin} gives `{expected_source}`: merge with the catalogue the shards used (--catalogue), and unedited reports",
                     d.name,
                     p.expected_source,
@@ -1110,7 +779,7 @@ pub fn run_merge(
                     }
                     let run = decode(&m, t)
                         .map_err(|e| bad(format!("the trace does not replay: {e}")))?;
-                    confirm(&m, d, &run, t.p_index).map_err(|e| BadInput(format!("{f}: {e}")))?;
+                    confirm(&m, d, &run, t.p_index).map_err(|e| Error(format!("{f}: {e}")))?;
                     let key = |t: &TraceReport| (t.steps, t.shard, t.walk);
                     if b.as_ref().is_none_or(|x| key(t) < key(x)) {
                         *b = Some(t.clone());
@@ -1124,7 +793,7 @@ pub fn run_merge(
             .iter()
             .try_fold(0u64, |sum, (_, r)| sum.checked_add(of(r)))
             .ok_or_else(|| {
-                BadInput(format!(
+                Error(format!(
                     "the shards' {what} add up to more than {}: reports of no real run",
                     u64::MAX
                 ))
@@ -1132,16 +801,6 @@ pub fn run_merge(
     };
     let walks = total("walks", |r| r.walks)?;
     let states_visited = total("states visited", |r| r.states_visited)?;
-    // Every report is valid: only now a warning.
-    if !missing.is_empty() {
-        let list: Vec<String> = missing.iter().map(|i| i.to_string()).collect();
-        eprintln!(
-            "warning: {} of {count} shards are missing ({}): merging the {} given; what they found stands, but the missing shards' walks were not run",
-            missing.len(),
-            list.join(", "),
-            reports.len()
-        );
-    }
 
     let properties: Vec<PropertyReport> = defs
         .iter()
@@ -1180,29 +839,10 @@ pub fn run_merge(
         states_visited,
         properties,
     };
-    let json = serde_json::to_string_pretty(&merged).map_err(|e| BadInput(e.to_string()))?;
-    if let Some(path) = &out {
-        write_out(path, &json)?;
-    }
-    match format {
-        Format::Json => say!("{json}"),
-        Format::Table => {
-            say!(
-                "{}  (Kubernetes {}, swarm: seed {}, {} of {count} shards{}, {} walks of up to {} steps, {} states visited)",
-                merged.scenario,
-                merged.kubernetes_version,
-                merged.seed,
-                merged.shards.merged.len(),
-                if missing.is_empty() { "" } else { ", SOME MISSING" },
-                merged.walks,
-                merged.depth,
-                merged.states_visited
-            );
-            print_properties(&merged.properties);
-            if traces {
-                print_traces(&m, &defs, &merged.properties)?;
-            }
-        }
-    }
-    Ok(exit_code(&merged.properties))
+    Ok(Merged {
+        report: merged,
+        missing,
+        model: m,
+        defs,
+    })
 }

@@ -11,9 +11,11 @@ pub mod facts;
 pub mod itf;
 pub mod kubectl;
 pub mod mermaid;
+pub mod render;
 pub mod text;
 mod trace;
 pub mod words;
 
+pub use render::{render, render_trace, shown_trace, TraceFormat};
 pub use text::render_text;
 pub use trace::*;

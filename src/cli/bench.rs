@@ -4,7 +4,7 @@
 //! reports how far it got, and is killed if it does not end soon after. Such a run is reported
 //! as `> N s`, never with a verdict.
 
-use crate::{load, pick, say, BadInput};
+use crate::cli::common::{load, pick, say, BadInput};
 use podcheck_model::spec::Scenario;
 use podcheck_properties::progress;
 use std::io::Read;
@@ -17,7 +17,7 @@ pub struct BenchArgs {
     /// Scenario names (default: every scenario of the catalogue).
     scenarios: Vec<String>,
     /// Threads that explore, as for `check`.
-    #[arg(long, default_value_t = 1, value_parser = crate::whole::<u16, 1, 64>)]
+    #[arg(long, default_value_t = 1, value_parser = crate::cli::common::whole::<u16, 1, 64>)]
     threads: u16,
     /// Also measure at these sizes (nodes x replicas, each 1–5): `3x2` for every scenario
     /// measured, or `SCENARIO=2x2,3x2` for one scenario (one of those named, when scenarios
@@ -27,7 +27,7 @@ pub struct BenchArgs {
     sizes: Vec<SizeSpec>,
     /// Seconds each run may take. A run that takes longer is stopped and reported as
     /// `> SECS s`.
-    #[arg(long, value_name = "SECS", default_value_t = 60, value_parser = crate::whole::<u64, 1, 86_400>)]
+    #[arg(long, value_name = "SECS", default_value_t = 60, value_parser = crate::cli::common::whole::<u64, 1, 86_400>)]
     timeout: u64,
     /// Write the table, the machine it was measured on and the largest size of each
     /// scenario checked within the time limit into FILE, between the lines
@@ -40,7 +40,7 @@ pub struct BenchArgs {
     /// Run each scenario and size N times (each in a process of its own) and report the
     /// middle run by its total time (exploring, graph and traces): a machine's timings
     /// drift from run to run. A run that passes the time limit ends the repeats.
-    #[arg(long, value_name = "N", default_value_t = 1, value_parser = crate::whole::<u8, 1, 9>)]
+    #[arg(long, value_name = "N", default_value_t = 1, value_parser = crate::cli::common::whole::<u8, 1, 9>)]
     repeat: u8,
 }
 
@@ -182,7 +182,7 @@ pub fn run(args: BenchArgs) -> Result<ExitCode, BadInput> {
         // Before the runs, which take long: the file must have its markers.
         write_between_markers(file, None)?;
     }
-    crate::stop_on_ctrl_c();
+    crate::cli::common::stop_on_ctrl_c();
     let exe = std::env::current_exe().map_err(|e| BadInput(e.to_string()))?;
     let limit = Duration::from_secs(args.timeout);
     say(format_args!("{HEADER}"));

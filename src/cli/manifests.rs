@@ -1,23 +1,17 @@
-//! `podcheck check -f PATH|- [--plan …]`: the applications of the paths, each read by the
-//! library (`podcheck::read_application`) and checked under every plan's scenarios, with what
-//! the reader made of them on stderr (warnings, ignored objects, assumed defaults, and the
-//! fields the model does not read: how many, or with `--verbose` each with its line), so that
-//! stdout keeps the report alone.
+//! `podcheck check -f PATH|- [--plan …]`: the applications of the paths, read and checked
+//! under every plan's scenarios by the library ([`podcheck::Check`]), with what the reader
+//! made of them on stderr (warnings, ignored objects, assumed defaults, and the fields the
+//! model does not read: how many, or with `--verbose` each with its line), so that stdout
+//! keeps the report alone.
 
-use crate::{json_scenario, print_table, print_warnings, resize, say, BadInput, Format, Size};
-use podcheck::{Behaviour, Finding, Plan, Planned, TraceFormat};
+use crate::cli::args::{Format, Size};
+use crate::cli::check::{json_scenario, print_table, print_warnings, with_traces, JsonScenario};
+use crate::cli::common::{did_you_mean, replicas_apply, stop_on_ctrl_c, BadInput};
+use podcheck::{Application, Check, Checked, Observer, Plan, TraceFormat};
 use podcheck_model::manifest::{self, Reading};
-use podcheck_properties::check::{self, CheckOptions, ScenarioResult};
-use podcheck_properties::progress;
+use podcheck_properties::check::CheckOptions;
 use serde::Serialize;
-use serde_json::Value;
 use std::process::ExitCode;
-
-impl From<podcheck::Error> for BadInput {
-    fn from(e: podcheck::Error) -> BadInput {
-        BadInput(e.0)
-    }
-}
 
 /// How the fields the model does not read are shown: listed (`check -f --verbose`), or
 /// counted in one line that says how to list them.
@@ -89,7 +83,7 @@ pub fn parse_plans(given: &[String]) -> Result<Vec<Plan>, BadInput> {
                 )));
             }
             let Some(plan) = Plan::ALL.into_iter().find(|p| p.name() == n) else {
-                let hint = crate::did_you_mean(n, &names);
+                let hint = did_you_mean(n, &names);
                 return Err(BadInput(format!(
                     "--plan: unknown plan `{n}`{hint}; the plans are: {}",
                     names.join(", ")
@@ -104,16 +98,6 @@ pub fn parse_plans(given: &[String]) -> Result<Vec<Plan>, BadInput> {
         }
     }
     Ok(plans)
-}
-
-/// The applications of `paths`, with the notes on what was passed over or read once (a link
-/// to a folder, a path given twice) on stderr.
-fn applications(paths: &[String]) -> Result<Vec<podcheck::Application>, BadInput> {
-    let read = podcheck::applications(paths)?;
-    for n in &read.notes {
-        eprintln!("note: {n}");
-    }
-    Ok(read.apps)
 }
 
 #[derive(Serialize)]
@@ -137,7 +121,7 @@ struct JsonPlanScenario<'a> {
     application: &'a str,
     plan: &'static str,
     #[serde(flatten)]
-    check: crate::JsonScenario<'a>,
+    check: JsonScenario<'a>,
     findings: Vec<JsonFinding<'a>>,
     kubernetes_behaviour: Vec<JsonBehaviour<'a>>,
 }
@@ -185,6 +169,79 @@ pub struct ManifestArgs {
 /// the plan out (`podcheck_model::plan`).
 const LEFT_OUT: &str = "podcheck.dev/plans annotation leaves it out";
 
+/// What `check -f`, `trace -f` and `explore -f` print as the library reads and checks: the
+/// notes on the paths and the reading of each application on stderr; with `report`, each
+/// plan scenario's part of the report as it is checked.
+struct Printer {
+    unused: Unused,
+    report: Option<(Format, bool)>,
+    /// With `report`: each plan scenario checked, in order.
+    results: Vec<Checked>,
+}
+
+impl Observer for Printer {
+    fn notes(&mut self, notes: &[String]) -> Result<(), podcheck::Error> {
+        for n in notes {
+            eprintln!("note: {n}");
+        }
+        Ok(())
+    }
+
+    fn read(&mut self, _: &Application, reading: &Reading) -> Result<(), podcheck::Error> {
+        print_reading(reading, self.unused);
+        Ok(())
+    }
+
+    fn checked(&mut self, c: &Checked) -> Result<(), podcheck::Error> {
+        let Some((format, strict)) = self.report else {
+            return Ok(());
+        };
+        let r = &c.result;
+        if r.complete && r.unique_states <= 1 {
+            eprintln!(
+                "{}: {}: only the start state was explored: nothing can happen from the settled start (can the pods be placed on the nodes? check resources, taints and nodeSelector); the verdicts say nothing about your workloads",
+                if strict { "error" } else { "warning" },
+                r.scenario.name
+            );
+        }
+        if format == Format::Table {
+            print_table(r, c.started);
+            for f in &c.findings {
+                say!("finding: {}: {}: {}", f.scenario, f.property, f.sentence);
+                say!("{}", f.trace);
+            }
+            for b in &c.behaviours {
+                say!(
+                    "kubernetes behaviour: {}: {}: {}",
+                    b.scenario,
+                    b.property,
+                    b.why
+                );
+            }
+            // With --traces, the other runs: witnesses, and the counterexamples of
+            // Kubernetes' behaviour.
+            for (prop, t) in r.properties.iter().zip(&c.traces) {
+                if c.findings.iter().any(|f| f.property == prop.def.name) {
+                    continue;
+                }
+                if let Some(t) = t {
+                    say!("{t}");
+                }
+            }
+            if !c.findings.is_empty() || !c.behaviours.is_empty() {
+                say!("");
+            }
+        }
+        print_warnings(r, strict);
+        self.results.push(c.clone());
+        Ok(())
+    }
+
+    fn cannot_start_thread(&self, e: std::io::Error) -> podcheck::Error {
+        podcheck::Error(format!("cannot start a thread for --jobs: {e}"))
+    }
+}
+
 /// Every plan scenario of the manifests at `paths` under the plans named (default: all), for
 /// `trace -f` and `explore -f`; what the reader made of the manifests is on stderr, as for
 /// `check -f`.
@@ -194,67 +251,60 @@ pub fn plan_scenarios(
     size: Size,
 ) -> Result<Vec<podcheck_model::spec::Scenario>, BadInput> {
     let named = parse_plans(plans)?;
-    let mut out = Vec::new();
-    let mut bases = Vec::new();
-    for app in &applications(paths)? {
-        let reading = podcheck::read_application(app)?;
-        print_reading(
-            &reading,
-            Unused::Count {
+    let prepared = Check::paths(paths.to_vec())
+        .plans(named)
+        .size(size.lib())
+        .prepare(&mut Printer {
+            unused: Unused::Count {
                 how_to_list: "podcheck check -f PATH --verbose lists them",
             },
-        );
-        let chosen = reading.plans.clone();
-        let base = resize(vec![reading.scenario], size, &app.name)?.remove(0);
-        let (p, _) = podcheck::planned(&app.name, &base, &named, &chosen);
-        out.extend(p.into_iter().map(|p| p.scenario));
-        bases.push(base);
-    }
-    crate::replicas_apply(&bases, size)?;
-    if out.is_empty() {
+            report: None,
+            results: Vec::new(),
+        })?;
+    replicas_apply(&prepared.bases, size)?;
+    if prepared.planned.is_empty() {
         return Err(BadInput(
             "the manifests have no plan scenario: no plan acts on their workloads".into(),
         ));
     }
-    Ok(out)
+    Ok(prepared.planned.into_iter().map(|p| p.scenario).collect())
 }
 
 pub fn run(a: ManifestArgs) -> Result<ExitCode, BadInput> {
     let plans = parse_plans(&a.plans)?;
-    let apps = applications(&a.paths)?;
-    let mut planned: Vec<Planned> = Vec::new();
-    let mut not_applicable = Vec::new();
-    let mut bases = Vec::new();
-    for app in &apps {
-        let reading = podcheck::read_application(app)?;
-        let unused = if a.verbose {
+    let check = Check::paths(a.paths)
+        .plans(plans.iter().copied())
+        .size(a.size.lib())
+        .options(a.opts.clone())
+        .jobs(a.jobs)
+        .trace_format(a.trace_format)
+        .traces(a.traces);
+    let mut printer = Printer {
+        unused: if a.verbose {
             Unused::List
         } else {
             Unused::Count {
                 how_to_list: "--verbose lists them",
             }
-        };
-        print_reading(&reading, unused);
-        let chosen = reading.plans.clone();
-        let base = resize(vec![reading.scenario], a.size, &app.name)?.remove(0);
-        let (p, na) = podcheck::planned(&app.name, &base, &plans, &chosen);
-        planned.extend(p);
-        not_applicable.extend(na);
-        bases.push(base);
-    }
-    crate::replicas_apply(&bases, a.size)?;
+        },
+        report: Some((a.format, a.strict)),
+        results: Vec::new(),
+    };
+    let prepared = check.prepare(&mut printer)?;
+    replicas_apply(&prepared.bases, a.size)?;
+    let not_applicable = &prepared.not_applicable;
     // The plans a workload's own `podcheck.dev/plans` leaves out, one line per application;
     // every other plan with nothing to act on, a line each with why.
-    for app in &apps {
+    for app in &prepared.applications {
         let left_out: Vec<&str> = not_applicable
             .iter()
-            .filter(|n| n.application == app.name && n.why.contains(LEFT_OUT))
+            .filter(|n| &n.application == app && n.why.contains(LEFT_OUT))
             .map(|n| n.plan.name())
             .collect();
         if !left_out.is_empty() {
             eprintln!(
                 "not checked: {}: {} (left out by the podcheck.dev/plans annotation)",
-                app.name,
+                app,
                 left_out.join(", ")
             );
         }
@@ -264,7 +314,7 @@ pub fn run(a: ManifestArgs) -> Result<ExitCode, BadInput> {
     }
     if !a.plans.is_empty() {
         for &plan in &plans {
-            if !planned.iter().any(|p| p.plan == plan) {
+            if !prepared.planned.iter().any(|p| p.plan == plan) {
                 let why: Vec<String> = not_applicable
                     .iter()
                     .filter(|n| n.plan == plan)
@@ -278,98 +328,27 @@ pub fn run(a: ManifestArgs) -> Result<ExitCode, BadInput> {
             }
         }
     }
-    crate::stop_on_ctrl_c();
+    stop_on_ctrl_c();
     let threads = a.opts.threads as u16;
-    type Done = (
-        ScenarioResult,
-        bool,
-        Vec<Finding>,
-        Vec<Behaviour>,
-        Vec<Option<Value>>,
-    );
-    let mut results: Vec<Done> = Vec::new();
-    // Each plan scenario checked, with its findings and (with --traces) the text of its
-    // other traces, on one of `--jobs` threads; then reported in order.
-    let work = |i: usize| -> Result<_, BadInput> {
-        let p = &planned[i];
-        let interrupted = progress::interrupts() > 0;
-        let r = if interrupted {
-            crate::not_started(&p.scenario)?
-        } else {
-            let defs = podcheck::properties_of(&p.scenario, &[])?;
-            check::check_with(&p.scenario, &defs, &a.opts).map_err(BadInput)?
-        };
-        let (found, behaviour) = podcheck::findings(p, &r, a.trace_format)?;
-        let mut others = Vec::new();
-        if a.format == Format::Table && a.traces {
-            // The other runs: witnesses, and the counterexamples of Kubernetes' behaviour.
-            for prop in &r.properties {
-                if found.iter().any(|f| f.property == prop.def.name) {
-                    continue;
-                }
-                if let Some(t) = podcheck::render_trace(&r, prop, a.trace_format)? {
-                    others.push(t);
-                }
-            }
-        }
-        // With --format json --traces: every property's run, in --trace-format.
-        let json = if a.format == Format::Json && a.traces {
-            crate::json_traces(&r, a.trace_format)?
-        } else {
-            Vec::new()
-        };
-        Ok((r, interrupted, found, behaviour, others, json))
-    };
-    crate::in_order(planned.len(), a.jobs, work, |done| {
-        let (r, interrupted, found, behaviour, others, json) = done?;
-        if r.complete && r.unique_states <= 1 {
-            eprintln!(
-                "{}: {}: only the start state was explored: nothing can happen from the settled start (can the pods be placed on the nodes? check resources, taints and nodeSelector); the verdicts say nothing about your workloads",
-                if a.strict { "error" } else { "warning" },
-                r.scenario.name
-            );
-        }
-        if a.format == Format::Table {
-            print_table(&r, !interrupted);
-            for f in &found {
-                say!("finding: {}: {}: {}", f.scenario, f.property, f.sentence);
-                say!("{}", f.trace);
-            }
-            for b in &behaviour {
-                say!(
-                    "kubernetes behaviour: {}: {}: {}",
-                    b.scenario,
-                    b.property,
-                    b.why
-                );
-            }
-            for t in &others {
-                say!("{t}");
-            }
-            if !found.is_empty() || !behaviour.is_empty() {
-                say!("");
-            }
-        }
-        print_warnings(&r, a.strict);
-        results.push((r, !interrupted, found, behaviour, json));
-        Ok(())
-    })?;
-    let n_findings: usize = results.iter().map(|r| r.2.len()).sum();
-    let k_scenarios = results.iter().filter(|r| !r.2.is_empty()).count();
-    let n_behaviour: usize = results.iter().map(|r| r.3.len()).sum();
-    let n_warnings: usize = results.iter().map(|r| r.0.warnings.len()).sum();
+    let report = check.check(prepared, &mut printer)?;
+    let results = &printer.results;
+    let n_findings: usize = results.iter().map(|c| c.findings.len()).sum();
+    let k_scenarios = results.iter().filter(|c| !c.findings.is_empty()).count();
+    let n_behaviour: usize = results.iter().map(|c| c.behaviours.len()).sum();
+    let n_warnings: usize = results.iter().map(|c| c.result.warnings.len()).sum();
     let one_state = results
         .iter()
-        .any(|r| r.0.complete && r.0.unique_states <= 1);
+        .any(|c| c.result.complete && c.result.unique_states <= 1);
     let n_vacuous: usize = results
         .iter()
-        .map(|r| r.0.properties.iter().filter(|p| p.vacuous).count())
+        .map(|c| c.result.properties.iter().filter(|p| p.vacuous).count())
         .sum();
-    let incomplete = results.iter().filter(|r| !r.0.complete).count();
+    let incomplete = results.iter().filter(|c| !c.result.complete).count();
     if a.format == Format::Json {
         let out = JsonReport {
-            applications: apps.iter().map(|a| a.name.as_str()).collect(),
-            not_applicable: not_applicable
+            applications: report.applications().iter().map(String::as_str).collect(),
+            not_applicable: report
+                .not_applicable()
                 .iter()
                 .map(|n| JsonNotApplicable {
                     application: &n.application,
@@ -377,35 +356,38 @@ pub fn run(a: ManifestArgs) -> Result<ExitCode, BadInput> {
                     why: &n.why,
                 })
                 .collect(),
-            scenarios: planned
+            scenarios: results
                 .iter()
-                .zip(&results)
-                .map(
-                    |(p, (r, checked, found, behaviour, json))| JsonPlanScenario {
-                        application: &p.application,
-                        plan: p.plan.name(),
-                        check: crate::with_traces(
-                            json_scenario(r, threads, *checked),
-                            json.clone(),
-                        ),
-                        findings: found
+                .map(|c| JsonPlanScenario {
+                    application: &c.planned.application,
+                    plan: c.planned.plan.name(),
+                    check: with_traces(
+                        json_scenario(&c.result, threads, c.started),
+                        // With --traces: every property's run, in --trace-format.
+                        c.traces
                             .iter()
-                            .map(|f| JsonFinding {
-                                property: &f.property,
-                                sentence: &f.sentence,
-                                trace_steps: f.trace_steps,
-                                trace: trace_value(&f.trace, a.trace_format),
-                            })
+                            .map(|t| t.as_deref().map(|t| trace_value(t, a.trace_format)))
                             .collect(),
-                        kubernetes_behaviour: behaviour
-                            .iter()
-                            .map(|b| JsonBehaviour {
-                                property: &b.property,
-                                why: &b.why,
-                            })
-                            .collect(),
-                    },
-                )
+                    ),
+                    findings: c
+                        .findings
+                        .iter()
+                        .map(|f| JsonFinding {
+                            property: &f.property,
+                            sentence: &f.sentence,
+                            trace_steps: f.trace_steps,
+                            trace: trace_value(&f.trace, a.trace_format),
+                        })
+                        .collect(),
+                    kubernetes_behaviour: c
+                        .behaviours
+                        .iter()
+                        .map(|b| JsonBehaviour {
+                            property: &b.property,
+                            why: &b.why,
+                        })
+                        .collect(),
+                })
                 .collect(),
             findings: n_findings,
             kubernetes_behaviours: n_behaviour,
@@ -431,7 +413,7 @@ pub fn run(a: ManifestArgs) -> Result<ExitCode, BadInput> {
         }
         say!(
             "{}, {}: {} in {}; {}; {} vacuous{tail}",
-            plural(apps.len(), "application", "applications"),
+            plural(report.applications().len(), "application", "applications"),
             plural(results.len(), "plan scenario", "plan scenarios"),
             plural(n_findings, "finding", "findings"),
             plural(k_scenarios, "scenario", "scenarios"),
