@@ -32,7 +32,6 @@ pub mod derived;
 pub mod drain;
 pub mod faults;
 pub mod footprint;
-pub mod k8s;
 pub mod kubectl;
 pub mod kubelet;
 pub mod manifest;
@@ -44,6 +43,9 @@ pub mod spec;
 pub mod state;
 pub mod symmetry;
 pub mod time;
+
+/// The upstream decision logic, in its own crate; `crate::k8s::…` names it here.
+pub use podcheck_k8s as k8s;
 
 pub use cluster::{Action, Actor, Cluster, PropertyFn, Unsettled};
 pub use context::Context;
