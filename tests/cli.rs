@@ -13,7 +13,7 @@ const BIN: &str = env!("CARGO_BIN_EXE_podcheck");
 /// The built-in catalogue, as shipped.
 const CATALOGUE_YAML: &str = include_str!(concat!(
     env!("CARGO_MANIFEST_DIR"),
-    "/model/scenarios/catalogue.yaml"
+    "/input/scenarios/catalogue.yaml"
 ));
 
 /// The scenario names the brief requires `list` to show.
@@ -1235,7 +1235,7 @@ fn bench_reads_a_catalogue_file() {
     let dir = std::env::temp_dir().join(format!("podcheck-bench-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let file = dir.join("one.yaml");
-    let builtin = include_str!("../model/scenarios/catalogue.yaml");
+    let builtin = include_str!("../input/scenarios/catalogue.yaml");
     std::fs::write(&file, builtin).unwrap();
     let o = run_expect(
         &["bench", "healthy", "--catalogue", file.to_str().unwrap()],

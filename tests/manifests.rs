@@ -1013,7 +1013,7 @@ fn cli_checks_manifests_and_refuses_the_wrong_file() {
     assert!(String::from_utf8_lossy(&out.stderr).contains("this is a Kubernetes manifest"));
     // A scenario list given as manifests.
     let out = Command::new(BIN)
-        .args(["check", "-f", "model/scenarios/catalogue.yaml"])
+        .args(["check", "-f", "input/scenarios/catalogue.yaml"])
         .output()
         .unwrap();
     assert_eq!(out.status.code(), Some(2));

@@ -22,16 +22,16 @@
 pub mod quantity;
 pub mod tree;
 
-use crate::k8s::{
-    ConditionStatus, ExitCodesOperator, PullPolicy, Resources, RestartPolicy, Taint, TaintEffect,
-    Toleration, TolerationOperator,
-};
 use crate::spec::{self, ClaimSpec, Container, Scenario, Workload, MAX_SECONDS};
 use k8s_openapi::api::{
     apps::v1 as apps, batch::v1 as batch, core::v1 as core, policy::v1 as policy,
 };
 use k8s_openapi::apimachinery::pkg::apis::meta::v1::{LabelSelector, ObjectMeta};
 use k8s_openapi::apimachinery::pkg::util::intstr::IntOrString;
+use podcheck_k8s::{
+    ConditionStatus, ExitCodesOperator, PullPolicy, Resources, RestartPolicy, Taint, TaintEffect,
+    Toleration, TolerationOperator,
+};
 use std::cell::RefCell;
 use std::collections::BTreeMap;
 use tree::{Loc, Node, Tree, UnknownField};
@@ -1593,7 +1593,7 @@ impl Reader {
         doc: &Doc,
         base: &str,
         p: &core::PodSpec,
-    ) -> Result<Option<Vec<crate::k8s::NodeSelectorTerm>>, String> {
+    ) -> Result<Option<Vec<podcheck_k8s::NodeSelectorTerm>>, String> {
         let not_run = |what: &str| {
             format!("the model's scheduler does not run {what}: it may place pods where a real scheduler would not, and its findings about nodes (a drain, a partition, a node that dies) may differ")
         };
@@ -1643,19 +1643,19 @@ impl Reader {
             "{base}.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms"
         );
         let ops = [
-            ("In", crate::k8s::NodeSelectorOperator::In),
-            ("NotIn", crate::k8s::NodeSelectorOperator::NotIn),
-            ("Exists", crate::k8s::NodeSelectorOperator::Exists),
+            ("In", podcheck_k8s::NodeSelectorOperator::In),
+            ("NotIn", podcheck_k8s::NodeSelectorOperator::NotIn),
+            ("Exists", podcheck_k8s::NodeSelectorOperator::Exists),
             (
                 "DoesNotExist",
-                crate::k8s::NodeSelectorOperator::DoesNotExist,
+                podcheck_k8s::NodeSelectorOperator::DoesNotExist,
             ),
-            ("Gt", crate::k8s::NodeSelectorOperator::Gt),
-            ("Lt", crate::k8s::NodeSelectorOperator::Lt),
+            ("Gt", podcheck_k8s::NodeSelectorOperator::Gt),
+            ("Lt", podcheck_k8s::NodeSelectorOperator::Lt),
         ];
         let mut terms = Vec::new();
         for (i, t) in req.node_selector_terms.iter().enumerate() {
-            let mut term = crate::k8s::NodeSelectorTerm::default();
+            let mut term = podcheck_k8s::NodeSelectorTerm::default();
             for (list, reqs, out) in [
                 (
                     "matchExpressions",
@@ -1671,7 +1671,7 @@ impl Reader {
                         &r.operator,
                         &ops,
                     )?;
-                    out.push(crate::k8s::NodeSelectorRequirement {
+                    out.push(podcheck_k8s::NodeSelectorRequirement {
                         key: r.key.clone(),
                         operator,
                         values: r.values.clone().unwrap_or_default(),

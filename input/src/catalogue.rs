@@ -1,4 +1,4 @@
-//! The built-in scenario catalogue (`model/scenarios/catalogue.yaml`).
+//! The built-in scenario catalogue (`input/scenarios/catalogue.yaml`).
 
 use crate::spec::{parse_scenarios, Scenario};
 
@@ -7,7 +7,7 @@ pub const CATALOGUE_YAML: &str = include_str!("../scenarios/catalogue.yaml");
 
 /// Every built-in scenario, in catalogue order.
 pub fn builtin() -> Vec<Scenario> {
-    parse_scenarios(CATALOGUE_YAML, "model/scenarios/catalogue.yaml")
+    parse_scenarios(CATALOGUE_YAML, "input/scenarios/catalogue.yaml")
         .expect("the built-in catalogue is valid (tested)")
 }
 
