@@ -299,7 +299,7 @@ fn a_drain_of_an_unknown_node_is_refused() {
         force: false,
         delete_emptydir_data: false,
     }];
-    let e = s.validate().unwrap_err();
+    let e = s.validate().unwrap_err().to_string();
     assert!(e.contains("fault names unknown node `node-9`"), "{e}");
 }
 

@@ -166,7 +166,7 @@ fn the_node_goes_not_ready_at_once() {
 fn bad_configurations_are_refused() {
     let mut s = catalogue::find("node-shutdown").unwrap();
     s.cluster.nodes[0].shutdown_grace_period_critical_pods_seconds = 40;
-    let e = s.validate().unwrap_err();
+    let e = s.validate().unwrap_err().to_string();
     assert!(
         e.contains("shutdownGracePeriodCriticalPods 40s must be <= shutdownGracePeriod 30s"),
         "{e}"
@@ -175,7 +175,7 @@ fn bad_configurations_are_refused() {
     s.faults = vec![Fault::NodeShutdown {
         node: "node-2".into(),
     }];
-    let e = s.validate().unwrap_err();
+    let e = s.validate().unwrap_err().to_string();
     assert!(
         e.contains("node `node-2` has no shutdownGracePeriodSeconds"),
         "{e}"

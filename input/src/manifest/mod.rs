@@ -2480,20 +2480,20 @@ impl Reader {
         };
         // The scenario's own validation, its message pointed back at the manifest.
         if let Err(e) = scenario.validate() {
-            let mut located_e = locate_validation(&e, &workloads);
-            if located_e == e {
-                // Not about one workload: about a Service, a budget or the whole; named by
-                // the object it is about where the message names one.
-                let named = services
-                    .iter()
-                    .map(|(d, _)| d)
-                    .chain(pdbs.iter().map(|(d, _)| d))
-                    .find(|d| e.contains(&format!("`{}`", name_of(d.tree))));
-                located_e = match named {
+            // A workload's at its manifest, a budget's at its own; about the whole (or a
+            // Service, a node): named by the files.
+            let located_e = locate_validation(&e, &workloads).unwrap_or_else(|| {
+                let budget = match &e.object {
+                    spec::Object::Budget(b) => {
+                        pdbs.iter().map(|(d, _)| d).find(|d| name_of(d.tree) == *b)
+                    }
+                    _ => None,
+                };
+                match budget {
                     Some(d) => located(d.origin, d.tree.loc, &format!("{}: {e}", d.what)),
                     None => format!("{}: {e}", origins.join(", ")),
-                };
-            }
+                }
+            });
             return Err(located_e);
         }
         Ok(Reading {
@@ -2518,59 +2518,61 @@ fn claim_modes(doc: &Doc, path: &str, c: &ClaimSpec) -> Result<(), String> {
     })
 }
 
-/// A message of [`Scenario::validate`] pointed at the manifest it is about: the workload it
-/// names, and the field path it gives (or the container's field).
-fn locate_validation(e: &str, workloads: &[(Doc, Workload, BTreeMap<String, String>)]) -> String {
-    for (d, w, _) in workloads {
-        let tag = format!("workload `{}`", w.name());
-        let Some(rest) = e.strip_prefix(&tag) else {
-            continue;
+/// An error of [`Scenario::validate`] about a workload, pointed at its manifest: at the field
+/// it names (or the container's), else at the object; None for one about no workload.
+fn locate_validation(
+    e: &spec::Invalid,
+    workloads: &[(Doc, Workload, BTreeMap<String, String>)],
+) -> Option<String> {
+    let (name, container) = match &e.object {
+        spec::Object::Workload(w) => (w, None),
+        spec::Object::Container {
+            workload,
+            container,
+        } => (workload, Some(container)),
+        _ => return None,
+    };
+    let (d, w, _) = workloads.iter().find(|(_, w, _)| w.name() == name)?;
+    // A field of a container of the template.
+    if let Some(c) = container {
+        let base = if matches!(w, Workload::Pod { .. }) {
+            "spec"
+        } else {
+            "spec.template.spec"
         };
-        let rest = rest.trim_start_matches(':').trim();
-        // `container `c`: field: …` names a container of the template.
-        if let Some(r) = rest.strip_prefix("container `") {
-            if let Some((c, tail)) = r.split_once('`') {
-                let tail = tail.trim_start_matches(':').trim();
-                let base = if matches!(w, Workload::Pod { .. }) {
-                    "spec"
-                } else {
-                    "spec.template.spec"
-                };
-                let t = w.template();
-                let path = t
-                    .containers
+        let t = w.template();
+        let path = t
+            .containers
+            .iter()
+            .position(|x| &x.name == c)
+            .map(|i| format!("{base}.containers[{i}]"))
+            .or_else(|| {
+                t.init_containers
                     .iter()
-                    .position(|x| x.name == c)
-                    .map(|i| format!("{base}.containers[{i}]"))
-                    .or_else(|| {
-                        t.init_containers
-                            .iter()
-                            .position(|x| x.name == c)
-                            .map(|i| format!("{base}.initContainers[{i}]"))
-                    })
-                    .unwrap_or_else(|| base.to_string());
-                let (field, msg) = tail.split_once(": ").unwrap_or(("", tail));
-                // The scenario's field names, in the manifest's words.
-                let field = field
-                    .replace(".cpuMilli", ".cpu")
-                    .replace(".memoryMi", ".memory");
-                let field = field.as_str();
-                let full = if field.starts_with("app.") || field.is_empty() {
-                    path
-                } else {
-                    format!("{path}.{field}")
-                };
-                return d.err(&full, msg);
-            }
-        }
-        if let Some((path, msg)) = rest.split_once(": ") {
-            if path.starts_with("spec") || path.starts_with("metadata") {
-                return d.err(path, msg);
-            }
-        }
-        return located(d.origin, d.tree.loc, &format!("{}: {rest}", d.what));
+                    .position(|x| &x.name == c)
+                    .map(|i| format!("{base}.initContainers[{i}]"))
+            })
+            .unwrap_or_else(|| base.to_string());
+        // The scenario's field names, in the manifest's words.
+        let field = e
+            .field
+            .replace(".cpuMilli", ".cpu")
+            .replace(".memoryMi", ".memory");
+        let full = if field.starts_with("app.") || field.is_empty() {
+            path
+        } else {
+            format!("{path}.{field}")
+        };
+        return Some(d.err(&full, &e.detail));
     }
-    e.to_string()
+    if e.field.starts_with("spec") || e.field.starts_with("metadata") {
+        return Some(d.err(&e.field, &e.detail));
+    }
+    Some(located(
+        d.origin,
+        d.tree.loc,
+        &format!("{}: {}", d.what, e.after_object()),
+    ))
 }
 
 /// The paths the model reads, per kind (`[]` for any index; a trailing `.*` for a whole

@@ -1,7 +1,7 @@
 //! Reading a file of scenarios: parse, validate, and point a validation error at the line of
 //! the part it is about.
 
-use super::Scenario;
+use super::{Invalid, Part, Scenario};
 use serde::Deserialize;
 
 /// Reads a list of scenarios from YAML. `origin` names the file in error messages.
@@ -49,25 +49,18 @@ struct ScenarioLines {
 }
 
 impl ScenarioLines {
-    /// The line of the field a validation error is about, by the word it starts with
-    /// (`service …`, `fault …`, `workload `web`: …`, `cluster.nodes …`), else the line of
+    /// The line of the part of the scenario a validation error is about, else the line of
     /// the scenario's name.
-    fn line_of(&self, error: &str) -> usize {
-        let mut words = error.split([' ', ':', '.']);
-        let mut first = words.next().unwrap_or("");
-        // `two workloads are named …`, `two stepFails faults …`: the second word says which.
-        if first == "two" {
-            first = words.next().unwrap_or("");
-        }
-        let field = match first {
-            "service" => &self.service,
-            "fault" | "faults" | "stepFails" | "at" => &self.faults,
-            "workload" | "workloads" => &self.workloads,
-            "cluster" | "node" | "nodes" => &self.cluster,
-            "persistentVolumeClaims" | "claim" => &self.persistent_volume_claims,
-            "podDisruptionBudgets" => &self.pod_disruption_budgets,
-            "expect" | "property" => &self.expect,
-            _ => &None,
+    fn line_of(&self, error: &Invalid) -> usize {
+        let field = match error.object.part() {
+            Some(Part::Service) => &self.service,
+            Some(Part::Faults) => &self.faults,
+            Some(Part::Workloads) => &self.workloads,
+            Some(Part::Cluster) => &self.cluster,
+            Some(Part::PersistentVolumeClaims) => &self.persistent_volume_claims,
+            Some(Part::PodDisruptionBudgets) => &self.pod_disruption_budgets,
+            Some(Part::Expect) => &self.expect,
+            None => &None,
         };
         field
             .as_ref()

@@ -83,21 +83,29 @@ impl Scenario {
     /// The release the scenario follows: `cluster.kubernetesVersion`, else
     /// [`Release::NEWEST`].
     pub fn release(&self) -> Result<Release, String> {
+        self.checked_release().map_err(|e| e.to_string())
+    }
+
+    /// [`Scenario::release`], its error typed for validation.
+    pub(super) fn checked_release(&self) -> Result<Release, Invalid> {
         match &self.cluster.kubernetes_version {
             None => Ok(Release::NEWEST),
-            Some(v) => Release::parse(v).map_err(|e| format!("cluster.kubernetesVersion: {e}")),
+            Some(v) => Release::parse(v).map_err(|e| {
+                Invalid::new(Object::Part(Part::Cluster), "cluster.kubernetesVersion", e)
+            }),
         }
     }
 
     /// Expectations bounded by release: for a property, at most one applies to each
     /// release, and one applies to every release if any is bounded.
-    pub(super) fn validate_expectations(&self) -> Result<(), String> {
+    pub(super) fn validate_expectations(&self) -> Result<(), Invalid> {
         for e in &self.expect {
             if let (Some(f), Some(b)) = (e.from, e.before) {
                 if f >= b {
-                    return Err(format!(
-                        "expect `{}`: from {f} before {b} is no release at all",
-                        e.property
+                    return Err(Invalid::new(
+                        Object::Expectation(e.property.clone()),
+                        "",
+                        format!("from {f} before {b} is no release at all"),
                     ));
                 }
             }
@@ -113,15 +121,17 @@ impl Scenario {
                 let r = Release { minor };
                 let n = same.iter().filter(|x| x.applies_to(r)).count();
                 if n > 1 {
-                    return Err(format!(
-                        "expect `{}`: {n} expectations apply to Kubernetes {r}",
-                        e.property
+                    return Err(Invalid::new(
+                        Object::Expectation(e.property.clone()),
+                        "",
+                        format!("{n} expectations apply to Kubernetes {r}"),
                     ));
                 }
                 if bounded && n == 0 {
-                    return Err(format!(
-                        "expect `{}`: no expectation applies to Kubernetes {r} (give `from` and `before` that cover every release)",
-                        e.property
+                    return Err(Invalid::new(
+                        Object::Expectation(e.property.clone()),
+                        "",
+                        format!("no expectation applies to Kubernetes {r} (give `from` and `before` that cover every release)"),
                     ));
                 }
             }
@@ -137,21 +147,30 @@ impl Scenario {
 /// init container, which is not what the scenario asks for, so it is refused with the
 /// release it needs. A postStart hook on a sidecar is not modelled.
 /// `docs/sources.md#sidecar-containers`.
-pub fn validate_sidecars(w: &Workload, t: &PodSpec, release: Release) -> Result<(), String> {
+pub fn validate_sidecars(w: &Workload, t: &PodSpec, release: Release) -> Result<(), Invalid> {
     let base = pod_spec_path(w);
     for (i, c) in t.init_containers.iter().enumerate() {
         if !c.is_sidecar() {
             continue;
         }
-        let here = format!("workload `{}`: {base}.initContainers[{i}]", w.name());
+        let here = format!("{base}.initContainers[{i}]");
+        let at = |field: &str, detail: String| {
+            Invalid::new(
+                Object::Workload(w.name().into()),
+                format!("{here}.{field}"),
+                detail,
+            )
+        };
         if !release.at_least(29) {
-            return Err(format!(
-                "{here}.restartPolicy: a sidecar container needs Kubernetes 1.29 or later (feature gate SidecarContainers); the scenario follows {release}, whose API server drops the field"
+            return Err(at(
+                "restartPolicy",
+                format!("a sidecar container needs Kubernetes 1.29 or later (feature gate SidecarContainers); the scenario follows {release}, whose API server drops the field"),
             ));
         }
         if c.lifecycle.as_ref().is_some_and(|l| l.post_start.is_some()) {
-            return Err(format!(
-                "{here}.lifecycle.postStart: a postStart hook on a sidecar container is not modelled"
+            return Err(at(
+                "lifecycle.postStart",
+                "a postStart hook on a sidecar container is not modelled".into(),
             ));
         }
     }

@@ -1307,7 +1307,7 @@ impl Scenario {
         }
         self.validate().map_err(|e| {
             if removed.is_empty() {
-                e
+                e.to_string()
             } else {
                 format!(
                     "{e} (--nodes {} leaves out {})",

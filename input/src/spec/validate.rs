@@ -40,11 +40,17 @@ fn dns1123_label_chars(name: &str) -> Option<String> {
     (!fine).then(|| "a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character".into())
 }
 
-fn resource_in_range(at: &str, r: &podcheck_k8s::Resources) -> Result<(), String> {
+fn resource_in_range(
+    object: &Object,
+    at: &str,
+    r: &podcheck_k8s::Resources,
+) -> Result<(), Invalid> {
     for (field, v) in [("cpuMilli", r.cpu_milli), ("memoryMi", r.memory_mi)] {
         if v > MAX_RESOURCE {
-            return Err(format!(
-                "{at}.{field}: {v} is larger than the model takes ({MAX_RESOURCE}: the sums over a node's pods must fit 64 bits)"
+            return Err(Invalid::new(
+                object.clone(),
+                format!("{at}.{field}"),
+                format!("{v} is larger than the model takes ({MAX_RESOURCE}: the sums over a node's pods must fit 64 bits)"),
             ));
         }
     }
@@ -54,67 +60,83 @@ fn resource_in_range(at: &str, r: &podcheck_k8s::Resources) -> Result<(), String
 impl Scenario {
     /// The limits of the state's small integers and bit sets, checked where a scenario enters
     /// so that none of them can wrap.
-    fn validate_limits(&self) -> Result<(), String> {
+    fn validate_limits(&self) -> Result<(), Invalid> {
         if self.workloads.len() > MAX_WORKLOADS {
-            return Err(format!(
-                "workloads: {} workloads, the model holds at most {MAX_WORKLOADS}",
-                self.workloads.len()
+            return Err(Invalid::new(
+                Object::Part(Part::Workloads),
+                "workloads",
+                format!(
+                    "{} workloads, the model holds at most {MAX_WORKLOADS}",
+                    self.workloads.len()
+                ),
             ));
         }
         if self.faults.len() > MAX_FAULTS {
-            return Err(format!(
-                "faults: {} faults, the model holds at most {MAX_FAULTS}",
-                self.faults.len()
+            return Err(Invalid::new(
+                Object::Part(Part::Faults),
+                "faults",
+                format!(
+                    "{} faults, the model holds at most {MAX_FAULTS}",
+                    self.faults.len()
+                ),
             ));
         }
         let mut images = std::collections::BTreeSet::new();
-        let seconds = |field: String, v: u16| {
+        let seconds = |object: &Object, field: String, v: u16| {
             if v > MAX_SECONDS {
-                Err(format!(
-                    "{field}: {v} s is longer than the model's limit of {MAX_SECONDS} s"
+                Err(Invalid::new(
+                    object.clone(),
+                    field,
+                    format!("{v} s is longer than the model's limit of {MAX_SECONDS} s"),
                 ))
             } else {
                 Ok(())
             }
         };
+        let cluster = Object::Part(Part::Cluster);
         seconds(
+            &cluster,
             "cluster.proxyLagSeconds".into(),
             self.cluster.proxy_lag_seconds,
         )?;
         if let Some(g) = self.cluster.node_monitor_grace_period_seconds {
-            seconds("cluster.nodeMonitorGracePeriodSeconds".into(), g)?;
+            seconds(&cluster, "cluster.nodeMonitorGracePeriodSeconds".into(), g)?;
         }
         for n in &self.cluster.nodes {
+            let node = Object::Node(n.name.clone());
             for (part, res) in [
                 ("allocatable", &n.allocatable),
                 ("usedByOtherPods", &n.used_by_other_pods),
             ] {
-                resource_in_range(&format!("node `{}`: {part}", n.name), res)?;
+                resource_in_range(&node, part, res)?;
             }
             let total = n.shutdown_grace_period_seconds;
             let critical = n.shutdown_grace_period_critical_pods_seconds;
-            seconds(
-                format!("node `{}`: shutdownGracePeriodSeconds", n.name),
-                total,
-            )?;
+            seconds(&node, "shutdownGracePeriodSeconds".into(), total)?;
             // `ValidateKubeletConfiguration` (pkg/kubelet/apis/config/validation).
             if critical > total {
-                return Err(format!(
-                    "node `{}`: invalid configuration: shutdownGracePeriodCriticalPods {critical}s must be <= shutdownGracePeriod {total}s",
-                    n.name
+                return Err(Invalid::new(
+                    node,
+                    "",
+                    format!(
+                        "invalid configuration: shutdownGracePeriodCriticalPods {critical}s must be <= shutdownGracePeriod {total}s"
+                    ),
                 ));
             }
         }
         for w in &self.workloads {
             let t = w.template();
             let name = w.name();
+            let workload = Object::Workload(name.to_string());
             if let Workload::Deployment { spec, .. } = w {
                 seconds(
-                    format!("workload `{name}`: spec.minReadySeconds"),
+                    &workload,
+                    "spec.minReadySeconds".into(),
                     spec.min_ready_seconds,
                 )?;
                 seconds(
-                    format!("workload `{name}`: spec.progressDeadlineSeconds"),
+                    &workload,
+                    "spec.progressDeadlineSeconds".into(),
                     spec.progress_deadline_seconds,
                 )?;
             }
@@ -123,21 +145,29 @@ impl Scenario {
                 ("containers", t.containers.len()),
             ] {
                 if n > MAX_CONTAINERS {
-                    return Err(format!(
-                        "workload `{name}`: {n} {field}, the model holds at most {MAX_CONTAINERS}"
+                    return Err(Invalid::new(
+                        workload,
+                        "",
+                        format!("{n} {field}, the model holds at most {MAX_CONTAINERS}"),
                     ));
                 }
             }
             seconds(
-                format!("workload `{name}`: terminationGracePeriodSeconds"),
+                &workload,
+                "terminationGracePeriodSeconds".into(),
                 t.termination_grace_period_seconds,
             )?;
             for c in t.init_containers.iter().chain(&t.containers) {
                 images.insert(c.image.as_str());
-                let at = |f: &str| format!("workload `{name}` container `{}`: {f}", c.name);
+                let container = Object::Container {
+                    workload: name.to_string(),
+                    container: c.name.clone(),
+                };
+                let at = |f: &str, detail: String| Invalid::new(container.clone(), f, detail);
+                let seconds = |f: &str, v: u16| seconds(&container, f.to_string(), v);
                 let r = &c.resources;
                 for (part, res) in [("requests", &r.requests), ("limits", &r.limits)] {
-                    resource_in_range(&at(&format!("resources.{part}")), res)?;
+                    resource_in_range(&container, &format!("resources.{part}"), res)?;
                 }
                 // `ValidateResourceRequirements` (`pkg/apis/core/validation/validation.go`):
                 // a request above its limit is refused (0 here: no limit).
@@ -158,13 +188,14 @@ impl Scenario {
                     ),
                 ] {
                     if lim > 0 && req > lim {
-                        return Err(at(&format!(
-                            "resources.requests.{res}: Invalid value: {req} {unit}: must be less than or equal to {what} limit of {lim} {unit}"
-                        )));
+                        return Err(at(
+                            &format!("resources.requests.{res}"),
+                            format!("Invalid value: {req} {unit}: must be less than or equal to {what} limit of {lim} {unit}"),
+                        ));
                     }
                 }
-                seconds(at("app.bootSeconds"), c.app.boot_seconds)?;
-                seconds(at("app.postStartSeconds"), c.app.post_start_seconds)?;
+                seconds("app.bootSeconds", c.app.boot_seconds)?;
+                seconds("app.postStartSeconds", c.app.post_start_seconds)?;
                 for (kind, p) in [
                     ("startupProbe", &c.startup_probe),
                     ("readinessProbe", &c.readiness_probe),
@@ -172,43 +203,49 @@ impl Scenario {
                 ] {
                     if let Some(p) = p {
                         seconds(
-                            at(&format!("{kind}.initialDelaySeconds")),
+                            &format!("{kind}.initialDelaySeconds"),
                             p.initial_delay_seconds,
                         )?;
-                        seconds(at(&format!("{kind}.periodSeconds")), p.period_seconds)?;
+                        seconds(&format!("{kind}.periodSeconds"), p.period_seconds)?;
                         if let Some(g) = p.termination_grace_period_seconds {
-                            seconds(at(&format!("{kind}.terminationGracePeriodSeconds")), g)?;
+                            seconds(&format!("{kind}.terminationGracePeriodSeconds"), g)?;
                         }
                         if p.period_seconds == 0 {
-                            return Err(at(&format!(
-                                "{kind}.periodSeconds: Invalid value: 0: must be greater than or equal to 1"
-                            )));
+                            return Err(at(
+                                &format!("{kind}.periodSeconds"),
+                                "Invalid value: 0: must be greater than or equal to 1".into(),
+                            ));
                         }
                         // The prober's worker runs one probe at a time; a timeout longer than
                         // the period would delay the next tick, which the model does not hold.
                         if p.timeout() > p.period_seconds {
-                            return Err(at(&format!(
-                                "{kind}.timeoutSeconds: {} s is longer than periodSeconds ({} s); the model holds timeoutSeconds ≤ periodSeconds",
-                                p.timeout(),
-                                p.period_seconds
-                            )));
+                            return Err(at(
+                                &format!("{kind}.timeoutSeconds"),
+                                format!(
+                                    "{} s is longer than periodSeconds ({} s); the model holds timeoutSeconds ≤ periodSeconds",
+                                    p.timeout(),
+                                    p.period_seconds
+                                ),
+                            ));
                         }
                     }
                 }
                 if let Some(l) = &c.lifecycle {
                     if let Some(ps) = &l.pre_stop {
-                        seconds(at("lifecycle.preStop.sleep.seconds"), ps.sleep.seconds)?;
+                        seconds("lifecycle.preStop.sleep.seconds", ps.sleep.seconds)?;
                     }
                     if let Some(s) = l.post_start.as_ref().and_then(|p| p.sleep.as_ref()) {
-                        seconds(at("lifecycle.postStart.sleep.seconds"), s.seconds)?;
+                        seconds("lifecycle.postStart.sleep.seconds", s.seconds)?;
                     }
                 }
             }
         }
         let claims = self.claims().len();
         if claims > MAX_CLAIMS {
-            return Err(format!(
-                "persistentVolumeClaims: the scenario's pods use {claims} claims (volumeClaimTemplates count once per ordinal); the model holds at most {MAX_CLAIMS}"
+            return Err(Invalid::new(
+                Object::Part(Part::PersistentVolumeClaims),
+                "persistentVolumeClaims",
+                format!("the scenario's pods use {claims} claims (volumeClaimTemplates count once per ordinal); the model holds at most {MAX_CLAIMS}"),
             ));
         }
         for f in &self.faults {
@@ -217,60 +254,87 @@ impl Scenario {
             }
         }
         if images.len() > MAX_IMAGES {
-            return Err(format!(
-                "the scenario's containers name {} distinct images; the model holds at most {MAX_IMAGES}",
-                images.len()
+            return Err(Invalid::new(
+                Object::Scenario,
+                "",
+                format!(
+                    "the scenario's containers name {} distinct images; the model holds at most {MAX_IMAGES}",
+                    images.len()
+                ),
             ));
         }
         for f in &self.faults {
             if let Fault::DependencyOutage { seconds: s } = f {
-                seconds("faults: dependencyOutage.seconds".into(), *s)?;
+                seconds(
+                    &Object::Part(Part::Faults),
+                    "faults: dependencyOutage.seconds".into(),
+                    *s,
+                )?;
             }
-            f.delete_grace()?;
+            f.delete_grace()
+                .map_err(|e| Invalid::said(Object::Part(Part::Faults), e))?;
         }
         Ok(())
     }
 
     /// Checks what serde cannot: references between fields, and sizes the model can hold.
-    pub fn validate(&self) -> Result<(), String> {
+    pub fn validate(&self) -> Result<(), Invalid> {
         if self.name.trim().is_empty() {
-            return Err("name: Required value: a scenario needs a name".into());
+            return Err(Invalid::new(
+                Object::Scenario,
+                "name",
+                "Required value: a scenario needs a name",
+            ));
         }
-        self.release()?;
+        let release = self.checked_release()?;
         self.validate_expectations()?;
         if self.cluster.nodes.is_empty() || self.cluster.nodes.len() > 5 {
-            return Err("cluster.nodes must list 1 to 5 nodes".into());
+            return Err(Invalid::sentence(
+                Object::Part(Part::Cluster),
+                "cluster.nodes",
+                "must list 1 to 5 nodes",
+            ));
         }
         if self.workloads.is_empty() {
-            return Err("workloads must not be empty".into());
+            return Err(Invalid::sentence(
+                Object::Part(Part::Workloads),
+                "workloads",
+                "must not be empty",
+            ));
         }
         let mut node_names = std::collections::BTreeSet::new();
         for n in &self.cluster.nodes {
+            let nodes =
+                |detail: String| Invalid::new(Object::Part(Part::Cluster), "cluster.nodes", detail);
             if let Some(why) = dns1123_subdomain(&n.name) {
-                return Err(format!("cluster.nodes: node name `{}`: {why}", n.name));
+                return Err(nodes(format!("node name `{}`: {why}", n.name)));
             }
             if !node_names.insert(n.name.as_str()) {
-                return Err(format!("cluster.nodes: two nodes are named `{}`", n.name));
+                return Err(nodes(format!("two nodes are named `{}`", n.name)));
             }
         }
         for w in &self.workloads {
+            let workload = || Object::Workload(w.name().to_string());
             if let Some(why) = dns1123_subdomain(w.name()) {
-                return Err(format!("workload `{}`: metadata.name: {why}", w.name()));
+                return Err(Invalid::new(workload(), "metadata.name", why));
             }
             let t = w.template();
             for c in t.init_containers.iter().chain(&t.containers) {
                 if let Some(why) = dns1123_label(&c.name) {
-                    return Err(format!(
-                        "workload `{}`: container name `{}`: {why}",
-                        w.name(),
-                        c.name
+                    return Err(Invalid::new(
+                        workload(),
+                        "",
+                        format!("container name `{}`: {why}", c.name),
                     ));
                 }
                 if c.image.trim().is_empty() {
-                    return Err(format!(
-                        "workload `{}` container `{}`: image: Required value",
-                        w.name(),
-                        c.name
+                    return Err(Invalid::new(
+                        Object::Container {
+                            workload: w.name().to_string(),
+                            container: c.name.clone(),
+                        },
+                        "image",
+                        "Required value",
                     ));
                 }
             }
@@ -278,16 +342,20 @@ impl Scenario {
         self.validate_limits()?;
         let mut names = std::collections::BTreeSet::new();
         for w in &self.workloads {
+            let workload = || Object::Workload(w.name().to_string());
             if !names.insert(w.name()) {
-                return Err(format!("two workloads are named `{}`", w.name()));
+                return Err(Invalid::said(
+                    Object::Part(Part::Workloads),
+                    format!("two workloads are named `{}`", w.name()),
+                ));
             }
             let t = w.template();
             if t.containers.is_empty() {
-                return Err(format!("workload `{}` has no containers", w.name()));
+                return Err(Invalid::sentence(workload(), "", "has no containers"));
             }
             if let Some(r) = w.replicas() {
                 if r == 0 || r > 5 {
-                    return Err(format!("workload `{}`: replicas must be 1 to 5", w.name()));
+                    return Err(Invalid::new(workload(), "", "replicas must be 1 to 5"));
                 }
             }
             let controller_owned = matches!(
@@ -295,16 +363,16 @@ impl Scenario {
                 Workload::Deployment { .. } | Workload::StatefulSet { .. }
             );
             if controller_owned && t.restart_policy != RestartPolicy::Always {
-                return Err(format!(
-                    "workload `{}`: a {}'s pods must use restartPolicy Always",
-                    w.name(),
-                    w.kind()
+                return Err(Invalid::new(
+                    workload(),
+                    "",
+                    format!("a {}'s pods must use restartPolicy Always", w.kind()),
                 ));
             }
             validate_pod_spec(w, t)?;
-            validate_sidecars(w, t, self.release()?)?;
+            validate_sidecars(w, t, release)?;
             if let Workload::Job { spec, .. } = w {
-                validate_job_spec(w.name(), spec, self.release()?)?;
+                validate_job_spec(w.name(), spec, release)?;
             }
             if let Workload::Deployment { spec, .. } = w {
                 validate_deployment_spec(w.name(), spec)?;
@@ -320,10 +388,13 @@ impl Scenario {
                             || p.failure_threshold == 0
                             || p.success_threshold == 0
                         {
-                            return Err(format!(
-                                "workload `{}` container `{}`: {kind} needs periodSeconds, failureThreshold and successThreshold ≥ 1",
-                                w.name(),
-                                c.name
+                            return Err(Invalid::new(
+                                Object::Container {
+                                    workload: w.name().to_string(),
+                                    container: c.name.clone(),
+                                },
+                                "",
+                                format!("{kind} needs periodSeconds, failureThreshold and successThreshold ≥ 1"),
                             ));
                         }
                     }
@@ -332,24 +403,30 @@ impl Scenario {
         }
         let mut claim_names = std::collections::BTreeSet::new();
         for c in &self.persistent_volume_claims {
+            let claims = || Object::Part(Part::PersistentVolumeClaims);
             if !claim_names.insert(c.metadata.name.as_str()) {
-                return Err(format!(
-                    "persistentVolumeClaims: two claims are named `{}`",
-                    c.metadata.name
+                return Err(Invalid::new(
+                    claims(),
+                    "persistentVolumeClaims",
+                    format!("two claims are named `{}`", c.metadata.name),
                 ));
             }
-            c.access_modes("persistentVolumeClaims")?;
+            c.access_modes("persistentVolumeClaims")
+                .map_err(|e| Invalid::said(claims(), e))?;
         }
         for w in &self.workloads {
             if let Workload::StatefulSet { spec, .. } = w {
                 let mut seen = std::collections::BTreeSet::new();
-                let what = format!("workload `{}`: volumeClaimTemplates", w.name());
+                let what = "volumeClaimTemplates";
+                let at = |detail: String| {
+                    Invalid::new(Object::Workload(w.name().to_string()), "", detail)
+                };
                 for c in &spec.volume_claim_templates {
                     if !seen.insert(c.metadata.name.as_str()) {
-                        return Err(format!(
+                        return Err(at(format!(
                             "{what}: two templates are named `{}`",
                             c.metadata.name
-                        ));
+                        )));
                     }
                     if spec
                         .template
@@ -358,12 +435,12 @@ impl Scenario {
                         .iter()
                         .any(|v| v.name == c.metadata.name)
                     {
-                        return Err(format!(
+                        return Err(at(format!(
                             "{what}: `{}` is also the name of a volume of the pod template",
                             c.metadata.name
-                        ));
+                        )));
                     }
-                    c.access_modes(&what)?;
+                    c.access_modes(what).map_err(at)?;
                 }
             }
         }
@@ -372,17 +449,18 @@ impl Scenario {
         for w in &self.workloads {
             if let Workload::StaticPod { node, .. } = w {
                 if !known_node(node) {
-                    return Err(format!(
-                        "static pod `{}` names unknown node `{node}`",
-                        w.name()
+                    return Err(Invalid::said(
+                        Object::Scenario,
+                        format!("static pod `{}` names unknown node `{node}`", w.name()),
                     ));
                 }
             }
             if let Some(node) = &w.template().node_name {
                 if !known_node(node) {
-                    return Err(format!(
-                        "workload `{}`: nodeName names unknown node `{node}`",
-                        w.name()
+                    return Err(Invalid::new(
+                        Object::Workload(w.name().to_string()),
+                        "",
+                        format!("nodeName names unknown node `{node}`"),
                     ));
                 }
             }
@@ -400,19 +478,25 @@ impl Scenario {
                 continue;
             };
             let Some(w) = self.workloads.iter().find(|w| w.name() == workload) else {
-                return Err(format!("fault names unknown workload `{workload}`"));
+                return Err(Invalid::said(
+                    Object::Part(Part::Faults),
+                    format!("fault names unknown workload `{workload}`"),
+                ));
             };
             if !step_faults.insert((workload.as_str(), *step)) {
-                return Err(format!(
-                    "two stepFails faults for workload `{workload}` and step {}",
-                    step.name()
+                return Err(Invalid::said(
+                    Object::Part(Part::Faults),
+                    format!(
+                        "two stepFails faults for workload `{workload}` and step {}",
+                        step.name()
+                    ),
                 ));
             }
             if *hangs && !step.can_hang() {
-                return Err(format!(
+                return Err(Invalid::said(Object::Part(Part::Faults), format!(
                     "stepFails {}: `hangs` is modelled only for mountVolume, postStartHook and unmountVolume",
                     step.name()
-                ));
+                )));
             }
             let t = w.template();
             let templates = match w {
@@ -437,16 +521,22 @@ impl Scenario {
                 _ => None,
             };
             if let Some(what) = needs {
-                return Err(format!(
-                    "stepFails {}: workload `{workload}` has no {what}",
-                    step.name()
+                return Err(Invalid::said(
+                    Object::Part(Part::Faults),
+                    format!(
+                        "stepFails {}: workload `{workload}` has no {what}",
+                        step.name()
+                    ),
                 ));
             }
             if let Some(c) = container {
                 if !t.containers.iter().any(|x| &x.name == c) {
-                    return Err(format!(
-                        "stepFails {}: workload `{workload}` has no container `{c}`",
-                        step.name()
+                    return Err(Invalid::said(
+                        Object::Part(Part::Faults),
+                        format!(
+                            "stepFails {}: workload `{workload}` has no container `{c}`",
+                            step.name()
+                        ),
                     ));
                 }
             }
@@ -456,19 +546,22 @@ impl Scenario {
                         && container.as_ref().is_none_or(|n| n == &c.name)
                 })
             {
-                return Err(format!(
+                return Err(Invalid::said(Object::Part(Part::Faults), format!(
                     "stepFails postStartHook: workload `{workload}` has no container with a postStart hook"
-                ));
+                )));
             }
         }
         if let Some(svc) = &self.service {
             for n in &svc.selects {
                 if !known(n) {
-                    return Err(format!("service selects unknown workload `{n}`"));
+                    return Err(Invalid::said(
+                        Object::Part(Part::Service),
+                        format!("service selects unknown workload `{n}`"),
+                    ));
                 }
             }
             if svc.headless && svc.clients {
-                return Err("service: a headless Service is not handled by kube-proxy, and the model's clients send their requests through kube-proxy: set `clients: false` (clients of a headless Service reach the pods by DNS, which the model does not hold)".into());
+                return Err(Invalid::said(Object::Part(Part::Service), "service: a headless Service is not handled by kube-proxy, and the model's clients send their requests through kube-proxy: set `clients: false` (clients of a headless Service reach the pods by DNS, which the model does not hold)"));
             }
         }
         for f in &self.faults {
@@ -480,22 +573,31 @@ impl Scenario {
                 | Fault::RolloutRestart { workload }
                     if !known(workload) =>
                 {
-                    return Err(format!("fault names unknown workload `{workload}`"));
+                    return Err(Invalid::said(
+                        Object::Part(Part::Faults),
+                        format!("fault names unknown workload `{workload}`"),
+                    ));
                 }
                 Fault::RolloutRestart { workload }
                     if !self.workloads.iter().any(|w| {
                         w.name() == workload && matches!(w, Workload::Deployment { .. })
                     }) =>
                 {
-                    return Err(format!(
+                    return Err(Invalid::said(Object::Scenario, format!(
                         "rolloutRestart: workload `{workload}` is not a Deployment (the model rolls out Deployments only)"
-                    ));
+                    )));
                 }
                 Fault::Scale { workload, .. } if !known(workload) => {
-                    return Err(format!("fault names unknown workload `{workload}`"));
+                    return Err(Invalid::said(
+                        Object::Part(Part::Faults),
+                        format!("fault names unknown workload `{workload}`"),
+                    ));
                 }
                 Fault::SetPodImage { workload, .. } if !known(workload) => {
-                    return Err(format!("fault names unknown workload `{workload}`"));
+                    return Err(Invalid::said(
+                        Object::Part(Part::Faults),
+                        format!("fault names unknown workload `{workload}`"),
+                    ));
                 }
                 Fault::SetPodImage {
                     workload,
@@ -503,7 +605,10 @@ impl Scenario {
                     image,
                 } => {
                     let Some(w) = self.workloads.iter().find(|w| w.name() == workload) else {
-                        return Err(format!("fault names unknown workload `{workload}`"));
+                        return Err(Invalid::said(
+                            Object::Part(Part::Faults),
+                            format!("fault names unknown workload `{workload}`"),
+                        ));
                     };
                     let Some(c) = w
                         .template()
@@ -511,19 +616,19 @@ impl Scenario {
                         .iter()
                         .find(|c| &c.name == container)
                     else {
-                        return Err(format!(
+                        return Err(Invalid::said(Object::Scenario, format!(
                             "setPodImage `{workload}`: container `{container}` is not a regular container of its pod template (the model changes regular containers only)"
-                        ));
+                        )));
                     };
                     if image.is_empty() {
-                        return Err(format!(
+                        return Err(Invalid::said(Object::Scenario, format!(
                             "setPodImage `{workload}`: image: Required value (spec.containers[*].image)"
-                        ));
+                        )));
                     }
                     if &c.image == image {
-                        return Err(format!(
+                        return Err(Invalid::said(Object::Scenario, format!(
                             "setPodImage `{workload}`: container `{container}` already runs `{image}`: the spec would not change"
-                        ));
+                        )));
                     }
                 }
                 Fault::Scale { workload, .. }
@@ -531,13 +636,14 @@ impl Scenario {
                         w.name() == workload && matches!(w, Workload::Deployment { .. })
                     }) =>
                 {
-                    return Err(format!(
+                    return Err(Invalid::said(Object::Scenario, format!(
                         "scale: workload `{workload}` is not a Deployment (the model scales Deployments only)"
-                    ));
+                    )));
                 }
                 Fault::Scale { workload, replicas } if *replicas > 5 => {
-                    return Err(format!(
-                        "scale `{workload}`: replicas {replicas}: the model holds 0 to 5"
+                    return Err(Invalid::said(
+                        Object::Scenario,
+                        format!("scale `{workload}`: replicas {replicas}: the model holds 0 to 5"),
                     ));
                 }
                 Fault::Scale { workload, .. }
@@ -545,9 +651,9 @@ impl Scenario {
                         |g| matches!(g, Fault::RolloutRestart { workload: r } if r == workload),
                     ) =>
                 {
-                    return Err(format!(
+                    return Err(Invalid::said(Object::Scenario, format!(
                         "scale `{workload}`: the Deployment also has a rolloutRestart; the model does not scale a Deployment during a rollout (proportional scaling is not modelled)"
-                    ));
+                    )));
                 }
                 Fault::Scale { workload, .. }
                     if self
@@ -557,9 +663,9 @@ impl Scenario {
                         .count()
                         > 1 =>
                 {
-                    return Err(format!(
+                    return Err(Invalid::said(Object::Scenario, format!(
                         "scale `{workload}`: one scale per Deployment (the model does not scale during a scale-down's rollout of pods)"
-                    ));
+                    )));
                 }
                 Fault::Partition { node, .. }
                 | Fault::DeleteNode { node }
@@ -570,7 +676,10 @@ impl Scenario {
                 | Fault::NodeShutdown { node }
                     if !self.cluster.nodes.iter().any(|n| &n.name == node) =>
                 {
-                    return Err(format!("fault names unknown node `{node}`"));
+                    return Err(Invalid::said(
+                        Object::Part(Part::Faults),
+                        format!("fault names unknown node `{node}`"),
+                    ));
                 }
                 // `NewManager`: with no shutdown grace period the kubelet takes no inhibitor
                 // lock, and a shutdown is immediate for its pods.
@@ -581,9 +690,9 @@ impl Scenario {
                         .iter()
                         .any(|n| &n.name == node && n.shutdown_grace_period_seconds == 0) =>
                 {
-                    return Err(format!(
+                    return Err(Invalid::said(Object::Scenario, format!(
                         "nodeShutdown: node `{node}` has no shutdownGracePeriodSeconds, so its kubelet would not delay the shutdown (graceful node shutdown is off); set it, or use powerOff for a node that dies at once"
-                    ));
+                    )));
                 }
                 _ => {}
             }
@@ -595,9 +704,12 @@ impl Scenario {
         {
             if let Some(ps) = c.lifecycle.as_ref().and_then(|l| l.post_start.as_ref()) {
                 if ps.exec.is_some() == ps.sleep.is_some() {
-                    return Err(format!(
-                        "container `{}`: postStart needs exactly one of exec and sleep",
-                        c.name
+                    return Err(Invalid::said(
+                        Object::Scenario,
+                        format!(
+                            "container `{}`: postStart needs exactly one of exec and sleep",
+                            c.name
+                        ),
                     ));
                 }
             }
@@ -607,47 +719,64 @@ impl Scenario {
 
     /// Budgets: names, selected workloads, one of minAvailable and maxUnavailable (as
     /// `ValidatePodDisruptionBudgetSpec`); drains, cordons and uncordons: known nodes.
-    fn validate_budgets_and_drains(&self) -> Result<(), String> {
+    fn validate_budgets_and_drains(&self) -> Result<(), Invalid> {
         let known = |n: &str| self.workloads.iter().any(|w| w.name() == n);
         let mut names = std::collections::BTreeSet::new();
         if self.pod_disruption_budgets.len() > MAX_BUDGETS {
-            return Err(format!(
-                "podDisruptionBudgets: {} budgets, the model holds at most {MAX_BUDGETS}",
-                self.pod_disruption_budgets.len()
+            return Err(Invalid::new(
+                Object::Part(Part::PodDisruptionBudgets),
+                "podDisruptionBudgets",
+                format!(
+                    "{} budgets, the model holds at most {MAX_BUDGETS}",
+                    self.pod_disruption_budgets.len()
+                ),
             ));
         }
         for b in &self.pod_disruption_budgets {
             let what = format!("podDisruptionBudgets `{}`", b.metadata.name);
             if !names.insert(b.metadata.name.as_str()) {
-                return Err(format!(
-                    "podDisruptionBudgets: two budgets are named `{}`",
-                    b.metadata.name
+                return Err(Invalid::said(
+                    Object::Budget(b.metadata.name.clone()),
+                    format!(
+                        "podDisruptionBudgets: two budgets are named `{}`",
+                        b.metadata.name
+                    ),
                 ));
             }
             if b.spec.selects.is_empty() {
-                return Err(format!("{what}: spec.selects must name a workload"));
+                return Err(Invalid::said(
+                    Object::Budget(b.metadata.name.clone()),
+                    format!("{what}: spec.selects must name a workload"),
+                ));
             }
             for n in &b.spec.selects {
                 if !known(n) {
-                    return Err(format!("{what}: spec.selects names unknown workload `{n}`"));
+                    return Err(Invalid::said(
+                        Object::Budget(b.metadata.name.clone()),
+                        format!("{what}: spec.selects names unknown workload `{n}`"),
+                    ));
                 }
             }
             match (&b.spec.min_available, &b.spec.max_unavailable) {
                 (Some(_), Some(_)) => {
-                    return Err(format!(
-                        "{what}: spec: minAvailable and maxUnavailable cannot be both set"
+                    return Err(Invalid::said(
+                        Object::Budget(b.metadata.name.clone()),
+                        format!("{what}: spec: minAvailable and maxUnavailable cannot be both set"),
                     ))
                 }
                 (None, None) => {
-                    return Err(format!(
-                        "{what}: spec: give one of minAvailable and maxUnavailable"
+                    return Err(Invalid::said(
+                        Object::Budget(b.metadata.name.clone()),
+                        format!("{what}: spec: give one of minAvailable and maxUnavailable"),
                     ))
                 }
                 (Some(v), None) => {
-                    v.amount(&format!("{what}: spec.minAvailable"))?;
+                    v.amount(&format!("{what}: spec.minAvailable"))
+                        .map_err(|e| Invalid::said(Object::Budget(b.metadata.name.clone()), e))?;
                 }
                 (None, Some(v)) => {
-                    v.amount(&format!("{what}: spec.maxUnavailable"))?;
+                    v.amount(&format!("{what}: spec.maxUnavailable"))
+                        .map_err(|e| Invalid::said(Object::Budget(b.metadata.name.clone()), e))?;
                 }
             }
         }
@@ -655,7 +784,10 @@ impl Scenario {
             if let Fault::Cordon { node } | Fault::Uncordon { node } | Fault::Drain { node, .. } = f
             {
                 if !self.cluster.nodes.iter().any(|n| &n.name == node) {
-                    return Err(format!("fault names unknown node `{node}`"));
+                    return Err(Invalid::said(
+                        Object::Part(Part::Faults),
+                        format!("fault names unknown node `{node}`"),
+                    ));
                 }
             }
         }
@@ -676,8 +808,8 @@ impl Scenario {
 /// - `progressDeadlineSeconds` not greater than `minReadySeconds`.
 ///
 /// `docs/sources.md#deployment-rolling-update`.
-pub fn validate_deployment_spec(name: &str, spec: &DeploymentSpec) -> Result<(), String> {
-    let at = |path: &str, what: String| format!("workload `{name}`: {path}: {what}");
+pub fn validate_deployment_spec(name: &str, spec: &DeploymentSpec) -> Result<(), Invalid> {
+    let at = |path: &str, what: String| Invalid::new(Object::Workload(name.into()), path, what);
     let strategy = &spec.strategy;
     if strategy.kind == StrategyType::Recreate && strategy.rolling_update.is_some() {
         return Err(at(
@@ -764,8 +896,9 @@ pub(super) fn pod_spec_path(w: &Workload) -> &'static str {
 /// - a container `restartPolicy` on a regular container (`validateContainers`: "may not be
 ///   set for non-init containers"), or other than `Always` on an init container
 ///   (`validateInitContainers`: `Unsupported value`); docs/sources.md#sidecar-containers.
-pub fn validate_pod_spec(w: &Workload, t: &PodSpec) -> Result<(), String> {
-    let at = |path: String, what: String| format!("workload `{}`: {path}: {what}", w.name());
+pub fn validate_pod_spec(w: &Workload, t: &PodSpec) -> Result<(), Invalid> {
+    let at =
+        |path: String, what: String| Invalid::new(Object::Workload(w.name().into()), path, what);
     let base = pod_spec_path(w);
     let grace = t.termination_grace_period_seconds;
     if let Some(terms) = &t.required_node_affinity {
@@ -947,8 +1080,10 @@ fn restart_policy_name(p: RestartPolicy) -> &'static str {
 /// `validateJobSpec`, `validatePodFailurePolicy`, `validateSuccessPolicy`) refuses among the
 /// fields the model reads, with its message and field path; the fields whose feature gate is
 /// off in the chosen release; and the sizes the model holds.
-pub fn validate_job_spec(name: &str, j: &JobSpec, release: Release) -> Result<(), String> {
-    let at = |path: &str, what: String| format!("workload `{name}`: spec.{path}: {what}");
+pub fn validate_job_spec(name: &str, j: &JobSpec, release: Release) -> Result<(), Invalid> {
+    let at = |path: &str, what: String| {
+        Invalid::new(Object::Workload(name.into()), format!("spec.{path}"), what)
+    };
     // The releases where the gates turned on by default, as `ByRelease::of` has them.
     let since = |minor| release.at_least(minor);
     let gate = |field: &str, on: bool, gate: &str, since: &str| {
