@@ -33,6 +33,8 @@ pub mod faults;
 pub mod footprint;
 pub mod kubectl;
 pub mod kubelet;
+// Transitional re-export: removed when the branches are merged (the plans are
+// `podcheck_input::plan`, placed by `cluster::first_pod_nodes`).
 pub mod plan;
 pub mod proxy;
 pub mod runtime;

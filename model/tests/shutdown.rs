@@ -3,9 +3,10 @@
 //! (`migrateConfig`, `groupByPriority`, `processShutdownEvent`, `Admit`) and the kubelet's
 //! configuration validation (docs/sources.md#graceful-node-shutdown).
 
-use podcheck_model::spec::Fault;
+use podcheck_input::catalogue;
+use podcheck_input::spec::Fault;
 use podcheck_model::state::*;
-use podcheck_model::{catalogue, faults, kubelet, Action, Cluster};
+use podcheck_model::{faults, kubelet, Action, Cluster};
 
 fn model(name: &str, release: Option<&str>) -> Cluster {
     let mut s = catalogue::find(name).expect("the scenario exists");

@@ -717,7 +717,7 @@ pub struct Container {
     pub image_pull_policy: Option<podcheck_k8s::PullPolicy>,
     /// `restartPolicy` of the container: only `Always`, and only on an init container, which
     /// makes it a sidecar (a restartable init container, KEP-753; Kubernetes 1.29 or later).
-    /// The API server refuses it on a regular container ([`validate_pod_spec`]).
+    /// The API server refuses it on a regular container ([`super::validate_pod_spec`]).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub restart_policy: Option<RestartPolicy>,
     #[serde(default)]
