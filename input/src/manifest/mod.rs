@@ -2440,17 +2440,10 @@ impl Reader {
                 },
             };
             if let Some(v) = &budget.spec.min_available {
-                v.amount("minAvailable").map_err(|e| {
-                    d.err("spec.minAvailable", e.trim_start_matches("minAvailable: "))
-                })?;
+                v.read().map_err(|e| d.err("spec.minAvailable", e))?;
             }
             if let Some(v) = &budget.spec.max_unavailable {
-                v.amount("maxUnavailable").map_err(|e| {
-                    d.err(
-                        "spec.maxUnavailable",
-                        e.trim_start_matches("maxUnavailable: "),
-                    )
-                })?;
+                v.read().map_err(|e| d.err("spec.maxUnavailable", e))?;
             }
             if budget.spec.min_available.is_some() == budget.spec.max_unavailable.is_some() {
                 return Err(d.err(
@@ -2509,13 +2502,7 @@ impl Reader {
 
 /// A claim's access modes as the API server checks them, the error at `path`.
 fn claim_modes(doc: &Doc, path: &str, c: &ClaimSpec) -> Result<(), String> {
-    c.access_modes("claim").map(|_| ()).map_err(|e| {
-        let msg = e
-            .rsplit_once("spec.accessModes: ")
-            .map(|(_, m)| m)
-            .unwrap_or(&e);
-        doc.err(path, msg)
-    })
+    c.modes().map(|_| ()).map_err(|e| doc.err(path, e))
 }
 
 /// An error of [`Scenario::validate`] about a workload, pointed at its manifest: at the field

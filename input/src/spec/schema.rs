@@ -667,15 +667,24 @@ impl ClaimSpec {
     /// As the API server's `ValidatePersistentVolumeClaimSpec`: at least one mode, and
     /// ReadWriteOncePod with no other.
     pub fn access_modes(&self, what: &str) -> Result<Vec<AccessMode>, String> {
-        let field = format!("{what} `{}`: spec.accessModes", self.metadata.name);
+        self.modes().map_err(|detail| {
+            format!(
+                "{what} `{}`: spec.accessModes: {detail}",
+                self.metadata.name
+            )
+        })
+    }
+
+    /// [`ClaimSpec::access_modes`], the error without the field it is about.
+    pub fn modes(&self) -> Result<Vec<AccessMode>, String> {
         if self.spec.access_modes.is_empty() {
-            return Err(format!("{field}: at least 1 access mode is required"));
+            return Err("at least 1 access mode is required".into());
         }
         let mut modes = Vec::new();
         for m in &self.spec.access_modes {
             let Some(mode) = AccessMode::parse(m) else {
                 return Err(format!(
-                    "{field}: unknown access mode `{m}` (expected ReadWriteOnce, ReadOnlyMany, ReadWriteMany or ReadWriteOncePod)"
+                    "unknown access mode `{m}` (expected ReadWriteOnce, ReadOnlyMany, ReadWriteMany or ReadWriteOncePod)"
                 ));
             };
             if !modes.contains(&mode) {
@@ -683,9 +692,7 @@ impl ClaimSpec {
             }
         }
         if modes.contains(&AccessMode::ReadWriteOncePod) && modes.len() > 1 {
-            return Err(format!(
-                "{field}: may not use ReadWriteOncePod with other access modes"
-            ));
+            return Err("may not use ReadWriteOncePod with other access modes".into());
         }
         Ok(modes)
     }
@@ -1137,25 +1144,28 @@ impl IntOrPercent {
     /// As the API server's `ValidatePodDisruptionBudgetSpec`: not negative, a percentage not
     /// above 100%. A count above 255 is beyond what the model holds.
     pub fn amount(&self, field: &str) -> Result<Amount, String> {
+        self.read().map_err(|detail| format!("{field}: {detail}"))
+    }
+
+    /// [`IntOrPercent::amount`], the error without the field it is about.
+    pub fn read(&self) -> Result<Amount, String> {
         match self {
             IntOrPercent::Int(n) if *n < 0 => {
-                Err(format!("{field}: {n}: must be greater than or equal to 0"))
+                Err(format!("{n}: must be greater than or equal to 0"))
             }
-            IntOrPercent::Int(n) if *n > u8::MAX as i64 => Err(format!(
-                "{field}: {n}: the model holds at most {} pods",
-                u8::MAX
-            )),
+            IntOrPercent::Int(n) if *n > u8::MAX as i64 => {
+                Err(format!("{n}: the model holds at most {} pods", u8::MAX))
+            }
             IntOrPercent::Int(n) => Ok(Amount::Count(*n as u8)),
             IntOrPercent::Text(t) => {
-                let bad =
-                    || format!("{field}: `{t}` is neither a number nor a percentage such as `50%`");
+                let bad = || format!("`{t}` is neither a number nor a percentage such as `50%`");
                 let digits = t.strip_suffix('%').ok_or_else(bad)?;
                 if digits.is_empty() || !digits.chars().all(|c| c.is_ascii_digit()) {
                     return Err(bad());
                 }
                 let v: u32 = digits.parse().map_err(|_| bad())?;
                 if v > 100 {
-                    return Err(format!("{field}: `{t}`: must not be greater than 100%"));
+                    return Err(format!("`{t}`: must not be greater than 100%"));
                 }
                 Ok(Amount::Percent(v as u8))
             }
