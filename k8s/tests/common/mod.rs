@@ -1,6 +1,6 @@
-//! Helpers shared by the conformance tests of `podcheck_k8s`, one test file per module
-//! of `model/src/k8s/`. The rows of those tests are cases of Kubernetes' own unit tests; each
-//! table names its upstream file and test function ([`Upstream`]) and each row its case.
+//! Helpers shared by the conformance tests of `podcheck_k8s`, one test file per module of
+//! `k8s/src/`. The rows of those tests are cases of Kubernetes' own unit tests; each table
+//! names its upstream file and test function ([`Upstream`]) and each row its case.
 
 // Each test file uses a part of these helpers.
 #![allow(dead_code)]
