@@ -500,7 +500,7 @@ fn a_headless_service_is_kept_in_its_slice_and_never_routed() {
     // The model's clients send through kube-proxy: a headless Service cannot have them.
     let mut s = catalogue::find("statefulset-partition").unwrap();
     s.service.as_mut().unwrap().clients = true;
-    let e = s.validate().unwrap_err();
+    let e = s.validate().unwrap_err().to_string();
     assert!(
         e.contains("headless Service is not handled by kube-proxy") && e.contains("clients: false"),
         "{e}"

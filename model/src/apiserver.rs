@@ -210,7 +210,7 @@ pub fn evict_pod(m: &Context, s: &mut State, uid: u16) -> EvictionResult {
             let status = &s.api.pdbs[b as usize];
             let always_allow = m.by_release.pdb_unhealthy_pod_eviction_policy
                 && spec.unhealthy_pod_eviction_policy
-                    == Some(crate::spec::UnhealthyPodEvictionPolicy::AlwaysAllow);
+                    == Some(podcheck_input::spec::UnhealthyPodEvictionPolicy::AlwaysAllow);
             let unhealthy_free = !ready
                 && (always_allow
                     || (status.current_healthy >= status.desired_healthy

@@ -7,7 +7,7 @@
 //! Faults, operator actions and client requests are the environment: they may happen at any
 //! moment, or never.
 //!
-//! The layers run one way: the scenario ([`crate::spec`]) → the state ([`crate::state`]) →
+//! The layers run one way: the scenario ([`podcheck_input::spec`]) → the state ([`crate::state`]) →
 //! the per-scenario [`Context`], the API server's write semantics ([`crate::apiserver`]),
 //! facts several components read ([`crate::derived`]) and the container runtime
 //! ([`crate::runtime`]) → the components (each its own module; none imports another) → this
@@ -15,10 +15,10 @@
 
 use crate::context::{Context, Memo};
 use crate::derived::full_disruption;
-use crate::spec::{Scenario, Start, Workload};
 use crate::state::*;
 use crate::symmetry::Symmetry;
 use crate::{apiserver, controllers, drain, faults, kubelet, proxy, scheduler, time};
+use podcheck_input::spec::{Scenario, Start, Workload};
 use stateright::{Expectation, Model, Property};
 
 /// A property as the model carries it: Stateright wants plain `fn` conditions, so parameters
@@ -621,4 +621,23 @@ fn fetch(s: &State) -> u64 {
         sum = sum.wrapping_add(p.lag_left.unwrap_or(0) as u64);
     }
     sum
+}
+
+/// Where the settled cluster of `s` places each workload's first pod (lowest suffix, then
+/// uid): the name of its node, per workload in order, None where no pod of the workload is
+/// placed. The node plans of `podcheck_input::plan` act on that node.
+pub fn first_pod_nodes(s: &Scenario) -> Vec<Option<String>> {
+    let m = Cluster::new(s.clone(), Vec::new());
+    (0..s.workloads.len())
+        .map(|w| {
+            m.start
+                .api
+                .pods
+                .iter()
+                .filter(|p| p.workload as usize == w && p.node.is_some())
+                .min_by_key(|p| (p.suffix, p.uid))
+                .and_then(|p| p.node)
+                .map(|n| s.cluster.nodes[n as usize].name.clone())
+        })
+        .collect()
 }

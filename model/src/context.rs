@@ -4,10 +4,10 @@
 //! the cluster's composition to know what it is running.
 
 use crate::k8s::{ContainerSpecView, Gates};
-use crate::spec::{
+use crate::state::*;
+use podcheck_input::spec::{
     AccessMode, Container, FailingStep, Fault, PodSpec, Release, Scenario, Workload,
 };
-use crate::state::*;
 
 /// What a scenario fixes for the whole exploration.
 #[derive(Clone, Debug)]
@@ -264,7 +264,7 @@ impl Context {
                 }
             }
             for f in &scenario.faults {
-                if let crate::spec::Fault::SetPodImage {
+                if let podcheck_input::spec::Fault::SetPodImage {
                     workload, image, ..
                 } = f
                 {
@@ -304,7 +304,7 @@ impl Context {
             .max()
             .unwrap_or(0)
             // Validated at most `MAX_SECONDS` where the scenario enters.
-            .clamp(0, crate::spec::MAX_SECONDS as i64) as Secs
+            .clamp(0, podcheck_input::spec::MAX_SECONDS as i64) as Secs
             + 1;
         let failures = scenario
             .workloads
@@ -548,7 +548,7 @@ impl Context {
             .image_set
             .and_then(|f| self.scenario.faults.get(f as usize))
         {
-            Some(crate::spec::Fault::SetPodImage {
+            Some(podcheck_input::spec::Fault::SetPodImage {
                 container, image, ..
             }) if !init && *container == cs.name => image,
             _ => &cs.image,
@@ -588,12 +588,12 @@ impl Context {
 }
 
 /// A scenario's podFailurePolicy as the upstream matcher reads it.
-fn job_policy(p: &crate::spec::PodFailurePolicySpec) -> crate::k8s::PodFailurePolicy {
+fn job_policy(p: &podcheck_input::spec::PodFailurePolicySpec) -> crate::k8s::PodFailurePolicy {
     use crate::k8s::{
         PodFailurePolicyAction as A, PodFailurePolicyOnExitCodes,
         PodFailurePolicyOnPodConditionsPattern, PodFailurePolicyRequirement, PodFailurePolicyRule,
     };
-    use crate::spec::PodFailurePolicyActionSpec as S;
+    use podcheck_input::spec::PodFailurePolicyActionSpec as S;
     crate::k8s::PodFailurePolicy {
         rules: p
             .rules

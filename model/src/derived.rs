@@ -5,8 +5,8 @@
 
 use crate::context::Context;
 use crate::k8s::{self, EvictionDecision, Resources, Taint, TaintEffect, Toleration};
-use crate::spec::PodSpec;
 use crate::state::*;
+use podcheck_input::spec::PodSpec;
 
 /// The requests of a pod (`computePodResourceRequest`: sum of containers, max with each init
 /// container).

@@ -10,8 +10,8 @@
 
 use crate::apiserver::{self, EvictionResult};
 use crate::context::Context;
-use crate::spec::{Fault, Workload};
 use crate::state::*;
+use podcheck_input::spec::{Fault, Workload};
 
 /// `EvictErrorRetryDelay`: drain waits 5 s after a 429 before it evicts the pod again.
 pub const EVICT_ERROR_RETRY_DELAY: Secs = 5;

@@ -4,8 +4,8 @@
 
 use crate::apiserver;
 use crate::context::Context;
-use crate::spec::Fault;
 use crate::state::*;
+use podcheck_input::spec::Fault;
 
 /// A fault or operator action of the scenario happens, or a partition heals.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

@@ -46,9 +46,9 @@
 
 use crate::cluster::Action;
 use crate::context::Context;
-use crate::spec::Fault;
 use crate::state::*;
 use crate::{controllers, faults, kubelet, proxy, scheduler};
+use podcheck_input::spec::Fault;
 use smallvec::{smallvec, SmallVec};
 
 /// A part of the cluster state (see the module documentation).

@@ -8,9 +8,9 @@
 //!
 //! Modules import in one direction, from the bottom up:
 //!
-//! 1. the scenario: [`spec`] (schema and validation), [`catalogue`] (the built-in ones),
-//!    [`manifest`] (users' Kubernetes manifests read into a scenario);
-//!    [`k8s`] (upstream logic, pure);
+//! 1. below the model, its own crates: the scenario (`podcheck-input`: schema, validation,
+//!    the built-in catalogue, users' manifests, the fault plans) and [`k8s`] (`podcheck-k8s`:
+//!    upstream logic, pure);
 //! 2. the state: [`state`], with [`events`] (the event kinds a pod records);
 //! 3. below the components: [`context`] (per-scenario constants), [`apiserver`] (the object
 //!    store's write semantics), [`derived`] (facts several components read), [`runtime`] (the
@@ -24,7 +24,6 @@
 //! Nothing here renders: wording, traces and pictures live in `podcheck-traces`.
 
 pub mod apiserver;
-pub mod catalogue;
 pub mod cluster;
 pub mod context;
 pub mod controllers;
@@ -32,21 +31,26 @@ pub mod derived;
 pub mod drain;
 pub mod faults;
 pub mod footprint;
-pub mod k8s;
 pub mod kubectl;
 pub mod kubelet;
-pub mod manifest;
+// Transitional re-export: removed when the branches are merged (the plans are
+// `podcheck_input::plan`, placed by `cluster::first_pod_nodes`).
 pub mod plan;
 pub mod proxy;
 pub mod runtime;
 pub mod scheduler;
-pub mod spec;
 pub mod state;
 pub mod symmetry;
 pub mod time;
 
+/// The upstream decision logic, in its own crate; `crate::k8s::…` names it here.
+pub use podcheck_k8s as k8s;
+
+// Transitional re-export: removed when the branches are merged
+pub use podcheck_input::{catalogue, manifest, spec};
+
 pub use cluster::{Action, Actor, Cluster, PropertyFn, Unsettled};
 pub use context::Context;
-pub use spec::{Scenario, Verdict};
+pub use podcheck_input::spec::{Scenario, Verdict};
 pub use state::events;
 pub use state::State;

@@ -3,8 +3,8 @@
 //! grace period. The kubelet asks the runtime to stop a container ([`begin_stop`]); the clock
 //! delivers what happens at each instant (the clock, `time.rs`).
 
-use crate::spec::{Container, OnSigterm};
 use crate::state::*;
+use podcheck_input::spec::{Container, OnSigterm};
 
 /// The process ends (on its own, OOM-killed, or by a signal).
 pub fn exit_now(c: &mut Ctr, code: i32, oom: bool) {

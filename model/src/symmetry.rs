@@ -84,8 +84,8 @@
 //! real run that enables and takes the same actors, and `leads_to` under weak fairness is
 //! judged on it as with the nodes alone (`leads_to_holds_up_to`, with the node classes).
 
-use crate::spec::{Fault, Scenario, Workload};
 use crate::state::*;
+use podcheck_input::spec::{Fault, Scenario, Workload};
 
 /// The lists a key hashes, on the stack while they are short. A `SmallVec` hashes as the
 /// slice it holds, as a `Vec` does: the keys are the same as with `Vec`s.

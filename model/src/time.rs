@@ -11,8 +11,8 @@
 use crate::context::Context;
 use crate::derived::{next_eviction_in, stuck_now};
 use crate::runtime::{exit_now, sigterm, take_turn};
-use crate::spec::Workload;
 use crate::state::*;
+use podcheck_input::spec::Workload;
 
 /// A timer of the state, as the clock sees it.
 pub enum Timer<T> {

@@ -6,13 +6,14 @@
 //! (docs/sources.md#disruption-controller, docs/sources.md#eviction-api,
 //! docs/sources.md#kubectl-drain).
 
-use podcheck_model::apiserver::{evict_pod, EvictionResult};
-use podcheck_model::controllers::disruption;
-use podcheck_model::spec::{
+use podcheck_input::catalogue;
+use podcheck_input::spec::{
     parse_scenarios, IntOrPercent, PdbSpec, PdbSpecFields, Scenario, UnhealthyPodEvictionPolicy,
 };
+use podcheck_model::apiserver::{evict_pod, EvictionResult};
+use podcheck_model::controllers::disruption;
 use podcheck_model::state::*;
-use podcheck_model::{catalogue, scheduler, Cluster};
+use podcheck_model::{scheduler, Cluster};
 
 /// The settled cluster of the catalogue's `drain-respects-budget` (two Ready pods of `web`
 /// under one budget), changed by `f` first.
@@ -25,7 +26,7 @@ fn model(f: impl FnOnce(&mut Scenario)) -> Cluster {
 
 fn budget(min: Option<IntOrPercent>, max: Option<IntOrPercent>) -> PdbSpec {
     PdbSpec {
-        metadata: podcheck_model::spec::Metadata { name: "b".into() },
+        metadata: podcheck_input::spec::Metadata { name: "b".into() },
         spec: PdbSpecFields {
             selects: vec!["web".into()],
             min_available: min,
@@ -293,13 +294,13 @@ fn bad_budgets_are_refused_naming_the_field() {
 #[test]
 fn a_drain_of_an_unknown_node_is_refused() {
     let mut s = catalogue::find("drain-respects-budget").unwrap();
-    s.faults = vec![podcheck_model::spec::Fault::Drain {
+    s.faults = vec![podcheck_input::spec::Fault::Drain {
         node: "node-9".into(),
         disable_eviction: false,
         force: false,
         delete_emptydir_data: false,
     }];
-    let e = s.validate().unwrap_err();
+    let e = s.validate().unwrap_err().to_string();
     assert!(e.contains("fault names unknown node `node-9`"), "{e}");
 }
 
@@ -332,7 +333,7 @@ fn run_until_quiet(m: &Cluster, mut s: State, limit: usize) -> State {
 /// `cordon` and `uncordon` of node-1: uncordon is enabled only on a cordoned node.
 #[test]
 fn cordon_then_uncordon() {
-    use podcheck_model::spec::Fault;
+    use podcheck_input::spec::Fault;
     use podcheck_model::{faults, Action};
     let m = model(|s| {
         s.faults = vec![
@@ -371,7 +372,7 @@ fn cordon_then_uncordon() {
 /// drained.
 #[test]
 fn a_bare_pod_needs_force() {
-    use podcheck_model::spec::{Fault, Metadata, Workload};
+    use podcheck_input::spec::{Fault, Metadata, Workload};
     for force in [false, true] {
         let m = model(|s| {
             let spec = s.workloads[0].template().clone();

@@ -14,8 +14,9 @@
 
 use std::collections::{HashMap, HashSet, VecDeque};
 
+use podcheck_input::catalogue;
 use podcheck_model::footprint::{action_kind, content, footprint, part_values, Footprint, Part};
-use podcheck_model::{catalogue, Action, Cluster, State};
+use podcheck_model::{Action, Cluster, State};
 use stateright::Model;
 
 /// States per scenario, in breadth-first order from its start.
@@ -207,8 +208,8 @@ fn check(name: &str, m: &Cluster, states: &[State]) -> (Vec<String>, Tally) {
 /// The faults no built-in scenario has, each added to `healthy` (a crash of its pod's
 /// program; a cordon, and an uncordon of the node cordoned), so that their footprints are
 /// checked on data too.
-fn no_builtin_has_them() -> Vec<podcheck_model::spec::Scenario> {
-    use podcheck_model::spec::Fault;
+fn no_builtin_has_them() -> Vec<podcheck_input::spec::Scenario> {
+    use podcheck_input::spec::Fault;
     let base = catalogue::find("healthy").expect("healthy is built in");
     let node = base.cluster.nodes[0].name.clone();
     let workload = base.workloads[0].name().to_string();

@@ -1,16 +1,20 @@
-//! The model's modules import in one direction: scenario → state → what sits below the
-//! components → the components (none of which imports another) → the cluster's composition.
-//! This test reads the sources and fails on any import against that order, naming the file
-//! and the module it reaches for.
+//! The workspace's crates depend in one direction: podcheck-k8s (upstream logic) →
+//! podcheck-input (the scenario, manifests, plans) → podcheck-model → podcheck-properties →
+//! podcheck-traces → podcheck (the command line); `k8s-openapi` is the manifest reader's
+//! alone. Within the model and the input crate, modules import in one direction too: for the
+//! model, scenario → state → what sits below the components → the components (none of which
+//! imports another) → the cluster's composition. These tests read the manifests and the
+//! sources and fail on any dependency or import against that order, naming the file and what
+//! it reaches for.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
-/// Each top-level module of the model and the modules it may use.
+/// Each top-level module of the model and the modules it may use. The upstream logic,
+/// `crate::k8s`, is the crate `podcheck-k8s` (re-exported), below them all; the scenario is
+/// the crate `podcheck-input`, below too.
 fn allowed() -> BTreeMap<&'static str, BTreeSet<&'static str>> {
     let below_components = [
-        "k8s",
-        "spec",
         "state",
         "context",
         "apiserver",
@@ -19,20 +23,12 @@ fn allowed() -> BTreeMap<&'static str, BTreeSet<&'static str>> {
         "kubectl",
     ];
     let mut m: BTreeMap<&str, Vec<&str>> = BTreeMap::new();
-    m.insert("k8s", vec![]);
-    m.insert("spec", vec!["k8s"]);
-    m.insert("catalogue", vec!["spec"]);
-    // Users' manifests, read into a scenario: beside the scenario schema.
-    m.insert("manifest", vec!["spec", "k8s"]);
-    m.insert("state", vec!["k8s"]);
-    m.insert("context", vec!["k8s", "spec", "state"]);
-    m.insert("kubectl", vec!["k8s", "state", "context"]);
-    m.insert(
-        "derived",
-        vec!["k8s", "spec", "state", "context", "kubectl"],
-    );
-    m.insert("apiserver", vec!["k8s", "spec", "state", "context"]);
-    m.insert("runtime", vec!["k8s", "spec", "state"]);
+    m.insert("state", vec![]);
+    m.insert("context", vec!["state"]);
+    m.insert("kubectl", vec!["state", "context"]);
+    m.insert("derived", vec!["state", "context", "kubectl"]);
+    m.insert("apiserver", vec!["state", "context"]);
+    m.insert("runtime", vec!["state"]);
     for component in [
         "kubelet",
         "controllers",
@@ -45,19 +41,17 @@ fn allowed() -> BTreeMap<&'static str, BTreeSet<&'static str>> {
         m.insert(component, below_components.to_vec());
     }
     // Which nodes are interchangeable, and a state's representative: read by the cluster.
-    m.insert("symmetry", vec!["spec", "state"]);
-    let mut everything: Vec<&str> = m.keys().copied().collect();
-    everything.retain(|k| *k != "catalogue" && *k != "manifest");
+    m.insert("symmetry", vec!["state"]);
+    let everything: Vec<&str> = m.keys().copied().collect();
     m.insert("cluster", everything);
-    // The fault plans over users' manifests: scenarios built above the cluster, which they
-    // settle once to learn where the first pod of a workload runs.
-    m.insert("plan", vec!["spec", "cluster"]);
+    // Transitional: the fault plans are `podcheck_input::plan`; the model's `plan` wraps them
+    // with its placement of first pods (`cluster::first_pod_nodes`).
+    m.insert("plan", vec!["cluster"]);
     // What each action reads and writes: over the cluster's actions and the components'
     // (a fault's, by what the scenario says it does).
     m.insert(
         "footprint",
         vec![
-            "spec",
             "state",
             "context",
             "cluster",
@@ -72,6 +66,102 @@ fn allowed() -> BTreeMap<&'static str, BTreeSet<&'static str>> {
     m.into_iter()
         .map(|(k, v)| (k, v.into_iter().collect()))
         .collect()
+}
+
+/// Each top-level module of the input crate and the modules it may use: the scenario's
+/// schema first, then what reads into a scenario (the built-in catalogue, users'
+/// manifests), then the fault plans over a manifest's scenario.
+fn input_allowed() -> BTreeMap<&'static str, BTreeSet<&'static str>> {
+    let mut m: BTreeMap<&str, Vec<&str>> = BTreeMap::new();
+    m.insert("spec", vec![]);
+    m.insert("catalogue", vec!["spec"]);
+    m.insert("manifest", vec!["spec"]);
+    m.insert("plan", vec!["spec", "manifest"]);
+    m.insert("lib", vec![]);
+    m.into_iter()
+        .map(|(k, v)| (k, v.into_iter().collect()))
+        .collect()
+}
+
+/// The workspace's crates, bottom up: each may depend on the ones before it only. The
+/// example crate, a user of podcheck, may depend on any.
+const CRATES: [&str; 7] = [
+    "podcheck-k8s",
+    "podcheck-input",
+    "podcheck-model",
+    "podcheck-properties",
+    "podcheck-traces",
+    "podcheck",
+    "podcheck-in-cargo-test",
+];
+
+/// Where `k8s-openapi` may appear: the manifest reader's crate, and the root's tests.
+const K8S_OPENAPI: [(&str, &str); 2] = [
+    ("podcheck-input", "dependencies"),
+    ("podcheck", "dev-dependencies"),
+];
+
+/// A Cargo manifest's package name and its dependencies, each with its table
+/// (`dependencies`, `dev-dependencies`, `build-dependencies`).
+fn manifest_deps(text: &str) -> (String, Vec<(String, String)>) {
+    let mut name = String::new();
+    let mut section = String::new();
+    let mut deps = Vec::new();
+    for line in text.lines() {
+        let line = line.split('#').next().unwrap_or("").trim();
+        if let Some(h) = line.strip_prefix('[') {
+            section = h.trim_end_matches(']').trim().to_string();
+            // `[dependencies.foo]`: the dependency is the header's.
+            for table in ["dependencies", "dev-dependencies", "build-dependencies"] {
+                if let Some(dep) = section.strip_prefix(&format!("{table}.")) {
+                    deps.push((dep.to_string(), table.to_string()));
+                }
+            }
+            continue;
+        }
+        let Some((key, value)) = line.split_once('=') else {
+            continue;
+        };
+        let key = key.trim();
+        if section == "package" && key == "name" {
+            name = value.trim().trim_matches('"').to_string();
+        }
+        // `[target.'cfg(…)'.dependencies]` counts as `dependencies`.
+        let table = section.rsplit('.').next().unwrap_or("");
+        if ["dependencies", "dev-dependencies", "build-dependencies"].contains(&table)
+            && !section.starts_with("workspace")
+        {
+            let dep = key.trim_end_matches(".workspace").trim_matches('"');
+            deps.push((dep.to_string(), table.to_string()));
+        }
+    }
+    (name, deps)
+}
+
+/// What is wrong with one crate's dependencies against [`CRATES`] and [`K8S_OPENAPI`].
+fn crate_problems(file: &str, text: &str) -> Vec<String> {
+    let (name, deps) = manifest_deps(text);
+    let Some(rank) = CRATES.iter().position(|c| *c == name) else {
+        return vec![format!(
+            "{file}: crate `{name}` has no place in the crate order of this test"
+        )];
+    };
+    let mut problems = Vec::new();
+    for (dep, table) in deps {
+        if let Some(r) = CRATES.iter().position(|c| *c == dep) {
+            if r >= rank && name != "podcheck-in-cargo-test" {
+                problems.push(format!(
+                    "{file}: `{name}` depends on `{dep}` ({table}), which is not below it"
+                ));
+            }
+        }
+        if dep == "k8s-openapi" && !K8S_OPENAPI.contains(&(name.as_str(), table.as_str())) {
+            problems.push(format!(
+                "{file}: `{name}` depends on `k8s-openapi` ({table}): only the manifest reader does"
+            ));
+        }
+    }
+    problems
 }
 
 fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
@@ -117,17 +207,20 @@ fn crate_paths(text: &str) -> BTreeSet<String> {
     found
 }
 
-#[test]
-fn modules_import_in_one_direction() {
-    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+/// What is wrong with the imports of the crate whose sources are in `src`, against its
+/// module table, and how many files were read.
+fn module_problems(
+    src: &Path,
+    allowed: &BTreeMap<&str, BTreeSet<&str>>,
+    always: &[&str],
+) -> (Vec<String>, usize) {
     let mut files = Vec::new();
-    rust_files(&src, &mut files);
+    rust_files(src, &mut files);
     files.sort();
-    let allowed = allowed();
     let mut problems = Vec::new();
     let mut checked = 0;
     for file in &files {
-        let rel = file.strip_prefix(&src).expect("under src");
+        let rel = file.strip_prefix(src).expect("under src");
         let top = rel
             .components()
             .next()
@@ -151,7 +244,7 @@ fn modules_import_in_one_direction() {
                 used
             };
             // A folder's own submodules (`crate::kubelet::…` inside kubelet/) are its own room.
-            if used == top || used == "self" {
+            if used == top || used == "self" || always.contains(&used.as_str()) {
                 continue;
             }
             if !may_use.contains(used.as_str()) {
@@ -163,10 +256,74 @@ fn modules_import_in_one_direction() {
         }
         checked += 1;
     }
+    (problems, checked)
+}
+
+fn workspace_root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .expect("the model is in the workspace")
+        .to_path_buf()
+}
+
+#[test]
+fn modules_import_in_one_direction() {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    // `crate::k8s` is the crate below, re-exported: every module may use it.
+    let (problems, checked) = module_problems(&src, &allowed(), &["k8s"]);
     assert!(checked >= 30, "only {checked} model files were read");
     assert!(
         problems.is_empty(),
         "imports against the layer order:\n{}",
+        problems.join("\n")
+    );
+}
+
+#[test]
+fn input_modules_import_in_one_direction() {
+    let src = workspace_root().join("input/src");
+    let (problems, checked) = module_problems(&src, &input_allowed(), &[]);
+    assert!(checked >= 10, "only {checked} input files were read");
+    assert!(
+        problems.is_empty(),
+        "imports against the layer order of the input crate:\n{}",
+        problems.join("\n")
+    );
+}
+
+#[test]
+fn crates_depend_in_one_direction() {
+    let root = workspace_root();
+    let text = std::fs::read_to_string(root.join("Cargo.toml")).expect("the workspace manifest");
+    // `members = ["k8s", …]`: every member, and the root's own package.
+    let members = text
+        .split_once("members")
+        .and_then(|(_, rest)| rest.split_once('['))
+        .and_then(|(_, rest)| rest.split_once(']'))
+        .map(|(list, _)| list)
+        .expect("a members list");
+    let mut files: Vec<String> = members
+        .split(',')
+        .map(|m| m.trim().trim_matches('"').to_string())
+        .filter(|m| !m.is_empty())
+        .map(|m| format!("{m}/Cargo.toml"))
+        .collect();
+    files.push("Cargo.toml".into());
+    let mut problems = Vec::new();
+    let mut names = BTreeSet::new();
+    for file in &files {
+        let text = std::fs::read_to_string(root.join(file)).expect("a member's manifest");
+        names.insert(manifest_deps(&text).0);
+        problems.extend(crate_problems(file, &text));
+    }
+    assert_eq!(
+        names,
+        CRATES.iter().map(|c| c.to_string()).collect(),
+        "the workspace's crates and this test's order"
+    );
+    assert!(
+        problems.is_empty(),
+        "dependencies against the crate order:\n{}",
         problems.join("\n")
     );
 }
@@ -185,4 +342,27 @@ fn the_layer_check_sees_a_bad_import() {
     let allowed = allowed();
     assert!(!allowed["scheduler"].contains("kubelet"));
     assert!(!allowed["kubelet"].contains("cluster"));
+    let input = input_allowed();
+    assert!(!input["spec"].contains("manifest"));
+    assert!(!input["manifest"].contains("plan"));
+}
+
+#[test]
+fn the_crate_check_sees_a_bad_dependency() {
+    // The model reaching up for the properties, and for the API types.
+    let model = "[package]\nname = \"podcheck-model\"\n\n[dependencies]\npodcheck-input.workspace = true\npodcheck-properties = { path = \"../properties\" }\n\n[dev-dependencies]\nk8s-openapi = \"0.29\"\n";
+    let problems = crate_problems("model/Cargo.toml", model);
+    assert_eq!(problems.len(), 2, "{problems:?}");
+    assert!(
+        problems[0].contains("`podcheck-properties`"),
+        "{problems:?}"
+    );
+    assert!(problems[1].contains("`k8s-openapi`"), "{problems:?}");
+    // The input crate below the model, with the API types: as it should be.
+    let input = "[package]\nname = \"podcheck-input\"\n[dependencies]\npodcheck-k8s.workspace = true\nk8s-openapi = { version = \"0.29\" }\n";
+    assert!(crate_problems("input/Cargo.toml", input).is_empty());
+    // A crate that reaches for itself or one beside it.
+    let k8s =
+        "[package]\nname = \"podcheck-k8s\"\n[dependencies.podcheck-input]\npath = \"../input\"\n";
+    assert_eq!(crate_problems("k8s/Cargo.toml", k8s).len(), 1);
 }

@@ -1,7 +1,7 @@
 //! Every limit of the state is checked where a scenario enters: a scenario the model cannot
 //! hold is refused with the field and the limit, never silently wrapped.
 
-use podcheck_model::spec::{parse_scenarios, MAX_IMAGES, MAX_SECONDS};
+use podcheck_input::spec::{parse_scenarios, MAX_IMAGES, MAX_SECONDS};
 use podcheck_model::{Cluster, Context};
 
 /// A bare pod whose init containers each use an image of their own.

@@ -4,10 +4,10 @@
 //! (`docs/sources.md#kubectl-delete-grace-period`, `docs/sources.md#kubelet-image-pull-policy`,
 //! `docs/sources.md#kubelet-probe-termination-grace-period`).
 
+use podcheck_input::spec::parse_scenarios;
 use podcheck_model::k8s::{
     default_pull_policy, delete_grace_period, image_action, tag_and_digest, ImageAction, PullPolicy,
 };
-use podcheck_model::spec::parse_scenarios;
 
 /// A row: `--grace-period`, `--force`, and what kubectl sends (or its error).
 type DeleteRow = (i64, bool, Result<Option<i64>, &'static str>);

@@ -3,9 +3,10 @@
 //! (`migrateConfig`, `groupByPriority`, `processShutdownEvent`, `Admit`) and the kubelet's
 //! configuration validation (docs/sources.md#graceful-node-shutdown).
 
-use podcheck_model::spec::Fault;
+use podcheck_input::catalogue;
+use podcheck_input::spec::Fault;
 use podcheck_model::state::*;
-use podcheck_model::{catalogue, faults, kubelet, Action, Cluster};
+use podcheck_model::{faults, kubelet, Action, Cluster};
 
 fn model(name: &str, release: Option<&str>) -> Cluster {
     let mut s = catalogue::find(name).expect("the scenario exists");
@@ -166,7 +167,7 @@ fn the_node_goes_not_ready_at_once() {
 fn bad_configurations_are_refused() {
     let mut s = catalogue::find("node-shutdown").unwrap();
     s.cluster.nodes[0].shutdown_grace_period_critical_pods_seconds = 40;
-    let e = s.validate().unwrap_err();
+    let e = s.validate().unwrap_err().to_string();
     assert!(
         e.contains("shutdownGracePeriodCriticalPods 40s must be <= shutdownGracePeriod 30s"),
         "{e}"
@@ -175,7 +176,7 @@ fn bad_configurations_are_refused() {
     s.faults = vec![Fault::NodeShutdown {
         node: "node-2".into(),
     }];
-    let e = s.validate().unwrap_err();
+    let e = s.validate().unwrap_err().to_string();
     assert!(
         e.contains("node `node-2` has no shutdownGracePeriodSeconds"),
         "{e}"

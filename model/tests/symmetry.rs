@@ -2,10 +2,11 @@
 //! pods renamed and reordered has the same representative and the same class key, the
 //! representative holds what the state holds, and states with one class key are one class.
 
-use podcheck_model::spec::{Fault, Workload};
+use podcheck_input::catalogue;
+use podcheck_input::spec::{Fault, Workload};
 use podcheck_model::state::State;
 use podcheck_model::symmetry::interchangeable_pods;
-use podcheck_model::{catalogue, Cluster};
+use podcheck_model::Cluster;
 use stateright::Model;
 
 /// Every state reachable within a few steps of `name` at `nodes` × `replicas`.

@@ -113,7 +113,7 @@ pub fn resize(list: Vec<Scenario>, size: Size, origin: &str) -> Result<Vec<Scena
 
 pub fn load(catalogue_file: &Option<String>) -> Result<Vec<Scenario>, BadInput> {
     let (list, origin) = match catalogue_file {
-        None => (catalogue::builtin(), "model/scenarios/catalogue.yaml"),
+        None => (catalogue::builtin(), catalogue::CATALOGUE_PATH),
         Some(path) => {
             let text = podcheck::read_text_file(std::path::Path::new(path))?;
             let list = parse_scenarios(&text, path).map_err(|e| {

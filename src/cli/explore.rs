@@ -38,7 +38,7 @@ fn explore_addr(addr: &str) -> Result<std::net::SocketAddr, BadInput> {
 pub fn run(scenario: Scenario, addr: &str) -> Result<ExitCode, BadInput> {
     use stateright::Model;
     let selected = check::selected(&scenario).map_err(BadInput)?;
-    scenario.validate().map_err(BadInput)?;
+    scenario.validate().map_err(|e| BadInput(e.to_string()))?;
     let sock = explore_addr(addr)?;
     if !sock.ip().is_loopback() {
         eprintln!(

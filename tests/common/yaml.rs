@@ -4,13 +4,13 @@
 /// The built-in catalogue's file.
 pub const CATALOGUE_FILE: &str = concat!(
     env!("CARGO_MANIFEST_DIR"),
-    "/model/scenarios/catalogue.yaml"
+    "/input/scenarios/catalogue.yaml"
 );
 
 /// The built-in catalogue, as shipped.
 pub const CATALOGUE: &str = include_str!(concat!(
     env!("CARGO_MANIFEST_DIR"),
-    "/model/scenarios/catalogue.yaml"
+    "/input/scenarios/catalogue.yaml"
 ));
 
 /// A scenario list of one scenario, `name`, where nothing it asks about can happen: its

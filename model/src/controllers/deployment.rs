@@ -15,7 +15,7 @@
 
 use super::*;
 use crate::k8s::deployment::{new_rs_new_replicas, reconcile_old_replica_sets, Bounds, OldRs};
-use crate::spec::{DeploymentSpec, StrategyType};
+use podcheck_input::spec::{DeploymentSpec, StrategyType};
 
 /// `IsPodAvailable`: Ready, and Ready for `minReadySeconds` ([`Pod::available_in`]).
 pub fn is_available(spec: &DeploymentSpec, p: &Pod) -> bool {

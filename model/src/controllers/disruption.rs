@@ -4,7 +4,7 @@
 //! Sources: `docs/sources.md#disruption-controller`.
 
 use super::*;
-use crate::spec::{Amount, PdbSpec};
+use podcheck_input::spec::{Amount, PdbSpec};
 
 /// The workloads budget `b` selects, as indices.
 fn selected_workloads<'a>(m: &'a Context, b: &'a PdbSpec) -> impl Iterator<Item = u8> + 'a {
@@ -55,7 +55,7 @@ fn expected_scale(m: &Context, s: &State, b: &PdbSpec) -> Option<u32> {
 ///   the percentage of it rounded up.
 pub fn expected_and_desired(m: &Context, s: &State, b: usize) -> Option<(u32, u32)> {
     let spec = &m.scenario.pod_disruption_budgets[b];
-    let amount = |v: &crate::spec::IntOrPercent| v.amount("").ok();
+    let amount = |v: &podcheck_input::spec::IntOrPercent| v.amount("").ok();
     if let Some(v) = &spec.spec.max_unavailable {
         let expected = expected_scale(m, s, spec)?;
         let max = amount(v)?.scaled(expected);

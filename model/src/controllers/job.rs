@@ -24,7 +24,7 @@
 
 use super::*;
 use crate::k8s::{Condition, ConditionStatus, FailedPodView, PodFailurePolicyAction};
-use crate::spec::{JobSpec, PodReplacementPolicy};
+use podcheck_input::spec::{JobSpec, PodReplacementPolicy};
 
 /// Whether the Job replaces only pods that are fully terminal (`onlyReplaceFailedPods`):
 /// podReplacementPolicy Failed (with its gate), or any podFailurePolicy.

@@ -8,8 +8,8 @@ use crate::apiserver;
 use crate::context::Context;
 use crate::derived::*;
 use crate::k8s::{self, Phase, Taint, TaintEffect};
-use crate::spec::{FailingStep, Workload};
 use crate::state::*;
+use podcheck_input::spec::{FailingStep, Workload};
 
 pub mod attachdetach;
 pub mod deployment;

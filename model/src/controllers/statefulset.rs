@@ -14,7 +14,8 @@ pub fn sync(m: &Context, s: &mut State, w: u8) -> Option<()> {
     let Workload::StatefulSet { spec, .. } = m.workload(w) else {
         return None;
     };
-    let monotonic = spec.pod_management_policy == crate::spec::PodManagementPolicy::OrderedReady;
+    let monotonic =
+        spec.pod_management_policy == podcheck_input::spec::PodManagementPolicy::OrderedReady;
     for ordinal in 0..spec.replicas {
         let existing = s
             .api

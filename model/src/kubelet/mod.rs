@@ -19,8 +19,8 @@ use crate::k8s::{
     CRASH_LOOP_BACKOFF, IMAGE_PULL_BACKOFF,
 };
 use crate::runtime::{begin_stop, exit_now};
-use crate::spec::{Container, FailingStep, PodSpec, Probe};
 use crate::state::*;
+use podcheck_input::spec::{Container, FailingStep, PodSpec, Probe};
 
 pub mod admission;
 pub mod eviction_manager;

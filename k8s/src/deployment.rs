@@ -201,8 +201,8 @@ pub struct PodRank {
 }
 
 /// `podPhaseToOrdinal`: Pending 0, Unknown 1, Running 2 (others are never active).
-pub fn phase_ordinal(phase: crate::k8s::Phase) -> u8 {
-    use crate::k8s::Phase;
+pub fn phase_ordinal(phase: crate::Phase) -> u8 {
+    use crate::Phase;
     match phase {
         Phase::Pending => 0,
         Phase::Unknown => 1,

@@ -1,4 +1,4 @@
-//! Conformance of `podcheck_model::k8s::endpoints` with the EndpointSlice controller's
+//! Conformance of `podcheck_k8s::endpoints` with the EndpointSlice controller's
 //! `ShouldPodBeInEndpoints` and `podToEndpoint` (staging/src/k8s.io/endpointslice, utils.go and
 //! util/controller_utils.go). A truth table derived from that source, not from an upstream
 //! test table.
@@ -6,7 +6,7 @@
 // Test tables are tuples by design; one row per line.
 #![allow(clippy::type_complexity)]
 
-use podcheck_model::k8s::*;
+use podcheck_k8s::*;
 use proptest::prelude::*;
 use Phase::{Failed, Pending, Running, Succeeded};
 

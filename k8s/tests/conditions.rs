@@ -1,4 +1,4 @@
-//! Conformance of `podcheck_model::k8s::conditions` with the kubelet's condition generators
+//! Conformance of `podcheck_k8s::conditions` with the kubelet's condition generators
 //! in pkg/kubelet/status/generate.go (`GenerateContainersReadyCondition`,
 //! `GeneratePodReadyCondition`, `GeneratePodInitializedCondition`) and with
 //! `UpdatePodStatus` in pkg/kubelet/prober/prober_manager.go. These are checks derived from
@@ -10,7 +10,7 @@
 mod common;
 
 use common::*;
-use podcheck_model::k8s::*;
+use podcheck_k8s::*;
 use Phase::{Failed, Pending, Running, Succeeded};
 
 #[test]

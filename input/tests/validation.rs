@@ -2,7 +2,7 @@
 //! refuses is refused here, with the API server's field path and message
 //! (`pkg/apis/core/validation/validation.go`).
 
-use podcheck_model::spec::parse_scenarios;
+use podcheck_input::spec::parse_scenarios;
 
 /// A one-Deployment scenario whose container has `extra` (YAML flow-mapping entries) and
 /// whose pod spec has `pod` entries.

@@ -22,16 +22,16 @@
 pub mod quantity;
 pub mod tree;
 
-use crate::k8s::{
-    ConditionStatus, ExitCodesOperator, PullPolicy, Resources, RestartPolicy, Taint, TaintEffect,
-    Toleration, TolerationOperator,
-};
 use crate::spec::{self, ClaimSpec, Container, Scenario, Workload, MAX_SECONDS};
 use k8s_openapi::api::{
     apps::v1 as apps, batch::v1 as batch, core::v1 as core, policy::v1 as policy,
 };
 use k8s_openapi::apimachinery::pkg::apis::meta::v1::{LabelSelector, ObjectMeta};
 use k8s_openapi::apimachinery::pkg::util::intstr::IntOrString;
+use podcheck_k8s::{
+    ConditionStatus, ExitCodesOperator, PullPolicy, Resources, RestartPolicy, Taint, TaintEffect,
+    Toleration, TolerationOperator,
+};
 use std::cell::RefCell;
 use std::collections::BTreeMap;
 use tree::{Loc, Node, Tree, UnknownField};
@@ -1593,7 +1593,7 @@ impl Reader {
         doc: &Doc,
         base: &str,
         p: &core::PodSpec,
-    ) -> Result<Option<Vec<crate::k8s::NodeSelectorTerm>>, String> {
+    ) -> Result<Option<Vec<podcheck_k8s::NodeSelectorTerm>>, String> {
         let not_run = |what: &str| {
             format!("the model's scheduler does not run {what}: it may place pods where a real scheduler would not, and its findings about nodes (a drain, a partition, a node that dies) may differ")
         };
@@ -1643,19 +1643,19 @@ impl Reader {
             "{base}.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms"
         );
         let ops = [
-            ("In", crate::k8s::NodeSelectorOperator::In),
-            ("NotIn", crate::k8s::NodeSelectorOperator::NotIn),
-            ("Exists", crate::k8s::NodeSelectorOperator::Exists),
+            ("In", podcheck_k8s::NodeSelectorOperator::In),
+            ("NotIn", podcheck_k8s::NodeSelectorOperator::NotIn),
+            ("Exists", podcheck_k8s::NodeSelectorOperator::Exists),
             (
                 "DoesNotExist",
-                crate::k8s::NodeSelectorOperator::DoesNotExist,
+                podcheck_k8s::NodeSelectorOperator::DoesNotExist,
             ),
-            ("Gt", crate::k8s::NodeSelectorOperator::Gt),
-            ("Lt", crate::k8s::NodeSelectorOperator::Lt),
+            ("Gt", podcheck_k8s::NodeSelectorOperator::Gt),
+            ("Lt", podcheck_k8s::NodeSelectorOperator::Lt),
         ];
         let mut terms = Vec::new();
         for (i, t) in req.node_selector_terms.iter().enumerate() {
-            let mut term = crate::k8s::NodeSelectorTerm::default();
+            let mut term = podcheck_k8s::NodeSelectorTerm::default();
             for (list, reqs, out) in [
                 (
                     "matchExpressions",
@@ -1671,7 +1671,7 @@ impl Reader {
                         &r.operator,
                         &ops,
                     )?;
-                    out.push(crate::k8s::NodeSelectorRequirement {
+                    out.push(podcheck_k8s::NodeSelectorRequirement {
                         key: r.key.clone(),
                         operator,
                         values: r.values.clone().unwrap_or_default(),
@@ -2440,17 +2440,10 @@ impl Reader {
                 },
             };
             if let Some(v) = &budget.spec.min_available {
-                v.amount("minAvailable").map_err(|e| {
-                    d.err("spec.minAvailable", e.trim_start_matches("minAvailable: "))
-                })?;
+                v.read().map_err(|e| d.err("spec.minAvailable", e))?;
             }
             if let Some(v) = &budget.spec.max_unavailable {
-                v.amount("maxUnavailable").map_err(|e| {
-                    d.err(
-                        "spec.maxUnavailable",
-                        e.trim_start_matches("maxUnavailable: "),
-                    )
-                })?;
+                v.read().map_err(|e| d.err("spec.maxUnavailable", e))?;
             }
             if budget.spec.min_available.is_some() == budget.spec.max_unavailable.is_some() {
                 return Err(d.err(
@@ -2480,20 +2473,20 @@ impl Reader {
         };
         // The scenario's own validation, its message pointed back at the manifest.
         if let Err(e) = scenario.validate() {
-            let mut located_e = locate_validation(&e, &workloads);
-            if located_e == e {
-                // Not about one workload: about a Service, a budget or the whole; named by
-                // the object it is about where the message names one.
-                let named = services
-                    .iter()
-                    .map(|(d, _)| d)
-                    .chain(pdbs.iter().map(|(d, _)| d))
-                    .find(|d| e.contains(&format!("`{}`", name_of(d.tree))));
-                located_e = match named {
+            // A workload's at its manifest, a budget's at its own; about the whole (or a
+            // Service, a node): named by the files.
+            let located_e = locate_validation(&e, &workloads).unwrap_or_else(|| {
+                let budget = match &e.object {
+                    spec::Object::Budget(b) => {
+                        pdbs.iter().map(|(d, _)| d).find(|d| name_of(d.tree) == *b)
+                    }
+                    _ => None,
+                };
+                match budget {
                     Some(d) => located(d.origin, d.tree.loc, &format!("{}: {e}", d.what)),
                     None => format!("{}: {e}", origins.join(", ")),
-                };
-            }
+                }
+            });
             return Err(located_e);
         }
         Ok(Reading {
@@ -2509,68 +2502,64 @@ impl Reader {
 
 /// A claim's access modes as the API server checks them, the error at `path`.
 fn claim_modes(doc: &Doc, path: &str, c: &ClaimSpec) -> Result<(), String> {
-    c.access_modes("claim").map(|_| ()).map_err(|e| {
-        let msg = e
-            .rsplit_once("spec.accessModes: ")
-            .map(|(_, m)| m)
-            .unwrap_or(&e);
-        doc.err(path, msg)
-    })
+    c.modes().map(|_| ()).map_err(|e| doc.err(path, e))
 }
 
-/// A message of [`Scenario::validate`] pointed at the manifest it is about: the workload it
-/// names, and the field path it gives (or the container's field).
-fn locate_validation(e: &str, workloads: &[(Doc, Workload, BTreeMap<String, String>)]) -> String {
-    for (d, w, _) in workloads {
-        let tag = format!("workload `{}`", w.name());
-        let Some(rest) = e.strip_prefix(&tag) else {
-            continue;
+/// An error of [`Scenario::validate`] about a workload, pointed at its manifest: at the field
+/// it names (or the container's), else at the object; None for one about no workload.
+fn locate_validation(
+    e: &spec::Invalid,
+    workloads: &[(Doc, Workload, BTreeMap<String, String>)],
+) -> Option<String> {
+    let (name, container) = match &e.object {
+        spec::Object::Workload(w) => (w, None),
+        spec::Object::Container {
+            workload,
+            container,
+        } => (workload, Some(container)),
+        _ => return None,
+    };
+    let (d, w, _) = workloads.iter().find(|(_, w, _)| w.name() == name)?;
+    // A field of a container of the template.
+    if let Some(c) = container {
+        let base = if matches!(w, Workload::Pod { .. }) {
+            "spec"
+        } else {
+            "spec.template.spec"
         };
-        let rest = rest.trim_start_matches(':').trim();
-        // `container `c`: field: …` names a container of the template.
-        if let Some(r) = rest.strip_prefix("container `") {
-            if let Some((c, tail)) = r.split_once('`') {
-                let tail = tail.trim_start_matches(':').trim();
-                let base = if matches!(w, Workload::Pod { .. }) {
-                    "spec"
-                } else {
-                    "spec.template.spec"
-                };
-                let t = w.template();
-                let path = t
-                    .containers
+        let t = w.template();
+        let path = t
+            .containers
+            .iter()
+            .position(|x| &x.name == c)
+            .map(|i| format!("{base}.containers[{i}]"))
+            .or_else(|| {
+                t.init_containers
                     .iter()
-                    .position(|x| x.name == c)
-                    .map(|i| format!("{base}.containers[{i}]"))
-                    .or_else(|| {
-                        t.init_containers
-                            .iter()
-                            .position(|x| x.name == c)
-                            .map(|i| format!("{base}.initContainers[{i}]"))
-                    })
-                    .unwrap_or_else(|| base.to_string());
-                let (field, msg) = tail.split_once(": ").unwrap_or(("", tail));
-                // The scenario's field names, in the manifest's words.
-                let field = field
-                    .replace(".cpuMilli", ".cpu")
-                    .replace(".memoryMi", ".memory");
-                let field = field.as_str();
-                let full = if field.starts_with("app.") || field.is_empty() {
-                    path
-                } else {
-                    format!("{path}.{field}")
-                };
-                return d.err(&full, msg);
-            }
-        }
-        if let Some((path, msg)) = rest.split_once(": ") {
-            if path.starts_with("spec") || path.starts_with("metadata") {
-                return d.err(path, msg);
-            }
-        }
-        return located(d.origin, d.tree.loc, &format!("{}: {rest}", d.what));
+                    .position(|x| &x.name == c)
+                    .map(|i| format!("{base}.initContainers[{i}]"))
+            })
+            .unwrap_or_else(|| base.to_string());
+        // The scenario's field names, in the manifest's words.
+        let field = e
+            .field
+            .replace(".cpuMilli", ".cpu")
+            .replace(".memoryMi", ".memory");
+        let full = if field.starts_with("app.") || field.is_empty() {
+            path
+        } else {
+            format!("{path}.{field}")
+        };
+        return Some(d.err(&full, &e.detail));
     }
-    e.to_string()
+    if e.field.starts_with("spec") || e.field.starts_with("metadata") {
+        return Some(d.err(&e.field, &e.detail));
+    }
+    Some(located(
+        d.origin,
+        d.tree.loc,
+        &format!("{}: {}", d.what, e.after_object()),
+    ))
 }
 
 /// The paths the model reads, per kind (`[]` for any index; a trailing `.*` for a whole

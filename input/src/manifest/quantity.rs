@@ -4,6 +4,8 @@
 //! exponent (`e3`, `E-2`). The model counts cpu in millicores and memory in MiB; a value
 //! between two units is rounded up, as the API rounds a request up to its smallest unit.
 
+use crate::spec::MAX_RESOURCE;
+
 /// The quantity as an exact fraction `numerator / denominator`.
 fn parse(text: &str) -> Result<(u128, u128), String> {
     let bad = || {
@@ -65,9 +67,9 @@ fn parse(text: &str) -> Result<(u128, u128), String> {
     Ok((num, den))
 }
 
-/// The largest value the model takes: cpu and memory are summed over a node's pods in 64
-/// bits, so each stays far below.
-const LIMIT: u128 = 1 << 40;
+/// The largest value the model takes ([`MAX_RESOURCE`]): cpu and memory are summed over a
+/// node's pods in 64 bits, so each stays far below.
+const LIMIT: u128 = MAX_RESOURCE as u128;
 
 fn scaled(text: &str, unit_num: u128, unit_den: u128, what: &str) -> Result<u64, String> {
     let (n, d) = parse(text)?;

@@ -1,4 +1,4 @@
-//! Conformance of `podcheck_model::k8s::scheduling`: taint eviction (pkg/controller/tainteviction),
+//! Conformance of `podcheck_k8s::scheduling`: taint eviction (pkg/controller/tainteviction),
 //! taints and tolerations, resource fit and LeastAllocated scoring, nodeSelector, the
 //! scheduler's FitError message and the kubelet's admission reasons. Rows derived from source
 //! name the function they read; the LeastAllocated rows are cases of the upstream
@@ -7,7 +7,7 @@
 // Test tables are tuples by design; one row per line.
 #![allow(clippy::type_complexity)]
 
-use podcheck_model::k8s::*;
+use podcheck_k8s::*;
 use proptest::prelude::*;
 use std::collections::BTreeMap;
 

@@ -1,9 +1,9 @@
-//! Conformance of `podcheck_model::k8s::backoff` with client-go's exponential back-off
+//! Conformance of `podcheck_k8s::backoff` with client-go's exponential back-off
 //! (staging/src/k8s.io/client-go/util/flowcontrol/backoff.go): the upstream tests of
 //! backoff_test.go (at commit 04791b4906602ffda5ccf9bc4c84d3329f1d7080), then the kubelet's
 //! two policies and its CrashLoopBackOff schedule, then property tests.
 
-use podcheck_model::k8s::*;
+use podcheck_k8s::*;
 use proptest::prelude::*;
 
 /// The upstream test file of the rows below.

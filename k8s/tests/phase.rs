@@ -1,4 +1,4 @@
-//! Conformance of `podcheck_model::k8s::phase` (`getPhase`, pkg/kubelet/kubelet_pods.go) with
+//! Conformance of `podcheck_k8s::phase` (`getPhase`, pkg/kubelet/kubelet_pods.go) with
 //! the cases of the upstream tests in pkg/kubelet/kubelet_pods_test.go (at commit
 //! 001a80e975bb880d0fe60b304d30950fe661f278), one table per upstream test function, each row
 //! naming its upstream case. Checks derived from the upstream source (not from a test table)
@@ -10,7 +10,7 @@
 mod common;
 
 use common::*;
-use podcheck_model::k8s::*;
+use podcheck_k8s::*;
 use proptest::prelude::*;
 use Phase::{Failed, Pending, Running, Succeeded};
 use RestartPolicy::{Always, Never, OnFailure};

@@ -1,11 +1,11 @@
-//! Conformance of `podcheck_model::k8s::jobs` with the Job controller (pkg/controller/job:
+//! Conformance of `podcheck_k8s::jobs` with the Job controller (pkg/controller/job:
 //! job_controller.go and pod_failure_policy.go). These are checks derived from that source, not
 //! upstream test rows; each names the function it reads.
 
 mod common;
 
 use common::*;
-use podcheck_model::k8s::*;
+use podcheck_k8s::*;
 use Phase::{Failed, Pending, Running, Succeeded};
 use RestartPolicy::{Always, Never, OnFailure};
 
@@ -283,7 +283,7 @@ fn job_pod_failure_backoff_schedule() {
 
 #[test]
 fn index_sets_parse_and_print_as_the_job_controller_writes_them() {
-    use podcheck_model::k8s::{format_indexes, parse_indexes};
+    use podcheck_k8s::{format_indexes, parse_indexes};
     assert_eq!(parse_indexes("0,2-4", 5), Ok(0b11101));
     assert_eq!(format_indexes(0b11101), "0,2-4");
     assert_eq!(format_indexes(0b1011), "0-1,3");

@@ -1,4 +1,4 @@
-//! Conformance of `podcheck_model::k8s::printer` (`printPod`, pkg/printers/internalversion/
+//! Conformance of `podcheck_k8s::printer` (`printPod`, pkg/printers/internalversion/
 //! printers.go, and apimachinery's `HumanDuration`) with the cases of the upstream tests in
 //! pkg/printers/internalversion/printers_test.go and
 //! staging/src/k8s.io/apimachinery/pkg/util/duration/duration_test.go, each row naming its
@@ -7,7 +7,7 @@
 mod common;
 
 use common::*;
-use podcheck_model::k8s::*;
+use podcheck_k8s::*;
 use proptest::prelude::*;
 
 const fn ppt(test: &'static str) -> Upstream {

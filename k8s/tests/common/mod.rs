@@ -1,11 +1,11 @@
-//! Helpers shared by the conformance tests of `podcheck_model::k8s`, one test file per module
-//! of `model/src/k8s/`. The rows of those tests are cases of Kubernetes' own unit tests; each
-//! table names its upstream file and test function ([`Upstream`]) and each row its case.
+//! Helpers shared by the conformance tests of `podcheck_k8s`, one test file per module of
+//! `k8s/src/`. The rows of those tests are cases of Kubernetes' own unit tests; each table
+//! names its upstream file and test function ([`Upstream`]) and each row its case.
 
 // Each test file uses a part of these helpers.
 #![allow(dead_code)]
 
-use podcheck_model::k8s::*;
+use podcheck_k8s::*;
 use proptest::prelude::*;
 
 /// Where a table of rows comes from: an upstream Kubernetes file and its test function (or,

@@ -1,4 +1,4 @@
-//! Conformance of `podcheck_model::k8s::convert` (`convertToAPIContainerStatuses`,
+//! Conformance of `podcheck_k8s::convert` (`convertToAPIContainerStatuses`,
 //! pkg/kubelet/kubelet_pods.go) with the cases of the upstream test
 //! `TestConvertToAPIContainerStatuses` in pkg/kubelet/kubelet_pods_test.go (at commit
 //! 001a80e975bb880d0fe60b304d30950fe661f278), each test naming its upstream case. Upstream runs
@@ -14,7 +14,7 @@
 //! `convertToAPIContainerStatuses` and its helpers; they are not upstream rows, and each names
 //! the rule it checks.
 
-use podcheck_model::k8s::*;
+use podcheck_k8s::*;
 
 const A: &str = "containerA";
 const B: &str = "containerB";

@@ -1,4 +1,4 @@
-//! Conformance of `podcheck_model::k8s::restart` (`computePodActions`,
+//! Conformance of `podcheck_k8s::restart` (`computePodActions`,
 //! pkg/kubelet/kuberuntime/kuberuntime_manager.go, and `ShouldContainerBeRestarted`,
 //! pkg/kubelet/container/helpers.go) with the cases of the upstream tests in
 //! pkg/kubelet/kuberuntime/kuberuntime_manager_test.go, each row naming its upstream case; then
@@ -7,7 +7,7 @@
 mod common;
 
 use common::*;
-use podcheck_model::k8s::*;
+use podcheck_k8s::*;
 use proptest::prelude::*;
 use RestartPolicy::{Always, Never, OnFailure};
 

@@ -1,0 +1,253 @@
+//! Fault plans: what a user's manifests are checked against.
+//!
+//! A manifest says what the cluster should run; it does not say what happens to it. A plan is
+//! one thing that happens to a running application in production — a pod deleted, a rollout,
+//! a dependency outage, a crash, a drain, a node cut off (with and without an operator's force
+//! delete), a node that dies — turned into one [`Scenario`] per plan and target workload, each
+//! checked from the settled cluster.
+//!
+//! Every plan's scenario checks the whole safety catalogue; a plan that promises progress also
+//! expects its liveness property to hold (a drain finishes, a rollout completes, a deleted pod
+//! goes, pods are Ready again after the dependency recovers), so that a manifest that breaks
+//! the promise is a finding.
+//!
+//! Node plans (drain, partitions, power-off) act on the node where the settled cluster placed
+//! the workload's first pod. Only the model can tell which node that is, by settling the
+//! cluster: the caller passes that reading in ([`Placement`]; the model's is
+//! `podcheck_model::cluster::first_pod_nodes`), and this module builds nothing but scenarios.
+
+use crate::spec::{Expectation, Fault, Scenario, Start, Verdict, Workload};
+use std::collections::BTreeMap;
+
+pub use crate::spec::{Plan, OUTAGE_SECONDS};
+
+/// Where the settled cluster of a scenario (`start: settled`, no fault) places each
+/// workload's first pod: the name of its node, per workload in order, None where no pod of
+/// the workload is placed.
+pub type Placement<'a> = &'a dyn Fn(&Scenario) -> Vec<Option<String>>;
+
+/// What a plan promises and what it acts on: how this module turns a plan into scenarios.
+trait PlanPromise {
+    fn promise(self) -> Option<(&'static str, &'static str)>;
+    fn targets(self, w: &Workload) -> bool;
+    fn acts_on_a_node(self) -> bool;
+}
+
+impl PlanPromise for Plan {
+    /// The liveness property the plan promises, with where the promise comes from.
+    fn promise(self) -> Option<(&'static str, &'static str)> {
+        match self {
+            Plan::DeletePod => Some((
+                "deleted_leads_to_gone",
+                "a deleted pod is gone once its containers have stopped (docs/sources.md#api-server-graceful-delete)",
+            )),
+            Plan::Rollout => Some((
+                "rollout_completes",
+                "a rollout restart ends with every replica on the new ReplicaSet (docs/sources.md#deployment-rollout-restart)",
+            )),
+            Plan::DependencyOutage => Some((
+                "recovered_dependency_leads_to_ready",
+                "once the dependency is back, probes pass again and the pods are Ready (docs/sources.md#kubelet-probe-worker)",
+            )),
+            Plan::Drain => Some((
+                "drain_completes",
+                "kubectl drain finishes: every pod is evicted and gone (docs/sources.md#kubectl-drain)",
+            )),
+            Plan::Crash | Plan::Partition | Plan::PartitionForceDelete | Plan::PowerOff => None,
+        }
+    }
+
+    /// Whether the plan acts on a workload of this kind.
+    fn targets(self, w: &Workload) -> bool {
+        match self {
+            Plan::Rollout => matches!(w, Workload::Deployment { .. }),
+            Plan::DependencyOutage => false,
+            Plan::Crash => !matches!(w, Workload::StaticPod { .. }),
+            Plan::DeletePod
+            | Plan::Drain
+            | Plan::Partition
+            | Plan::PartitionForceDelete
+            | Plan::PowerOff => matches!(
+                w,
+                Workload::Deployment { .. } | Workload::StatefulSet { .. } | Workload::Pod { .. }
+            ),
+        }
+    }
+
+    fn acts_on_a_node(self) -> bool {
+        matches!(
+            self,
+            Plan::Drain | Plan::Partition | Plan::PartitionForceDelete | Plan::PowerOff
+        )
+    }
+}
+
+/// The scenarios of some plans, and the plans that had nothing to act on, each with why.
+#[derive(Clone, Debug, Default)]
+pub struct PlanSet {
+    pub scenarios: Vec<Scenario>,
+    /// `plan: why`, for each plan of the set that gave no scenario.
+    pub not_applicable: Vec<String>,
+}
+
+/// The scenarios of `plans` over `base` (a scenario with the manifests' workloads and no
+/// fault of its own: the faults it has are replaced): one per plan and workload it targets,
+/// named `<base>: <plan> <workload>`, each from the settled cluster, whose pods `placement`
+/// places.
+pub fn plan_scenarios(base: &Scenario, plans: &[Plan], placement: Placement) -> PlanSet {
+    plan_scenarios_for(base, plans, &BTreeMap::new(), placement)
+}
+
+/// [`plan_scenarios`], where a workload named in `chosen` (its `podcheck.dev/plans`
+/// annotation, [`crate::manifest::Reading::plans`]) is checked only under the plans listed
+/// for it. The dependency outage acts on the whole cluster: it is made unless every
+/// workload leaves it out.
+pub fn plan_scenarios_for(
+    base: &Scenario,
+    plans: &[Plan],
+    chosen: &BTreeMap<String, Vec<Plan>>,
+    placement: Placement,
+) -> PlanSet {
+    let wants = |w: &str, p: Plan| chosen.get(w).is_none_or(|ps| ps.contains(&p));
+    let mut settled_base = base.clone();
+    settled_base.faults.clear();
+    settled_base.expect.clear();
+    settled_base.cluster.start = Start::Settled;
+    let mut set = PlanSet::default();
+    // The node of each workload's first pod in the settled cluster.
+    let placement: Vec<Option<String>> = if plans.iter().any(|p| p.acts_on_a_node()) {
+        placement(&settled_base)
+    } else {
+        vec![None; base.workloads.len()]
+    };
+    let mut seen = Vec::new();
+    for &plan in plans {
+        if seen.contains(&plan) {
+            continue;
+        }
+        seen.push(plan);
+        let mut made = 0;
+        let mut why = None;
+        if plan == Plan::DependencyOutage {
+            if !base.workloads.iter().any(|w| wants(w.name(), plan)) {
+                why = Some("every workload's podcheck.dev/plans annotation leaves it out".into());
+            } else if checks_dependency(base) {
+                set.scenarios.push(one(
+                    &settled_base,
+                    plan,
+                    None,
+                    vec![Fault::DependencyOutage {
+                        seconds: OUTAGE_SECONDS,
+                    }],
+                ));
+                made += 1;
+            } else {
+                why = Some("no probe checks the dependency, so its outage changes nothing the model sees (say which do with the annotation podcheck.dev/probe-checks-dependency)".to_string());
+            }
+        }
+        for (i, w) in base.workloads.iter().enumerate() {
+            if !plan.targets(w) {
+                continue;
+            }
+            let name = w.name().to_string();
+            if !wants(&name, plan) {
+                why = Some(format!(
+                    "{name}'s podcheck.dev/plans annotation leaves it out"
+                ));
+                continue;
+            }
+            let faults = match plan {
+                Plan::DeletePod => vec![Fault::DeletePod {
+                    workload: name.clone(),
+                    grace_period_seconds: -1,
+                    force: false,
+                }],
+                Plan::Rollout => vec![Fault::RolloutRestart {
+                    workload: name.clone(),
+                }],
+                Plan::Crash => vec![Fault::Crash {
+                    workload: name.clone(),
+                }],
+                Plan::DependencyOutage => continue,
+                Plan::Drain | Plan::Partition | Plan::PartitionForceDelete | Plan::PowerOff => {
+                    let Some(node) = placement[i].clone() else {
+                        why = Some(format!("{name} has no pod placed in the settled cluster"));
+                        continue;
+                    };
+                    match plan {
+                        Plan::Drain => vec![Fault::Drain {
+                            node,
+                            disable_eviction: false,
+                            force: false,
+                            delete_emptydir_data: true,
+                        }],
+                        Plan::Partition => vec![Fault::Partition { node, heals: false }],
+                        Plan::PartitionForceDelete => vec![
+                            Fault::Partition { node, heals: false },
+                            Fault::ForceDeletePod {
+                                workload: name.clone(),
+                                terminating_only: true,
+                            },
+                        ],
+                        _ => vec![Fault::PowerOff { node }],
+                    }
+                }
+            };
+            set.scenarios
+                .push(one(&settled_base, plan, Some(&name), faults));
+            made += 1;
+        }
+        if made == 0 {
+            let why = why.unwrap_or_else(|| match plan {
+                Plan::Rollout => "no Deployment to roll out".into(),
+                _ => "no workload it acts on".into(),
+            });
+            set.not_applicable.push(format!("{}: {why}", plan.name()));
+        }
+    }
+    set
+}
+
+/// Whether some container's probe checks the external dependency.
+fn checks_dependency(s: &Scenario) -> bool {
+    s.workloads.iter().any(|w| {
+        let t = w.template();
+        t.containers.iter().chain(&t.init_containers).any(|c| {
+            [&c.startup_probe, &c.readiness_probe, &c.liveness_probe]
+                .into_iter()
+                .flatten()
+                .any(|p| p.checks_dependency)
+        })
+    })
+}
+
+fn one(base: &Scenario, plan: Plan, target: Option<&str>, faults: Vec<Fault>) -> Scenario {
+    let mut s = base.clone();
+    s.name = match target {
+        Some(t) => format!("{}: {} {t}", base.name, plan.name()),
+        None => format!("{}: {}", base.name, plan.name()),
+    };
+    s.description = match target {
+        Some(t) => format!(
+            "{}, from the settled cluster: {} of {t}",
+            base.name,
+            plan.describe()
+        ),
+        None => format!(
+            "{}, from the settled cluster: {}",
+            base.name,
+            plan.describe()
+        ),
+    };
+    s.faults = faults;
+    if let Some((property, source)) = plan.promise() {
+        s.expect.push(Expectation {
+            property: property.into(),
+            verdict: Verdict::Holds,
+            source: source.into(),
+            from: None,
+            before: None,
+        });
+    }
+    s
+}
