@@ -457,11 +457,21 @@ pub fn render_trace(
     };
     let (raw, trace) =
         shown.map_err(|e| Error(format!("internal error: the trace does not replay: {e}")))?;
-    render(&model, r.graph.as_deref(), &raw, &trace, format).map(Some)
+    // DOT draws the check's graph where it kept one, else the graph explored for drawing.
+    let explored;
+    let graph = match r.graph.as_deref() {
+        None if format == TraceFormat::Dot => {
+            explored = podcheck_properties::drawing::graph_to_draw(&model);
+            Some(&explored)
+        }
+        g => g,
+    };
+    render(&model, graph, &raw, &trace, format).map(Some)
 }
 
 /// A replayed trace in `format`: the timeline, its JSON, ITF, a Mermaid sequence diagram, or
-/// DOT (the state graph with the trace in red where the check kept its graph, else the path).
+/// DOT (the state graph `graph`, unreduced, with the trace in red: the whole graph, or the
+/// trace's neighbourhood, [`podcheck_properties::drawing`]; DOT needs the graph).
 pub fn render(
     model: &Cluster,
     graph: Option<&podcheck_properties::check::ClusterGraph>,
@@ -474,11 +484,14 @@ pub fn render(
         TraceFormat::Json => pretty(trace)?,
         TraceFormat::Itf => pretty(&podcheck_traces::itf::render_itf(model, raw, trace))?,
         TraceFormat::Mermaid => podcheck_traces::mermaid::render_mermaid(model, raw, trace),
-        TraceFormat::Dot => match graph {
-            Some(g) => podcheck_traces::dot::render_dot_graph(model, g, raw, trace),
-            None => podcheck_traces::dot::render_dot(model, raw, trace),
+        TraceFormat::Dot => {
+            let graph = graph.ok_or_else(|| {
+                Error("internal error: DOT is drawn from a state graph, and none was given".into())
+            })?;
+            let drawn =
+                podcheck_properties::drawing::drawing(model, graph, &raw.states).map_err(Error)?;
+            podcheck_traces::dot::render_dot(model, &drawn, raw, trace)
         }
-        .map_err(Error)?,
     })
 }
 

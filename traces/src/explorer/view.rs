@@ -341,7 +341,7 @@ fn node_conditions(m: &Cluster, s: &State, n: u8) -> String {
 pub fn step_text(m: &Cluster, before: &State, action: &Action) -> Option<String> {
     let s = m.apply(before, action)?;
     let mut out: Vec<String> = Vec::new();
-    out.push(words::describe(m, before, action));
+    out.push(words::describe(m, before, action, &s));
     if let Some(uid) = crate::facts::refused_request(before, action) {
         out.push(format!(
             "⚠ the request was refused: no container of {} is running",
@@ -725,7 +725,7 @@ pub fn svg(
     let n_nodes = s.nodes.len().max(1);
     let actor = prev.map(|(_, a)| a.actor());
     let changed = prev.map(|(b, _)| changed_pods(b, s)).unwrap_or_default();
-    let last = prev.map(|(b, a)| (b, a, words::describe(m, b, a)));
+    let last = prev.map(|(b, a)| (b, a, words::describe(m, b, a, s)));
     let mut g = Svg { out: String::new() };
 
     // Header.
