@@ -55,7 +55,7 @@
 //! applications, plans, findings and traces.
 
 use podcheck_model::manifest::{self, Reading};
-use podcheck_properties::check::{self, CheckOptions, ScenarioResult};
+use podcheck_properties::check::{self, CheckOptions, PropertyResult, ScenarioResult};
 use podcheck_properties::findings::kubernetes_behaviour_in;
 use std::path::Path;
 
@@ -67,7 +67,30 @@ pub use podcheck_model::{state, Action, Cluster, State};
 pub use podcheck_properties as properties;
 pub use podcheck_properties::{Kind, Premise, PropertyDef, StateFn, StepFn};
 pub use podcheck_traces as traces;
-pub use podcheck_traces::{render, render_trace, shown_trace, TraceFormat};
+pub use podcheck_traces::render::{render, shown_trace, TraceFormat};
+
+/// The trace of property `p` of a check, rendered in `format` ([`podcheck_traces::render`]):
+/// `Ok(None)` when it has no run to show. DOT draws the check's graph where it kept one, else
+/// the graph explored for drawing ([`podcheck_properties::drawing::graph_to_draw`]).
+pub fn render_trace(
+    r: &ScenarioResult,
+    p: &PropertyResult,
+    format: TraceFormat,
+) -> Result<Option<String>, String> {
+    if p.shown().is_none() {
+        return Ok(None);
+    }
+    let explored;
+    let graph = match r.graph.as_deref() {
+        None if format == TraceFormat::Dot => {
+            explored =
+                podcheck_properties::drawing::graph_to_draw(&check::model(&r.scenario, &[], false));
+            Some(&explored)
+        }
+        g => g,
+    };
+    podcheck_traces::render::render_trace(r, p, format, graph)
+}
 
 /// Bad input (a manifest podcheck cannot read, a file that cannot be opened, a property
 /// given twice), with the file, line and field where there is one.

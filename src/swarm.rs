@@ -188,7 +188,7 @@ fn encode(
     let mut path = Vec::new();
     let mut words = Vec::new();
     let mut listed = Vec::new();
-    for (s, a) in states.iter().zip(&run.actions) {
+    for ((s, a), after) in states.iter().zip(&run.actions).zip(&states[1..]) {
         listed.clear();
         m.actions(s, &mut listed);
         let i = listed
@@ -196,7 +196,7 @@ fn encode(
             .position(|l| l == a)
             .ok_or_else(|| format!("`{a:?}` is not among the actions of its state"))?;
         path.push(i);
-        words.push(step_words(m, s, a));
+        words.push(step_words(m, s, a, after));
     }
     Ok(TraceReport {
         shard,
@@ -209,11 +209,16 @@ fn encode(
     })
 }
 
-fn step_words(m: &Cluster, s: &podcheck_model::State, a: &Action) -> String {
+fn step_words(
+    m: &Cluster,
+    s: &podcheck_model::State,
+    a: &Action,
+    after: &podcheck_model::State,
+) -> String {
     format!(
         "{}: {}",
         podcheck_traces::words::actor_name(m, a),
-        podcheck_traces::words::what(m, s, a)
+        podcheck_traces::words::what(m, s, a, after)
     )
 }
 
@@ -246,16 +251,21 @@ pub fn decode(m: &Cluster, t: &TraceReport) -> Result<Run<Action>, String> {
                 i + 1
             )
         })?;
-        let words = step_words(m, &state, &a);
+        let next = m.next_state(&state, a).ok_or_else(|| {
+            format!(
+                "step {}: `{}` is not enabled",
+                k + 1,
+                step_words(m, &state, &a, &state)
+            )
+        })?;
+        let words = step_words(m, &state, &a, &next);
         if &words != said {
             return Err(format!(
                 "step {}: the report says `{said}`, but the model's action {i} there is `{words}` (a report of another model or scenario?)",
                 k + 1
             ));
         }
-        state = m
-            .next_state(&state, a)
-            .ok_or_else(|| format!("step {}: `{words}` is not enabled", k + 1))?;
+        state = next;
         actions.push(a);
     }
     Ok(Run {

@@ -8,6 +8,7 @@
 pub mod catalogue;
 pub mod check;
 pub mod cross_check;
+pub mod drawing;
 pub mod explore;
 pub mod findings;
 pub mod liveness;

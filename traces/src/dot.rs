@@ -8,21 +8,17 @@
 //! with the verdict in its label.
 //!
 //! A scenario of up to [`DOT_STATE_LIMIT`] states is drawn whole. A larger one is drawn as the
-//! trace's states and their immediate successors: the neighbourhood of the trace.
+//! trace's states and their immediate successors: the neighbourhood of the trace. Which states
+//! and steps are drawn is decided on the state graph the check explored
+//! ([`podcheck_properties::drawing`]); this module only draws them.
 
 use crate::{words, Kind, RawPath, Trace};
 use petgraph::graph::{DiGraph, NodeIndex};
 use petgraph::visit::EdgeRef;
 use podcheck_model::kubectl as render;
 use podcheck_model::{Action, Cluster, State, Verdict};
-use podcheck_properties::check::{fair_actor, ClusterGraph};
-use podcheck_properties::explore::{explore, ExploreOptions, StateId};
-use stateright::Model;
+pub use podcheck_properties::drawing::{Drawing, DOT_STATE_LIMIT};
 use std::collections::HashMap;
-
-/// The largest state graph drawn whole (above it, DOT is unreadable and large): a larger one
-/// is drawn as the trace and its immediate successors.
-pub const DOT_STATE_LIMIT: usize = 2_000;
 
 /// A summary of a state, one fact a line.
 fn label(m: &Cluster, s: &State) -> String {
@@ -120,89 +116,28 @@ fn verdict_words(t: &Trace) -> String {
 
 type Graph = DiGraph<String, (Action, String)>;
 
-/// The state graph with the trace's states and edges in red (`t` is the trace built from
-/// `path`). Explores the scenario with the one exploration ([`explore`]), at most
-/// [`DOT_STATE_LIMIT`] states; a larger scenario is drawn as the trace's neighbourhood. With a
-/// graph at hand, use [`render_dot_graph`].
-pub fn render_dot(m: &Cluster, path: &RawPath, t: &Trace) -> Result<String, String> {
-    let opts = ExploreOptions {
-        max_states: Some(DOT_STATE_LIMIT),
-        ..ExploreOptions::default()
-    };
-    let (graph, _) = explore(m, fair_actor, &[], &opts);
-    render_dot_graph(m, &graph, path, t)
-}
-
-/// The explored state graph with the trace in red; above [`DOT_STATE_LIMIT`] states (or for
-/// a graph cut short by a bound), the trace's neighbourhood.
-pub fn render_dot_graph(
-    m: &Cluster,
-    graph: &ClusterGraph,
-    path: &RawPath,
-    t: &Trace,
-) -> Result<String, String> {
-    if !graph.is_complete() || graph.state_count() > DOT_STATE_LIMIT {
-        return Ok(neighbourhood(m, path, t));
-    }
-    let states = graph.rebuild_states(m)?;
+/// The drawing with the trace's states and steps in red (`t` is the trace built from `path`):
+/// the whole state graph, or the trace's neighbourhood (with a note saying so). What is drawn
+/// comes from the state graph the check explored ([`podcheck_properties::drawing::drawing`]);
+/// this only draws it.
+pub fn render_dot(m: &Cluster, d: &Drawing, path: &RawPath, t: &Trace) -> String {
     let mut g: Graph = DiGraph::new();
     let mut index: HashMap<State, NodeIndex> = HashMap::new();
-    for s in &states {
+    for s in &d.states {
         let i = g.add_node(label(m, s));
         index.insert(s.clone(), i);
     }
-    for u in 0..graph.state_count() as StateId {
-        for (_, v, aid) in graph.out_edges(u) {
-            let a = *graph.action(aid);
-            let words = (a, words::describe(m, &states[u as usize], &a));
-            g.add_edge(
-                NodeIndex::new(u as usize),
-                NodeIndex::new(v as usize),
-                words,
-            );
-        }
+    for (u, a, v) in &d.edges {
+        let words = (*a, words::describe(m, &d.states[*u], a, &d.states[*v]));
+        g.add_edge(NodeIndex::new(*u), NodeIndex::new(*v), words);
     }
-    Ok(emit(m, &g, &index, path, t, None))
-}
-
-/// The trace's states and their immediate successors.
-fn neighbourhood(m: &Cluster, path: &RawPath, t: &Trace) -> String {
-    let mut g: Graph = DiGraph::new();
-    let mut index: HashMap<State, NodeIndex> = HashMap::new();
-    let mut actions = Vec::new();
-    for s in &path.states {
-        if !index.contains_key(s) {
-            index.insert(s.clone(), g.add_node(label(m, s)));
-        }
-    }
-    let mut done = Vec::new();
-    for s in &path.states {
-        if done.contains(&s) {
-            continue;
-        }
-        done.push(s);
-        let from = index[s];
-        m.actions(s, &mut actions);
-        for a in actions.drain(..) {
-            let words = (a, words::describe(m, s, &a));
-            if let Some(n) = m.next_state(s, a) {
-                let to = match index.get(&n) {
-                    Some(&i) => i,
-                    None => {
-                        let i = g.add_node(label(m, &n));
-                        index.insert(n, i);
-                        i
-                    }
-                };
-                g.add_edge(from, to, words);
-            }
-        }
-    }
-    let note = format!(
-        "{} has more than {DOT_STATE_LIMIT} states: drawn are the trace's states and their immediate successors",
-        m.scenario.name
-    );
-    emit(m, &g, &index, path, t, Some(&note))
+    let note = (!d.whole).then(|| {
+        format!(
+            "{} has more than {DOT_STATE_LIMIT} states: drawn are the trace's states and their immediate successors",
+            m.scenario.name
+        )
+    });
+    emit(m, &g, &index, path, t, note.as_deref())
 }
 
 /// Writes the graph: the trace's nodes and edges in red, its first state bold, its last

@@ -188,7 +188,7 @@ pub fn render_itf(m: &Cluster, path: &RawPath, t: &Trace) -> Value {
             };
             time += elapsed;
             (
-                crate::words::describe(m, &path.states[i - 1], a),
+                crate::words::describe(m, &path.states[i - 1], a, s),
                 crate::words::actor_name(m, a),
                 elapsed,
             )

@@ -96,10 +96,13 @@ pub fn shown_trace(m: &Cluster, p: &PropertyResult) -> Option<Result<(RawPath, T
 }
 
 /// The trace of property `p` of a check, rendered: `Ok(None)` when it has no run to show.
+/// DOT draws `graph`: the check's kept graph, or one explored for drawing by the caller
+/// (`podcheck_properties::drawing::graph_to_draw`; a renderer does not explore).
 pub fn render_trace(
     r: &ScenarioResult,
     p: &PropertyResult,
     format: TraceFormat,
+    graph: Option<&ClusterGraph>,
 ) -> Result<Option<String>, String> {
     let model = check::model(&r.scenario, &[], false);
     let Some(shown) = shown_trace(&model, p) else {
@@ -107,11 +110,12 @@ pub fn render_trace(
     };
     let (raw, trace) =
         shown.map_err(|e| format!("internal error: the trace does not replay: {e}"))?;
-    render(&model, r.graph.as_deref(), &raw, &trace, format).map(Some)
+    render(&model, graph, &raw, &trace, format).map(Some)
 }
 
 /// A replayed trace in `format`: the timeline, its JSON, ITF, a Mermaid sequence diagram, or
-/// DOT (the state graph with the trace in red where the check kept its graph, else the path).
+/// DOT (the state graph `graph`, unreduced, with the trace in red: the whole graph, or the
+/// trace's neighbourhood, [`podcheck_properties::drawing`]; DOT needs the graph).
 pub fn render(
     model: &Cluster,
     graph: Option<&ClusterGraph>,
@@ -124,10 +128,13 @@ pub fn render(
         TraceFormat::Json => pretty(trace)?,
         TraceFormat::Itf => pretty(&itf::render_itf(model, raw, trace))?,
         TraceFormat::Mermaid => mermaid::render_mermaid(model, raw, trace),
-        TraceFormat::Dot => match graph {
-            Some(g) => dot::render_dot_graph(model, g, raw, trace),
-            None => dot::render_dot(model, raw, trace),
-        }?,
+        TraceFormat::Dot => {
+            let graph = graph.ok_or_else(|| {
+                "internal error: DOT is drawn from a state graph, and none was given".to_string()
+            })?;
+            let drawn = podcheck_properties::drawing::drawing(model, graph, &raw.states)?;
+            dot::render_dot(model, &drawn, raw, trace)
+        }
     })
 }
 

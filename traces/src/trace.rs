@@ -230,7 +230,7 @@ pub fn from_raw(
         }
         history.note(before, after, time);
         let actor_name = words::actor_name(m, a);
-        let action = words::what(m, before, a);
+        let action = words::what(m, before, a, after);
         // The events come from the step itself, replayed: a stored state may carry another
         // path's journal (it is not part of the state's identity).
         let replayed = m.apply(before, a).ok_or("a step does not replay")?;

@@ -1,7 +1,6 @@
 //! One wording of every action: the text trace, JSON, ITF, Mermaid, DOT and the Explorer all
 //! name actors and actions through this module, so they cannot drift apart.
 
-use podcheck_model::apiserver::EvictionResult;
 use podcheck_model::controllers::{self, node_lifecycle, Controller};
 use podcheck_model::kubelet::{self, Step};
 use podcheck_model::spec::Fault;
@@ -124,17 +123,23 @@ pub fn fault_actor(f: Option<&Fault>) -> &'static str {
     }
 }
 
-/// The action in Kubernetes words, with its actor: `kubelet@node-1: start container app of
-/// web-1`; the clock's steps read `time passes N s`.
-pub fn describe(m: &Context, state: &State, action: &Action) -> String {
+/// The step in Kubernetes words, with its actor: `kubelet@node-1: start container app of
+/// web-1`; the clock's steps read `time passes N s`. `state` is the state the action is taken
+/// in and `after` the state it leads to.
+pub fn describe(m: &Context, state: &State, action: &Action, after: &State) -> String {
     match action {
-        Action::Tick(_) => what(m, state, action),
-        _ => format!("{}: {}", actor_name(m, action), what(m, state, action)),
+        Action::Tick(_) => what(m, state, action, after),
+        _ => format!(
+            "{}: {}",
+            actor_name(m, action),
+            what(m, state, action, after)
+        ),
     }
 }
 
-/// What the action does, without its actor.
-pub fn what(m: &Context, state: &State, action: &Action) -> String {
+/// What the step does, without its actor: read from the state before (`state`) and the state
+/// after (`after`); nothing here changes a state.
+pub fn what(m: &Context, state: &State, action: &Action, after: &State) -> String {
     let name = |uid: u16| m.uid_name(state, uid);
     match *action {
         Action::Tick(d) => format!("time passes {d} s"),
@@ -294,7 +299,7 @@ pub fn what(m: &Context, state: &State, action: &Action) -> String {
         ),
         Action::Fault(faults::Action::Heal { index }) => heal(m, index),
         Action::Fault(faults::Action::Fault { index, target }) => fault(m, state, index, target),
-        Action::Drain(a) => drain_step(m, state, a),
+        Action::Drain(a) => drain_step(m, state, a, after),
     }
 }
 
@@ -311,9 +316,58 @@ fn disruption_sync(m: &Context, state: &State, pdb: u8) -> String {
     )
 }
 
-/// A step of a `kubectl drain` run, with what the API server answers (`drain.go`,
-/// `eviction.go`, and `kubectl drain`'s own output lines).
-fn drain_step(m: &Context, state: &State, a: drain::Action) -> String {
+/// What the API server answered a drain's eviction, as the step shows it: from the state before
+/// and the run's record of the pod after (`drain::apply`: accepted, the run waits for the pod
+/// to go; 429, the run asks again in 5 s; 404 or 500, the run drops the pod).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Answer {
+    Evicted,
+    /// 429 about the pod's budget; `processing`: its status is not yet observed.
+    TooManyRequests {
+        budget: u8,
+        processing: bool,
+    },
+    NotFound,
+    MultipleBudgets,
+}
+
+/// The answer to the eviction of `uid` by the drain of fault `fault`, from the states before
+/// and after the step.
+fn eviction_answer(m: &Context, before: &State, after: &State, fault: u8, uid: u16) -> Answer {
+    let Some(pod) = before.pod(uid) else {
+        return Answer::NotFound;
+    };
+    let step = after
+        .env
+        .drains
+        .iter()
+        .find(|d| d.fault == fault)
+        .and_then(|d| d.pods.iter().find(|p| p.uid == uid))
+        .map(|p| p.step);
+    match step {
+        Some(DrainStep::Deleting) => Answer::Evicted,
+        Some(DrainStep::Request { .. }) => {
+            // A 429 is about the pod's one budget: while its status is not observed, "still
+            // being processed"; else it allows no disruption.
+            let budget = m.budgets[pod.workload as usize]
+                .first()
+                .copied()
+                .unwrap_or(0);
+            let processing = before
+                .api
+                .pdbs
+                .get(budget as usize)
+                .is_some_and(|st| !st.observed);
+            Answer::TooManyRequests { budget, processing }
+        }
+        None => Answer::MultipleBudgets,
+    }
+}
+
+/// A step of a `kubectl drain` run, with what the API server answered (`drain.go`,
+/// `eviction.go`, and `kubectl drain`'s own output lines), read from the states before and
+/// after it.
+fn drain_step(m: &Context, state: &State, a: drain::Action, after: &State) -> String {
     let fault = m.scenario.faults.get(a.fault() as usize);
     let (node, disable_eviction, force, emptydir) = match fault {
         Some(Fault::Drain {
@@ -371,53 +425,45 @@ fn drain_step(m: &Context, state: &State, a: drain::Action) -> String {
             }
         }
         drain::Action::Evict { uid, .. } if disable_eviction => {
+            // The plain DELETE removed the object at once (an unscheduled or finished pod), or
+            // only set its deletionTimestamp.
+            let gone = state.pod(uid).is_some() && after.pod(uid).is_none();
             format!(
                 "delete pod {} (--disable-eviction: no budget is checked){}",
                 name(uid),
-                {
-                    let mut t = state.clone();
-                    let gone = podcheck_model::apiserver::delete_pod(m, &mut t, uid, None)
-                        .is_some()
-                        && t.pod(uid).is_none();
-                    if gone {
-                        drained(uid)
-                    } else {
-                        String::new()
-                    }
-                }
+                if gone { drained(uid) } else { String::new() }
             )
         }
-        drain::Action::Evict { uid, .. } => {
-            let mut t = state.clone();
+        drain::Action::Evict { uid, fault } => {
             let before = state.pod(uid).and_then(|p| {
                 m.budgets[p.workload as usize]
                     .first()
                     .map(|b| (*b, state.api.pdbs[*b as usize].clone()))
             });
             let budget = |b: u8| &m.scenario.pod_disruption_budgets[b as usize].metadata.name;
-            match podcheck_model::apiserver::evict_pod(m, &mut t, uid) {
-                EvictionResult::Evicted => {
+            match eviction_answer(m, state, after, fault, uid) {
+                Answer::Evicted => {
                     let condition = if m.by_release.pod_disruption_conditions {
                         ", DisruptionTarget=True reason EvictionByEvictionAPI"
                     } else {
                         ""
                     };
                     let spent = match before {
-                        Some((b, st)) if t.api.pdbs[b as usize] != st => format!(
+                        Some((b, st)) if after.api.pdbs[b as usize] != st => format!(
                             ", budget {} disruptionsAllowed {} -> {}",
                             budget(b),
                             st.disruptions_allowed,
-                            t.api.pdbs[b as usize].disruptions_allowed
+                            after.api.pdbs[b as usize].disruptions_allowed
                         ),
                         _ => String::new(),
                     };
-                    let gone = if t.pod(uid).is_none() { drained(uid) } else { String::new() };
+                    let gone = if after.pod(uid).is_none() { drained(uid) } else { String::new() };
                     format!(
                         "evict pod {}: evicted (graceful delete{condition}{spent}){gone}",
                         name(uid)
                     )
                 }
-                EvictionResult::TooManyRequests { budget: b, processing } => {
+                Answer::TooManyRequests { budget: b, processing } => {
                     let cause = if processing {
                         format!("The disruption budget {} is still being processed by the server.", budget(b))
                     } else {
@@ -434,8 +480,8 @@ fn drain_step(m: &Context, state: &State, a: drain::Action) -> String {
                         name(uid)
                     )
                 }
-                EvictionResult::NotFound => format!("evict pod {}: not found{}", name(uid), drained(uid)),
-                EvictionResult::MultipleBudgets => format!(
+                Answer::NotFound => format!("evict pod {}: not found{}", name(uid), drained(uid)),
+                Answer::MultipleBudgets => format!(
                     "evict pod {}: 500 This pod has more than one PodDisruptionBudget, which the eviction subresource does not support.",
                     name(uid)
                 ),

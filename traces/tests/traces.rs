@@ -168,10 +168,19 @@ fn mermaid_itf_dot_snapshots_of_a_few() {
             );
             insta::assert_snapshot!(
                 format!("{scenario}__{property}__dot"),
-                dot::render_dot(m, raw, t).unwrap()
+                dot_of(m, raw, t).unwrap()
             );
         });
     }
+}
+
+/// The DOT of a trace as `podcheck check -f --trace-format dot` draws it: from the graph
+/// explored for drawing (up to `DOT_STATE_LIMIT` states).
+fn dot_of(m: &Cluster, raw: &RawPath, t: &Trace) -> Result<String, String> {
+    use podcheck_properties::drawing;
+    let graph = drawing::graph_to_draw(m);
+    let d = drawing::drawing(m, &graph, &raw.states)?;
+    Ok(dot::render_dot(m, &d, raw, t))
 }
 
 #[derive(Debug, Deserialize, PartialEq, Eq, PartialOrd, Ord)]
@@ -378,7 +387,7 @@ fn every_trace_renders_in_all_five_formats() {
             "{at}: Mermaid's numbering\n{mm}"
         );
         // dot: a graph with the trace in red (the whole graph, or the trace's neighbourhood)
-        let d = dot::render_dot(&m, &raw, &t).unwrap_or_else(|e| panic!("{at}: {e}"));
+        let d = dot_of(&m, &raw, &t).unwrap_or_else(|e| panic!("{at}: {e}"));
         assert!(d.starts_with(&format!("digraph \"{scenario}\"")), "{at}");
         check_dot(&at, &d, &raw, &property);
     }
@@ -511,7 +520,7 @@ fn names_with_dot_and_mermaid_syntax_are_written_as_text() {
         );
     }
 
-    let d = dot::render_dot(&m, &raw, &t).unwrap();
+    let d = dot_of(&m, &raw, &t).unwrap();
     let g = graphviz_rust::parse(&d).unwrap_or_else(|e| panic!("DOT does not parse: {e}\n{d}"));
     let graphviz_rust::dot_structures::Graph::DiGraph { id, stmts, .. } = g else {
         panic!("not a digraph:\n{d}");

@@ -1,8 +1,8 @@
 //! The model as Stateright's Explorer shows it (`podcheck explore`).
 //!
 //! [`ExplorerModel`] wraps the model: each of its actions carries its words, written with the
-//! state it is taken in (Stateright's `format_action` gets no state, and a pod's name needs
-//! one), and its states are shown as text and as a picture ([`view`]). Only state properties
+//! state it is taken in and the state it leads to (Stateright's `format_action` gets no state,
+//! and a pod's name needs one), and its states are shown as text and as a picture ([`view`]). Only state properties
 //! are handed to Stateright — `always` and `sometimes` — because that is all its checker
 //! judges; properties of other kinds are shown with the verdicts `podcheck check` gives them.
 //!
@@ -93,9 +93,14 @@ impl Model for ExplorerModel {
     fn actions(&self, state: &State, actions: &mut Vec<Named>) {
         let mut inner = Vec::new();
         self.cluster.actions(state, &mut inner);
-        actions.extend(inner.into_iter().map(|action| Named {
-            words: words::describe(&self.cluster, state, &action),
-            action,
+        // Each action is worded with the state it leads to: an action the model lists is
+        // enabled, so it has one.
+        actions.extend(inner.into_iter().filter_map(|action| {
+            let after = self.cluster.apply(state, &action)?;
+            Some(Named {
+                words: words::describe(&self.cluster, state, &action, &after),
+                action,
+            })
         }));
     }
 

@@ -341,7 +341,7 @@ fn node_conditions(m: &Cluster, s: &State, n: u8) -> String {
 pub fn step_text(m: &Cluster, before: &State, action: &Action) -> Option<String> {
     let s = m.apply(before, action)?;
     let mut out: Vec<String> = Vec::new();
-    out.push(words::describe(m, before, action));
+    out.push(words::describe(m, before, action, &s));
     if let Some(uid) = crate::facts::refused_request(before, action) {
         out.push(format!(
             "⚠ the request was refused: no container of {} is running",
@@ -702,6 +702,61 @@ fn changed_pods(before: &State, after: &State) -> BTreeSet<u16> {
         .collect()
 }
 
+/// A box of the picture that lights up when the last step's actor is in it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Lane {
+    /// The operator's `kubectl`: its faults and a drain's steps.
+    Kubectl,
+    /// kube-scheduler.
+    Scheduler,
+    /// kube-controller-manager, which runs every controller.
+    ControllerManager,
+    /// The EndpointSlice, which the EndpointSlice controller writes.
+    EndpointSlice,
+    /// A node, by its kubelet.
+    Node(u8),
+    /// A node's kube-proxy: its own syncs, and the client requests sent through it.
+    KubeProxy(u8),
+    /// The client of the Service.
+    Client,
+}
+
+/// The lanes a step lights up. An exhaustive match over who acts and, for a controller, over
+/// the controllers: a new component or controller does not compile until it has its lane.
+/// The clock, the network and the environment's own faults have no box (a fault is drawn
+/// where it happens).
+pub fn lanes(m: &Cluster, action: &Action) -> Vec<Lane> {
+    let actor = match words::who(m, action) {
+        words::Who::Kubectl => return vec![Lane::Kubectl],
+        words::Who::Actor(actor) => actor,
+    };
+    match actor {
+        Actor::Clock | Actor::Network | Actor::Environment => Vec::new(),
+        Actor::Scheduler => vec![Lane::Scheduler],
+        Actor::Kubelet(n) => vec![Lane::Node(n)],
+        Actor::Controller(c) => match c {
+            Controller::ReplicaSet
+            | Controller::Deployment
+            | Controller::Job
+            | Controller::StatefulSet
+            | Controller::NodeLifecycle
+            | Controller::TaintEviction
+            | Controller::PodGc
+            | Controller::AttachDetach
+            | Controller::Disruption => vec![Lane::ControllerManager],
+            Controller::EndpointSlice => vec![Lane::ControllerManager, Lane::EndpointSlice],
+        },
+        Actor::KubeProxy(n) => vec![Lane::KubeProxy(n)],
+        Actor::Client => match action {
+            Action::Client(proxy::Request { via, .. }) => {
+                vec![Lane::Client, Lane::KubeProxy(*via)]
+            }
+            _ => vec![Lane::Client],
+        },
+        Actor::Drain(_) => vec![Lane::Kubectl],
+    }
+}
+
 /// Geometry of a pod box, for the routes drawn to it.
 #[derive(Clone, Copy)]
 struct BoxAt {
@@ -723,9 +778,9 @@ pub fn svg(
     const W: f64 = 900.0;
     const PAD: f64 = 12.0;
     let n_nodes = s.nodes.len().max(1);
-    let actor = prev.map(|(_, a)| a.actor());
+    let lit = prev.map(|(_, a)| lanes(m, a)).unwrap_or_default();
     let changed = prev.map(|(b, _)| changed_pods(b, s)).unwrap_or_default();
-    let last = prev.map(|(b, a)| (b, a, words::describe(m, b, a)));
+    let last = prev.map(|(b, a)| (b, a, words::describe(m, b, a, s)));
     let mut g = Svg { out: String::new() };
 
     // Header.
@@ -775,42 +830,28 @@ pub fn svg(
         r#"font-weight="bold""#,
         "control plane",
     );
-    let comps: [(&str, Vec<Actor>); 5] = [
-        ("kubectl", vec![Actor::Environment]),
-        ("API server + etcd", vec![]),
-        ("kube-scheduler", vec![Actor::Scheduler]),
-        (
-            "controller-manager",
-            vec![
-                Actor::Controller(Controller::ReplicaSet),
-                Actor::Controller(Controller::Job),
-                Actor::Controller(Controller::StatefulSet),
-                Actor::Controller(Controller::NodeLifecycle),
-                Actor::Controller(Controller::TaintEviction),
-                Actor::Controller(Controller::PodGc),
-                Actor::Controller(Controller::AttachDetach),
-            ],
-        ),
-        (
-            "EndpointSlice",
-            vec![Actor::Controller(Controller::EndpointSlice)],
-        ),
+    // Each box with its lane (the API server's lights up where an object changed).
+    let comps: [(&str, Option<Lane>); 5] = [
+        ("kubectl", Some(Lane::Kubectl)),
+        ("API server + etcd", None),
+        ("kube-scheduler", Some(Lane::Scheduler)),
+        ("controller-manager", Some(Lane::ControllerManager)),
+        ("EndpointSlice", Some(Lane::EndpointSlice)),
     ];
     let cw = (W - 2.0 * PAD - 16.0 - 4.0 * 8.0) / 5.0;
-    let kubectl_acted = prev.is_some_and(|(_, a)| words::who(m, a) == words::Who::Kubectl);
+    let kubectl_acted = lit.contains(&Lane::Kubectl);
     // Every step that writes an object goes through the API server.
     let api_changed = prev.is_some_and(|(b, _)| {
         let [before, ..] = facts(m, b);
         let [after, ..] = facts(m, s);
         before != after
     });
-    for (i, (title, actors)) in comps.iter().enumerate() {
+    for (i, (title, lane)) in comps.iter().enumerate() {
         let x = PAD + 8.0 + i as f64 * (cw + 8.0);
         let y = cp_y + 24.0;
-        let active = match i {
-            0 => kubectl_acted,
-            1 => api_changed,
-            _ => actor.is_some_and(|a| actors.contains(&a)),
+        let active = match lane {
+            Some(l) => lit.contains(l),
+            None => api_changed,
         };
         let (stroke, width) = if active {
             (HIGHLIGHT, "3")
@@ -1090,7 +1131,7 @@ pub fn svg(
             g.line(lx, ly0, lx, ly1, "#5b7db1", r#"stroke-width="2""#);
             g.text(lx + 6.0, ly1 - 10.0, 10.0, "#5b7db1", "", "watch / status");
         }
-        let node_active = matches!(actor, Some(Actor::Kubelet(k)) if k == n);
+        let node_active = lit.contains(&Lane::Node(n));
         let ready = node_ready(s, n);
         g.rect(
             (x, y, nw, node_h),
@@ -1243,8 +1284,7 @@ pub fn svg(
         let px = x + 8.0;
         let py = y + node_h - proxy_h - 8.0;
         let proxy = &s.proxies[ni];
-        let proxy_active = matches!(actor, Some(Actor::KubeProxy(k)) if k == n)
-            || matches!(prev, Some((_, Action::Client(proxy::Request { via, .. }))) if *via == n);
+        let proxy_active = lit.contains(&Lane::KubeProxy(n));
         g.rect(
             (px, py, nw - 16.0, proxy_h),
             "#fff",
@@ -1330,7 +1370,7 @@ pub fn svg(
     if has_clients {
         let cx = PAD;
         let cwid = 300.0;
-        let client_active = matches!(prev, Some((_, Action::Client(_))));
+        let client_active = lit.contains(&Lane::Client);
         g.rect(
             (cx, below, cwid, 40.0),
             "#fff",
