@@ -119,7 +119,7 @@ pub fn plan_scenarios_for(
                     .filter(|p| p.workload as usize == w && p.node.is_some())
                     .min_by_key(|p| (p.suffix, p.uid))
                     .and_then(|p| p.node)
-                    .map(|n| base.cluster.nodes[n as usize].name.clone())
+                    .map(|n| base.cluster.nodes[n.index()].name.clone())
             })
             .collect()
     } else {

@@ -1302,7 +1302,7 @@ fn sidecar_outlives_main_containers(m: &Cluster, s: &State, _: &Action, n: &Stat
             return true;
         }
         kn.pods.iter().filter(|rt| rt.terminating).all(|rt| {
-            let Some(after) = n.rt(node as u8, rt.uid) else {
+            let Some(after) = n.rt(NodeId::new(node), rt.uid) else {
                 return true;
             };
             let spec = m.workload(rt.workload).template();
@@ -1664,7 +1664,7 @@ fn rwo_volume_attached_to_one_node(m: &Cluster, s: &State) -> bool {
 fn rwo_volume_mounted_on_one_node(m: &Cluster, s: &State) -> bool {
     single_node_claims(m).all(|c| {
         (0..s.nodes.len() as u8)
-            .filter(|&n| derived::mounted_claims(m, s, n) & (1 << c) != 0)
+            .filter(|&n| derived::mounted_claims(m, s, NodeId(n)) & (1 << c) != 0)
             .count()
             <= 1
     })
@@ -1740,7 +1740,8 @@ fn probed_container_runs(m: &Cluster, s: &State) -> bool {
 
 fn node_under_memory_pressure(m: &Cluster, s: &State) -> bool {
     (0..s.nodes.len()).any(|n| {
-        s.nodes[n].memory_hog && kubelet::eviction_manager::under_memory_pressure(m, s, n as u8)
+        s.nodes[n].memory_hog
+            && kubelet::eviction_manager::under_memory_pressure(m, s, NodeId::new(n))
     })
 }
 
@@ -1781,7 +1782,7 @@ fn deleted_on_unknown_node(_: &Cluster, s: &State) -> bool {
     s.api
         .pods
         .iter()
-        .any(|p| p.deletion.is_some() && p.node.is_some_and(|n| s.api.nodes[n as usize].unknown))
+        .any(|p| p.deletion.is_some() && p.node.is_some_and(|n| s.api.nodes[n.index()].unknown))
 }
 
 fn all_nodes_not_ready(_: &Cluster, s: &State) -> bool {
@@ -1926,7 +1927,7 @@ fn no_start_after_deletion(_: &Cluster, s: &State, a: &Action, n: &State) -> boo
         return true;
     };
     let seen = s.kpod(node, uid).is_some_and(|p| p.deletion.is_some())
-        && !s.nodes[node as usize].partitioned;
+        && !s.nodes[node.index()].partitioned;
     if !seen {
         return true;
     }
@@ -1983,7 +1984,7 @@ fn no_request_to_stopped_container(_: &Cluster, s: &State, a: &Action, _: &State
     else {
         return true;
     };
-    let Some(&(_, node)) = s.proxies[via as usize].routes.iter().find(|r| r.0 == uid) else {
+    let Some(&(_, node)) = s.proxies[via.index()].routes.iter().find(|r| r.0 == uid) else {
         return true;
     };
     s.rt(node, uid)
@@ -1997,7 +1998,7 @@ fn no_request_finds_no_endpoints(_: &Cluster, s: &State, a: &Action, _: &State) 
     let Action::Client(proxy::Request { via, uid }) = *a else {
         return true;
     };
-    !s.proxies[via as usize].served || !proxy::no_endpoints(s, via, uid)
+    !s.proxies[via.index()].served || !proxy::no_endpoints(s, via, uid)
 }
 
 /// Judged on each probe run: it does not put a liveness or startup worker on hold (what the
@@ -2108,7 +2109,7 @@ fn unreachable_pods_leave_endpoints(m: &Cluster, s: &State) -> bool {
     // Judged once the EndpointSlice controller has caught up (asked last: most often no
     // endpoint is on an unreachable node, and the answer does not matter).
     s.api.endpoints.iter().all(|e| {
-        let n = e.node as usize;
+        let n = e.node.index();
         !(e.conditions.ready && s.api.nodes[n].unknown && s.nodes[n].partitioned)
     }) || !m.endpoints_synced(s)
 }
@@ -2117,7 +2118,7 @@ fn unreachable_pods_leave_endpoints(m: &Cluster, s: &State) -> bool {
 /// server.
 fn terminating_until_kubelet_confirms(_: &Cluster, s: &State, a: &Action, _: &State) -> bool {
     !matches!(*a, Action::Kubelet(kubelet::Action::RemoveObject { node, .. })
-        if s.nodes[node as usize].partitioned)
+        if s.nodes[node.index()].partitioned)
 }
 
 /// Judged on each taint eviction: not every (live) node is not Ready.
@@ -2138,7 +2139,7 @@ fn eviction_respects_qos_order(m: &Cluster, s: &State, a: &Action, _: &State) ->
         return true;
     };
     let mine = derived::qos(m, victim.workload);
-    !s.nodes[node as usize].pods.iter().any(|rt| {
+    !s.nodes[node.index()].pods.iter().any(|rt| {
         rt.uid != uid && !rt.evicted && rt.any_running() && derived::qos(m, rt.workload) < mine
     })
 }
@@ -2157,7 +2158,7 @@ fn all_nodes_unknown(_: &Cluster, s: &State) -> bool {
 fn pod_terminating_on_unreachable_node(_: &Cluster, s: &State) -> bool {
     s.api.pods.iter().any(|p| {
         p.node.is_some_and(|n| {
-            s.nodes[n as usize].partitioned && s.rt(n, p.uid).is_some_and(|rt| rt.any_running())
+            s.nodes[n.index()].partitioned && s.rt(n, p.uid).is_some_and(|rt| rt.any_running())
         }) && p.deletion.is_some()
             && !p.status.phase.is_terminal()
     })
@@ -2626,7 +2627,7 @@ fn pod_on_cut_off_node_routed(_: &Cluster, s: &State) -> bool {
             && px
                 .routes
                 .iter()
-                .any(|&(_, node)| s.nodes[node as usize].partitioned)
+                .any(|&(_, node)| s.nodes[node.index()].partitioned)
     })
 }
 
@@ -2659,7 +2660,7 @@ fn pod_on_unknown_node_not_deleted(_: &Cluster, s: &State) -> bool {
     s.api.pods.iter().any(|p| {
         p.deletion.is_none()
             && !p.status.phase.is_terminal()
-            && p.node.is_some_and(|n| s.api.nodes[n as usize].unknown)
+            && p.node.is_some_and(|n| s.api.nodes[n.index()].unknown)
     })
 }
 
@@ -2671,7 +2672,7 @@ fn pod_deleting_on_reachable_node(_: &Cluster, s: &State) -> bool {
     s.api
         .pods
         .iter()
-        .any(|p| p.deletion.is_some() && p.node.is_none_or(|n| !s.nodes[n as usize].partitioned))
+        .any(|p| p.deletion.is_some() && p.node.is_none_or(|n| !s.nodes[n.index()].partitioned))
 }
 
 fn no_pod_deleting_on_reachable_node(m: &Cluster, s: &State) -> bool {
@@ -2759,7 +2760,7 @@ fn shutdown_stops_pods_before_power_off(_: &Cluster, s: &State, a: &Action, n: &
     let Action::Kubelet(kubelet::Action::Shutdown { node }) = *a else {
         return true;
     };
-    let i = node as usize;
+    let i = node.index();
     if s.nodes[i].powered_off || !n.nodes[i].powered_off {
         return true;
     }
@@ -2774,7 +2775,7 @@ fn shutdown_critical_pods_stop_last(m: &Cluster, s: &State, a: &Action, _: &Stat
     if kubelet::shutdown::next_group(m, s, node) != Some(1) {
         return true;
     }
-    s.nodes[node as usize]
+    s.nodes[node.index()]
         .pods
         .iter()
         .filter(|rt| kubelet::shutdown::group_of(m, rt.workload) == 0)

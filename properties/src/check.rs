@@ -662,7 +662,7 @@ pub fn check_with(
                 .iter()
                 .map(|c| {
                     c.iter()
-                        .map(|n| scenario.cluster.nodes[*n as usize].name.clone())
+                        .map(|n| scenario.cluster.nodes[n.index()].name.clone())
                         .collect()
                 })
                 .chain(m.symmetry.pod_workloads().iter().map(|w| {

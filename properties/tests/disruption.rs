@@ -32,7 +32,7 @@ fn stale() -> (Cluster, State, Action) {
     let p = s.pod(a).unwrap();
     s.env.drains.push(DrainRun {
         fault: 0,
-        node: 0,
+        node: NodeId(0),
         pods: vec![DrainPod {
             uid: a,
             workload: p.workload,
