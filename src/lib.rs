@@ -65,7 +65,7 @@ pub use podcheck_model::plan::Plan;
 pub use podcheck_model::spec::{Scenario, Verdict};
 pub use podcheck_model::{state, Action, Cluster, State};
 pub use podcheck_properties as properties;
-pub use podcheck_properties::{Kind, Premise, PropertyDef, StateFn, StepFn};
+pub use podcheck_properties::{ActionFn, Kind, Premise, PropertyDef, StateFn, StepFn, Steps};
 pub use podcheck_traces as traces;
 pub use podcheck_traces::render::{render, shown_trace, TraceFormat};
 

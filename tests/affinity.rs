@@ -165,7 +165,7 @@ fn the_settled_cluster_places_the_pod_where_its_affinity_allows() {
         let m = Cluster::new(r.scenario.clone(), Vec::new());
         let p = &m.start.api.pods[0];
         p.node
-            .map(|n| r.scenario.cluster.nodes[n as usize].name.clone())
+            .map(|n| r.scenario.cluster.nodes[n.index()].name.clone())
     };
     let without = format!(
         "{NODES}apiVersion: v1\nkind: Pod\nmetadata: {{name: app}}\nspec:\n  containers: [{{name: app, image: app:1, resources: {{requests: {{cpu: 100m}}}}}}]\n"

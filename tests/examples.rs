@@ -237,7 +237,7 @@ fn traces_replay(r: &ScenarioResult) {
         let kind = match p.def.kind {
             Kind::Always(_) => podcheck_traces::Kind::Always,
             Kind::Sometimes(_) => podcheck_traces::Kind::Sometimes,
-            Kind::Step(_) => podcheck_traces::Kind::Step,
+            Kind::Step { .. } => podcheck_traces::Kind::Step,
             Kind::LeadsTo { .. } => podcheck_traces::Kind::LeadsTo,
             Kind::Within { .. } => podcheck_traces::Kind::Within,
         };

@@ -375,7 +375,7 @@ fn the_force_detach_waits_six_minutes_and_read_write_many_does_not() {
                 .expect("the volume is attached");
             // Still mounted on the cut-off node-1, so only the timeout lets it go.
             assert!(att.detach_age.unwrap() > podcheck_model::state::MAX_WAIT_FOR_UNMOUNT);
-            assert!(before.api.nodes[node as usize].volumes_in_use & (1 << claim) != 0);
+            assert!(before.api.nodes[node.index()].volumes_in_use & (1 << claim) != 0);
             assert!(!after
                 .api
                 .attached

@@ -275,7 +275,7 @@ fn independent_shortest(m: &Cluster, def: &PropertyDef) -> Option<usize> {
         m.actions(&s, &mut actions);
         for a in actions.drain(..) {
             let next = m.next_state(&s, a).expect("every listed action applies");
-            if let Kind::Step(c) = def.kind {
+            if let Kind::Step { condition: c, .. } = def.kind {
                 if !c(m, &s, &a, &next) {
                     return Some(depth + 1);
                 }
@@ -359,7 +359,7 @@ fn a_bounded_run_is_incomplete_not_holds() {
     assert!(!r.complete);
     for p in &r.properties {
         let claims_all_states = match p.def.kind {
-            Kind::Always(_) | Kind::Step(_) | Kind::LeadsTo { .. } | Kind::Within { .. } => {
+            Kind::Always(_) | Kind::Step { .. } | Kind::LeadsTo { .. } | Kind::Within { .. } => {
                 p.verdict == podcheck_model::Verdict::Holds
             }
             Kind::Sometimes(_) => p.verdict == podcheck_model::Verdict::Violated,

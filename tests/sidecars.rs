@@ -159,7 +159,9 @@ fn the_start_order_property_judges_a_start_before_the_startup_probe_passed() {
     use podcheck_properties::Kind;
     let s = catalogue::find("sidecar-startup-probe").unwrap();
     let m = model(&s);
-    let Kind::Step(judge) = props::find("containers_start_after_sidecars_started")
+    let Kind::Step {
+        condition: judge, ..
+    } = props::find("containers_start_after_sidecars_started")
         .unwrap()
         .kind
     else {

@@ -164,7 +164,7 @@ fn merged_shards_find_the_violation_with_a_replayed_shortest_trace_and_decide_no
         let verdict = p["verdict"].as_str().unwrap();
         // What only the absence of a trace shows.
         let undecidable = match def.kind {
-            Kind::Always(_) | Kind::Step(_) => ex.verdict == Verdict::Holds,
+            Kind::Always(_) | Kind::Step { .. } => ex.verdict == Verdict::Holds,
             Kind::Sometimes(_) => ex.verdict == Verdict::Violated,
             Kind::LeadsTo { .. } | Kind::Within { .. } => ex.verdict == Verdict::Holds,
         };
@@ -1043,7 +1043,7 @@ fn a_simulation_decides_only_what_the_exhaustive_check_decides_the_same_way() {
             }
             decided[match p.def.kind {
                 Kind::Always(_) => 0,
-                Kind::Step(_) => 1,
+                Kind::Step { .. } => 1,
                 Kind::Sometimes(_) => 2,
                 Kind::LeadsTo { .. } | Kind::Within { .. } => 3,
             }] += 1;

@@ -73,7 +73,7 @@ pub fn create_pod_named(m: &Context, s: &mut State, workload: u8, suffix: u8) ->
         .node_name
         .as_ref()
         .and_then(|n| m.scenario.cluster.nodes.iter().position(|x| &x.name == n))
-        .map(|i| i as u8);
+        .map(NodeId::new);
     let uid = (1..=u16::MAX)
         .find(|&u| !uid_in_use(s, u))
         .unwrap_or(u16::MAX);
@@ -131,7 +131,13 @@ pub fn delete_pod(m: &Context, s: &mut State, uid: u16, grace: Option<Secs>) -> 
 
 /// Records `kind` on the pod `uid` (the API object, or the kubelet's static pod on `node`).
 /// `reachable`: the recorder can reach the API server.
-pub fn record_event(s: &mut State, node: Option<u8>, uid: u16, kind: EventKind, reachable: bool) {
+pub fn record_event(
+    s: &mut State,
+    node: Option<NodeId>,
+    uid: u16,
+    kind: EventKind,
+    reachable: bool,
+) {
     if !reachable {
         return;
     }
@@ -151,8 +157,8 @@ pub fn record_event(s: &mut State, node: Option<u8>, uid: u16, kind: EventKind, 
 }
 
 /// The kubelet of `node` records (it reaches the API server unless partitioned).
-pub fn kubelet_event(s: &mut State, node: u8, uid: u16, kind: EventKind) {
-    let reachable = !s.nodes[node as usize].partitioned;
+pub fn kubelet_event(s: &mut State, node: NodeId, uid: u16, kind: EventKind) {
+    let reachable = !s.nodes[node.index()].partitioned;
     record_event(s, Some(node), uid, kind, reachable);
 }
 

@@ -73,7 +73,7 @@ struct ControllerMemo {
     /// API objects alone: PodGC's collection on a deleted node
     /// ([`controllers::deleted_node_actions`]), else [`controllers::node_api_actions`]. Empty
     /// where node health is not modelled.
-    nodes: Vec<(u8, controllers::Action)>,
+    nodes: Vec<(NodeId, controllers::Action)>,
 }
 
 /// Everything that can happen: one step of one component, the clock, a client or a fault.
@@ -135,9 +135,9 @@ impl From<faults::Action> for Action {
 pub enum Actor {
     Clock,
     Scheduler,
-    Kubelet(u8),
+    Kubelet(NodeId),
     Controller(controllers::Controller),
-    KubeProxy(u8),
+    KubeProxy(NodeId),
     /// A partition that the scenario says heals (`heals: true`) heals eventually: the
     /// network is weakly fair. Faults are not.
     Network,
@@ -385,7 +385,7 @@ impl Cluster {
                 let uid = apiserver::create_pod_named(&self.ctx, &mut s, i as u8, n as u8);
                 if let Some(pos) = s.api.pods.iter().position(|p| p.uid == uid) {
                     let mut pod = s.api.pods.remove(pos).into_inner();
-                    pod.node = Some(n as u8);
+                    pod.node = Some(NodeId::new(n));
                     let mut rt = kubelet::new_rt(&self.ctx, &pod);
                     rt.static_pod = true;
                     s.nodes[n].static_pods.push(pod.into());
@@ -405,7 +405,7 @@ impl Cluster {
     pub fn urgent_actions(&self, state: &State, out: &mut Vec<Action>) {
         let ctx = &self.ctx;
         let mut schedule = smallvec::SmallVec::<[scheduler::Action; 4]>::new();
-        let mut node_actions = smallvec::SmallVec::<[(u8, controllers::Action); 4]>::new();
+        let mut node_actions = smallvec::SmallVec::<[(NodeId, controllers::Action); 4]>::new();
         let first = self.read_controller_memo(state, |m| match m.gc_victim {
             Some(uid) => {
                 out.push(controllers::Action::PodGc { uid }.into());
@@ -423,13 +423,13 @@ impl Cluster {
         }
         if ctx.node_health {
             let mut from_api = node_actions.iter().peekable();
-            let mut api_part = |node: u8, out: &mut Vec<Action>| {
+            let mut api_part = |node: NodeId, out: &mut Vec<Action>| {
                 while let Some((_, a)) = from_api.next_if(|(n, _)| *n == node) {
                     out.push(Action::Controller(*a));
                 }
             };
             for (n, obj) in state.api.nodes.iter().enumerate() {
-                let node = n as u8;
+                let node = NodeId::new(n);
                 if obj.deleted {
                     api_part(node, out);
                     continue;
@@ -466,7 +466,7 @@ impl Cluster {
                     let full = full_disruption(state);
                     let mut part = Vec::new();
                     for (n, obj) in state.api.nodes.iter().enumerate() {
-                        let node = n as u8;
+                        let node = NodeId::new(n);
                         if obj.deleted {
                             controllers::deleted_node_actions(state, node, &mut part);
                         } else {
@@ -490,7 +490,7 @@ impl Cluster {
     /// kubelets (and the kube-proxies) of interchangeable nodes form one class; every other
     /// actor is a class of its own.
     pub fn symmetry_class(&self, actor: Actor) -> (Actor, usize) {
-        let of = |n: u8| {
+        let of = |n: NodeId| {
             self.symmetry
                 .classes()
                 .iter()
@@ -598,7 +598,7 @@ fn fetch(s: &State) -> u64 {
     let mut sum = s.api.endpoints.len() as u64;
     sum = sum.wrapping_add(s.api.workloads.len() as u64);
     for p in s.api.pods.iter() {
-        sum = sum.wrapping_add(p.node.unwrap_or(0) as u64);
+        sum = sum.wrapping_add(p.node.map_or(0, NodeId::index) as u64);
         sum = sum.wrapping_add(p.status.phase as u64);
         sum = sum.wrapping_add(p.events.len() as u64);
     }
@@ -637,7 +637,7 @@ pub fn first_pod_nodes(s: &Scenario) -> Vec<Option<String>> {
                 .filter(|p| p.workload as usize == w && p.node.is_some())
                 .min_by_key(|p| (p.suffix, p.uid))
                 .and_then(|p| p.node)
-                .map(|n| s.cluster.nodes[n as usize].name.clone())
+                .map(|n| s.cluster.nodes[n.index()].name.clone())
         })
         .collect()
 }

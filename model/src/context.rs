@@ -527,8 +527,8 @@ impl Context {
         }
     }
 
-    pub fn node_name(&self, n: u8) -> &str {
-        &self.scenario.cluster.nodes[n as usize].name
+    pub fn node_name(&self, n: NodeId) -> &str {
+        &self.scenario.cluster.nodes[n.index()].name
     }
 
     /// The bit of `image` in [`Node::images`]. Every image of the scenario has one: the

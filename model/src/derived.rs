@@ -78,9 +78,9 @@ pub fn dynamic_taints(obj: &NodeObj) -> Vec<Taint> {
 }
 
 /// All taints of a node: the scenario's and the control plane's.
-pub fn taints(m: &Context, s: &State, n: u8) -> Vec<Taint> {
-    let mut t = m.scenario.cluster.nodes[n as usize].taints.clone();
-    t.extend(dynamic_taints(&s.api.nodes[n as usize]));
+pub fn taints(m: &Context, s: &State, n: NodeId) -> Vec<Taint> {
+    let mut t = m.scenario.cluster.nodes[n.index()].taints.clone();
+    t.extend(dynamic_taints(&s.api.nodes[n.index()]));
     t
 }
 
@@ -108,8 +108,8 @@ pub fn evict_now(m: &Context, p: &Pod, no_exec: &[Taint], taint_age: Secs) -> bo
 
 /// Seconds until the taint-eviction controller's next eviction on a tainted node, if one is
 /// scheduled.
-pub fn next_eviction_in(m: &Context, s: &State, n: u8) -> Option<Secs> {
-    let obj = &s.api.nodes[n as usize];
+pub fn next_eviction_in(m: &Context, s: &State, n: NodeId) -> Option<Secs> {
+    let obj = &s.api.nodes[n.index()];
     let no_exec: Vec<Taint> = taints(m, s, n)
         .into_iter()
         .filter(|t| t.effect == TaintEffect::NoExecute)
@@ -198,7 +198,7 @@ pub fn stuck_now(m: &Context, s: &State, p: &Pod) -> bool {
     let Some(n) = p.node else {
         return false;
     };
-    if s.nodes[n as usize].partitioned || p.mirror_of.is_some() {
+    if s.nodes[n.index()].partitioned || p.mirror_of.is_some() {
         return false;
     }
     if p.deletion.is_some() {
@@ -252,7 +252,7 @@ pub fn dsw_pods<'a>(
     m: &'a Context,
     s: &'a State,
     claim: u8,
-    node: u8,
+    node: NodeId,
 ) -> impl Iterator<Item = &'a Pod> + 'a {
     s.api.pods.iter().map(|p| &**p).filter(move |p| {
         p.node == Some(node)
@@ -264,12 +264,12 @@ pub fn dsw_pods<'a>(
 }
 
 /// The desired state of the world has `claim`'s volume on `node`.
-pub fn volume_desired(m: &Context, s: &State, claim: u8, node: u8) -> bool {
+pub fn volume_desired(m: &Context, s: &State, claim: u8, node: NodeId) -> bool {
     dsw_pods(m, s, claim, node).next().is_some()
 }
 
 /// The claim's volume is attached to `node` in the actual state of the world.
-pub fn attached_to(s: &State, claim: u8, node: u8) -> bool {
+pub fn attached_to(s: &State, claim: u8, node: NodeId) -> bool {
     s.api
         .attached
         .iter()
@@ -279,8 +279,8 @@ pub fn attached_to(s: &State, claim: u8, node: u8) -> bool {
 /// The claims whose volumes are mounted on `node` now, as a set of claim bits: a pod's
 /// volumes are mounted from the volume manager's mount until its unmount
 /// (SyncTerminatedPod). What the kubelet reports as `volumesInUse`.
-pub fn mounted_claims(m: &Context, s: &State, node: u8) -> u32 {
-    s.nodes[node as usize]
+pub fn mounted_claims(m: &Context, s: &State, node: NodeId) -> u32 {
+    s.nodes[node.index()]
         .pods
         .iter()
         .filter(|rt| rt.volumes && !rt.cleaned)
@@ -290,8 +290,8 @@ pub fn mounted_claims(m: &Context, s: &State, node: u8) -> u32 {
 
 /// The node is healthy for the attach/detach controller: its Node object exists and is Ready
 /// (`nodeIsHealthy`, `IsNodeReady`; a deleted node is not found, so not healthy).
-pub fn node_healthy(s: &State, node: u8) -> bool {
-    let obj = &s.api.nodes[node as usize];
+pub fn node_healthy(s: &State, node: NodeId) -> bool {
+    let obj = &s.api.nodes[node.index()];
     !obj.deleted && !obj.unknown
 }
 
@@ -314,7 +314,7 @@ pub fn detach_why(m: &Context, s: &State, a: &Attachment) -> Option<DetachWhy> {
     if volume_desired(m, s, a.claim, a.node) {
         return None;
     }
-    let obj = &s.api.nodes[a.node as usize];
+    let obj = &s.api.nodes[a.node.index()];
     let mounted = obj.volumes_in_use & (1 << a.claim) != 0;
     if !mounted {
         return Some(DetachWhy::Unmounted);

@@ -75,7 +75,7 @@ pub fn refusal(m: &Context, pod: &Pod, force: bool, emptydir: bool) -> Option<&'
 
 /// The pods the drain lists on node `n` (`GetPodsForDeletion`: field selector
 /// `spec.nodeName`), mirror pods left out.
-pub fn listed(s: &State, n: u8) -> impl Iterator<Item = &Pod> {
+pub fn listed(s: &State, n: NodeId) -> impl Iterator<Item = &Pod> {
     s.api
         .pods
         .iter()
@@ -118,8 +118,8 @@ pub fn apply(m: &Context, s: &mut State, a: Action) -> Option<()> {
                 return None;
             }
             let n = s.env.drains[i].node;
-            if !s.api.nodes[n as usize].unschedulable {
-                s.api.nodes[n as usize].unschedulable = true;
+            if !s.api.nodes[n.index()].unschedulable {
+                s.api.nodes[n.index()].unschedulable = true;
             }
             let refused = listed(s, n).any(|p| refusal(m, p, force, emptydir).is_some());
             let uids: Vec<(u16, u8, u8)> = listed(s, n)

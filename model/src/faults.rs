@@ -352,7 +352,7 @@ pub fn apply(m: &Context, s: &mut State, index: u8, target: Option<u16>) -> Opti
             let n = node_index(m, node)?;
             s.env.drains.push(DrainRun {
                 fault: index,
-                node: n as u8,
+                node: NodeId::new(n),
                 pods: Vec::new(),
                 failed: false,
                 stage: DrainStage::Cordon,

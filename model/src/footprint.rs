@@ -79,37 +79,37 @@ pub enum Part {
     Workload(u8),
     /// A Node object (by index), whole: [`Part::NodeReady`], [`Part::NodeTaints`] and
     /// [`Part::NodeSpec`].
-    NodeObj(u8),
+    NodeObj(NodeId),
     /// What the kubelet posts in a Node object: its Ready condition is Unknown (the node
     /// lifecycle controller has not heard from it), or False (shutting down).
-    NodeReady(u8),
+    NodeReady(NodeId),
     /// The NoExecute taints on a Node object (unreachable, not-ready, out-of-service) and
     /// their age.
-    NodeTaints(u8),
+    NodeTaints(NodeId),
     /// The rest of a Node object: deleted, PodGC's quarantine, `volumesInUse`,
     /// `spec.unschedulable`.
-    NodeSpec(u8),
+    NodeSpec(NodeId),
     /// The attach/detach controller's attachments and failing attaches.
     Volumes,
     /// A PodDisruptionBudget's status (by the scenario's index).
     Pdb(u8),
     /// Node `n`'s runtime record of pod `uid`, and its kubelet's static pod copy of it.
-    Runtime(u8, u16),
+    Runtime(NodeId, u16),
     /// Node `n`'s own runtime fields (partition, lease age, kubelet and power, shutdown,
     /// eviction interval, memory use), its images apart.
-    NodeRt(u8),
+    NodeRt(NodeId),
     /// Which pods node `n` holds runtime records of (and static pod copies).
-    NodeRecords(u8),
+    NodeRecords(NodeId),
     /// The images on node `n`.
-    Images(u8),
+    Images(NodeId),
     /// Node `n` whole: [`Part::NodeRt`], [`Part::NodeRecords`], [`Part::Images`] and every
     /// [`Part::Runtime`] of the node.
-    Node(u8),
+    Node(NodeId),
     /// Node `n`'s kube-proxy: the routes it has programmed (and whether it ever served).
-    Proxy(u8),
+    Proxy(NodeId),
     /// Node `n`'s kube-proxy's pending update: the watch sets it after any step that
     /// leaves its routes behind the slice (`proxy::observe_after`).
-    Lag(u8),
+    Lag(NodeId),
     /// The dependency outside the cluster: whether it is down, and for how long.
     Dependency,
     /// Whether fault `i` of the scenario has happened, and (a partition) healed.
@@ -186,7 +186,7 @@ impl Part {
         const GC_DUE: u32 = 113;
         let bit = |at: u32, n: usize, of: usize| 1u128 << (at + (n % of) as u32);
         let range = |from: u32, to: u32| ((1u128 << (to - from)) - 1) << from;
-        let node_obj = |n: u8| {
+        let node_obj = |n: NodeId| {
             bit(NODE_READY, n.into(), 4)
                 | bit(NODE_TAINTS, n.into(), 4)
                 | bit(NODE_SPEC, n.into(), 4)
@@ -207,12 +207,12 @@ impl Part {
             Volumes => bit(VOLUMES, 0, 1),
             Pdb(i) => bit(PDB, i.into(), 2),
             Api => range(POD, API_END),
-            Runtime(n, uid) => bit(RUNTIME, (n as usize % 4) * 8 + uid as usize % 8, 32),
+            Runtime(n, uid) => bit(RUNTIME, (n.index() % 4) * 8 + uid as usize % 8, 32),
             NodeRt(n) => bit(NODE_RT, n.into(), 4),
             NodeRecords(n) => bit(NODE_RECORDS, n.into(), 4),
             Images(n) => bit(IMAGES, n.into(), 4),
             Node(n) => {
-                (0xffu128 << (RUNTIME + (n as u32 % 4) * 8))
+                (0xffu128 << (RUNTIME + (n.index() as u32 % 4) * 8))
                     | bit(NODE_RT, n.into(), 4)
                     | bit(NODE_RECORDS, n.into(), 4)
                     | bit(IMAGES, n.into(), 4)
@@ -354,7 +354,7 @@ pub fn footprint(m: &Context, s: &State, a: &Action) -> Footprint {
 /// (`proxy::observe_after`), which compares the proxy's routes and reads the nodes'
 /// partitions.
 fn controller(m: &Context, s: &State, c: controllers::Action) -> Footprint {
-    let nodes = s.nodes.len() as u8;
+    let nodes = || (0..s.nodes.len()).map(NodeId::new);
     if c == controllers::Action::EndpointSliceSync {
         let mut reads = pod_objects(s);
         reads.push(Part::Slice);
@@ -368,7 +368,7 @@ fn controller(m: &Context, s: &State, c: controllers::Action) -> Footprint {
             writes.push(Part::SlicePick);
             // The watch then compares each proxy's routes with the new pick, for the
             // proxies whose nodes are not cut off.
-            for n in 0..nodes {
+            for n in nodes() {
                 reads.extend([Part::NodeRt(n), Part::Proxy(n), Part::Lag(n)]);
                 writes.push(Part::Lag(n));
             }
@@ -393,7 +393,7 @@ fn controller(m: &Context, s: &State, c: controllers::Action) -> Footprint {
                 }
                 _ => {
                     let mut r = pod_objects(s);
-                    r.extend((0..nodes).map(Part::NodeObj));
+                    r.extend(nodes().map(Part::NodeObj));
                     r
                 }
             };
@@ -431,13 +431,13 @@ fn controller(m: &Context, s: &State, c: controllers::Action) -> Footprint {
     );
     if uid_readers && creates() {
         reads.push(Part::Drains);
-        for n in 0..nodes {
+        for n in nodes() {
             reads.extend([Part::NodeRecords(n), Part::Proxy(n)]);
         }
     }
     let mut writes = smallvec![Part::Pods, Part::Volumes];
     writes.extend((0..m.scenario.workloads.len() as u8).map(Part::Workload));
-    writes.extend((0..nodes).map(Part::NodeObj));
+    writes.extend(nodes().map(Part::NodeObj));
     writes.extend((0..s.api.pdbs.len() as u8).map(Part::Pdb));
     component(m, reads, writes)
 }
@@ -450,12 +450,12 @@ fn controller(m: &Context, s: &State, c: controllers::Action) -> Footprint {
 fn node_lifecycle(
     m: &Context,
     s: &State,
-    n: u8,
+    n: NodeId,
     step: controllers::node_lifecycle::Step,
 ) -> Footprint {
     use controllers::node_lifecycle::Step;
-    let nodes = s.nodes.len() as u8;
-    let mut reads: Parts = (0..nodes).map(Part::NodeObj).collect();
+    let nodes = || (0..s.nodes.len()).map(NodeId::new);
+    let mut reads: Parts = nodes().map(Part::NodeObj).collect();
     reads.push(Part::NodeRt(n));
     let mut writes = smallvec![Part::NodeObj(n)];
     if let Step::MarkUnknown | Step::MarkNotReady = step {
@@ -470,7 +470,7 @@ fn node_lifecycle(
         );
     }
     if step == Step::MarkUnknown {
-        writes.extend((0..nodes).map(Part::NodeObj));
+        writes.extend(nodes().map(Part::NodeObj));
     }
     let mut f = component(m, reads, writes);
     volume_observers(m, &mut f);
@@ -489,7 +489,7 @@ fn api_objects(m: &Context, s: &State) -> Parts {
     let mut out = pod_objects(s);
     out.extend([Part::Slice, Part::Volumes]);
     out.extend((0..m.scenario.workloads.len() as u8).map(Part::Workload));
-    out.extend((0..s.api.nodes.len() as u8).map(Part::NodeObj));
+    out.extend((0..s.api.nodes.len()).map(NodeId::new).map(Part::NodeObj));
     out.extend((0..s.api.pdbs.len() as u8).map(Part::Pdb));
     out
 }
@@ -536,7 +536,7 @@ fn kubelet(m: &Context, s: &State, a: kubelet::Action) -> Footprint {
     let Some(uid) = a.pod() else {
         return kubelet_node(m, a);
     };
-    let node = &s.nodes[n as usize];
+    let node = &s.nodes[n.index()];
     // A static pod: its mirror is another API object, found by a search of the API's pods;
     // the mirror-pod steps write the world's history. Not declared yet.
     if node.static_pods.iter().any(|p| p.uid == uid)
@@ -661,7 +661,7 @@ fn kubelet_node(m: &Context, a: kubelet::Action) -> Footprint {
 /// The parts of the kube-proxies' pending updates a step can set by changing whether node
 /// `n` is cut off (`proxy::observe_after` reads the partitions): its proxy's, which it
 /// compares with the proxy's routes and the slice.
-fn partition_observer(n: u8, f: &mut Footprint) {
+fn partition_observer(n: NodeId, f: &mut Footprint) {
     f.reads
         .extend([Part::SlicePick, Part::Proxy(n), Part::Lag(n)]);
     f.writes.push(Part::Lag(n));
@@ -678,7 +678,7 @@ fn fault_parts(m: &Context, s: &State, a: faults::Action) -> Option<Footprint> {
             .nodes
             .iter()
             .position(|x| x.name == name)
-            .map(|n| n as u8)
+            .map(NodeId::new)
     };
     let workload = |name: &str| {
         m.scenario
@@ -687,7 +687,7 @@ fn fault_parts(m: &Context, s: &State, a: faults::Action) -> Option<Footprint> {
             .position(|w| w.name() == name)
             .map(|w| w as u8)
     };
-    let nodes = s.nodes.len() as u8;
+    let nodes = || (0..s.nodes.len()).map(NodeId::new);
     let (index, target) = match a {
         faults::Action::Fault { index, target } => (index, target),
         faults::Action::Heal { index } => {
@@ -711,7 +711,7 @@ fn fault_parts(m: &Context, s: &State, a: faults::Action) -> Option<Footprint> {
     // A fault that writes pod objects can make PodGC's collection due; one that writes a
     // node's records changes what the node mounts.
     let mut pods_written = false;
-    let mut node_written: Option<u8> = None;
+    let mut node_written: Option<NodeId> = None;
     match spec {
         Fault::StepFails { .. } => {}
         Fault::RolloutRestart { workload: w } | Fault::Scale { workload: w, .. } => {
@@ -742,7 +742,7 @@ fn fault_parts(m: &Context, s: &State, a: faults::Action) -> Option<Footprint> {
         }
         Fault::ControlPlanePartition {} => {
             let mut f = Footprint { reads, writes };
-            for n in 0..nodes {
+            for n in nodes() {
                 f.reads.push(Part::NodeRt(n));
                 f.writes.push(Part::NodeRt(n));
                 partition_observer(n, &mut f);
@@ -787,12 +787,12 @@ fn fault_parts(m: &Context, s: &State, a: faults::Action) -> Option<Footprint> {
         Fault::Crash { .. } | Fault::Deadlock { .. } => {
             // The pod's record, on whichever node holds it.
             let uid = target?;
-            for n in 0..nodes {
+            for n in nodes() {
                 reads.extend([Part::NodeRecords(n), Part::Runtime(n, uid)]);
                 writes.push(Part::Runtime(n, uid));
             }
             if !m.claims.is_empty() {
-                for n in 0..nodes {
+                for n in nodes() {
                     reads.push(Part::Node(n));
                     writes.push(Part::NodeObj(n));
                 }
@@ -821,7 +821,7 @@ fn fault(m: &Context, s: &State, a: faults::Action) -> Footprint {
 /// A node cut off (or back) changes which kubelets report the volumes in use
 /// (`report_volumes_in_use` skips a cut-off node): the node's report follows what its
 /// records mount.
-fn volume_observers_after_partition(m: &Context, n: u8, f: &mut Footprint) {
+fn volume_observers_after_partition(m: &Context, n: NodeId, f: &mut Footprint) {
     if !m.claims.is_empty() {
         f.reads.extend([Part::Node(n), Part::NodeObj(n)]);
         f.writes.push(Part::NodeObj(n));
@@ -836,7 +836,7 @@ fn drain_step(m: &Context, s: &State) -> Footprint {
     let mut reads = smallvec![Part::Drains];
     reads.extend(api_objects(m, s));
     let mut writes = smallvec![Part::Drains, Part::Pods];
-    writes.extend((0..s.api.nodes.len() as u8).map(Part::NodeObj));
+    writes.extend((0..s.api.nodes.len()).map(NodeId::new).map(Part::NodeObj));
     writes.extend((0..s.api.pdbs.len() as u8).map(Part::Pdb));
     // Its steps are the client's, which `actions` offers with the components' (they wait
     // for PodGC's collection too).
@@ -874,7 +874,7 @@ pub fn part_values(m: &Context, s: &State) -> Vec<(Part, u64)> {
         out.push((Part::Workload(w as u8), h.hash_one(st)));
     }
     for (n, obj) in s.api.nodes.iter().enumerate() {
-        let n = n as u8;
+        let n = NodeId::new(n);
         out.push((Part::NodeReady(n), h.hash_one((obj.unknown, obj.not_ready))));
         out.push((
             Part::NodeTaints(n),
@@ -904,7 +904,7 @@ pub fn part_values(m: &Context, s: &State) -> Vec<(Part, u64)> {
         out.push((Part::Pdb(i as u8), h.hash_one(pdb)));
     }
     for (n, node) in s.nodes.iter().enumerate() {
-        let n = n as u8;
+        let n = NodeId::new(n);
         let mut uids: Vec<u16> = node.pods.iter().map(|r| r.uid).collect();
         for sp in &node.static_pods {
             if !uids.contains(&sp.uid) {
@@ -929,8 +929,11 @@ pub fn part_values(m: &Context, s: &State) -> Vec<(Part, u64)> {
         out.push((Part::NodeRecords(n), h.hash_one((records, copies))));
     }
     for (n, p) in s.proxies.iter().enumerate() {
-        out.push((Part::Proxy(n as u8), h.hash_one((&p.routes, p.served))));
-        out.push((Part::Lag(n as u8), h.hash_one(p.lag_left)));
+        out.push((
+            Part::Proxy(NodeId::new(n)),
+            h.hash_one((&p.routes, p.served)),
+        ));
+        out.push((Part::Lag(NodeId::new(n)), h.hash_one(p.lag_left)));
     }
     out.push((
         Part::Dependency,
@@ -1002,21 +1005,22 @@ mod tests {
         for uid in 0..40u16 {
             out.extend([Pod(uid), Events(uid), Ghost(uid)]);
         }
-        for n in 0..9u8 {
+        for i in 0..9u8 {
+            let n = NodeId(i);
             out.extend([
-                Workload(n),
+                Workload(i),
                 NodeObj(n),
                 NodeReady(n),
                 NodeTaints(n),
                 NodeSpec(n),
-                Pdb(n),
+                Pdb(i),
                 NodeRt(n),
                 NodeRecords(n),
                 Images(n),
                 Node(n),
                 Proxy(n),
                 Lag(n),
-                Fault(n),
+                Fault(i),
             ]);
             for uid in 0..20u16 {
                 out.push(Runtime(n, uid));

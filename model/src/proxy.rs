@@ -27,14 +27,14 @@ use crate::state::*;
 /// kube-proxy on a node applies the current EndpointSlice.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Action {
-    Sync { node: u8 },
+    Sync { node: NodeId },
 }
 
 /// A client request through a node's kube-proxy: to the pod `uid` it routes to, or, with
 /// `uid` None, to a proxy that has no endpoint for the Service (it rejects the request).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Request {
-    pub via: u8,
+    pub via: NodeId,
     pub uid: Option<u16>,
 }
 
@@ -43,7 +43,7 @@ pub struct Request {
 pub fn pick<'a>(
     endpoints: &'a [Endpoint],
     terminating_fallback: bool,
-) -> impl Iterator<Item = (u16, u8)> + 'a {
+) -> impl Iterator<Item = (u16, NodeId)> + 'a {
     let any_ready = endpoints.iter().any(|e| e.conditions.ready);
     let fallback = !any_ready && terminating_fallback;
     endpoints
@@ -100,7 +100,7 @@ pub fn observe(m: &Context, s: &mut State) {
     }
     let fallback = m.by_release.proxy_terminating_endpoints;
     // Picked once for every proxy (this runs after every step).
-    let want: smallvec::SmallVec<[(u16, u8); 8]> = pick(&s.api.endpoints, fallback).collect();
+    let want: smallvec::SmallVec<[(u16, NodeId); 8]> = pick(&s.api.endpoints, fallback).collect();
     let lag = m.scenario.cluster.proxy_lag_seconds;
     for n in 0..s.proxies.len() {
         if s.nodes[n].partitioned {
@@ -124,7 +124,12 @@ pub fn observe(m: &Context, s: &mut State) {
 pub fn urgent_actions<A: From<Action>>(s: &State, out: &mut Vec<A>) {
     for (n, p) in s.proxies.iter().enumerate() {
         if p.lag_left == Some(0) && !s.nodes[n].partitioned {
-            out.push(Action::Sync { node: n as u8 }.into());
+            out.push(
+                Action::Sync {
+                    node: NodeId::new(n),
+                }
+                .into(),
+            );
         }
     }
 }
@@ -137,7 +142,12 @@ pub fn environment_actions<A: From<Action> + From<Request>>(
 ) {
     for (n, p) in s.proxies.iter().enumerate() {
         if matches!(p.lag_left, Some(t) if t > 0) && !s.nodes[n].partitioned {
-            out.push(Action::Sync { node: n as u8 }.into());
+            out.push(
+                Action::Sync {
+                    node: NodeId::new(n),
+                }
+                .into(),
+            );
         }
     }
     let clients = m.scenario.service.as_ref().is_some_and(|svc| svc.clients);
@@ -152,7 +162,7 @@ pub fn environment_actions<A: From<Action> + From<Request>>(
         for &(uid, _) in &p.routes {
             out.push(
                 Request {
-                    via: n as u8,
+                    via: NodeId::new(n),
                     uid: Some(uid),
                 }
                 .into(),
@@ -161,7 +171,7 @@ pub fn environment_actions<A: From<Action> + From<Request>>(
         if p.routes.is_empty() {
             out.push(
                 Request {
-                    via: n as u8,
+                    via: NodeId::new(n),
                     uid: None,
                 }
                 .into(),
@@ -171,9 +181,9 @@ pub fn environment_actions<A: From<Action> + From<Request>>(
 }
 
 /// The proxy applies the current slice.
-pub fn sync(m: &Context, s: &mut State, node: u8) -> Option<()> {
+pub fn sync(m: &Context, s: &mut State, node: NodeId) -> Option<()> {
     let want = desired_routes(m, s);
-    let p = &mut s.proxies[node as usize];
+    let p = &mut s.proxies[node.index()];
     p.served |= !want.is_empty();
     p.routes = want;
     p.lag_left = None;
@@ -184,8 +194,8 @@ pub fn sync(m: &Context, s: &mut State, node: u8) -> Option<()> {
 /// that node, and refused otherwise ([`refused`]); a request through a proxy with no endpoint
 /// is rejected ([`no_endpoints`]). Either way the cluster's state does not change (the
 /// properties judge the step itself).
-pub fn request(_m: &Context, s: &mut State, via: u8, uid: Option<u16>) -> Option<()> {
-    let routes = &s.proxies[via as usize].routes;
+pub fn request(_m: &Context, s: &mut State, via: NodeId, uid: Option<u16>) -> Option<()> {
+    let routes = &s.proxies[via.index()].routes;
     match uid {
         Some(uid) => routes.iter().find(|r| r.0 == uid).map(|_| ()),
         None => routes.is_empty().then_some(()),
@@ -194,11 +204,11 @@ pub fn request(_m: &Context, s: &mut State, via: u8, uid: Option<u16>) -> Option
 
 /// Whether a request through the kube-proxy of node `via` to pod `uid` is refused in state
 /// `s`: the proxy routes to the pod on a node where no container of it runs.
-pub fn refused(s: &State, via: u8, uid: Option<u16>) -> bool {
+pub fn refused(s: &State, via: NodeId, uid: Option<u16>) -> bool {
     let Some(uid) = uid else {
         return false;
     };
-    let Some(&(_, node)) = s.proxies[via as usize].routes.iter().find(|r| r.0 == uid) else {
+    let Some(&(_, node)) = s.proxies[via.index()].routes.iter().find(|r| r.0 == uid) else {
         return false;
     };
     !s.rt(node, uid)
@@ -207,6 +217,6 @@ pub fn refused(s: &State, via: u8, uid: Option<u16>) -> bool {
 
 /// Whether the request is one the kube-proxy of node `via` rejects because it has no
 /// endpoint for the Service in state `s`.
-pub fn no_endpoints(s: &State, via: u8, uid: Option<u16>) -> bool {
-    uid.is_none() && s.proxies[via as usize].routes.is_empty()
+pub fn no_endpoints(s: &State, via: NodeId, uid: Option<u16>) -> bool {
+    uid.is_none() && s.proxies[via.index()].routes.is_empty()
 }

@@ -17,13 +17,13 @@ use crate::state::*;
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Action {
     /// Bind the pod to a node, or record it Unschedulable (`node` None).
-    Schedule { uid: u16, node: Option<u8> },
+    Schedule { uid: u16, node: Option<NodeId> },
 }
 
 /// Requests of the pods the scheduler's cache places on node `n`: other pods, plus every
 /// non-terminal pod object bound there (the API view, not the kubelet's).
-pub fn requested_on(m: &Context, s: &State, n: u8) -> Resources {
-    let mut r = m.scenario.cluster.nodes[n as usize].used_by_other_pods;
+pub fn requested_on(m: &Context, s: &State, n: NodeId) -> Resources {
+    let mut r = m.scenario.cluster.nodes[n.index()].used_by_other_pods;
     for p in &s.api.pods {
         if p.node == Some(n) && !p.status.phase.is_terminal() {
             let q = pod_request(m.workload(p.workload).template());
@@ -49,7 +49,7 @@ pub fn filter(m: &Context, s: &State, pod: &Pod) -> Vec<Vec<String>> {
                 reasons.push("node(s) were deleted".into());
                 return reasons;
             }
-            let node_taints = taints(m, s, n as u8);
+            let node_taints = taints(m, s, NodeId::new(n));
             let tolerations = tolerations(spec);
             // NodeUnschedulable, the first filter plugin: a cordoned node, unless the pod
             // tolerates its unschedulable taint.
@@ -86,8 +86,11 @@ pub fn filter(m: &Context, s: &State, pod: &Pod) -> Vec<Vec<String>> {
                     t.key, t.value
                 ));
             }
-            for r in k8s::insufficient_resources(req, node.allocatable, requested_on(m, s, n as u8))
-            {
+            for r in k8s::insufficient_resources(
+                req,
+                node.allocatable,
+                requested_on(m, s, NodeId::new(n)),
+            ) {
                 reasons.push(r.to_string());
             }
             reasons
@@ -102,8 +105,9 @@ pub fn actions<A: From<Action>>(m: &Context, s: &State, out: &mut Vec<A>) {
             continue;
         }
         let reasons = filter(m, s, pod);
-        let feasible: Vec<u8> = (0..reasons.len() as u8)
-            .filter(|&n| reasons[n as usize].is_empty())
+        let feasible: Vec<NodeId> = (0..reasons.len())
+            .map(NodeId::new)
+            .filter(|&n| reasons[n.index()].is_empty())
             .collect();
         if feasible.is_empty() {
             let msg = k8s::unschedulable_message(reasons.len(), &reasons);
@@ -125,7 +129,7 @@ pub fn actions<A: From<Action>>(m: &Context, s: &State, out: &mut Vec<A>) {
             .map(|&n| {
                 k8s::least_allocated_score(
                     req,
-                    m.scenario.cluster.nodes[n as usize].allocatable,
+                    m.scenario.cluster.nodes[n.index()].allocatable,
                     requested_on(m, s, n),
                 )
             })
@@ -146,7 +150,7 @@ pub fn actions<A: From<Action>>(m: &Context, s: &State, out: &mut Vec<A>) {
 }
 
 /// Writes the Binding, or the Unschedulable condition.
-pub fn schedule(m: &Context, s: &mut State, uid: u16, node: Option<u8>) -> Option<()> {
+pub fn schedule(m: &Context, s: &mut State, uid: u16, node: Option<NodeId>) -> Option<()> {
     match node {
         Some(n) => {
             let pod = s.pod_mut(uid)?;

@@ -95,7 +95,7 @@ type Keys<T> = smallvec::SmallVec<[T; 8]>;
 /// Deployments whose pods are interchangeable.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Symmetry {
-    classes: Vec<Vec<u8>>,
+    classes: Vec<Vec<NodeId>>,
     pod_workloads: Vec<u8>,
 }
 
@@ -117,14 +117,14 @@ impl Symmetry {
             b.name.clear();
             a == b
         };
-        let mut classes: Vec<Vec<u8>> = Vec::new();
+        let mut classes: Vec<Vec<NodeId>> = Vec::new();
         for i in 0..nodes.len() {
             if named(i) {
                 continue;
             }
-            match classes.iter_mut().find(|c| same_spec(c[0] as usize, i)) {
-                Some(c) => c.push(i as u8),
-                None => classes.push(vec![i as u8]),
+            match classes.iter_mut().find(|c| same_spec(c[0].index(), i)) {
+                Some(c) => c.push(NodeId::new(i)),
+                None => classes.push(vec![NodeId::new(i)]),
             }
         }
         classes.retain(|c| c.len() > 1);
@@ -153,7 +153,7 @@ impl Symmetry {
     }
 
     /// The classes, each sorted.
-    pub fn classes(&self) -> &[Vec<u8>] {
+    pub fn classes(&self) -> &[Vec<NodeId>] {
         &self.classes
     }
 
@@ -199,16 +199,16 @@ impl Symmetry {
         }
         let n = s.nodes.len();
         // perm[old] = new.
-        let mut perm: Keys<u8> = (0..n as u8).collect();
+        let mut perm: Keys<NodeId> = (0..n).map(NodeId::new).collect();
         let mut moved = false;
         for class in &self.classes {
-            let mut keyed: Keys<(u64, u8)> = class
+            let mut keyed: Keys<(u64, NodeId)> = class
                 .iter()
                 .map(|&i| (node_key(s, i, !self.pod_workloads.is_empty()), i))
                 .collect();
             keyed.sort();
             for (slot, (_, old)) in class.iter().zip(&keyed) {
-                perm[*old as usize] = *slot;
+                perm[old.index()] = *slot;
                 moved |= *old != *slot;
             }
         }
@@ -221,7 +221,7 @@ impl Symmetry {
 /// routes' pods, and the pods bound to it. Where the pods are interchangeable
 /// (`pods_renumbered`), it does not depend on their identities either: the runtime record
 /// is read by [`node_content_key`], the pods by what they hold.
-fn node_key(s: &State, i: u8, pods_renumbered: bool) -> u64 {
+fn node_key(s: &State, i: NodeId, pods_renumbered: bool) -> u64 {
     let hasher = ahash::RandomState::with_seeds(7, 11, 13, 17);
     // A pod, by what tells pods apart without naming its node: its uid (or, where the pods'
     // uids are renumbered afterwards, not the uid but what the pod holds), its status and
@@ -261,7 +261,7 @@ fn node_key(s: &State, i: u8, pods_renumbered: bool) -> u64 {
         .iter()
         .flat_map(|p| p.routes.iter().filter(|r| r.1 == i))
         .map(|r| hasher.hash_one(who(r.0))));
-    let own_routes = bag(&mut s.proxies[i as usize]
+    let own_routes = bag(&mut s.proxies[i.index()]
         .routes
         .iter()
         .map(|r| hasher.hash_one(who(r.0))));
@@ -282,13 +282,13 @@ fn node_key(s: &State, i: u8, pods_renumbered: bool) -> u64 {
         attached,
         retries,
         if pods_renumbered {
-            node_content_key(&s.nodes[i as usize])
+            node_content_key(&s.nodes[i.index()])
         } else {
-            s.nodes[i as usize].content_hash()
+            s.nodes[i.index()].content_hash()
         },
-        &s.api.nodes[i as usize],
-        s.proxies[i as usize].lag_left,
-        s.proxies[i as usize].served,
+        &s.api.nodes[i.index()],
+        s.proxies[i.index()].lag_left,
+        s.proxies[i.index()].served,
         own_routes,
         bound,
         endpoints,
@@ -299,15 +299,15 @@ fn node_key(s: &State, i: u8, pods_renumbered: bool) -> u64 {
 /// `s` with node `i` moved to `perm[i]` and every node reference renamed (pods' nodes,
 /// `Scheduled` events, endpoints, routes, the attach/detach controller's attachments and
 /// retries, the node of a drain run).
-fn permute(s: &State, perm: &[u8]) -> State {
-    let map = |n: u8| perm[n as usize];
+fn permute(s: &State, perm: &[NodeId]) -> State {
+    let map = |n: NodeId| perm[n.index()];
     let mut t = s.clone();
     let len = s.nodes.len();
     let mut nodes = s.nodes.to_vec();
     let mut objs = s.api.nodes.to_vec();
     let mut proxies = s.proxies.to_vec();
     for (old, new) in perm.iter().enumerate() {
-        let new = *new as usize;
+        let new = new.index();
         nodes[new] = s.nodes[old].clone();
         objs[new] = s.api.nodes[old].clone();
         proxies[new] = s.proxies[old].clone();
@@ -406,13 +406,14 @@ impl Symmetry {
             return canon(a.clone()) == *b;
         }
         // Every permutation of each class, combined over the classes.
-        let per_class: Vec<Vec<Vec<u8>>> = self.classes.iter().map(|c| permutations(c)).collect();
+        let per_class: Vec<Vec<Vec<NodeId>>> =
+            self.classes.iter().map(|c| permutations(c)).collect();
         let mut choice = vec![0usize; per_class.len()];
         loop {
-            let mut perm: Vec<u8> = (0..n as u8).collect();
+            let mut perm: Vec<NodeId> = (0..n).map(NodeId::new).collect();
             for ((class, perms), k) in self.classes.iter().zip(&per_class).zip(&choice) {
                 for (old, new) in class.iter().zip(&perms[*k]) {
-                    perm[*old as usize] = *new;
+                    perm[old.index()] = *new;
                 }
             }
             if canon(permute(a, &perm)) == *b {
@@ -436,7 +437,7 @@ impl Symmetry {
 }
 
 /// Every ordering of `items`.
-fn permutations(items: &[u8]) -> Vec<Vec<u8>> {
+fn permutations<T: Copy>(items: &[T]) -> Vec<Vec<T>> {
     if items.len() <= 1 {
         return vec![items.to_vec()];
     }
@@ -516,7 +517,7 @@ fn pod_key(s: &State, uid: u16) -> u64 {
         .iter()
         .find(|p| p.uid == uid)
         .map(|p| p.symmetry_key(|p| object_key(&hasher, p)));
-    let runtime: Keys<(u8, u64)> = s
+    let runtime: Keys<(NodeId, u64)> = s
         .nodes
         .iter()
         .enumerate()
@@ -524,7 +525,7 @@ fn pod_key(s: &State, uid: u16) -> u64 {
             node.pods
                 .iter()
                 .filter(|r| r.uid == uid)
-                .map(move |r| (n as u8, rt_key(r)))
+                .map(move |r| (NodeId::new(n), rt_key(r)))
         })
         .collect();
     let endpoint: Keys<_> = s
@@ -534,7 +535,7 @@ fn pod_key(s: &State, uid: u16) -> u64 {
         .filter(|e| e.uid == uid)
         .map(|e| (e.node, e.conditions))
         .collect();
-    let routed: Keys<(usize, u8)> = s
+    let routed: Keys<(usize, NodeId)> = s
         .proxies
         .iter()
         .enumerate()
@@ -801,7 +802,7 @@ pub fn pod_class_key(s: &State, workloads: &[u8]) -> u64 {
     for (x, p) in s.proxies.iter().enumerate() {
         for r in &p.routes {
             let i = of(r.0, None);
-            slots.push((i, 3, ((x as u64) << 8) | r.1 as u64));
+            slots.push((i, 3, ((x as u64) << 8) | r.1.index() as u64));
         }
     }
     for (b, pdb) in s.api.pdbs.iter().enumerate() {

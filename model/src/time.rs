@@ -204,7 +204,7 @@ pub fn next_deadline(m: &Context, s: &State) -> Option<Secs> {
     // reckoned from the taint's age.
     if m.node_health {
         for n in 0..s.nodes.len() {
-            if let Some(t) = next_eviction_in(m, s, n as u8) {
+            if let Some(t) = next_eviction_in(m, s, NodeId::new(n)) {
                 consider(&mut min, t);
             }
         }

@@ -389,7 +389,13 @@ fn a_bare_pod_needs_force() {
                 delete_emptydir_data: false,
             }];
         });
-        let on_node_1 = |s: &State| s.api.pods.iter().filter(|p| p.node == Some(0)).count();
+        let on_node_1 = |s: &State| {
+            s.api
+                .pods
+                .iter()
+                .filter(|p| p.node == Some(NodeId(0)))
+                .count()
+        };
         assert_eq!(on_node_1(&m.start), 3, "web-1, web-2 and bare on node-1");
         let start = podcheck_model::Action::Fault(podcheck_model::faults::Action::Fault {
             index: 0,

@@ -61,13 +61,13 @@ fn run(m: &Cluster, limit: usize) -> (State, Timeline) {
             now += d as u32;
         }
         if let Action::Kubelet(kubelet::Action::Shutdown { node }) = a {
-            for rt in &next.nodes[node as usize].pods {
+            for rt in &next.nodes[node.index()].pods {
                 let before = s.rt(node, rt.uid).is_some_and(|r| r.shutdown);
                 if rt.shutdown && !before {
                     t.killed.push((now, rt.uid));
                 }
             }
-            if next.nodes[node as usize].powered_off && t.power_off.is_none() {
+            if next.nodes[node.index()].powered_off && t.power_off.is_none() {
                 t.power_off = Some(now);
             }
         }
@@ -118,12 +118,18 @@ fn the_killed_pod_is_written_failed_with_reason_terminated() {
         let mut s = m.apply(&m.start, &shutdown).unwrap();
         // The regular group, then the status manager's write of web.
         s = m
-            .apply(&s, &Action::Kubelet(kubelet::Action::Shutdown { node: 0 }))
+            .apply(
+                &s,
+                &Action::Kubelet(kubelet::Action::Shutdown { node: NodeId(0) }),
+            )
             .expect("the regular group starts");
         s = m
             .apply(
                 &s,
-                &Action::Kubelet(kubelet::Action::StatusUpdate { node: 0, uid: web }),
+                &Action::Kubelet(kubelet::Action::StatusUpdate {
+                    node: NodeId(0),
+                    uid: web,
+                }),
             )
             .expect("the status differs");
         let p = s.pod(web).unwrap();
@@ -135,7 +141,7 @@ fn the_killed_pod_is_written_failed_with_reason_terminated() {
         );
         assert_eq!(p.disruption_target, disruption, "{release:?}");
         // The web container is still running (it ignores SIGTERM) while its status is Failed.
-        assert!(s.rt(0, web).unwrap().any_running());
+        assert!(s.rt(NodeId(0), web).unwrap().any_running());
     }
 }
 
@@ -151,11 +157,13 @@ fn the_node_goes_not_ready_at_once() {
     let s = m.apply(&m.start, &shutdown).unwrap();
     let mut acts = Vec::new();
     m.urgent_actions(&s, &mut acts);
-    assert!(acts.contains(&Action::Kubelet(kubelet::Action::NodeStatus { node: 0 })));
+    assert!(acts.contains(&Action::Kubelet(kubelet::Action::NodeStatus {
+        node: NodeId(0)
+    })));
     let s = m
         .apply(
             &s,
-            &Action::Kubelet(kubelet::Action::NodeStatus { node: 0 }),
+            &Action::Kubelet(kubelet::Action::NodeStatus { node: NodeId(0) }),
         )
         .unwrap();
     assert!(s.api.nodes[0].not_ready && !s.api.nodes[0].unknown);

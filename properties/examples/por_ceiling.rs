@@ -326,7 +326,7 @@ fn ceiling(name: &str, nodes: &str, replicas: &str) -> Result<[usize; 6], String
         .flat_map(|d| match d.kind {
             Kind::Always(f) => vec![f],
             Kind::LeadsTo { p, q } | Kind::Within { p, q, .. } => vec![p, q],
-            Kind::Sometimes(_) | Kind::Step(_) => vec![],
+            Kind::Sometimes(_) | Kind::Step { .. } => vec![],
         })
         .collect();
     let model = Cluster::new(scenario, Vec::new());

@@ -26,7 +26,11 @@
 //! ([`crate::cross_check`], `CheckOptions::cross_check`): same unique-state count, same
 //! `always` and `sometimes` verdicts.
 
-use crate::catalogue::{self, Kind, PropertyDef};
+// Named here too, where the checking's users name them.
+pub use crate::cross_check::model;
+pub use crate::result::{expectation, PropertyResult, WorstTime};
+
+use crate::catalogue::{self, Kind, PropertyDef, Steps};
 use crate::explore::{
     explore_with, fingerprint, realize, Commute, ExploreOptions, Finding, Graph, Probe, Reduction,
     Run,
@@ -34,19 +38,16 @@ use crate::explore::{
 use crate::explore::{ActionId, StateId};
 use crate::liveness::{leads_to_holds_up_to, leads_to_progress, Ends, LassoEnd, LeadsTo};
 use crate::progress::{Phase, Progress, Stop};
+use crate::result::{LassoPath, Timing};
 use crate::timing::{
     best_case, worst_case, worst_case_when_leads_to_holds, Seconds, TimedPath, Worst,
 };
 use crate::vacuity::{self, Warning};
 use podcheck_model::footprint::Summary;
 use podcheck_model::spec::{Scenario, Verdict};
-use podcheck_model::{Action, Actor, Cluster, PropertyFn, State};
-use stateright::Expectation;
+use podcheck_model::{Action, Actor, Cluster, State};
 use std::sync::Arc;
 use std::time::Instant;
-
-/// Name of the sentinel property a Stateright run carries so that it explores everything.
-pub const SENTINEL: &str = "(explore the whole state space)";
 
 /// The explored graph of a scenario.
 pub type ClusterGraph = Graph<Action, Actor>;
@@ -102,176 +103,6 @@ impl Default for CheckOptions {
             max_memory: None,
             worst_case: false,
             diamonds: true,
-        }
-    }
-}
-
-/// A `leads_to` counterexample: a run from the initial state to a state where P holds and on
-/// to a fair cycle of states without Q (or to a final state without Q). Its states are
-/// rebuilt with [`LassoPath::states`].
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct LassoPath {
-    /// The actions from the initial state: the stem, then one round of the cycle.
-    pub actions: Vec<Action>,
-    /// Index of the state (0 = the initial state) where the cycle starts (the last state
-    /// repeats it); None when the run ends in a state where no fair component acts.
-    pub loop_start: Option<usize>,
-    /// Index of the state where P holds.
-    pub p_index: usize,
-}
-
-impl LassoPath {
-    /// The lasso as a run from the model's initial state.
-    pub fn run(&self) -> Run<Action> {
-        Run {
-            init: 0,
-            actions: self.actions.clone(),
-        }
-    }
-
-    /// The lasso's states, replayed through the model.
-    pub fn states(&self, m: &Cluster) -> Result<Vec<State>, String> {
-        self.run().states(m)
-    }
-}
-
-/// The verdict of one property in one scenario.
-#[derive(Clone, Debug)]
-pub struct PropertyResult {
-    pub def: PropertyDef,
-    pub verdict: Verdict,
-    pub expected: Verdict,
-    pub expected_source: String,
-    /// The shortest counterexample (`always`, `step`) or witness (`sometimes`), as a run
-    /// from the initial state: its states are rebuilt with [`Run::states`].
-    pub trace: Option<Run<Action>>,
-    /// The lasso of a violated `leads_to` (or of a `within` whose goal a fair run never
-    /// reaches).
-    pub lasso: Option<LassoPath>,
-    /// How long from `P` to `Q`: for a `within` property, and for a `leads_to` with
-    /// [`CheckOptions::worst_case`].
-    pub timing: Option<Timing>,
-    /// A complete run in which no reachable state has the property's premise (a safety
-    /// property's [`PropertyDef::premise`], a `leads_to` or `within` property's `P`): the
-    /// verdict judged nothing ([`crate::vacuity`]).
-    pub vacuous: bool,
-}
-
-/// What a report shows of a property ([`PropertyResult::shown`]).
-#[derive(Clone, Copy, Debug)]
-pub struct Shown<'a> {
-    pub actions: &'a [Action],
-    /// A lasso's loop start (state index).
-    pub loop_start: Option<usize>,
-    /// A timed property's clock: the state where it starts, the deadline, and whether the
-    /// run is the slowest run (not a counterexample).
-    pub clock: Option<(usize, Option<Seconds>, bool)>,
-}
-
-/// The worst time from `P` to `Q`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum WorstTime {
-    /// Every allowed run from every `P` state reaches `Q` within this many seconds, and one
-    /// takes exactly this long.
-    Seconds(Seconds),
-    /// Some allowed run from a `P` state does not reach `Q` within any bound: a fair run
-    /// never does, or a loop along which time passes can be gone round as often as one
-    /// likes.
-    Unbounded,
-    /// No reachable state has `P`: nothing to measure (a warning, not reassurance).
-    NoPremise,
-    /// Not decided: the graph is partial or the pass was stopped.
-    Incomplete,
-}
-
-impl WorstTime {
-    /// How a report writes it: `42 s`, `unbounded`, `no P state`, `incomplete`.
-    pub fn describe(self) -> String {
-        match self {
-            WorstTime::Seconds(s) => format!("{s} s"),
-            WorstTime::Unbounded => "unbounded".into(),
-            WorstTime::NoPremise => "no P state".into(),
-            WorstTime::Incomplete => "incomplete".into(),
-        }
-    }
-}
-
-/// The times of a `P ~> Q` pair.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Timing {
-    /// A `within` property's deadline.
-    pub deadline: Option<Seconds>,
-    /// The worst case over every allowed run from every `P` state.
-    pub worst: WorstTime,
-    /// The least time in which some run from a state where `P` has just begun reaches `Q`.
-    pub best: Option<Seconds>,
-    /// The run that takes the worst case, from the initial state through its `P` state
-    /// (`p_index`) to its first `Q` state.
-    pub slowest: Option<Run<Action>>,
-    /// Index of the state (0 = the initial state) of `slowest` where `P` holds and the
-    /// clock starts.
-    pub p_index: usize,
-    /// The same for a `within` counterexample ([`PropertyResult::trace`]), which may start
-    /// from another `P` state.
-    pub trace_p_index: Option<usize>,
-}
-
-impl PropertyResult {
-    /// A property not decided yet: `incomplete`, with the scenario's expectation.
-    pub fn undecided(scenario: &Scenario, def: &PropertyDef) -> Self {
-        let (expected, expected_source) = expectation(scenario, def);
-        PropertyResult {
-            def: *def,
-            verdict: Verdict::Incomplete,
-            expected,
-            expected_source,
-            trace: None,
-            lasso: None,
-            timing: None,
-            vacuous: false,
-        }
-    }
-
-    /// Number of actions in the trace (or the lasso: its stem and one round of its cycle).
-    pub fn trace_steps(&self) -> Option<usize> {
-        self.trace
-            .as_ref()
-            .map(|t| t.actions.len())
-            .or_else(|| self.lasso.as_ref().map(|l| l.actions.len()))
-    }
-
-    /// The run a report shows for the property: its counterexample or witness (trace or
-    /// lasso), else the slowest run of a timed property; with a lasso's loop start and, for
-    /// a timed property, the state where its clock starts and its deadline.
-    pub fn shown(&self) -> Option<Shown<'_>> {
-        let timing = self.timing.as_ref();
-        let clock = |from: usize| timing.map(|t| (from, t.deadline, false));
-        match (&self.trace, &self.lasso, timing) {
-            (Some(t), _, _) => Some(Shown {
-                actions: &t.actions,
-                loop_start: None,
-                clock: timing.and_then(|tm| clock(tm.trace_p_index.unwrap_or(tm.p_index))),
-            }),
-            (None, Some(l), _) => Some(Shown {
-                actions: &l.actions,
-                loop_start: l.loop_start,
-                clock: clock(l.p_index).filter(|_| self.def.kind.is_within()),
-            }),
-            (None, None, Some(tm)) => tm.slowest.as_ref().map(|r| Shown {
-                actions: &r.actions,
-                loop_start: None,
-                clock: Some((tm.p_index, tm.deadline, true)),
-            }),
-            _ => None,
-        }
-    }
-
-    /// The actions of the trace or lasso, and a lasso's loop start.
-    pub fn actions(&self) -> Option<(&[Action], Option<usize>)> {
-        match (&self.trace, &self.lasso) {
-            (Some(t), _) => Some((&t.actions, None)),
-            (None, Some(l)) => Some((&l.actions, l.loop_start)),
-            _ => None,
         }
     }
 }
@@ -350,49 +181,6 @@ pub fn selected(scenario: &Scenario) -> Result<Vec<PropertyDef>, String> {
         .collect())
 }
 
-/// The expected verdict of a property in a scenario, with its source: the scenario's
-/// expectation, or `holds` with the property's own source.
-pub fn expectation(scenario: &Scenario, def: &PropertyDef) -> (Verdict, String) {
-    match scenario.expected(def.name) {
-        Some(e) => (e.verdict, e.source.clone()),
-        None => (Verdict::Holds, def.source.to_string()),
-    }
-}
-
-/// The Stateright form of a state property: only `always` and `sometimes` have one.
-/// A `leads_to` is not an `always` of its P, and a `step` property reads transitions.
-pub fn to_fn(def: &PropertyDef) -> Option<PropertyFn> {
-    let (expectation, condition) = match def.kind {
-        Kind::Always(c) => (Expectation::Always, c),
-        Kind::Sometimes(c) => (Expectation::Sometimes, c),
-        Kind::LeadsTo { .. } | Kind::Within { .. } | Kind::Step(_) => return None,
-    };
-    Some(PropertyFn {
-        name: def.name,
-        expectation,
-        condition,
-    })
-}
-
-fn sentinel(_: &Cluster, _: &State) -> bool {
-    true
-}
-
-/// The model of a scenario carrying the `always` and `sometimes` properties among `defs`
-/// (the others have no Stateright form and are left out), and with `with_sentinel` a property
-/// that is never discovered, so that a Stateright BFS explores everything.
-pub fn model(scenario: &Scenario, defs: &[PropertyDef], with_sentinel: bool) -> Cluster {
-    let mut props: Vec<PropertyFn> = defs.iter().filter_map(to_fn).collect();
-    if with_sentinel {
-        props.push(PropertyFn {
-            name: SENTINEL,
-            expectation: Expectation::Always,
-            condition: sentinel,
-        });
-    }
-    Cluster::new(scenario.clone(), props)
-}
-
 /// The actor of an action, for fairness: `None` for the unfair environment.
 pub fn fair_actor(a: &Action) -> Option<Actor> {
     let actor = a.actor();
@@ -467,11 +255,11 @@ pub fn check_with(
                 probes.push(Probe::EveryState(Box::new(move |s| p(m, s))));
                 probes.push(Probe::EveryState(Box::new(move |s| q(m, s))));
             }
-            Kind::Step(c) => {
+            Kind::Step { condition: c, on } => {
                 let judge = Box::new(move |s: &State, a: &Action, n: &State| !c(m, s, a, n));
-                probes.push(match crate::catalogue::judged_steps(d) {
-                    Some(on) => Probe::FirstStepOf(Box::new(on), judge),
-                    None => Probe::FirstStep(judge),
+                probes.push(match on {
+                    Steps::Only(on) => Probe::FirstStepOf(Box::new(on), judge),
+                    Steps::Every => Probe::FirstStep(judge),
                 })
             }
         }
@@ -717,7 +505,7 @@ pub fn check_with(
         // A finding whose trace is not replayed when the phase stops is not reported.
         let found = match (d.kind, &findings[*first]) {
             (Kind::Always(_) | Kind::Sometimes(_), Finding::State(f)) => f.is_some(),
-            (Kind::Step(_), Finding::Step(f)) => f.is_some(),
+            (Kind::Step { .. }, Finding::Step(f)) => f.is_some(),
             _ => matches!(live[i], Some(LeadsTo::Violated(_))) || timed[i].is_some(),
         };
         if found && progress.tick(replayed, None).is_some() {
@@ -759,7 +547,7 @@ pub fn check_with(
                     None => undecided.unwrap_or(Verdict::Violated),
                 }
             }
-            (Kind::Step(c), Finding::Step(found)) => {
+            (Kind::Step { condition: c, .. }, Finding::Step(found)) => {
                 result.verdict = match found {
                     Some((u, a)) => {
                         let breaks = |s: &State, a: &Action, n: &State| !c(&m, s, a, n);
@@ -874,7 +662,7 @@ pub fn check_with(
                 .iter()
                 .map(|c| {
                     c.iter()
-                        .map(|n| scenario.cluster.nodes[*n as usize].name.clone())
+                        .map(|n| scenario.cluster.nodes[n.index()].name.clone())
                         .collect()
                 })
                 .chain(m.symmetry.pod_workloads().iter().map(|w| {

@@ -2,11 +2,52 @@
 //! find the same number of unique states and the same `always` and `sometimes` verdicts as
 //! [`crate::explore`]. Only complete runs are compared (Stateright's bounds are of another
 //! kind). `leads_to` and `step` properties have no Stateright form and are not compared.
+//!
+//! The Stateright form of the properties ([`to_fn`]) and the model that carries them
+//! ([`model`], also the model every trace is replayed through) are here.
 
-use crate::catalogue::PropertyDef;
-use crate::check::{model, to_fn, PropertyResult};
+use crate::catalogue::{Kind, PropertyDef};
+use crate::result::PropertyResult;
 use podcheck_model::spec::{Scenario, Verdict};
+use podcheck_model::{Cluster, PropertyFn, State};
 use stateright::{Checker, Expectation, Model};
+
+/// Name of the sentinel property a Stateright run carries so that it explores everything.
+pub const SENTINEL: &str = "(explore the whole state space)";
+
+/// The Stateright form of a state property: only `always` and `sometimes` have one.
+/// A `leads_to` is not an `always` of its P, and a `step` property reads transitions.
+pub fn to_fn(def: &PropertyDef) -> Option<PropertyFn> {
+    let (expectation, condition) = match def.kind {
+        Kind::Always(c) => (Expectation::Always, c),
+        Kind::Sometimes(c) => (Expectation::Sometimes, c),
+        Kind::LeadsTo { .. } | Kind::Within { .. } | Kind::Step { .. } => return None,
+    };
+    Some(PropertyFn {
+        name: def.name,
+        expectation,
+        condition,
+    })
+}
+
+fn sentinel(_: &Cluster, _: &State) -> bool {
+    true
+}
+
+/// The model of a scenario carrying the `always` and `sometimes` properties among `defs`
+/// (the others have no Stateright form and are left out), and with `with_sentinel` a property
+/// that is never discovered, so that a Stateright BFS explores everything.
+pub fn model(scenario: &Scenario, defs: &[PropertyDef], with_sentinel: bool) -> Cluster {
+    let mut props: Vec<PropertyFn> = defs.iter().filter_map(to_fn).collect();
+    if with_sentinel {
+        props.push(PropertyFn {
+            name: SENTINEL,
+            expectation: Expectation::Always,
+            condition: sentinel,
+        });
+    }
+    Cluster::new(scenario.clone(), props)
+}
 
 /// What Stateright found.
 #[derive(Clone, Debug, PartialEq, Eq)]

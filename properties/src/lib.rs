@@ -13,12 +13,12 @@ pub mod explore;
 pub mod findings;
 pub mod liveness;
 pub mod progress;
+pub mod result;
 pub mod simulate;
 pub mod timing;
 pub mod vacuity;
 
-pub use catalogue::{Kind, Premise, PropertyDef, StateFn, StepFn};
-pub use check::{
-    check, check_with, CheckOptions, LassoPath, PropertyResult, ScenarioResult, Timing, WorstTime,
-};
+pub use catalogue::{ActionFn, Kind, Premise, PropertyDef, StateFn, StepFn, Steps};
+pub use check::{check, check_with, CheckOptions, ScenarioResult};
 pub use explore::{replay, Run};
+pub use result::{LassoPath, PropertyResult, Timing, WorstTime};

@@ -46,8 +46,9 @@
 //! having, the property.
 
 use crate::catalogue::{Kind, PropertyDef};
-use crate::check::{expectation, fair_actor, seconds_of, selected};
+use crate::check::{fair_actor, seconds_of, selected};
 use crate::explore::{fingerprint, Run};
+use crate::result::expectation;
 use podcheck_model::spec::{Scenario, Verdict};
 use podcheck_model::{Action, Cluster, State};
 use rand::{Rng, SeedableRng};
@@ -117,7 +118,7 @@ pub fn shard_rng(seed: u64, shard: u64) -> ChaCha8Rng {
 /// `step` or `leads_to` property, `holds` for a witness of a `sometimes` one.
 pub fn found_verdict(kind: Kind) -> Verdict {
     match kind {
-        Kind::Always(_) | Kind::Step(_) | Kind::LeadsTo { .. } | Kind::Within { .. } => {
+        Kind::Always(_) | Kind::Step { .. } | Kind::LeadsTo { .. } | Kind::Within { .. } => {
             Verdict::Violated
         }
         Kind::Sometimes(_) => Verdict::Holds,
@@ -199,7 +200,7 @@ pub fn confirm(
                 return fail("the trace's last state does not have it");
             }
         }
-        (Kind::Step(c), None) => {
+        (Kind::Step { condition: c, .. }, None) => {
             let n = states.len();
             if n < 2 {
                 return Err(format!("{}: a step trace has no step", def.name));
@@ -336,7 +337,7 @@ pub fn simulate_with(
             };
             path.push(action);
             for (i, d) in defs.iter().enumerate() {
-                if let Kind::Step(c) = d.kind {
+                if let Kind::Step { condition: c, .. } = d.kind {
                     if improvable(&best, i, k + 1) && !c(&m, &state, &action, &next) {
                         keep(&mut best, i, walk, init, &path, None);
                     }
@@ -415,7 +416,7 @@ mod tests {
             let r = simulate(&s, &opts(1, 0)).unwrap();
             for p in &r.properties {
                 match p.def.kind {
-                    Kind::Always(_) | Kind::Step(_) => assert_ne!(p.verdict, Verdict::Holds),
+                    Kind::Always(_) | Kind::Step { .. } => assert_ne!(p.verdict, Verdict::Holds),
                     Kind::Sometimes(_) => assert_ne!(p.verdict, Verdict::Violated),
                     Kind::LeadsTo { .. } | Kind::Within { .. } => {
                         assert_ne!(p.verdict, Verdict::Holds)

@@ -24,7 +24,7 @@
 //! workload (which makes them distinguished), and a premise, like every property, does not
 //! tell interchangeable nodes apart, so a state has it iff its representative has it.
 
-use crate::check::PropertyResult;
+use crate::result::PropertyResult;
 use podcheck_model::spec::Fault;
 use podcheck_model::{Cluster, Scenario, Unsettled, Verdict};
 use serde::Serialize;

@@ -32,7 +32,7 @@ fn stale() -> (Cluster, State, Action) {
     let p = s.pod(a).unwrap();
     s.env.drains.push(DrainRun {
         fault: 0,
-        node: 0,
+        node: NodeId(0),
         pods: vec![DrainPod {
             uid: a,
             workload: p.workload,
@@ -47,7 +47,7 @@ fn stale() -> (Cluster, State, Action) {
 }
 
 fn judge(m: &Cluster, s: &State, a: Action) -> bool {
-    let Kind::Step(f) = find("eviction_respects_budget").unwrap().kind else {
+    let Kind::Step { condition: f, .. } = find("eviction_respects_budget").unwrap().kind else {
         panic!("a step property")
     };
     let n = m.next_state(s, a).expect("the eviction is sent");

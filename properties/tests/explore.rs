@@ -3,7 +3,7 @@
 
 use podcheck_model::{catalogue, Action, Cluster, State, Verdict};
 use podcheck_properties::explore::{explore, replay, ExploreOptions, Finding, Probe};
-use podcheck_properties::{check_with, CheckOptions, Kind, PropertyDef};
+use podcheck_properties::{check_with, CheckOptions, Kind, PropertyDef, Steps};
 use stateright::Model;
 
 /// A grid walk: from (0, 0), step right or up, up to (n, n). Shortest paths are unique in
@@ -200,7 +200,10 @@ fn step_properties_are_judged_on_every_transition() {
     let defs = [
         PropertyDef {
             name: "tick_only_when_idle",
-            kind: Kind::Step(tick_only_when_idle),
+            kind: Kind::Step {
+                condition: tick_only_when_idle,
+                on: Steps::Every,
+            },
             sentence: "Time passes only when no component has work.",
             source: "test",
             layer: "model",
@@ -208,7 +211,10 @@ fn step_properties_are_judged_on_every_transition() {
         },
         PropertyDef {
             name: "no_container_start",
-            kind: Kind::Step(no_container_start),
+            kind: Kind::Step {
+                condition: no_container_start,
+                on: Steps::Every,
+            },
             sentence: "No step starts a container.",
             source: "test",
             layer: "runtime",
@@ -257,7 +263,10 @@ fn check_with_refuses_two_properties_of_one_name() {
     let healthy = catalogue::find("healthy").unwrap();
     let d = PropertyDef {
         name: "twice",
-        kind: Kind::Step(tick_only_when_idle),
+        kind: Kind::Step {
+            condition: tick_only_when_idle,
+            on: Steps::Every,
+        },
         sentence: "",
         source: "test",
         layer: "model",
@@ -334,7 +343,9 @@ fn a_step_judge_rejects_a_step_that_leaves_a_terminal_phase() {
     use podcheck_model::k8s::Phase;
     let s = catalogue::find("job-never").unwrap();
     let m = podcheck_properties::check::model(&s, &[], false);
-    let Kind::Step(judge) = podcheck_properties::catalogue::find("terminal_phase_is_final")
+    let Kind::Step {
+        condition: judge, ..
+    } = podcheck_properties::catalogue::find("terminal_phase_is_final")
         .unwrap()
         .kind
     else {

@@ -1,12 +1,13 @@
-//! The actions each `step` property of the catalogue judges (`catalogue::judged_steps`),
-//! checked on data: on every transition of every built-in scenario (breadth first, up to
+//! The actions each `step` property of the catalogue judges (its `Kind::Step`'s `on`,
+//! [`Steps::Only`]), checked on data: on every transition of every built-in scenario (breadth first, up to
 //! `STATES` states each) whose action a property's filter leaves out, the property's
 //! condition holds. The search asks such a property only about the transitions its filter
 //! keeps, so a filter that left out a transition the property could fail on would hide a
 //! violation; this test is what says none does.
 
-use podcheck_model::{catalogue as scenarios, Cluster, State};
-use podcheck_properties::catalogue::{self, judged_steps, Kind};
+use podcheck_model::{catalogue as scenarios, Action, Cluster, State, Verdict};
+use podcheck_properties::catalogue::{self, Kind, Steps};
+use podcheck_properties::{check_with, CheckOptions, PropertyDef};
 use stateright::Model;
 use std::collections::{HashSet, VecDeque};
 
@@ -15,10 +16,13 @@ const STATES: usize = 20_000;
 
 #[test]
 fn every_transition_a_filter_leaves_out_satisfies_its_property() {
-    let judged: Vec<_> = catalogue::all()
-        .into_iter()
-        .filter_map(|d| match (d.kind, judged_steps(&d)) {
-            (Kind::Step(c), Some(on)) => Some((d.name, c, on)),
+    let steps = catalogue::all().into_iter().filter(|d| d.kind.is_step());
+    let judged: Vec<_> = steps
+        .filter_map(|d| match d.kind {
+            Kind::Step {
+                condition,
+                on: Steps::Only(on),
+            } => Some((d.name, condition, on)),
             _ => None,
         })
         .collect();
@@ -70,18 +74,41 @@ fn every_transition_a_filter_leaves_out_satisfies_its_property() {
     }
 }
 
-/// A property of your own judges every transition, even under a catalogue name.
+/// No tick ever happens: broken on the first tick.
+fn no_tick(_: &Cluster, _: &State, a: &Action, _: &State) -> bool {
+    !matches!(a, Action::Tick(_))
+}
+
+/// The search asks a step property only about the steps its definition keeps, and a property
+/// of your own with `Steps::Every` about every step.
 #[test]
-fn a_property_of_your_own_has_no_filter() {
-    fn mine(_: &Cluster, _: &State, _: &podcheck_model::Action, _: &State) -> bool {
-        true
-    }
-    let mut def = catalogue::find("no_start_after_deletion").unwrap();
-    assert!(judged_steps(&def).is_some());
-    def.kind = Kind::Step(mine);
-    assert!(judged_steps(&def).is_none());
-    let mut def = catalogue::find("terminal_phase_is_final").unwrap();
-    assert!(judged_steps(&def).is_some());
-    def.kind = Kind::Step(mine);
-    assert!(judged_steps(&def).is_none());
+fn the_search_asks_only_about_the_steps_a_property_judges() {
+    let healthy = scenarios::find("healthy").unwrap();
+    let def = |on| PropertyDef {
+        name: "no_tick",
+        kind: Kind::Step {
+            condition: no_tick,
+            on,
+        },
+        sentence: "Time never passes.",
+        source: "this test",
+        layer: "model",
+        premise: None,
+    };
+    let verdict = |on| {
+        let r = check_with(&healthy, &[def(on)], &CheckOptions::default()).unwrap();
+        assert!(r.complete);
+        r.properties[0].verdict
+    };
+    assert_eq!(verdict(Steps::Every), Verdict::Violated);
+    assert_eq!(
+        verdict(Steps::Only(|a| matches!(a, Action::Tick(_)))),
+        Verdict::Violated
+    );
+    // A filter that leaves out the ticks hides the violation: what the test above rules out
+    // for the catalogue's filters.
+    assert_eq!(
+        verdict(Steps::Only(|a| !matches!(a, Action::Tick(_)))),
+        Verdict::Holds
+    );
 }

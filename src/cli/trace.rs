@@ -111,7 +111,7 @@ pub fn run(
             (Kind::Always(_), Verdict::Holds) => {
                 "holds: no reachable state breaks it, so there is no counterexample"
             }
-            (Kind::Step(_), Verdict::Holds) => {
+            (Kind::Step { .. }, Verdict::Holds) => {
                 "holds: no transition of a reachable state breaks it, so there is no counterexample"
             }
             (Kind::Sometimes(_), Verdict::Violated) => {

@@ -16,6 +16,7 @@ use crate::{words, Kind, RawPath, Trace};
 use petgraph::graph::{DiGraph, NodeIndex};
 use petgraph::visit::EdgeRef;
 use podcheck_model::kubectl as render;
+use podcheck_model::state::NodeId;
 use podcheck_model::{Action, Cluster, State, Verdict};
 pub use podcheck_properties::drawing::{Drawing, DOT_STATE_LIMIT};
 use std::collections::HashMap;
@@ -49,7 +50,7 @@ fn label(m: &Cluster, s: &State) -> String {
         lines.push("no pods".into());
     }
     for (n, obj) in s.api.nodes.iter().enumerate() {
-        let name = m.node_name(n as u8);
+        let name = m.node_name(NodeId::new(n));
         if obj.deleted {
             lines.push(format!("{name} deleted"));
         } else if obj.unknown {
@@ -58,7 +59,7 @@ fn label(m: &Cluster, s: &State) -> String {
         if s.nodes[n].partitioned {
             lines.push(format!("{name} cut off from the API server"));
         }
-        let keys: Vec<String> = podcheck_model::derived::taints(m, s, n as u8)
+        let keys: Vec<String> = podcheck_model::derived::taints(m, s, NodeId::new(n))
             .iter()
             .map(|t| format!("{}:{:?}", t.key, t.effect))
             .collect();
@@ -78,7 +79,7 @@ fn label(m: &Cluster, s: &State) -> String {
                 lines.push(format!(
                     "{} still runs on {} (object gone)",
                     m.rt_name(rt),
-                    m.node_name(n as u8)
+                    m.node_name(NodeId::new(n))
                 ));
             }
         }

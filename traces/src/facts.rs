@@ -212,7 +212,7 @@ pub fn facts(m: &Context, s: &State) -> Facts {
                 .map(|c| m.claims[c].name.as_str())
                 .collect();
             f.api.insert(
-                format!("node {} volumesInUse", m.node_name(n as u8)),
+                format!("node {} volumesInUse", m.node_name(NodeId::new(n))),
                 names.join(", "),
             );
         }
@@ -220,7 +220,7 @@ pub fn facts(m: &Context, s: &State) -> Facts {
     for (n, obj) in s.api.nodes.iter().enumerate() {
         if obj.unschedulable {
             f.api.insert(
-                format!("node {} unschedulable", m.node_name(n as u8)),
+                format!("node {} unschedulable", m.node_name(NodeId::new(n))),
                 "true (taint node.kubernetes.io/unschedulable:NoSchedule)".into(),
             );
         }
@@ -247,7 +247,7 @@ pub fn facts(m: &Context, s: &State) -> Facts {
         f.api.insert(format!("PodDisruptionBudget {name}"), v);
     }
     for (n, node) in s.nodes.iter().enumerate() {
-        let node_name = m.node_name(n as u8);
+        let node_name = m.node_name(NodeId::new(n));
         for rt in &node.pods {
             let pod = m.rt_name(rt);
             let key = format!("{node_name} {pod}");
@@ -310,7 +310,7 @@ pub fn facts(m: &Context, s: &State) -> Facts {
             v.push_str(", update pending");
         }
         f.data_plane
-            .insert(format!("kube-proxy@{}", m.node_name(n as u8)), v);
+            .insert(format!("kube-proxy@{}", m.node_name(NodeId::new(n))), v);
     }
     // The kubectl drain runs: the client's memory, outside the cluster.
     for d in &s.env.drains {
@@ -357,7 +357,7 @@ pub fn refused_request(before: &State, action: &Action) -> Option<u16> {
 
 /// The kube-proxy (its node) that rejected a step's client request because it had no
 /// endpoint for the Service ([`podcheck_model::proxy::no_endpoints`]), if the step is one.
-pub fn rejected_request(before: &State, action: &Action) -> Option<u8> {
+pub fn rejected_request(before: &State, action: &Action) -> Option<NodeId> {
     match *action {
         Action::Client(r) if podcheck_model::proxy::no_endpoints(before, r.via, r.uid) => {
             Some(r.via)
@@ -367,7 +367,7 @@ pub fn rejected_request(before: &State, action: &Action) -> Option<u8> {
 }
 
 /// The line a trace shows for a request rejected for want of endpoints.
-pub fn rejected_words(m: &Context, via: u8) -> String {
+pub fn rejected_words(m: &Context, via: NodeId) -> String {
     format!(
         "client: a request via kube-proxy@{} was rejected: the Service has no endpoints",
         m.node_name(via)

@@ -114,7 +114,7 @@ fn state_value(m: &Cluster, s: &State, step: Step<'_>) -> Map<String, Value> {
         .enumerate()
         .map(|(n, p)| {
             (
-                json!(m.node_name(n as u8)),
+                json!(m.node_name(NodeId::new(n))),
                 set(p.routes.iter().map(|r| json!(m.uid_name(s, r.0))).collect()),
             )
         })
@@ -132,7 +132,7 @@ fn state_value(m: &Cluster, s: &State, step: Step<'_>) -> Map<String, Value> {
                 runtime.push((
                     json!(format!(
                         "{}/{}/{}",
-                        m.node_name(n as u8),
+                        m.node_name(NodeId::new(n)),
                         m.rt_name(rt),
                         cs.name
                     )),

@@ -71,7 +71,7 @@ impl History {
         }
         for (n, node) in after.nodes.iter().enumerate() {
             for rt in &node.pods {
-                let old = before.rt(n as u8, rt.uid);
+                let old = before.rt(NodeId::new(n), rt.uid);
                 for ((init, i), running) in containers(rt) {
                     let was_running =
                         old.is_some_and(|o| containers(o).any(|(k, r)| k == (init, i) && r));

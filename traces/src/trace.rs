@@ -73,7 +73,7 @@ impl From<&podcheck_properties::Kind> for Kind {
             podcheck_properties::Kind::Always(_) => Kind::Always,
             podcheck_properties::Kind::Sometimes(_) => Kind::Sometimes,
             podcheck_properties::Kind::LeadsTo { .. } => Kind::LeadsTo,
-            podcheck_properties::Kind::Step(_) => Kind::Step,
+            podcheck_properties::Kind::Step { .. } => Kind::Step,
             podcheck_properties::Kind::Within { .. } => Kind::Within,
         }
     }

@@ -246,7 +246,7 @@ pub fn what(m: &Context, state: &State, action: &Action, after: &State) -> Strin
         },
         Action::Kubelet(k) => match k {
             kubelet::Action::NodeStatus { node } => {
-                if state.nodes[node as usize].shutdown.is_some() {
+                if state.nodes[node.index()].shutdown.is_some() {
                     "post node status Ready=False (node is shutting down)".into()
                 } else {
                     "post node status Ready=True".into()
@@ -401,8 +401,8 @@ fn drain_step(m: &Context, state: &State, a: drain::Action, after: &State) -> St
     };
     match a {
         drain::Action::Cordon { .. } => {
-            let n = run.map_or(0, |d| d.node);
-            let cordon = if state.api.nodes[n as usize].unschedulable {
+            let n = run.map_or(NodeId(0), |d| d.node);
+            let cordon = if state.api.nodes[n.index()].unschedulable {
                 format!("node/{node} already cordoned")
             } else {
                 format!("node/{node} cordoned")
@@ -534,7 +534,7 @@ pub fn short(m: &Context, action: &Action) -> String {
 }
 
 /// The node shutdown manager's next step, from the state before it.
-fn shutdown_step(m: &Context, state: &State, node: u8) -> String {
+fn shutdown_step(m: &Context, state: &State, node: NodeId) -> String {
     let n = m.node_name(node);
     match kubelet::shutdown::next_group(m, state, node) {
         Some(g) => format!(

@@ -4,6 +4,7 @@
 //! disruption and EndpointSlice controllers did not, when the box listed seven of the ten).
 
 use podcheck_model::controllers::{self, node_lifecycle, Controller};
+use podcheck_model::state::NodeId;
 use podcheck_model::{catalogue, Action, Cluster, State};
 use podcheck_properties::check;
 use podcheck_traces::explorer::view::{lanes, svg, Lane};
@@ -64,11 +65,20 @@ fn every_controller_lights_up_the_controller_manager() {
         controllers::Action::JobSync { workload: 0 },
         controllers::Action::StatefulSetSync { workload: 0 },
         controllers::Action::EndpointSliceSync,
-        controllers::Action::AttachVolume { claim: 0, node: 0 },
-        controllers::Action::MultiAttach { claim: 0, node: 0 },
-        controllers::Action::DetachVolume { claim: 0, node: 0 },
+        controllers::Action::AttachVolume {
+            claim: 0,
+            node: NodeId(0),
+        },
+        controllers::Action::MultiAttach {
+            claim: 0,
+            node: NodeId(0),
+        },
+        controllers::Action::DetachVolume {
+            claim: 0,
+            node: NodeId(0),
+        },
         controllers::Action::NodeLifecycle {
-            node: 0,
+            node: NodeId(0),
             step: node_lifecycle::Step::Taint,
         },
         controllers::Action::TaintEviction { uid: 0 },

@@ -17,7 +17,7 @@
 use super::*;
 
 /// The volume of `claim` is attached to some node other than `node`.
-fn attached_elsewhere(s: &State, claim: u8, node: u8) -> bool {
+fn attached_elsewhere(s: &State, claim: u8, node: NodeId) -> bool {
     s.api
         .attached
         .iter()
@@ -40,7 +40,7 @@ pub fn actions<A: From<Action>>(m: &Context, s: &State, out: &mut Vec<A>) {
     // `attachDesiredVolumes`: every (volume, node) of the desired state of the world.
     for (c, claim) in m.claims.iter().enumerate() {
         let c = c as u8;
-        for n in 0..s.api.nodes.len() as u8 {
+        for n in (0..s.api.nodes.len()).map(NodeId::new) {
             if attached_to(s, c, n) || !volume_desired(m, s, c, n) {
                 continue;
             }
@@ -73,7 +73,7 @@ pub fn actions<A: From<Action>>(m: &Context, s: &State, out: &mut Vec<A>) {
 /// (`GenerateAttachVolumeFunc`): then every pod scheduled there that needs it gets
 /// `FailedAttachVolume`, and the operation is retried after the exponential back-off (0.5 s
 /// doubling, at most 2m2s; whole seconds here).
-pub fn attach_volume(m: &Context, s: &mut State, claim: u8, node: u8) -> Option<()> {
+pub fn attach_volume(m: &Context, s: &mut State, claim: u8, node: NodeId) -> Option<()> {
     let pods: Vec<(u16, u8)> = dsw_pods(m, s, claim, node)
         .map(|p| (p.uid, p.workload))
         .collect();
@@ -127,8 +127,8 @@ pub fn attach_volume(m: &Context, s: &mut State, claim: u8, node: u8) -> Option<
 /// "Multi-Attach error for volume …": naming the pods that use the volume on the node it is
 /// attached to, or, when none does (their objects are gone), "Volume is already exclusively
 /// attached to one node and can't be attached to another".
-pub fn multi_attach(m: &Context, s: &mut State, claim: u8, node: u8) -> Option<()> {
-    let others: Vec<u8> = s
+pub fn multi_attach(m: &Context, s: &mut State, claim: u8, node: NodeId) -> Option<()> {
+    let others: Vec<NodeId> = s
         .api
         .attached
         .iter()
@@ -168,7 +168,7 @@ pub fn multi_attach(m: &Context, s: &mut State, claim: u8, node: u8) -> Option<(
 /// `DetachVolume`: the volume is detached from the node and leaves the actual state of the
 /// world (the detach itself succeeds here). A force detach does not wait for the node: what
 /// runs there keeps its mount.
-pub fn detach_volume(m: &Context, s: &mut State, claim: u8, node: u8) -> Option<()> {
+pub fn detach_volume(m: &Context, s: &mut State, claim: u8, node: NodeId) -> Option<()> {
     let i = s
         .api
         .attached

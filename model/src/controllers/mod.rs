@@ -39,15 +39,15 @@ pub enum Action {
     EndpointSliceSync,
     /// Attach/detach controller: attach the claim's volume to the node (it fails under the
     /// `attachVolume` step failure).
-    AttachVolume { claim: u8, node: u8 },
+    AttachVolume { claim: u8, node: NodeId },
     /// Attach/detach controller: report the Multi-Attach error to the pods on the node that
     /// need a volume attached to another node.
-    MultiAttach { claim: u8, node: u8 },
+    MultiAttach { claim: u8, node: NodeId },
     /// Attach/detach controller: detach the claim's volume from the node.
-    DetachVolume { claim: u8, node: u8 },
+    DetachVolume { claim: u8, node: NodeId },
     /// Node lifecycle controller: one step of `monitorNodeHealth`.
     NodeLifecycle {
-        node: u8,
+        node: NodeId,
         step: node_lifecycle::Step,
     },
     /// Taint eviction deletes a pod whose toleration ran out.
@@ -167,8 +167,8 @@ pub fn actions<A: From<Action>>(m: &Context, s: &State, out: &mut Vec<A>) {
 }
 
 /// PodGC's orphans of a deleted node, once its quarantine has passed.
-pub fn deleted_node_actions<A: From<Action>>(s: &State, node: u8, out: &mut Vec<A>) {
-    if s.api.nodes[node as usize].gc_left == Some(0) {
+pub fn deleted_node_actions<A: From<Action>>(s: &State, node: NodeId, out: &mut Vec<A>) {
+    if s.api.nodes[node.index()].gc_left == Some(0) {
         for p in s.api.pods.iter().filter(|p| p.node == Some(node)) {
             out.push(Action::PodGc { uid: p.uid }.into());
         }
@@ -178,9 +178,9 @@ pub fn deleted_node_actions<A: From<Action>>(s: &State, node: u8, out: &mut Vec<
 /// The node lifecycle controller's one step that reads the node's lease: a node that still
 /// exists, whose kubelet has not renewed it for longer than the grace period, is marked
 /// Unknown (`monitorNodeHealth`). It goes before [`node_api_actions`].
-pub fn node_lease_actions<A: From<Action>>(m: &Context, s: &State, node: u8, out: &mut Vec<A>) {
-    let obj = &s.api.nodes[node as usize];
-    let rt = &s.nodes[node as usize];
+pub fn node_lease_actions<A: From<Action>>(m: &Context, s: &State, node: NodeId, out: &mut Vec<A>) {
+    let obj = &s.api.nodes[node.index()];
+    let rt = &s.nodes[node.index()];
     if !obj.unknown && rt.partitioned && rt.lease_age > m.node_monitor_grace {
         out.push(
             Action::NodeLifecycle {
@@ -199,11 +199,11 @@ pub fn node_lease_actions<A: From<Action>>(m: &Context, s: &State, node: u8, out
 pub fn node_api_actions<A: From<Action>>(
     m: &Context,
     s: &State,
-    node: u8,
+    node: NodeId,
     full: bool,
     out: &mut Vec<A>,
 ) {
-    let obj = &s.api.nodes[node as usize];
+    let obj = &s.api.nodes[node.index()];
     // Ready=False from the kubelet (a node shutting down): `MarkPodsNotReady` on the
     // transition, and the not-ready taints.
     if obj.not_ready && !obj.unknown && !obj.not_ready_taint {

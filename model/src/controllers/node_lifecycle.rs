@@ -25,11 +25,11 @@ pub enum Step {
 }
 
 /// Applies a node lifecycle controller step.
-pub fn apply(m: &Context, s: &mut State, node: u8, step: Step) -> Option<()> {
+pub fn apply(m: &Context, s: &mut State, node: NodeId, step: Step) -> Option<()> {
     let _ = m;
     match step {
         Step::MarkUnknown => {
-            s.api.nodes[node as usize].unknown = true;
+            s.api.nodes[node.index()].unknown = true;
             for p in s.api.pods.iter_mut().filter(|p| p.node == Some(node)) {
                 p.status.ready = false;
             }
@@ -47,18 +47,18 @@ pub fn apply(m: &Context, s: &mut State, node: u8, step: Step) -> Option<()> {
                     p.status.ready = false;
                 }
             }
-            let obj = &mut s.api.nodes[node as usize];
+            let obj = &mut s.api.nodes[node.index()];
             obj.not_ready_taint = true;
             obj.taint_age = 0;
         }
         Step::Taint => {
-            let obj = &mut s.api.nodes[node as usize];
+            let obj = &mut s.api.nodes[node.index()];
             obj.not_ready_taint = false;
             obj.unreachable_taint = true;
             obj.taint_age = 0;
         }
         Step::Untaint => {
-            let obj = &mut s.api.nodes[node as usize];
+            let obj = &mut s.api.nodes[node.index()];
             obj.unreachable_taint = false;
             obj.not_ready_taint = false;
             obj.taint_age = 0;

@@ -52,7 +52,7 @@ pub fn sync(m: &Context, s: &mut State, w: u8, revision: u8) -> Option<()> {
     }
     // The rank: active pods of any ReplicaSet of the same Deployment on the same node
     // (`getPodsRankedByRelatedPodsOnSameNode`).
-    let colocated = |node: Option<u8>| {
+    let colocated = |node: Option<NodeId>| {
         s.api
             .pods
             .iter()

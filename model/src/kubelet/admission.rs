@@ -9,12 +9,12 @@ use super::*;
 pub(super) fn admission_failure(
     m: &Context,
     s: &State,
-    n: u8,
+    n: NodeId,
     pod: &Pod,
 ) -> Option<(String, String)> {
-    let node = &m.scenario.cluster.nodes[n as usize];
+    let node = &m.scenario.cluster.nodes[n.index()];
     let mut requested = node.used_by_other_pods;
-    for rt in &s.nodes[n as usize].pods {
+    for rt in &s.nodes[n.index()].pods {
         // `filterOutInactivePods` (kubelet_pods.go): a pod whose worker has finished
         // terminating it (`IsPodKnownTerminated`), or whose phase is terminal and whose
         // termination was not requested, does not count.
@@ -72,7 +72,7 @@ pub(super) fn admission_failure(
         ));
     }
     // `generalFilter`: the taint check is skipped for static pods.
-    let is_static = s.nodes[n as usize]
+    let is_static = s.nodes[n.index()]
         .static_pods
         .iter()
         .any(|p| p.uid == pod.uid);
@@ -86,7 +86,7 @@ pub(super) fn admission_failure(
         ));
     }
     // The node shutdown manager's admit handler (`nodeshutdown_manager_linux.go` `Admit`).
-    if s.nodes[n as usize].shutdown.is_some() {
+    if s.nodes[n.index()].shutdown.is_some() {
         return Some((
             "NodeShutdown".into(),
             "Pod was rejected as the node is shutting down.".into(),

@@ -16,17 +16,17 @@ pub(super) fn usage(m: &Context, rt: &PodRt) -> u64 {
 }
 
 /// `memory.available < 100Mi` (the default hard threshold).
-pub fn under_memory_pressure(m: &Context, s: &State, n: u8) -> bool {
-    let alloc = m.scenario.cluster.nodes[n as usize].allocatable.memory_mi;
-    let used: u64 = s.nodes[n as usize].pods.iter().map(|rt| usage(m, rt)).sum();
+pub fn under_memory_pressure(m: &Context, s: &State, n: NodeId) -> bool {
+    let alloc = m.scenario.cluster.nodes[n.index()].allocatable.memory_mi;
+    let used: u64 = s.nodes[n.index()].pods.iter().map(|rt| usage(m, rt)).sum();
     alloc.saturating_sub(used) < 100
 }
 
 /// The pods the eviction manager would evict first (usage above request first, then
 /// lower priority, then larger usage − request: `pkg/kubelet/eviction/helpers.go`); ties are
 /// all candidates.
-pub(super) fn eviction_candidates(m: &Context, s: &State, n: u8) -> Vec<u16> {
-    let mut ranked: Vec<((bool, i32, i64), u16)> = s.nodes[n as usize]
+pub(super) fn eviction_candidates(m: &Context, s: &State, n: NodeId) -> Vec<u16> {
+    let mut ranked: Vec<((bool, i32, i64), u16)> = s.nodes[n.index()]
         .pods
         .iter()
         // Critical pods are never evicted; static pods are critical
@@ -58,9 +58,9 @@ pub(super) fn eviction_candidates(m: &Context, s: &State, n: u8) -> Vec<u16> {
 /// The eviction manager evicts a pod: hard threshold (a requested grace of 0, which the pod
 /// worker turns into 1 s from 1.31 and into the spec's grace before, PR #124063), status
 /// Failed / Evicted, one pod per 10 s interval.
-pub fn evict(m: &Context, s: &mut State, node: u8, uid: u16) -> Option<()> {
+pub fn evict(m: &Context, s: &mut State, node: NodeId, uid: u16) -> Option<()> {
     s.rt(node, uid)?;
-    s.nodes[node as usize].eviction_wait = 10;
+    s.nodes[node.index()].eviction_wait = 10;
     s.rt_mut(node, uid)?.evicted = true;
     // DisruptionTarget (TerminationByKubelet) from 1.26, gate `PodDisruptionConditions`.
     if m.by_release.pod_disruption_conditions {
@@ -84,8 +84,8 @@ pub fn evict(m: &Context, s: &mut State, node: u8, uid: u16) -> Option<()> {
 }
 
 /// Node-pressure eviction: one pod per interval, while the node is under memory pressure.
-pub fn actions<A: From<super::Action>>(m: &Context, s: &State, node: u8, out: &mut Vec<A>) {
-    let rt = &s.nodes[node as usize];
+pub fn actions<A: From<super::Action>>(m: &Context, s: &State, node: NodeId, out: &mut Vec<A>) {
+    let rt = &s.nodes[node.index()];
     if rt.memory_hog
         && !rt.kubelet_down
         && rt.eviction_wait == 0

@@ -44,10 +44,10 @@ pub use termination::{terminate, terminate_for};
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Action {
     /// Pod worker: the next step of SyncPod / SyncTerminatingPod / SyncTerminatedPod.
-    Sync { node: u8, uid: u16, step: Step },
+    Sync { node: NodeId, uid: u16, step: Step },
     /// Prober: one probe run.
     Probe {
-        node: u8,
+        node: NodeId,
         uid: u16,
         /// A sidecar's probe (an init container's index), else a regular container's.
         init: bool,
@@ -55,22 +55,22 @@ pub enum Action {
         kind: ProbeKind,
     },
     /// Status manager: write the pod status it computed to the API.
-    StatusUpdate { node: u8, uid: u16 },
+    StatusUpdate { node: NodeId, uid: u16 },
     /// Status manager: delete the finished pod's object (grace 0).
-    RemoveObject { node: u8, uid: u16 },
+    RemoveObject { node: NodeId, uid: u16 },
     /// Node status: post Ready=True once the API server can be reached again.
-    NodeStatus { node: u8 },
+    NodeStatus { node: NodeId },
     /// Eviction manager: evict a pod under memory pressure.
-    Evict { node: u8, uid: u16 },
+    Evict { node: NodeId, uid: u16 },
     /// The kubelet process starts again after a restart.
-    Start { node: u8 },
+    Start { node: NodeId },
     /// Node shutdown manager: the next group of pods is killed, or the machine powers off.
-    Shutdown { node: u8 },
+    Shutdown { node: NodeId },
 }
 
 impl Action {
     /// The node whose kubelet acts.
-    pub fn node(&self) -> u8 {
+    pub fn node(&self) -> NodeId {
         match *self {
             Action::Sync { node, .. }
             | Action::Probe { node, .. }
@@ -120,12 +120,12 @@ pub fn apply(m: &Context, s: &mut State, a: Action) -> Option<()> {
 /// keep running, but its probe results were in memory only, and each pod's probe workers are
 /// created only when its first SyncPod reaches `probeManager.AddPod`, after that sync has
 /// generated the pod's status ([`Step::AddProbeWorkers`], [`add_probe_workers`]).
-pub fn start(_: &Context, s: &mut State, n: u8) -> Option<()> {
-    if !s.nodes[n as usize].kubelet_down {
+pub fn start(_: &Context, s: &mut State, n: NodeId) -> Option<()> {
+    if !s.nodes[n.index()].kubelet_down {
         return None;
     }
-    s.nodes[n as usize].kubelet_down = false;
-    for rt in s.nodes[n as usize].pods.iter_mut() {
+    s.nodes[n.index()].kubelet_down = false;
+    for rt in s.nodes[n.index()].pods.iter_mut() {
         let has_workers = rt
             .init
             .iter()
@@ -186,9 +186,9 @@ pub(super) fn add_probe_workers(m: &Context, rt: &mut PodRt) {
 /// The node-level actions of node `node`'s kubelet: its node status once it reaches the API
 /// server again (`status_first`) and, after the controllers' node-level steps, eviction under
 /// memory pressure.
-pub fn node_status_actions<A: From<Action>>(s: &State, node: u8, out: &mut Vec<A>) {
-    let kubelet = &s.nodes[node as usize];
-    let obj = &s.api.nodes[node as usize];
+pub fn node_status_actions<A: From<Action>>(s: &State, node: NodeId, out: &mut Vec<A>) {
+    let kubelet = &s.nodes[node.index()];
+    let obj = &s.api.nodes[node.index()];
     let shutting_down = kubelet.shutdown.is_some();
     if !kubelet.partitioned
         && !kubelet.kubelet_down
@@ -213,7 +213,7 @@ fn container_spec(spec: &PodSpec, init: bool, i: usize) -> &Container {
 /// Enabled kubelet actions: pod-worker steps, due probes, status updates, object removal.
 pub fn actions<A: From<Action>>(m: &Context, s: &State, out: &mut Vec<A>) {
     for (n, node) in s.nodes.iter().enumerate() {
-        let n = n as u8;
+        let n = NodeId::new(n);
         if node.kubelet_down {
             // Nothing acts on the node until the kubelet has started again.
             out.push(Action::Start { node: n }.into());
@@ -329,7 +329,7 @@ pub fn actions<A: From<Action>>(m: &Context, s: &State, out: &mut Vec<A>) {
             }
             if rt.static_pod {
                 match s.mirror(rt.uid) {
-                    None if !s.api.nodes[n as usize].deleted => out.push(
+                    None if !s.api.nodes[n.index()].deleted => out.push(
                         Action::Sync {
                             node: n,
                             uid: rt.uid,

@@ -9,9 +9,9 @@ use super::*;
 /// The kubelet posts its Ready condition: True, or False while its node shutdown manager
 /// reports "node is shutting down" (`nodestatus.ReadyCondition`, whose errors include
 /// `ShutdownStatus`; the shutdown manager syncs the node status at once).
-pub fn post(s: &mut State, node: u8) -> Option<()> {
-    let not_ready = s.nodes[node as usize].shutdown.is_some();
-    let obj = &mut s.api.nodes[node as usize];
+pub fn post(s: &mut State, node: NodeId) -> Option<()> {
+    let not_ready = s.nodes[node.index()].shutdown.is_some();
+    let obj = &mut s.api.nodes[node.index()];
     obj.unknown = false;
     obj.not_ready = not_ready;
     Some(())
@@ -30,7 +30,7 @@ pub fn report_volumes_in_use(m: &Context, s: &mut State) {
         if s.nodes[n].partitioned || s.api.nodes[n].deleted {
             continue;
         }
-        let now = mounted_claims(m, s, n as u8);
+        let now = mounted_claims(m, s, NodeId::new(n));
         if s.api.nodes[n].volumes_in_use != now {
             s.api.nodes[n].volumes_in_use = now;
         }

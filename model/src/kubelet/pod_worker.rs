@@ -97,7 +97,7 @@ pub(super) fn runtime_view(c: &Ctr) -> Option<RuntimeContainerView> {
 pub(super) fn next_step(
     m: &Context,
     s: &State,
-    node: u8,
+    node: NodeId,
     pod: &Pod,
     rt: &PodRt,
     online: bool,
@@ -242,7 +242,7 @@ pub(super) fn entry(bo: Option<Bo>) -> Option<BackoffEntry> {
 pub(super) fn start_step(
     m: &Context,
     s: &State,
-    node: u8,
+    node: NodeId,
     spec: &PodSpec,
     rt: &PodRt,
     init: bool,
@@ -279,7 +279,7 @@ pub(super) fn start_step(
         None => &cs.image,
     };
     let image_bit = 1u32 << m.image_index(image);
-    let present = s.nodes[node as usize].images & image_bit != 0;
+    let present = s.nodes[node.index()].images & image_bit != 0;
     match k8s::image_action(cs.pull_policy(), present) {
         k8s::ImageAction::Pull if !c.pulled => match c.waiting {
             Some(w @ (Waiting::ErrImagePull { .. } | Waiting::ImagePullBackOff { .. }))
@@ -304,14 +304,14 @@ pub(super) fn start_step(
 }
 
 /// Applies a pod-worker step.
-pub fn step(m: &Context, s: &mut State, n: u8, uid: u16, step: Step) -> Option<()> {
+pub fn step(m: &Context, s: &mut State, n: NodeId, uid: u16, step: Step) -> Option<()> {
     use crate::apiserver::kubelet_event as record;
     use crate::events::{EventKind as E, C};
     match step {
         Step::Admit => {
             let pod = s.pod(uid)?;
             let rt = new_rt(m, pod);
-            s.nodes[n as usize].pods.push(rt.into());
+            s.nodes[n.index()].pods.push(rt.into());
         }
         Step::Reject => {
             let (reason, message) = admission_failure(m, s, n, s.pod(uid)?)?;
@@ -376,7 +376,7 @@ pub fn step(m: &Context, s: &mut State, n: u8, uid: u16, step: Step) -> Option<(
             } else {
                 c.waiting = None;
                 c.pulled = true;
-                s.nodes[n as usize].images |= bit;
+                s.nodes[n.index()].images |= bit;
                 record(s, n, uid, E::Pulling(e));
                 record(s, n, uid, E::Pulled(e));
             }
@@ -490,7 +490,7 @@ pub fn step(m: &Context, s: &mut State, n: u8, uid: u16, step: Step) -> Option<(
             );
         }
         Step::Forget => {
-            let node = &mut s.nodes[n as usize];
+            let node = &mut s.nodes[n.index()];
             node.pods.retain(|r| r.uid != uid);
         }
         Step::CreateMirror => {
@@ -547,7 +547,13 @@ pub(super) fn post_start_seconds(cs: &Container) -> Option<Secs> {
 /// The postStart hook returned. On failure (`kuberuntime_container.go` startContainer):
 /// `FailedPostStartHook` "PostStartHook failed", then killContainer with the pod's grace
 /// (`Killing` "FailedPostStartHook"), and the reason cache holds `PostStartHookError`.
-pub(super) fn post_start_done(m: &Context, s: &mut State, n: u8, uid: u16, i: usize) -> Option<()> {
+pub(super) fn post_start_done(
+    m: &Context,
+    s: &mut State,
+    n: NodeId,
+    uid: u16,
+    i: usize,
+) -> Option<()> {
     use crate::events::{EventKind as E, C};
     let spec = m.workload(s.rt(n, uid)?.workload).template();
     let grace = s
@@ -586,7 +592,7 @@ pub(super) fn post_start_done(m: &Context, s: &mut State, n: u8, uid: u16, i: us
 pub(super) fn start(
     m: &Context,
     s: &mut State,
-    n: u8,
+    n: NodeId,
     uid: u16,
     init: bool,
     i: usize,

@@ -22,7 +22,7 @@ pub(super) fn probe_spec(c: &Container, kind: ProbeKind) -> Option<&Probe> {
 pub fn probe(
     m: &Context,
     s: &mut State,
-    n: u8,
+    n: NodeId,
     uid: u16,
     init: bool,
     i: usize,

@@ -24,8 +24,8 @@ pub fn group_of(m: &Context, w: u8) -> u8 {
 }
 
 /// The grace period of group `group` on node `n` (`migrateConfig`).
-pub fn group_grace(m: &Context, n: u8, group: u8) -> Secs {
-    let node = &m.scenario.cluster.nodes[n as usize];
+pub fn group_grace(m: &Context, n: NodeId, group: u8) -> Secs {
+    let node = &m.scenario.cluster.nodes[n.index()];
     let critical = node.shutdown_grace_period_critical_pods_seconds;
     if group == 0 {
         node.shutdown_grace_period_seconds - critical
@@ -36,7 +36,7 @@ pub fn group_grace(m: &Context, n: u8, group: u8) -> Secs {
 
 /// Whether the pod counts among the kubelet's active pods (`GetActivePods`: its worker has
 /// not finished terminating it, and it is not terminal unless it is being terminated).
-fn active(s: &State, n: u8, rt: &PodRt) -> bool {
+fn active(s: &State, n: NodeId, rt: &PodRt) -> bool {
     !rt.killed
         && s.kpod(n, rt.uid)
             .is_none_or(|p| !p.status.phase.is_terminal() || rt.terminating)
@@ -44,8 +44,8 @@ fn active(s: &State, n: u8, rt: &PodRt) -> bool {
 
 /// The shutdown manager's next step on node `n` is due: a group is to start, or the running
 /// group is done (every pod killed) or out of time.
-pub fn actions<A: From<Action>>(m: &Context, s: &State, n: u8, out: &mut Vec<A>) {
-    let node = &s.nodes[n as usize];
+pub fn actions<A: From<Action>>(m: &Context, s: &State, n: NodeId, out: &mut Vec<A>) {
+    let node = &s.nodes[n.index()];
     let Some(sd) = node.shutdown else {
         return;
     };
@@ -62,8 +62,8 @@ pub fn actions<A: From<Action>>(m: &Context, s: &State, n: u8, out: &mut Vec<A>)
 }
 
 /// The pods of group `group` the shutdown manager would kill now on node `n`.
-fn group_pods(m: &Context, s: &State, n: u8, group: u8) -> Vec<u16> {
-    s.nodes[n as usize]
+fn group_pods(m: &Context, s: &State, n: NodeId, group: u8) -> Vec<u16> {
+    s.nodes[n.index()]
         .pods
         .iter()
         .filter(|rt| group_of(m, rt.workload) == group && active(s, n, rt))
@@ -73,22 +73,22 @@ fn group_pods(m: &Context, s: &State, n: u8, group: u8) -> Vec<u16> {
 
 /// The group the shutdown manager's next step starts (empty groups are skipped without
 /// waiting); None: it releases its inhibitor lock and the machine powers off.
-pub fn next_group(m: &Context, s: &State, n: u8) -> Option<u8> {
-    let sd = s.nodes[n as usize].shutdown?;
+pub fn next_group(m: &Context, s: &State, n: NodeId) -> Option<u8> {
+    let sd = s.nodes[n.index()].shutdown?;
     let first = if sd.killing { sd.group + 1 } else { sd.group };
     (first..2).find(|&g| !group_pods(m, s, n, g).is_empty())
 }
 
 /// The shutdown manager moves on: it starts the next group that has pods, or, after the
 /// last group, releases its inhibitor lock and the machine powers off.
-pub(super) fn advance(m: &Context, s: &mut State, n: u8) -> Option<()> {
-    s.nodes[n as usize].shutdown?;
+pub(super) fn advance(m: &Context, s: &mut State, n: NodeId) -> Option<()> {
+    s.nodes[n.index()].shutdown?;
     let Some(group) = next_group(m, s, n) else {
-        crate::runtime::power_off(s, n as usize);
+        crate::runtime::power_off(s, n.index());
         return Some(());
     };
     let grace = group_grace(m, n, group);
-    s.nodes[n as usize].shutdown = Some(Shutdown {
+    s.nodes[n.index()].shutdown = Some(Shutdown {
         group,
         killing: true,
         left: grace,
@@ -102,7 +102,7 @@ pub(super) fn advance(m: &Context, s: &mut State, n: u8) -> Option<()> {
 /// `killPodFunc` with the group's grace (or the pod's own, if smaller) and the shutdown
 /// status function. A pod that is already being terminated keeps its termination; only the
 /// status function is added to it.
-fn kill(m: &Context, s: &mut State, n: u8, uid: u16, group_grace: Secs) -> Option<()> {
+fn kill(m: &Context, s: &mut State, n: NodeId, uid: u16, group_grace: Secs) -> Option<()> {
     let rt = s.rt_mut(n, uid)?;
     rt.shutdown = true;
     let already = rt.terminating;

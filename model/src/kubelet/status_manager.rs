@@ -225,7 +225,7 @@ pub fn compute_status(m: &Context, _s: &State, pod: &Pod, rt: &PodRt) -> PodStat
 
 /// The status the kubelet computes now for the pod on node `n` ([`compute_status`]), and
 /// whether the object's status differs from it; kept by content in the context's memo.
-pub fn computed_status(m: &Context, s: &State, n: u8, uid: u16) -> Option<MemoEntry> {
+pub fn computed_status(m: &Context, s: &State, n: NodeId, uid: u16) -> Option<MemoEntry> {
     let (pod, rt) = s.shared_pair(n, uid)?;
     Some(
         m.status_memo
@@ -237,7 +237,7 @@ pub fn computed_status(m: &Context, s: &State, n: u8, uid: u16) -> Option<MemoEn
 
 /// Whether a status update is due for the pod on node `n`: the object's status differs from
 /// the one the kubelet computes now (kept by content, as [`computed_status`]).
-pub fn status_differs(m: &Context, s: &State, n: u8, uid: u16) -> bool {
+pub fn status_differs(m: &Context, s: &State, n: NodeId, uid: u16) -> bool {
     let Some((pod, rt)) = s.shared_pair(n, uid) else {
         return false;
     };
@@ -257,7 +257,7 @@ fn compute_entry(m: &Context, s: &State, pod: &Pod, rt: &PodRt) -> MemoEntry {
 }
 
 /// The status manager writes the computed status.
-pub fn status_update(m: &Context, s: &mut State, n: u8, uid: u16) -> Option<()> {
+pub fn status_update(m: &Context, s: &mut State, n: NodeId, uid: u16) -> Option<()> {
     let status = computed_status(m, s, n, uid)?.status;
     let pod = s.kpod_mut(n, uid)?;
     pod.status = status;
@@ -275,8 +275,8 @@ pub fn status_update(m: &Context, s: &mut State, n: u8, uid: u16) -> Option<()> 
 }
 
 /// `canBeDeleted` holds: the kubelet deletes the object with grace 0.
-pub fn remove_object(_m: &Context, s: &mut State, n: u8, uid: u16) -> Option<()> {
+pub fn remove_object(_m: &Context, s: &mut State, n: NodeId, uid: u16) -> Option<()> {
     s.api.pods.retain(|p| p.uid != uid);
-    s.nodes[n as usize].pods.retain(|r| r.uid != uid);
+    s.nodes[n.index()].pods.retain(|r| r.uid != uid);
     Some(())
 }

@@ -11,7 +11,7 @@ use super::*;
 /// ("error killing pod: …", kubelet.go SyncTerminatingPod) and is retried after
 /// backOffPeriod; the pod stays Terminating. A failing unmount comes after the terminal
 /// status is written and records nothing (kubelet.go SyncTerminatedPod `WaitForUnmount`).
-pub(super) fn finish_termination(m: &Context, s: &mut State, n: u8, uid: u16) -> Option<()> {
+pub(super) fn finish_termination(m: &Context, s: &mut State, n: NodeId, uid: u16) -> Option<()> {
     let rt = s.rt_mut(n, uid)?;
     if !rt.killed {
         if m.step_failure(rt.workload, FailingStep::KillPodSandbox)
@@ -114,7 +114,7 @@ pub fn next_sidecar_turn(spec: &PodSpec, rt: &PodRt) -> Option<usize> {
 pub fn terminate(
     m: &Context,
     s: &mut State,
-    n: u8,
+    n: NodeId,
     uid: u16,
     grace: Secs,
     why: StopWhy,

@@ -35,7 +35,7 @@ pub struct C {
 pub enum EventKind {
     /// scheduler: `Scheduled`.
     Scheduled {
-        node: u8,
+        node: super::NodeId,
     },
     /// scheduler: `FailedScheduling`.
     FailedScheduling,

@@ -45,6 +45,46 @@ pub const RESTART_COUNT_CAP: u32 = 10;
 /// so they saturate just above it; this loses nothing.
 pub const AGE_CAP: Secs = 601;
 
+/// A node of the scenario, by its index in `scenario.cluster.nodes` (the same index as its
+/// runtime record in [`State::nodes`], its Node object and its kube-proxy). Every field and
+/// action that names a node has this type, so that a renaming of nodes
+/// ([`crate::symmetry`]) and the footprints ([`crate::footprint`]) are found by the compiler
+/// wherever a node is named. It is its `u8`, and hashes, orders and prints as it.
+#[derive(Clone, Copy, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[repr(transparent)]
+pub struct NodeId(pub u8);
+
+impl NodeId {
+    /// The node at `index` of the scenario's node list.
+    pub fn new(index: usize) -> NodeId {
+        NodeId(index as u8)
+    }
+
+    /// Its index in the scenario's node list (and in [`State::nodes`]).
+    pub fn index(self) -> usize {
+        self.0 as usize
+    }
+}
+
+impl From<NodeId> for usize {
+    fn from(n: NodeId) -> usize {
+        n.index()
+    }
+}
+
+/// As the `u8` it is: a state's or an action's debug form is the same as with a plain index.
+impl std::fmt::Debug for NodeId {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        std::fmt::Debug::fmt(&self.0, f)
+    }
+}
+
+impl std::fmt::Display for NodeId {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        std::fmt::Display::fmt(&self.0, f)
+    }
+}
+
 /// The whole cluster.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
 pub struct State {
@@ -69,7 +109,7 @@ pub struct Api {
     /// The Node objects, one per node of the scenario, same order.
     pub nodes: Shared<Vec<NodeObj>>,
     /// The attach/detach controller's failing attaches: (claim, node) and retry timer.
-    pub attach_retry: Shared<Vec<((u8, u8), Retry)>>,
+    pub attach_retry: Shared<Vec<((u8, NodeId), Retry)>>,
     /// The attach/detach controller's actual state of the world: which claim's volume is
     /// attached to which node (a VolumeAttachment, for a CSI volume), ordered by (claim,
     /// node).
@@ -104,7 +144,7 @@ pub struct PdbStatus {
 pub struct Attachment {
     /// The claim's index in the context's claim list.
     pub claim: u8,
-    pub node: u8,
+    pub node: NodeId,
     /// Seconds since the reconciler first found no pod on the node that needs the volume
     /// (`SetDetachRequestTime`), saturating at [`DETACH_AGE_CAP`]; None while one does.
     pub detach_age: Option<Secs>,
@@ -296,7 +336,7 @@ pub struct Pod {
     /// seconds left until it counts as available (`IsPodAvailable`: Ready for
     /// `minReadySeconds`), 0 from then on.
     pub available_in: Option<Secs>,
-    pub node: Option<u8>,
+    pub node: Option<NodeId>,
     /// `deletionTimestamp` set, with `deletionGracePeriodSeconds`.
     pub deletion: Option<Secs>,
     /// `PodScheduled=False`, reason Unschedulable, with the scheduler's message.
@@ -360,7 +400,7 @@ pub const STUCK_CAP: Secs = 61;
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Endpoint {
     pub uid: u16,
-    pub node: u8,
+    pub node: NodeId,
     pub conditions: EndpointConditions,
 }
 
@@ -698,7 +738,7 @@ impl ProbeKind {
 
 /// A kube-proxy's routes, (pod uid, node) each: held in place up to four (a state's clone
 /// copies them without an allocation); hashed as the slice they hold.
-pub type Routes = smallvec::SmallVec<[(u16, u8); 4]>;
+pub type Routes = smallvec::SmallVec<[(u16, NodeId); 4]>;
 
 /// kube-proxy on one node: the endpoints it routes to, as of its last sync.
 #[derive(Debug, PartialEq, Eq, Hash, Default)]
@@ -748,7 +788,7 @@ pub struct Env {
 pub struct DrainRun {
     /// The drain fault of the scenario.
     pub fault: u8,
-    pub node: u8,
+    pub node: NodeId,
     /// The pods it still evicts (or deletes) or waits for, by uid.
     pub pods: Vec<DrainPod>,
     /// Some pod's eviction failed with an error other than 429 or NotFound, or the pod list
@@ -815,8 +855,8 @@ impl State {
             .find(|p| p.uid == uid)
             .map(|p| &mut **p)
     }
-    pub fn rt(&self, node: u8, uid: u16) -> Option<&PodRt> {
-        self.nodes[node as usize]
+    pub fn rt(&self, node: NodeId, uid: u16) -> Option<&PodRt> {
+        self.nodes[node.index()]
             .pods
             .iter()
             .find(|p| p.uid == uid)
@@ -824,8 +864,8 @@ impl State {
     }
     /// The pod object the kubelet of `node` works from: its static pod copy, or the API
     /// object.
-    pub fn kpod(&self, node: u8, uid: u16) -> Option<&Pod> {
-        self.nodes[node as usize]
+    pub fn kpod(&self, node: NodeId, uid: u16) -> Option<&Pod> {
+        self.nodes[node.index()]
             .static_pods
             .iter()
             .find(|p| p.uid == uid)
@@ -834,8 +874,8 @@ impl State {
     }
     /// [`State::kpod`] and [`State::rt`] as the shared parts they are, for their content
     /// hashes.
-    pub fn shared_pair(&self, node: u8, uid: u16) -> Option<(&Shared<Pod>, &Shared<PodRt>)> {
-        let n = &self.nodes[node as usize];
+    pub fn shared_pair(&self, node: NodeId, uid: u16) -> Option<(&Shared<Pod>, &Shared<PodRt>)> {
+        let n = &self.nodes[node.index()];
         let rt = n.pods.iter().find(|p| p.uid == uid)?;
         let pod = n
             .static_pods
@@ -844,8 +884,8 @@ impl State {
             .or_else(|| self.api.pods.iter().find(|p| p.uid == uid))?;
         Some((pod, rt))
     }
-    pub fn kpod_mut(&mut self, node: u8, uid: u16) -> Option<&mut Pod> {
-        let n = node as usize;
+    pub fn kpod_mut(&mut self, node: NodeId, uid: u16) -> Option<&mut Pod> {
+        let n = node.index();
         if self.nodes[n].static_pods.iter().any(|p| p.uid == uid) {
             return self.nodes[n]
                 .static_pods
@@ -865,8 +905,8 @@ impl State {
     }
     /// The runtime record, to change (the node and the record are copied first if another
     /// state shares them).
-    pub fn rt_mut(&mut self, node: u8, uid: u16) -> Option<&mut PodRt> {
-        let n = node as usize;
+    pub fn rt_mut(&mut self, node: NodeId, uid: u16) -> Option<&mut PodRt> {
+        let n = node.index();
         if !self.nodes[n].pods.iter().any(|p| p.uid == uid) {
             return None;
         }
@@ -877,12 +917,12 @@ impl State {
             .map(|p| &mut **p)
     }
     /// Where the pod's runtime record lives, if any.
-    pub fn rt_any(&self, uid: u16) -> Option<(u8, &PodRt)> {
+    pub fn rt_any(&self, uid: u16) -> Option<(NodeId, &PodRt)> {
         self.nodes.iter().enumerate().find_map(|(n, node)| {
             node.pods
                 .iter()
                 .find(|p| p.uid == uid)
-                .map(|p| (n as u8, &**p))
+                .map(|p| (NodeId::new(n), &**p))
         })
     }
 }

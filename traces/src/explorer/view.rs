@@ -98,7 +98,7 @@ fn node_ready(s: &State, n: u8) -> &'static str {
 
 /// The node's taints: the scenario's and the control plane's.
 fn node_taints(m: &Cluster, s: &State, n: u8) -> Vec<String> {
-    taints(m, s, n)
+    taints(m, s, NodeId(n))
         .iter()
         .map(|t| {
             if t.value.is_empty() {
@@ -154,7 +154,7 @@ fn diff(before: &BTreeMap<String, String>, after: &BTreeMap<String, String>) -> 
 fn timers(m: &Cluster, s: &State) -> Vec<String> {
     let mut out = Vec::new();
     for (n, node) in s.nodes.iter().enumerate() {
-        let node_name = m.node_name(n as u8);
+        let node_name = m.node_name(NodeId::new(n));
         for rt in &node.pods {
             let key = format!("{node_name} {}", m.uid_name(s, rt.uid));
             for (_, _, cname, c) in ctrs(m, rt) {
@@ -226,7 +226,7 @@ fn timers(m: &Cluster, s: &State) -> Vec<String> {
         let grace = m.node_monitor_grace;
         for n in 0..s.nodes.len() as u8 {
             let (obj, rt) = (&s.api.nodes[n as usize], &s.nodes[n as usize]);
-            let name = m.node_name(n);
+            let name = m.node_name(NodeId(n));
             if rt.partitioned && !obj.unknown && !obj.deleted && rt.lease_age <= grace {
                 out.push(format!(
                     "{name}: no lease for {} s; Ready=Unknown after {} s more",
@@ -234,7 +234,7 @@ fn timers(m: &Cluster, s: &State) -> Vec<String> {
                     grace + 1 - rt.lease_age
                 ));
             }
-            if let Some(t) = next_eviction_in(m, s, n) {
+            if let Some(t) = next_eviction_in(m, s, NodeId(n)) {
                 out.push(format!("{name}: taint eviction of a pod in {t} s"));
             }
             if let Some(t) = obj.gc_left {
@@ -255,7 +255,7 @@ fn timers(m: &Cluster, s: &State) -> Vec<String> {
         if let Some(t) = p.lag_left {
             out.push(format!(
                 "kube-proxy@{}: applies the new EndpointSlice within {t} s",
-                m.node_name(n as u8)
+                m.node_name(NodeId::new(n))
             ));
         }
     }
@@ -297,7 +297,7 @@ fn pods_on(s: &State, n: u8) -> Vec<u16> {
         .api
         .pods
         .iter()
-        .filter(|p| p.node == Some(n))
+        .filter(|p| p.node == Some(NodeId(n)))
         .map(|p| p.uid)
         .collect();
     for rt in &s.nodes[n as usize].pods {
@@ -312,7 +312,7 @@ fn pods_on(s: &State, n: u8) -> Vec<u16> {
 fn node_conditions(m: &Cluster, s: &State, n: u8) -> String {
     let spec = &m.scenario.cluster.nodes[n as usize];
     let taints = node_taints(m, s, n);
-    let req = scheduler::requested_on(m, s, n);
+    let req = scheduler::requested_on(m, s, NodeId(n));
     let mut out = format!(
         "Ready={}; taints: {}; cpu requested {} of {} allocatable ({} by other pods); memory requested {}Mi of {}Mi",
         node_ready(s, n),
@@ -331,7 +331,7 @@ fn node_conditions(m: &Cluster, s: &State, n: u8) -> String {
     if rt.partitioned {
         out.push_str("; CUT OFF from the API server (partition), its containers keep running");
     }
-    if rt.memory_hog && under_memory_pressure(m, s, n) {
+    if rt.memory_hog && under_memory_pressure(m, s, NodeId(n)) {
         out.push_str("; MemoryPressure (memory.available < 100Mi)");
     }
     out
@@ -412,7 +412,7 @@ pub fn step_text(m: &Cluster, before: &State, action: &Action) -> Option<String>
     for n in 0..s.nodes.len() as u8 {
         out.push(format!(
             "  {}: {}",
-            m.node_name(n),
+            m.node_name(NodeId(n)),
             node_conditions(m, &s, n)
         ));
         let uids = pods_on(&s, n);
@@ -440,7 +440,7 @@ pub fn step_text(m: &Cluster, before: &State, action: &Action) -> Option<String>
                     "    {name}: the pod object is gone from the API; the node still holds it"
                 )),
             }
-            if let Some(rt) = s.rt(n, uid) {
+            if let Some(rt) = s.rt(NodeId(n), uid) {
                 let mut line = format!("      runtime: sandbox {}", sandbox_words(rt));
                 if rt.volumes {
                     line.push_str(", volumes mounted");
@@ -494,7 +494,7 @@ pub fn step_text(m: &Cluster, before: &State, action: &Action) -> Option<String>
     for (n, p) in s.proxies.iter().enumerate() {
         out.push(format!(
             "  kube-proxy@{} {}",
-            m.node_name(n as u8),
+            m.node_name(NodeId::new(n)),
             proxy_words(m, &s, p)
         ));
     }
@@ -714,9 +714,9 @@ pub enum Lane {
     /// The EndpointSlice, which the EndpointSlice controller writes.
     EndpointSlice,
     /// A node, by its kubelet.
-    Node(u8),
+    Node(NodeId),
     /// A node's kube-proxy: its own syncs, and the client requests sent through it.
-    KubeProxy(u8),
+    KubeProxy(NodeId),
     /// The client of the Service.
     Client,
 }
@@ -1048,7 +1048,7 @@ pub fn svg(
                 }
                 None => lines.push((format!("{name}  object deleted"), RED.to_string(), true)),
             }
-            match s.rt(n, uid) {
+            match s.rt(NodeId(n), uid) {
                 Some(rt) => {
                     let mut l = format!("sandbox {}", sandbox_words(rt));
                     if rt.terminating {
@@ -1131,7 +1131,7 @@ pub fn svg(
             g.line(lx, ly0, lx, ly1, "#5b7db1", r#"stroke-width="2""#);
             g.text(lx + 6.0, ly1 - 10.0, 10.0, "#5b7db1", "", "watch / status");
         }
-        let node_active = lit.contains(&Lane::Node(n));
+        let node_active = lit.contains(&Lane::Node(NodeId(n)));
         let ready = node_ready(s, n);
         g.rect(
             (x, y, nw, node_h),
@@ -1156,7 +1156,7 @@ pub fn svg(
             &spec.name,
         );
         let mut cond = format!("Ready={ready}");
-        if s.nodes[ni].memory_hog && under_memory_pressure(m, s, n) {
+        if s.nodes[ni].memory_hog && under_memory_pressure(m, s, NodeId(n)) {
             cond.push_str("  MemoryPressure");
         }
         g.text(
@@ -1200,7 +1200,7 @@ pub fn svg(
             r#"rx="2""#,
         );
         for p in &s.api.pods {
-            if p.node == Some(n) && !p.status.phase.is_terminal() {
+            if p.node == Some(NodeId(n)) && !p.status.phase.is_terminal() {
                 let q = pod_request(m.workload(p.workload).template()).cpu_milli as f64;
                 let x0 = bar_x + bar_w * (used / alloc).min(1.0);
                 let w0 = bar_w * (q / alloc).min((1.0 - used / alloc).max(0.0));
@@ -1213,7 +1213,7 @@ pub fn svg(
                 used += q;
             }
         }
-        let req = scheduler::requested_on(m, s, n);
+        let req = scheduler::requested_on(m, s, NodeId(n));
         g.text(
             x + 8.0,
             bar_y + 25.0,
@@ -1284,7 +1284,7 @@ pub fn svg(
         let px = x + 8.0;
         let py = y + node_h - proxy_h - 8.0;
         let proxy = &s.proxies[ni];
-        let proxy_active = lit.contains(&Lane::KubeProxy(n));
+        let proxy_active = lit.contains(&Lane::KubeProxy(NodeId(n)));
         g.rect(
             (px, py, nw - 16.0, proxy_h),
             "#fff",
@@ -1341,7 +1341,7 @@ pub fn svg(
             let serving = s
                 .rt(node, uid)
                 .is_some_and(|rt| rt.ctrs.iter().any(|c| matches!(c.run, Run::Running(_))));
-            let this_request = matches!(prev, Some((_, Action::Client(proxy::Request { via, uid: u }))) if *via as usize == ni && *u == Some(uid));
+            let this_request = matches!(prev, Some((_, Action::Client(proxy::Request { via, uid: u }))) if via.index() == ni && *u == Some(uid));
             let colour = if serving { GREEN } else { RED };
             let mut extra = format!(
                 r#"stroke-width="{}" marker-end="url(#arrow-{})""#,
@@ -1423,7 +1423,7 @@ pub fn svg(
             ),
         }
         for (ni, pa) in proxy_at.iter().enumerate() {
-            let active = matches!(prev, Some((_, Action::Client(proxy::Request { via, .. }))) if *via as usize == ni);
+            let active = matches!(prev, Some((_, Action::Client(proxy::Request { via, .. }))) if via.index() == ni);
             g.line(
                 cx + cwid / 2.0,
                 below,
