@@ -54,15 +54,19 @@
 //! The command line (`podcheck check -f`) is a thin shell over this crate: the same
 //! applications, plans, findings and traces.
 
-use podcheck_model::manifest::{self, Reading};
+use podcheck_input::files;
+use podcheck_input::manifest::{self, Reading};
 use podcheck_properties::check::{self, CheckOptions, PropertyResult, ScenarioResult};
 use podcheck_properties::findings::kubernetes_behaviour_in;
 use std::path::Path;
 
+pub mod swarm;
+
 /// The layers below, for what the re-exports above do not cover.
+pub use podcheck_input as input;
+pub use podcheck_input::plan::Plan;
+pub use podcheck_input::spec::{Scenario, Verdict};
 pub use podcheck_model as model;
-pub use podcheck_model::plan::Plan;
-pub use podcheck_model::spec::{Scenario, Verdict};
 pub use podcheck_model::{state, Action, Cluster, State};
 pub use podcheck_properties as properties;
 pub use podcheck_properties::{ActionFn, Kind, Premise, PropertyDef, StateFn, StepFn, Steps};
@@ -110,9 +114,6 @@ impl From<String> for Error {
         Error(s)
     }
 }
-
-mod files;
-pub mod swarm;
 
 pub use files::{Application, Applications, MAX_INPUT_BYTES};
 
@@ -186,7 +187,12 @@ pub fn planned(
             continue;
         }
         seen.push(plan);
-        let set = podcheck_model::plan::plan_scenarios_for(base, &[plan], chosen);
+        let set = podcheck_input::plan::plan_scenarios_for(
+            base,
+            &[plan],
+            chosen,
+            &podcheck_model::cluster::first_pod_nodes,
+        );
         out.extend(set.scenarios.into_iter().map(|scenario| Planned {
             application: application.to_string(),
             plan,
@@ -316,7 +322,7 @@ pub struct Size {
     /// `replicas` of every Deployment and StatefulSet.
     pub replicas: Option<u8>,
     /// The Kubernetes release to follow instead of the scenario's own.
-    pub kubernetes_version: Option<podcheck_model::spec::Release>,
+    pub kubernetes_version: Option<podcheck_input::spec::Release>,
 }
 
 /// `scenario` with the release and the sizes of `size` (a scenario of `origin`, in messages).

@@ -9,7 +9,7 @@
 //! through the model and checks that it breaks (or witnesses) its property before it uses it.
 
 use crate::{resized, Error, Size};
-use podcheck_model::spec::{Release, Scenario, Verdict};
+use podcheck_input::spec::{Release, Scenario, Verdict};
 use podcheck_model::{Action, Cluster};
 use podcheck_properties::check::{self, expectation};
 use podcheck_properties::simulate::{self, confirm, found_verdict, SimOptions};

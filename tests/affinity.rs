@@ -6,12 +6,12 @@
 //! the API server's refusals of malformed requirements, and warnings for the placement rules
 //! the model's scheduler does not run.
 
+use podcheck_input::manifest::read;
 use podcheck_model::cluster::Cluster;
 use podcheck_model::k8s::{
     required_node_affinity_matches, NodeSelectorOperator as Op, NodeSelectorRequirement,
     NodeSelectorTerm,
 };
-use podcheck_model::manifest::read;
 use std::collections::BTreeMap;
 
 fn labels(pairs: &[(&str, &str)]) -> BTreeMap<String, String> {

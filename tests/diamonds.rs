@@ -5,7 +5,7 @@
 //! state by state and edge by edge, the same verdicts and the same traces (random
 //! scenarios: `tests/random_scenarios.rs`).
 
-use podcheck_model::catalogue;
+use podcheck_input::catalogue;
 use podcheck_model::Scenario;
 use podcheck_properties::check::{self, CheckOptions, ClusterGraph, ScenarioResult};
 
@@ -108,9 +108,9 @@ fn every_example_manifest_under_every_plan_has_the_same_graph_with_and_without_d
     // Users' manifests become scenarios the catalogue does not have (their probes, grace
     // periods, budgets and faults): each example application, both variants, under every
     // fault plan that applies to it, without its annotations' choice of plans.
-    use podcheck_model::manifest;
-    use podcheck_model::plan::plan_scenarios;
-    use podcheck_model::spec::Plan;
+    use podcheck_input::manifest;
+    use podcheck_input::plan::plan_scenarios;
+    use podcheck_input::spec::Plan;
     let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/examples/manifests");
     let (mut compared, mut closed) = (0, 0);
     let mut folders: Vec<_> = std::fs::read_dir(dir)
@@ -134,7 +134,9 @@ fn every_example_manifest_under_every_plan_has_the_same_graph_with_and_without_d
         let base = manifest::read(&sources)
             .unwrap_or_else(|e| panic!("{}: {e}", folder.display()))
             .scenario;
-        for s in plan_scenarios(&base, &Plan::ALL).scenarios {
+        for s in
+            plan_scenarios(&base, &Plan::ALL, &podcheck_model::cluster::first_pod_nodes).scenarios
+        {
             let on = run(&s, true, true);
             if !on.complete {
                 continue;

@@ -396,7 +396,7 @@ fn properties_wanted() -> BTreeMap<String, Option<String>> {
 }
 
 fn scenarios_wanted() -> BTreeMap<String, Option<String>> {
-    podcheck_model::catalogue::builtin()
+    podcheck_input::catalogue::builtin()
         .into_iter()
         .map(|s| (s.name, None))
         .collect()

@@ -1,6 +1,6 @@
 //! The example manifests of `examples/manifests/` (their README lists them): each application
 //! has an `unsafe/` and a `fixed/` folder, read as `podcheck check -f` reads a folder, and
-//! checked under the fault plan that finds its problem (`podcheck_model::plan`). The unsafe
+//! checked under the fault plan that finds its problem (`podcheck_input::plan`). The unsafe
 //! variant's findings (violated properties that are not Kubernetes' own behaviour,
 //! `podcheck_properties::findings`) are exactly the ones its README row names, and every trace
 //! and lasso replays through the model; the fixed variant has none (but for a trade-off the
@@ -10,9 +10,9 @@
 //! `PODCHECK_EXAMPLE_TRACES=1 cargo test --profile tests --test examples -- --nocapture` prints
 //! every trace.
 
-use podcheck_model::manifest;
-use podcheck_model::plan::{plan_scenarios_for, Plan};
-use podcheck_model::spec::{Expectation, Scenario};
+use podcheck_input::manifest;
+use podcheck_input::plan::{plan_scenarios_for, Plan};
+use podcheck_input::spec::{Expectation, Scenario};
 use podcheck_model::Verdict;
 use podcheck_properties::check::{self, CheckOptions, ScenarioResult};
 use podcheck_properties::findings::kubernetes_behaviour_in;
@@ -184,7 +184,12 @@ fn expect(s: &mut Scenario, (property, verdict, source): Witness) {
 /// The one scenario the manifests' `podcheck.dev/plans` annotations ask for, under every
 /// plan (as `podcheck check -f` runs them): `plan`'s.
 fn plan_scenario((base, r): &(Scenario, manifest::Reading), plan: Plan) -> Scenario {
-    let set = plan_scenarios_for(base, &Plan::ALL, &r.plans);
+    let set = plan_scenarios_for(
+        base,
+        &Plan::ALL,
+        &r.plans,
+        &podcheck_model::cluster::first_pod_nodes,
+    );
     let names: Vec<&str> = set.scenarios.iter().map(|s| s.name.as_str()).collect();
     assert_eq!(set.scenarios.len(), 1, "{}: {names:?}", base.name);
     let s = set.scenarios.into_iter().next().unwrap();

@@ -619,7 +619,7 @@ fn explore_refuses_bad_input_and_a_busy_port() {
 fn every_scenario_renders_its_first_states() {
     use podcheck_properties::check;
     use stateright::{Model, Path};
-    for scenario in podcheck_model::catalogue::builtin() {
+    for scenario in podcheck_input::catalogue::builtin() {
         let defs: Vec<_> = check::selected(&scenario)
             .unwrap()
             .into_iter()

@@ -6,11 +6,11 @@
 //! More fuzz cases: `PROPTEST_CASES=1000000 cargo test --profile tests --test manifests fuzz` (a
 //! million inputs of each kind).
 
-use podcheck_model::k8s::{PullPolicy, RestartPolicy, TaintEffect, TolerationOperator};
-use podcheck_model::manifest::{read, shell_wrapper_without_exec, Reading};
-use podcheck_model::spec::{
+use podcheck_input::manifest::{read, shell_wrapper_without_exec, Reading};
+use podcheck_input::spec::{
     self, Fault, IntOrPercent, IntOrString, OnSigterm, PodManagementPolicy, StrategyType, Workload,
 };
+use podcheck_model::k8s::{PullPolicy, RestartPolicy, TaintEffect, TolerationOperator};
 use proptest::prelude::*;
 
 mod common;
@@ -150,7 +150,11 @@ fn deployment_and_service_field_by_field() {
     // The reader adds no fault: the plans do, one scenario each; the delete-pod plan's is
     // `kubectl delete pod` of a Ready pod of web with its own grace period.
     assert!(s.faults.is_empty(), "{:?}", s.faults);
-    let planned = podcheck_model::plan::plan_scenarios(s, &[podcheck_model::plan::Plan::DeletePod]);
+    let planned = podcheck_input::plan::plan_scenarios(
+        s,
+        &[podcheck_input::plan::Plan::DeletePod],
+        &podcheck_model::cluster::first_pod_nodes,
+    );
     assert_eq!(planned.scenarios.len(), 1);
     assert_eq!(
         planned.scenarios[0].faults,

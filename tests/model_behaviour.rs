@@ -4,10 +4,11 @@
 //! backoff_test.go TestIsInBackOffSinceUpdate), because the kubelet calls the same back-off
 //! functions the conformance tests in model/tests/backoff.rs check.
 
+use podcheck_input::catalogue;
 use podcheck_model::k8s::crash_loop_delays;
 use podcheck_model::kubelet::{self, Step};
 use podcheck_model::state::{Waiting, RESTART_COUNT_CAP};
-use podcheck_model::{catalogue, Action, Cluster, State};
+use podcheck_model::{Action, Cluster, State};
 use podcheck_properties::check;
 use stateright::Model;
 use std::collections::{HashSet, VecDeque};
@@ -327,7 +328,7 @@ fn mount_retries_back_off_exponentially() {
 /// be attached to a second node.
 #[test]
 fn multi_attach_follows_the_access_modes() {
-    use podcheck_model::spec::AccessMode::*;
+    use podcheck_input::spec::AccessMode::*;
     let mut s = catalogue::find("statefulset-force-delete").unwrap();
     for (modes, allowed) in [
         (vec!["ReadWriteOnce"], false),
@@ -336,7 +337,7 @@ fn multi_attach_follows_the_access_modes() {
         (vec!["ReadOnlyMany"], true),
         (vec!["ReadWriteOnce", "ReadOnlyMany"], true),
     ] {
-        let podcheck_model::spec::Workload::StatefulSet { spec, .. } = &mut s.workloads[0] else {
+        let podcheck_input::spec::Workload::StatefulSet { spec, .. } = &mut s.workloads[0] else {
             panic!("db is a StatefulSet");
         };
         spec.volume_claim_templates[0].spec.access_modes =
@@ -388,7 +389,7 @@ fn the_force_detach_waits_six_minutes_and_read_write_many_does_not() {
     assert!(detaches > 0, "the force detach happens");
 
     let mut s = catalogue::find("statefulset-force-delete").unwrap();
-    let podcheck_model::spec::Workload::StatefulSet { spec, .. } = &mut s.workloads[0] else {
+    let podcheck_input::spec::Workload::StatefulSet { spec, .. } = &mut s.workloads[0] else {
         panic!("db is a StatefulSet");
     };
     spec.volume_claim_templates[0].spec.access_modes = vec!["ReadWriteMany".into()];
@@ -452,7 +453,7 @@ fn an_evicted_pod_is_failed_from_the_moment_of_its_eviction() {
             premise: None,
         },
     ];
-    let s = podcheck_model::catalogue::find("node-pressure-eviction").unwrap();
+    let s = podcheck_input::catalogue::find("node-pressure-eviction").unwrap();
     let r = check_with(&s, &defs, &CheckOptions::default()).unwrap();
     assert!(r.complete);
     assert_eq!(r.properties[0].verdict, podcheck_model::Verdict::Holds);

@@ -1,10 +1,11 @@
-//! Fault plans over users' manifests (`podcheck_model::plan`): which scenarios each plan
+//! Fault plans over users' manifests (`podcheck_input::plan`): which scenarios each plan
 //! makes, on which workload and node, with which promise; and a check of each plan's scenario
 //! that its fault really happens (no vacuity warning) and what it finds.
 
-use podcheck_model::manifest::read;
-use podcheck_model::plan::{plan_scenarios, plan_scenarios_for, Plan, OUTAGE_SECONDS};
-use podcheck_model::spec::{Fault, Scenario, Verdict};
+use podcheck_input::manifest::read;
+use podcheck_input::plan::{plan_scenarios, plan_scenarios_for, Plan, OUTAGE_SECONDS};
+use podcheck_input::spec::{Fault, Scenario, Verdict};
+use podcheck_model::cluster::first_pod_nodes;
 use podcheck_properties::check::{self, CheckOptions};
 use podcheck_properties::findings::kubernetes_behaviour_in;
 use std::sync::LazyLock;
@@ -36,7 +37,7 @@ fn names_parse_back_and_unknown_names_are_refused_with_the_list() {
 #[test]
 fn every_plan_makes_its_scenarios_with_its_fault_and_promise() {
     let b = base(&APP);
-    let set = plan_scenarios(&b, &Plan::ALL);
+    let set = plan_scenarios(&b, &Plan::ALL, &first_pod_nodes);
     let names: Vec<&str> = set.scenarios.iter().map(|s| s.name.as_str()).collect();
     assert_eq!(
         names,
@@ -109,6 +110,7 @@ fn a_plan_with_nothing_to_act_on_says_why() {
     let set = plan_scenarios(
         &base(&no_dependency),
         &[Plan::DependencyOutage, Plan::DeletePod, Plan::DeletePod],
+        &first_pod_nodes,
     );
     assert_eq!(set.scenarios.len(), 1, "a plan named twice is made once");
     assert_eq!(set.not_applicable.len(), 1);
@@ -123,7 +125,7 @@ metadata: {name: batch}
 spec:
   containers: [{name: app, image: batch:1}]
 "#;
-    let set = plan_scenarios(&base(pod), &[Plan::Rollout]);
+    let set = plan_scenarios(&base(pod), &[Plan::Rollout], &first_pod_nodes);
     assert!(set.scenarios.is_empty());
     assert_eq!(set.not_applicable, ["rollout: no Deployment to roll out"]);
 }
@@ -133,9 +135,9 @@ spec:
 /// reach the crashed container until it is out of the endpoints.
 #[test]
 fn the_crash_happens_and_the_container_is_restarted() {
-    let set = plan_scenarios(&base(&APP), &[Plan::Crash]);
+    let set = plan_scenarios(&base(&APP), &[Plan::Crash], &first_pod_nodes);
     let mut s = set.scenarios[0].clone();
-    s.expect.push(podcheck_model::spec::Expectation {
+    s.expect.push(podcheck_input::spec::Expectation {
         property: "container_restarted".into(),
         verdict: Verdict::Holds,
         source: "the kubelet restarts a crashed container under restartPolicy Always".into(),
@@ -176,7 +178,7 @@ fn every_plan_scenario_is_checked_without_a_vacuity_warning() {
         .into_iter()
         .filter(|p| *p != Plan::Drain)
         .collect();
-    let set = plan_scenarios(&base(&APP), &plans);
+    let set = plan_scenarios(&base(&APP), &plans, &first_pod_nodes);
     let mut got = Vec::new();
     for s in &set.scenarios {
         let r = check::check(s, &CheckOptions::default()).expect("checked");
@@ -221,7 +223,7 @@ fn a_workload_picks_its_plans_with_an_annotation() {
     let r = read(&[("app.yaml".into(), picked)]).expect("read");
     assert!(r.warnings.is_empty(), "{:?}", r.warnings);
     assert_eq!(r.plans["web"], [Plan::Drain, Plan::DeletePod]);
-    let set = plan_scenarios_for(&r.scenario, &Plan::ALL, &r.plans);
+    let set = plan_scenarios_for(&r.scenario, &Plan::ALL, &r.plans, &first_pod_nodes);
     let names: Vec<&str> = set.scenarios.iter().map(|s| s.name.as_str()).collect();
     assert_eq!(names, ["manifests: delete-pod web", "manifests: drain web"]);
     assert_eq!(set.not_applicable.len(), 6, "{:?}", set.not_applicable);
@@ -239,9 +241,11 @@ fn a_workload_picks_its_plans_with_an_annotation() {
         1,
     );
     let r = read(&[("app.yaml".into(), none)]).expect("read");
-    assert!(plan_scenarios_for(&r.scenario, &Plan::ALL, &r.plans)
-        .scenarios
-        .is_empty());
+    assert!(
+        plan_scenarios_for(&r.scenario, &Plan::ALL, &r.plans, &first_pod_nodes)
+            .scenarios
+            .is_empty()
+    );
 
     let bad = APP.replacen(
         "metadata: {name: web}",

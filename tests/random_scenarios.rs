@@ -2,8 +2,8 @@
 //! run explores its whole state space, and the invariants that hold in every cluster (the
 //! universal ones below) hold in every configuration, not only in the catalogue's.
 
+use podcheck_input::spec::*;
 use podcheck_model::k8s::{Resources, RestartPolicy};
-use podcheck_model::spec::*;
 use podcheck_model::Verdict;
 use podcheck_properties::check::{self, CheckOptions};
 use proptest::prelude::*;

@@ -2,7 +2,7 @@
 //! it has interchangeable nodes or interchangeable Deployment pods, checked with and without
 //! the reduction.
 
-use podcheck_model::catalogue;
+use podcheck_input::catalogue;
 use podcheck_properties::check::{self, CheckOptions, ScenarioResult};
 
 /// Unreduced runs above this are skipped (they would take minutes in a debug build).
@@ -211,8 +211,8 @@ fn pod_symmetry_is_off_where_the_replica_set_breaks_ties_by_uid() {
         let scales = s.faults.iter().any(|f| {
             matches!(
                 f,
-                podcheck_model::spec::Fault::Scale { .. }
-                    | podcheck_model::spec::Fault::RolloutRestart { .. }
+                podcheck_input::spec::Fault::Scale { .. }
+                    | podcheck_input::spec::Fault::RolloutRestart { .. }
             )
         });
         if scales {

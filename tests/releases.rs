@@ -2,9 +2,10 @@
 //! is chosen by `cluster.kubernetesVersion` (or `--kubernetes-version`), and a release changes
 //! exactly the verdicts that the cited changes imply (`docs/sources.md#behaviour-by-release`).
 
+use podcheck_input::catalogue;
+use podcheck_input::spec::{Expectation, Release, Scenario};
 use podcheck_model::context::{ByRelease, Context};
-use podcheck_model::spec::{Expectation, Release, Scenario};
-use podcheck_model::{catalogue, Verdict};
+use podcheck_model::Verdict;
 use podcheck_properties::check::{self, CheckOptions, ScenarioResult};
 use std::collections::BTreeMap;
 

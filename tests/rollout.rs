@@ -4,13 +4,14 @@
 //! progress past `progressDeadlineSeconds` is marked `ProgressDeadlineExceeded`
 //! (docs/sources.md#deployment-rolling-update, docs/sources.md#deployment-progress-deadline).
 
+use podcheck_input::catalogue;
+use podcheck_input::spec::Workload;
 use podcheck_model::controllers;
-use podcheck_model::spec::Workload;
 use podcheck_model::state::{Progressing, State};
-use podcheck_model::{catalogue, faults, time, Action, Cluster};
+use podcheck_model::{faults, time, Action, Cluster};
 use podcheck_properties::check;
 
-fn model_with(name: &str, edit: impl FnOnce(&mut podcheck_model::spec::DeploymentSpec)) -> Cluster {
+fn model_with(name: &str, edit: impl FnOnce(&mut podcheck_input::spec::DeploymentSpec)) -> Cluster {
     let mut s = catalogue::find(name).unwrap();
     if let Workload::Deployment { spec, .. } = &mut s.workloads[0] {
         edit(spec);

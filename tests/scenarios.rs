@@ -7,7 +7,9 @@
 //! Traces are checked too: each replays through the model, and each is a shortest path, as an
 //! independent breadth-first search over the same model confirms.
 
-use podcheck_model::{catalogue, Action, Cluster};
+use podcheck_input::catalogue;
+
+use podcheck_model::{Action, Cluster};
 use podcheck_properties::catalogue::Kind;
 use podcheck_properties::check::{self, CheckOptions, ScenarioResult};
 use podcheck_properties::PropertyDef;
@@ -482,7 +484,7 @@ fn statefulset_force_delete_tells_the_partition_story() {
 /// scenario says it heals (eventually: the network is weakly fair); the lasso replays.
 #[test]
 fn deleted_leads_to_gone_depends_on_the_partition_healing() {
-    use podcheck_model::spec::Fault;
+    use podcheck_input::spec::Fault;
     let verdict = |heals: bool| {
         let mut s = catalogue::find("deployment-partition").unwrap();
         for f in &mut s.faults {
@@ -491,7 +493,7 @@ fn deleted_leads_to_gone_depends_on_the_partition_healing() {
             }
         }
         s.expect.retain(|e| e.property != "deleted_leads_to_gone");
-        s.expect.push(podcheck_model::spec::Expectation {
+        s.expect.push(podcheck_input::spec::Expectation {
             from: None,
             before: None,
             property: "deleted_leads_to_gone".into(),

@@ -3,9 +3,10 @@
 //! order, the 2 s minimum a late sidecar still gets, and the property that judges the order
 //! failing where a sidecar stops on its own (docs/sources.md#sidecar-containers).
 
-use podcheck_model::spec::{OnSigterm, Scenario};
+use podcheck_input::catalogue;
+use podcheck_input::spec::{OnSigterm, Scenario};
 use podcheck_model::state::{Run, State};
-use podcheck_model::{catalogue, faults, time, Action, Cluster, Verdict};
+use podcheck_model::{faults, time, Action, Cluster, Verdict};
 use podcheck_properties::{catalogue as props, check, CheckOptions};
 use stateright::Model;
 
@@ -117,7 +118,7 @@ fn a_sidecar_whose_turn_comes_late_still_gets_two_seconds() {
     // `minimumGracePeriodInSeconds`), after which it too is killed (137).
     let mut s = catalogue::find("sidecar-termination").unwrap();
     let t = match &mut s.workloads[0] {
-        podcheck_model::spec::Workload::Pod { spec, .. } => spec,
+        podcheck_input::spec::Workload::Pod { spec, .. } => spec,
         _ => unreachable!(),
     };
     t.termination_grace_period_seconds = 10;
@@ -138,7 +139,7 @@ fn a_sidecar_that_stops_on_its_own_during_termination_breaks_the_order() {
     // The log shipper crashes 3 s after each start: a delete while it runs lets it exit during
     // the app's 5 s preStop, and nothing restarts it in a terminating pod.
     let mut s = catalogue::find("sidecar-termination").unwrap();
-    if let podcheck_model::spec::Workload::Pod { spec, .. } = &mut s.workloads[0] {
+    if let podcheck_input::spec::Workload::Pod { spec, .. } = &mut s.workloads[0] {
         spec.init_containers[0].app.exit_after_seconds = Some(3);
         spec.init_containers[0].app.exit_code = 1;
     }

@@ -6,8 +6,8 @@
 //! `killContainer` runs the preStop hook within the pod's grace
 //! (pkg/kubelet/kuberuntime/kuberuntime_container.go).
 
+use podcheck_input::spec::{parse_scenarios, Scenario};
 use podcheck_model::kubelet::{self, Step};
-use podcheck_model::spec::{parse_scenarios, Scenario};
 use podcheck_model::state::Run;
 use podcheck_model::{Action, Verdict};
 use podcheck_properties::{catalogue, check, check_with, CheckOptions};

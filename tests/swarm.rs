@@ -4,7 +4,8 @@
 //! swarm (`docs/swarm-job.yaml`), read with the Kubernetes API types.
 
 use k8s_openapi::api::batch::v1::Job;
-use podcheck_model::{catalogue, Cluster, Verdict};
+use podcheck_input::catalogue;
+use podcheck_model::{Cluster, Verdict};
 use podcheck_properties::check::{self, CheckOptions};
 use podcheck_properties::simulate::confirm;
 use podcheck_properties::{Kind, Run};

@@ -2,11 +2,13 @@
 //! upstream defaults (node-monitor-grace-period, the 300 s default toleration, the proxy lag,
 //! the grace period), and each slowest run and counterexample replays and says what it claims.
 
-use podcheck_model::{catalogue, Action, Cluster, Verdict};
+use podcheck_input::catalogue;
+
+use podcheck_model::{Action, Cluster, Verdict};
 use podcheck_properties::check::{self, CheckOptions, ScenarioResult, WorstTime};
 use podcheck_properties::PropertyResult;
 
-fn check_scenario(s: &podcheck_model::spec::Scenario, worst_case: bool) -> ScenarioResult {
+fn check_scenario(s: &podcheck_input::spec::Scenario, worst_case: bool) -> ScenarioResult {
     let r = check::check(
         s,
         &CheckOptions {

@@ -2,8 +2,9 @@
 //! on a scenario made to have it, none on the scenarios that do not, and none from an
 //! incomplete run.
 
-use podcheck_model::spec::parse_scenarios;
-use podcheck_model::{catalogue, Scenario};
+use podcheck_input::catalogue;
+use podcheck_input::spec::parse_scenarios;
+use podcheck_model::Scenario;
 use podcheck_properties::check::{self, CheckOptions, ScenarioResult};
 use podcheck_properties::vacuity::Warning;
 

@@ -2,7 +2,9 @@
 //!
 //! Modules import in one direction, from the bottom up:
 //!
-//! 1. [`spec`]: the scenario schema, its validation and the release rules;
+//! 1. [`files`]: the text of the files and of stdin, and the applications of the paths a
+//!    user gives (folders walked); [`spec`]: the scenario schema, its validation and the
+//!    release rules;
 //! 2. [`catalogue`]: the built-in scenarios; [`manifest`]: users' Kubernetes manifests read
 //!    into a scenario;
 //! 3. [`plan`]: the fault plans a manifest's scenario is checked under.
@@ -11,6 +13,7 @@
 //! the model (`podcheck-model`) sits above, and is the only one that runs a scenario.
 
 pub mod catalogue;
+pub mod files;
 pub mod manifest;
 pub mod plan;
 pub mod spec;

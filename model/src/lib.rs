@@ -33,9 +33,6 @@ pub mod faults;
 pub mod footprint;
 pub mod kubectl;
 pub mod kubelet;
-// Transitional re-export: removed when the branches are merged (the plans are
-// `podcheck_input::plan`, placed by `cluster::first_pod_nodes`).
-pub mod plan;
 pub mod proxy;
 pub mod runtime;
 pub mod scheduler;
@@ -45,9 +42,6 @@ pub mod time;
 
 /// The upstream decision logic, in its own crate; `crate::k8s::…` names it here.
 pub use podcheck_k8s as k8s;
-
-// Transitional re-export: removed when the branches are merged
-pub use podcheck_input::{catalogue, manifest, spec};
 
 pub use cluster::{Action, Actor, Cluster, PropertyFn, Unsettled};
 pub use context::Context;

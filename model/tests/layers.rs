@@ -44,9 +44,6 @@ fn allowed() -> BTreeMap<&'static str, BTreeSet<&'static str>> {
     m.insert("symmetry", vec!["state"]);
     let everything: Vec<&str> = m.keys().copied().collect();
     m.insert("cluster", everything);
-    // Transitional: the fault plans are `podcheck_input::plan`; the model's `plan` wraps them
-    // with its placement of first pods (`cluster::first_pod_nodes`).
-    m.insert("plan", vec!["cluster"]);
     // What each action reads and writes: over the cluster's actions and the components'
     // (a fault's, by what the scenario says it does).
     m.insert(
@@ -73,6 +70,7 @@ fn allowed() -> BTreeMap<&'static str, BTreeSet<&'static str>> {
 /// manifests), then the fault plans over a manifest's scenario.
 fn input_allowed() -> BTreeMap<&'static str, BTreeSet<&'static str>> {
     let mut m: BTreeMap<&str, Vec<&str>> = BTreeMap::new();
+    m.insert("files", vec![]);
     m.insert("spec", vec![]);
     m.insert("catalogue", vec!["spec"]);
     m.insert("manifest", vec!["spec"]);

@@ -53,8 +53,9 @@
 //! So `full / relaxed visibility` bounds from above the factor any partial-order reduction of
 //! the model's interleavings could give on that scenario with its own properties.
 
+use podcheck_input::catalogue;
 use podcheck_model::footprint::{footprint, Footprint};
-use podcheck_model::{catalogue, Action, Cluster, State};
+use podcheck_model::{Action, Cluster, State};
 use podcheck_properties::catalogue::{Kind, StateFn};
 use podcheck_properties::check::selected;
 use podcheck_properties::explore::fingerprint;

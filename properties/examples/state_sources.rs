@@ -16,8 +16,9 @@
 //! statefulset-partition-clusterip 3 × 2 it is the kube-proxies' syncs (their sync may come at any
 //! moment within the proxy lag, so every moment is a branch).
 
+use podcheck_input::catalogue;
 use podcheck_model::footprint::action_kind;
-use podcheck_model::{catalogue, Cluster};
+use podcheck_model::Cluster;
 use podcheck_properties::explore::fingerprint;
 use stateright::Model;
 use std::collections::{HashMap, HashSet, VecDeque};

@@ -2,8 +2,8 @@
 //! judges it ([`Kind`]). Safety properties (`always`, `step`) are checked in every scenario;
 //! witnesses (`sometimes`) and liveness properties (`leads_to`) where a scenario lists them.
 
+use podcheck_input::spec::{Fault, Workload};
 use podcheck_model::k8s::{ContainerState, Phase};
-use podcheck_model::spec::{Fault, Workload};
 use podcheck_model::state::*;
 use podcheck_model::{controllers, derived, drain, events, kubectl as render, kubelet, proxy};
 use podcheck_model::{Action, Cluster};
@@ -1389,7 +1389,7 @@ fn sidecar_restarted_under_never(m: &Cluster, s: &State) -> bool {
 fn deployments_rolled<'a>(
     m: &'a Cluster,
     s: &'a State,
-) -> impl Iterator<Item = (u8, &'a podcheck_model::spec::DeploymentSpec)> + 'a {
+) -> impl Iterator<Item = (u8, &'a podcheck_input::spec::DeploymentSpec)> + 'a {
     m.scenario
         .workloads
         .iter()
@@ -1576,7 +1576,7 @@ fn drain_breaks_budget(m: &Cluster, s: &State) -> bool {
 fn jobs<'a>(
     m: &'a Cluster,
     s: &'a State,
-) -> impl Iterator<Item = (u8, &'a podcheck_model::spec::JobSpec, &'a JobStatus)> + 'a {
+) -> impl Iterator<Item = (u8, &'a podcheck_input::spec::JobSpec, &'a JobStatus)> + 'a {
     s.api.workloads.iter().enumerate().filter_map(|(i, w)| {
         let job = w.job.as_ref()?;
         match &m.scenario.workloads[i] {
@@ -1720,7 +1720,7 @@ fn container_in_back_off(_: &Cluster, s: &State) -> bool {
 
 /// Whether some container of some workload's template (init containers included) has
 /// `has`: a running container can have it only then.
-fn any_template_container(m: &Cluster, has: fn(&podcheck_model::spec::Container) -> bool) -> bool {
+fn any_template_container(m: &Cluster, has: fn(&podcheck_input::spec::Container) -> bool) -> bool {
     m.scenario.workloads.iter().any(|w| {
         let t = w.template();
         t.init_containers.iter().chain(&t.containers).any(has)
@@ -2054,7 +2054,7 @@ fn graceful_stop_within_grace(_: &Cluster, s: &State, a: &Action, _: &State) -> 
 fn job_fails_only_after_limit_plus_one(m: &Cluster, s: &State) -> bool {
     s.api.workloads.iter().enumerate().all(|(i, w)| {
         let Some(job) = &w.job else { return true };
-        let podcheck_model::spec::Workload::Job { spec, .. } = &m.scenario.workloads[i] else {
+        let podcheck_input::spec::Workload::Job { spec, .. } = &m.scenario.workloads[i] else {
             return true;
         };
         job.failure() != Some(JobReason::BackoffLimitExceeded)
@@ -2256,7 +2256,7 @@ fn active_and_desired(
     m: &Cluster,
     s: &State,
     w: usize,
-    spec: &podcheck_model::spec::DeploymentSpec,
+    spec: &podcheck_input::spec::DeploymentSpec,
 ) -> (usize, usize) {
     let active = s
         .api

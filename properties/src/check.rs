@@ -43,8 +43,8 @@ use crate::timing::{
     best_case, worst_case, worst_case_when_leads_to_holds, Seconds, TimedPath, Worst,
 };
 use crate::vacuity::{self, Warning};
+use podcheck_input::spec::{Scenario, Verdict};
 use podcheck_model::footprint::Summary;
-use podcheck_model::spec::{Scenario, Verdict};
 use podcheck_model::{Action, Actor, Cluster, State};
 use std::sync::Arc;
 use std::time::Instant;
@@ -198,7 +198,8 @@ pub fn check(scenario: &Scenario, opts: &CheckOptions) -> Result<ScenarioResult,
 /// A property the scenario has no expectation for is expected to hold.
 ///
 /// ```
-/// use podcheck_model::{catalogue, Cluster, State, Verdict};
+/// use podcheck_input::catalogue;
+/// use podcheck_model::{Cluster, State, Verdict};
 /// use podcheck_properties::{check_with, CheckOptions, Kind, PropertyDef};
 ///
 /// /// No pod ever has more than one container restart (a user's own property).

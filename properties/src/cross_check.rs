@@ -8,7 +8,7 @@
 
 use crate::catalogue::{Kind, PropertyDef};
 use crate::result::PropertyResult;
-use podcheck_model::spec::{Scenario, Verdict};
+use podcheck_input::spec::{Scenario, Verdict};
 use podcheck_model::{Cluster, PropertyFn, State};
 use stateright::{Checker, Expectation, Model};
 

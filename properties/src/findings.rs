@@ -10,7 +10,7 @@
 //! program that dies at once gets requests until its kubelet and the proxies have seen it,
 //! whatever the manifests say ([`kubernetes_behaviour_in`]).
 
-use podcheck_model::spec::{Fault, Scenario};
+use podcheck_input::spec::{Fault, Scenario};
 
 /// Why a violation of property `name` is Kubernetes' own behaviour, not a finding about the
 /// manifests; `None` for a finding.

@@ -8,7 +8,7 @@
 use crate::catalogue::PropertyDef;
 use crate::explore::Run;
 use crate::timing::Seconds;
-use podcheck_model::spec::{Scenario, Verdict};
+use podcheck_input::spec::{Scenario, Verdict};
 use podcheck_model::{Action, Cluster, State};
 
 /// A `leads_to` counterexample: a run from the initial state to a state where P holds and on

@@ -49,7 +49,7 @@ use crate::catalogue::{Kind, PropertyDef};
 use crate::check::{fair_actor, seconds_of, selected};
 use crate::explore::{fingerprint, Run};
 use crate::result::expectation;
-use podcheck_model::spec::{Scenario, Verdict};
+use podcheck_input::spec::{Scenario, Verdict};
 use podcheck_model::{Action, Cluster, State};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -374,7 +374,7 @@ pub fn simulate_with(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use podcheck_model::catalogue;
+    use podcheck_input::catalogue;
 
     fn opts(seed: u64, shard: u64) -> SimOptions {
         SimOptions {

@@ -25,7 +25,7 @@
 //! tell interchangeable nodes apart, so a state has it iff its representative has it.
 
 use crate::result::PropertyResult;
-use podcheck_model::spec::Fault;
+use podcheck_input::spec::Fault;
 use podcheck_model::{Cluster, Scenario, Unsettled, Verdict};
 use serde::Serialize;
 

@@ -2,8 +2,8 @@
 //! the same unique-state count and the same `always` and `sometimes` verdicts, for every
 //! built-in scenario.
 
-use podcheck_model::catalogue;
-use podcheck_model::spec::Verdict;
+use podcheck_input::catalogue;
+use podcheck_input::spec::Verdict;
 use podcheck_properties::check::{self, CheckOptions};
 use podcheck_properties::cross_check::{compare, stateright, StaterightRun};
 

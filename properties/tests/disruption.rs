@@ -4,8 +4,9 @@
 //! an allowed eviction never takes a budget below desiredHealthy; when a pod has turned unready
 //! since, an allowed eviction can (docs/sources.md#eviction-api).
 
+use podcheck_input::catalogue;
 use podcheck_model::state::*;
-use podcheck_model::{catalogue, drain, Action, Cluster};
+use podcheck_model::{drain, Action, Cluster};
 use podcheck_properties::catalogue::{find, Kind};
 use stateright::Model;
 

@@ -4,7 +4,7 @@
 //! whole graph of a small scenario, and the trace's neighbourhood in a larger one, whose
 //! actions come from the check's graph where it has the state.
 
-use podcheck_model::catalogue;
+use podcheck_input::catalogue;
 use podcheck_properties::check::{self, CheckOptions};
 use podcheck_properties::drawing::{self, DOT_STATE_LIMIT};
 use podcheck_properties::replay;

@@ -1,7 +1,9 @@
 //! The one exploration: breadth-first numbering, first findings (shortest, the same on every
 //! run), step probes, bounds, and replay that rejects what the model does not do.
 
-use podcheck_model::{catalogue, Action, Cluster, State, Verdict};
+use podcheck_input::catalogue;
+
+use podcheck_model::{Action, Cluster, State, Verdict};
 use podcheck_properties::explore::{explore, replay, ExploreOptions, Finding, Probe};
 use podcheck_properties::{check_with, CheckOptions, Kind, PropertyDef, Steps};
 use stateright::Model;

@@ -5,7 +5,9 @@
 //! keeps, so a filter that left out a transition the property could fail on would hide a
 //! violation; this test is what says none does.
 
-use podcheck_model::{catalogue as scenarios, Action, Cluster, State, Verdict};
+use podcheck_input::catalogue as scenarios;
+
+use podcheck_model::{Action, Cluster, State, Verdict};
 use podcheck_properties::catalogue::{self, Kind, Steps};
 use podcheck_properties::{check_with, CheckOptions, PropertyDef};
 use stateright::Model;

@@ -1060,7 +1060,7 @@ fn cluster_actor(a: &podcheck_model::Action) -> Option<podcheck_model::Actor> {
 /// two termination-race scenarios are compared in `tests/cross_check.rs`, with verdicts).
 #[test]
 fn scenario_graphs_count_the_states_stateright_counts() {
-    let scenarios = podcheck_model::catalogue::builtin();
+    let scenarios = podcheck_input::catalogue::builtin();
     assert!(scenarios.len() >= 15);
     let mut compared = 0;
     for scenario in scenarios {
@@ -1087,7 +1087,7 @@ fn scenario_graphs_count_the_states_stateright_counts() {
 
 #[test]
 fn healthy_graph_is_deterministic_and_its_lassos_replay() {
-    let scenario = podcheck_model::catalogue::find("healthy").unwrap();
+    let scenario = podcheck_input::catalogue::find("healthy").unwrap();
     let model = podcheck_properties::check::model(&scenario, &[], false);
     let a = Explored::new(&model, cluster_actor, None);
     let b = Explored::new(&model, cluster_actor, None);

@@ -223,7 +223,7 @@ pub struct Size {
     /// The Kubernetes release to follow, as 1.33 (1.22 to 1.35), for every scenario; it
     /// replaces the scenario's `cluster.kubernetesVersion` (default: the newest, 1.35).
     #[arg(long, value_name = "V", value_parser = kubernetes_version)]
-    pub kubernetes_version: Option<podcheck_model::spec::Release>,
+    pub kubernetes_version: Option<podcheck_input::spec::Release>,
 }
 
 impl Size {
@@ -238,8 +238,8 @@ impl Size {
 }
 
 /// `--kubernetes-version V`.
-fn kubernetes_version(text: &str) -> Result<podcheck_model::spec::Release, String> {
-    podcheck_model::spec::Release::parse(text)
+fn kubernetes_version(text: &str) -> Result<podcheck_input::spec::Release, String> {
+    podcheck_input::spec::Release::parse(text)
 }
 
 /// `--format` of `trace` and `--trace-format` of `check -f`: the names of

@@ -5,7 +5,7 @@
 //! as `> N s`, never with a verdict.
 
 use crate::cli::common::{load, pick, say, BadInput};
-use podcheck_model::spec::Scenario;
+use podcheck_input::spec::Scenario;
 use podcheck_properties::progress;
 use std::io::Read;
 use std::process::{Child, Command, ExitCode, Stdio};

@@ -5,7 +5,7 @@ use crate::cli::args::{CheckArgs, Format};
 use crate::cli::common::{load, pick, replicas_apply, resize, stop_on_ctrl_c, BadInput};
 use crate::cli::{manifests, simulate};
 use podcheck::TraceFormat;
-use podcheck_model::spec::{Scenario, Verdict};
+use podcheck_input::spec::{Scenario, Verdict};
 use podcheck_properties::check::{self, CheckOptions, PropertyResult, ScenarioResult, WorstTime};
 use podcheck_properties::progress::{self, Bound};
 use serde::Serialize;

@@ -2,8 +2,8 @@
 //! the catalogue's scenarios picked and sized.
 
 use crate::cli::args::Size;
-use podcheck_model::catalogue;
-use podcheck_model::spec::{parse_scenarios, Scenario};
+use podcheck_input::catalogue;
+use podcheck_input::spec::{parse_scenarios, Scenario};
 use podcheck_properties::check;
 use podcheck_properties::progress;
 use std::process::ExitCode;
@@ -52,7 +52,7 @@ pub fn whole<T: TryFrom<u64>, const MIN: u64, const MAX: u64>(text: &str) -> Res
 
 /// The closest of `known` to `name`, as ` (did you mean `x`?)`, or nothing when none is close.
 pub fn did_you_mean(name: &str, known: &[&str]) -> String {
-    podcheck_model::manifest::tree::closest(name, known)
+    podcheck_input::manifest::tree::closest(name, known)
         .map(|c| format!(" (did you mean `{c}`?)"))
         .unwrap_or_default()
 }
@@ -117,7 +117,7 @@ pub fn load(catalogue_file: &Option<String>) -> Result<Vec<Scenario>, BadInput> 
         Some(path) => {
             let text = podcheck::read_text_file(std::path::Path::new(path))?;
             let list = parse_scenarios(&text, path).map_err(|e| {
-                if podcheck_model::manifest::looks_like_manifests(&text) {
+                if podcheck_input::manifest::looks_like_manifests(&text) {
                     BadInput(format!(
                         "{path}: this is a Kubernetes manifest, not a podcheck scenario list: check it with podcheck check -f {path}"
                     ))

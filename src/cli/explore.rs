@@ -2,7 +2,7 @@
 //! counterexamples.
 
 use crate::cli::common::BadInput;
-use podcheck_model::spec::{Scenario, Verdict};
+use podcheck_input::spec::{Scenario, Verdict};
 use podcheck_properties::check::{self, CheckOptions};
 use std::process::ExitCode;
 

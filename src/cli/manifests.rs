@@ -8,7 +8,7 @@ use crate::cli::args::{Format, Size};
 use crate::cli::check::{json_scenario, print_table, print_warnings, with_traces, JsonScenario};
 use crate::cli::common::{did_you_mean, replicas_apply, stop_on_ctrl_c, BadInput};
 use podcheck::{Application, Check, Checked, Observer, Plan, TraceFormat};
-use podcheck_model::manifest::{self, Reading};
+use podcheck_input::manifest::{self, Reading};
 use podcheck_properties::check::CheckOptions;
 use serde::Serialize;
 use std::process::ExitCode;
@@ -166,7 +166,7 @@ pub struct ManifestArgs {
 }
 
 /// How a plan's reason for having nothing to act on reads when a workload's annotation left
-/// the plan out (`podcheck_model::plan`).
+/// the plan out (`podcheck_input::plan`).
 const LEFT_OUT: &str = "podcheck.dev/plans annotation leaves it out";
 
 /// What `check -f`, `trace -f` and `explore -f` print as the library reads and checks: the
@@ -249,7 +249,7 @@ pub fn plan_scenarios(
     paths: &[String],
     plans: &[String],
     size: Size,
-) -> Result<Vec<podcheck_model::spec::Scenario>, BadInput> {
+) -> Result<Vec<podcheck_input::spec::Scenario>, BadInput> {
     let named = parse_plans(plans)?;
     let prepared = Check::paths(paths.to_vec())
         .plans(named)

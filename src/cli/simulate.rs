@@ -4,7 +4,7 @@
 use crate::cli::args::{Format, Size};
 use crate::cli::common::BadInput;
 use podcheck::swarm::{self, PropertyReport, SizeFlags, MAX_DEPTH, MAX_SHARDS};
-use podcheck_model::spec::{Scenario, Verdict};
+use podcheck_input::spec::{Scenario, Verdict};
 use podcheck_model::Cluster;
 use podcheck_properties::simulate::SimOptions;
 use podcheck_properties::PropertyDef;

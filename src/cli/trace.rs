@@ -3,7 +3,7 @@
 use crate::cli::check::run_end;
 use crate::cli::common::{did_you_mean, stop_on_ctrl_c, BadInput};
 use podcheck::TraceFormat;
-use podcheck_model::spec::{Scenario, Verdict};
+use podcheck_input::spec::{Scenario, Verdict};
 use podcheck_properties::check::{self, CheckOptions, PropertyResult, ScenarioResult};
 use std::process::ExitCode;
 

@@ -4,9 +4,9 @@
 //! controllers' and the node lifecycle controller's events, which are about other objects,
 //! are derived here from the action and the states around it.
 
+use podcheck_input::spec::FailingStep;
 use podcheck_model::controllers::{self, node_lifecycle};
 use podcheck_model::events::*;
-use podcheck_model::spec::FailingStep;
 use podcheck_model::state::*;
 use podcheck_model::{Action, Context};
 use serde::{Deserialize, Serialize};
@@ -147,7 +147,7 @@ pub fn events(m: &Context, before: &State, action: &Action, after: &State) -> Ve
     out
 }
 
-fn container<'a>(m: &'a Context, pod: &Pod, c: C) -> &'a podcheck_model::spec::Container {
+fn container<'a>(m: &'a Context, pod: &Pod, c: C) -> &'a podcheck_input::spec::Container {
     let t = m.workload(pod.workload).template();
     if c.init {
         &t.init_containers[c.ctr as usize]

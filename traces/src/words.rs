@@ -1,9 +1,9 @@
 //! One wording of every action: the text trace, JSON, ITF, Mermaid, DOT and the Explorer all
 //! name actors and actions through this module, so they cannot drift apart.
 
+use podcheck_input::spec::Fault;
 use podcheck_model::controllers::{self, node_lifecycle, Controller};
 use podcheck_model::kubelet::{self, Step};
-use podcheck_model::spec::Fault;
 use podcheck_model::state::*;
 use podcheck_model::{drain, faults, proxy, scheduler, Action, Actor, Context};
 
@@ -203,7 +203,7 @@ pub fn what(m: &Context, state: &State, action: &Action, after: &State) -> Strin
             }
             controllers::Action::AttachVolume { claim, node } => {
                 let fails = podcheck_model::derived::dsw_pods(m, state, claim, node).any(|p| {
-                    m.step_failure(p.workload, podcheck_model::spec::FailingStep::AttachVolume)
+                    m.step_failure(p.workload, podcheck_input::spec::FailingStep::AttachVolume)
                         .is_some()
                 });
                 format!(

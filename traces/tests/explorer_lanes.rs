@@ -3,9 +3,10 @@
 //! every controller lights up kube-controller-manager, which runs them all (the Deployment,
 //! disruption and EndpointSlice controllers did not, when the box listed seven of the ten).
 
+use podcheck_input::catalogue;
 use podcheck_model::controllers::{self, node_lifecycle, Controller};
 use podcheck_model::state::NodeId;
-use podcheck_model::{catalogue, Action, Cluster, State};
+use podcheck_model::{Action, Cluster, State};
 use podcheck_properties::check;
 use podcheck_traces::explorer::view::{lanes, svg, Lane};
 use stateright::Model;

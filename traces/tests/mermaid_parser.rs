@@ -7,7 +7,7 @@
 //! which makes it fail. The Rust-side structural check (`common::check_mermaid`) runs in
 //! `traces.rs` either way.
 
-use podcheck_model::catalogue;
+use podcheck_input::catalogue;
 use podcheck_properties::check::{self, CheckOptions};
 use podcheck_traces::{mermaid, RawPath};
 use std::io::Write;

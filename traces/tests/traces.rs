@@ -7,8 +7,9 @@
 //! are produced for every violated property: JSON and ITF are read back, Mermaid is checked
 //! structurally, DOT is produced or refused with a message.
 
-use podcheck_model::spec::Verdict;
-use podcheck_model::{catalogue, Cluster};
+use podcheck_input::catalogue;
+use podcheck_input::spec::Verdict;
+use podcheck_model::Cluster;
 use podcheck_properties::check::{self, CheckOptions, ScenarioResult};
 use podcheck_properties::Kind;
 use podcheck_traces::{dot, itf, mermaid, render_text, RawPath, Trace};

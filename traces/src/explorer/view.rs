@@ -14,12 +14,12 @@
 //! Everything here is a pure function of the model and the states it is given.
 
 use crate::{words, Kind};
+use podcheck_input::spec::Fault;
 use podcheck_model::controllers::Controller;
 use podcheck_model::derived::{next_eviction_in, pod_request, taints};
 use podcheck_model::k8s::Resources;
 use podcheck_model::kubectl as render;
 use podcheck_model::kubelet::under_memory_pressure;
-use podcheck_model::spec::Fault;
 use podcheck_model::state::*;
 use podcheck_model::Verdict;
 use podcheck_model::{proxy, scheduler, time, Action, Actor, Cluster};
@@ -53,7 +53,7 @@ fn ctr_spec<'a>(
     rt: &PodRt,
     init: bool,
     i: usize,
-) -> &'a podcheck_model::spec::Container {
+) -> &'a podcheck_input::spec::Container {
     let t = m.workload(rt.workload).template();
     if init {
         &t.init_containers[i]
@@ -111,7 +111,7 @@ fn node_taints(m: &Cluster, s: &State, n: u8) -> Vec<String> {
 }
 
 /// A workload and its controller's status, in a few words.
-fn workload_words(w: &podcheck_model::spec::Workload, st: &WorkloadStatus) -> String {
+fn workload_words(w: &podcheck_input::spec::Workload, st: &WorkloadStatus) -> String {
     let mut v = format!("{} {}", w.kind(), w.name());
     if let Some(r) = w.replicas() {
         v.push_str(&format!(": replicas {r}"));

@@ -148,7 +148,7 @@ pub fn odd_names_trace() -> (
     podcheck_traces::Trace,
 ) {
     use podcheck_properties::check::{self, CheckOptions};
-    let s = podcheck_model::spec::parse_scenarios(ODD_NAMES_YAML, "odd-names.yaml")
+    let s = podcheck_input::spec::parse_scenarios(ODD_NAMES_YAML, "odd-names.yaml")
         .unwrap()
         .remove(0);
     assert_eq!(s.name, ODD_NAMES.0);
