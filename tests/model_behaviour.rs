@@ -2,7 +2,7 @@
 //! model applies is the CrashLoopBackOff schedule of `doBackOff` (10 s doubling to 300 s), and
 //! the image pulls it attempts follow client-go's `IsInBackOffSinceUpdate` (the rule of
 //! backoff_test.go TestIsInBackOffSinceUpdate), because the kubelet calls the same back-off
-//! functions the conformance tests in model/tests/backoff.rs check.
+//! functions the conformance tests in k8s/tests/backoff.rs check.
 
 use podcheck_input::catalogue;
 use podcheck_model::k8s::crash_loop_delays;

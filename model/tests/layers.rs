@@ -1,11 +1,11 @@
 //! The workspace's crates depend in one direction: podcheck-k8s (upstream logic) →
 //! podcheck-input (the scenario, manifests, plans) → podcheck-model → podcheck-properties →
 //! podcheck-traces → podcheck (the command line); `k8s-openapi` is the manifest reader's
-//! alone. Within the model and the input crate, modules import in one direction too: for the
-//! model, scenario → state → what sits below the components → the components (none of which
-//! imports another) → the cluster's composition. These tests read the manifests and the
-//! sources and fail on any dependency or import against that order, naming the file and what
-//! it reaches for.
+//! alone. Within the model, the input crate and the properties crate, modules import in one
+//! direction too: for the model, scenario → state → what sits below the components → the
+//! components (none of which imports another) → the cluster's composition. These tests read
+//! the manifests and the sources and fail on any dependency or import against that order,
+//! naming the file and what it reaches for; each table is checked to have no circle.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
@@ -79,6 +79,77 @@ fn input_allowed() -> BTreeMap<&'static str, BTreeSet<&'static str>> {
     m.into_iter()
         .map(|(k, v)| (k, v.into_iter().collect()))
         .collect()
+}
+
+/// Each module of `podcheck-properties` and the modules it may use: the catalogue and the
+/// search below, a property's result above them, the vacuity warnings and the Stateright
+/// cross-check above the result, the checking above those, and what reads a check (the
+/// drawing of its graph, random-walk checking) on top.
+fn properties_allowed() -> BTreeMap<&'static str, BTreeSet<&'static str>> {
+    let mut m: BTreeMap<&str, Vec<&str>> = BTreeMap::new();
+    // The properties themselves: typed conditions on the model's states and steps.
+    m.insert("catalogue", vec![]);
+    // Progress lines and the bounds that stop a phase.
+    m.insert("progress", vec![]);
+    // Findings of a check apart from Kubernetes behaviour.
+    m.insert("findings", vec![]);
+    // The state graph and its search, and what is judged on the graph.
+    m.insert("explore", vec!["progress"]);
+    m.insert("liveness", vec!["explore", "progress"]);
+    m.insert("timing", vec!["explore", "liveness", "progress"]);
+    // One property's verdict, trace, lasso and times.
+    m.insert("result", vec!["catalogue", "explore", "timing"]);
+    // Read the results: what a check never saw happen, and Stateright's own verdicts.
+    m.insert("vacuity", vec!["result"]);
+    m.insert("cross_check", vec!["catalogue", "result"]);
+    // The checking, over everything below it.
+    m.insert(
+        "check",
+        vec![
+            "catalogue",
+            "explore",
+            "liveness",
+            "timing",
+            "progress",
+            "result",
+            "vacuity",
+            "cross_check",
+        ],
+    );
+    // What DOT draws of a check's graph (a renderer only renders it).
+    m.insert("drawing", vec!["check", "explore"]);
+    // Random walks over the same properties, confirmed as the checking confirms its traces.
+    m.insert("simulate", vec!["catalogue", "check", "explore", "result"]);
+    m.insert("lib", vec![]);
+    m.into_iter()
+        .map(|(k, v)| (k, v.into_iter().collect()))
+        .collect()
+}
+
+/// The modules of a table in an order where each comes after every module it may use, or
+/// the modules left on a circle.
+fn one_direction(allowed: &BTreeMap<&str, BTreeSet<&str>>) -> Result<Vec<String>, Vec<String>> {
+    let mut placed: Vec<String> = Vec::new();
+    let mut left: BTreeSet<&str> = allowed.keys().copied().collect();
+    while !left.is_empty() {
+        let ready: Vec<&str> = left
+            .iter()
+            .copied()
+            .filter(|m| {
+                allowed[m]
+                    .iter()
+                    .all(|u| placed.iter().any(|p| p == u) || !allowed.contains_key(u))
+            })
+            .collect();
+        if ready.is_empty() {
+            return Err(left.into_iter().map(String::from).collect());
+        }
+        for m in ready {
+            left.remove(m);
+            placed.push(m.to_string());
+        }
+    }
+    Ok(placed)
 }
 
 /// The workspace's crates, bottom up: each may depend on the ones before it only. The
@@ -290,6 +361,31 @@ fn input_modules_import_in_one_direction() {
 }
 
 #[test]
+fn properties_modules_import_in_one_direction() {
+    let src = workspace_root().join("properties/src");
+    let (problems, checked) = module_problems(&src, &properties_allowed(), &[]);
+    assert!(checked >= 12, "only {checked} properties files were read");
+    assert!(
+        problems.is_empty(),
+        "imports against the layer order of the properties crate:\n{}",
+        problems.join("\n")
+    );
+}
+
+#[test]
+fn every_layer_table_is_one_order() {
+    for (name, table) in [
+        ("model", allowed()),
+        ("input", input_allowed()),
+        ("properties", properties_allowed()),
+    ] {
+        if let Err(circle) = one_direction(&table) {
+            panic!("the {name} layer table has a circle: {circle:?} cannot be put in one order");
+        }
+    }
+}
+
+#[test]
 fn crates_depend_in_one_direction() {
     let root = workspace_root();
     let text = std::fs::read_to_string(root.join("Cargo.toml")).expect("the workspace manifest");
@@ -343,6 +439,23 @@ fn the_layer_check_sees_a_bad_import() {
     let input = input_allowed();
     assert!(!input["spec"].contains("manifest"));
     assert!(!input["manifest"].contains("plan"));
+    // The circle the properties' order ended: the result read from the checking.
+    let properties = properties_allowed();
+    assert!(!properties["vacuity"].contains("check"));
+    let mut circular = properties.clone();
+    circular.get_mut("result").unwrap().insert("check");
+    assert_eq!(
+        one_direction(&circular).unwrap_err(),
+        [
+            "check",
+            "cross_check",
+            "drawing",
+            "result",
+            "simulate",
+            "vacuity"
+        ]
+    );
+    assert!(one_direction(&properties).is_ok());
 }
 
 #[test]

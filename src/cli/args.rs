@@ -135,11 +135,11 @@ pub struct CheckArgs {
     #[arg(long)]
     pub traces: bool,
     /// Explore every state, also those that differ from one already found only by which
-    /// of two interchangeable nodes holds what (see "Symmetry" in README).
+    /// of two interchangeable nodes holds what (see docs/symmetry.md).
     #[arg(long)]
     pub no_reduction: bool,
     /// Make every successor, also one the search can name from a diamond of two
-    /// independent steps it has made already (see "Diamonds" in README): the same states,
+    /// independent steps it has made already (see "Diamonds" in docs/performance.md): the same states,
     /// edges, verdicts and traces, only slower; for comparison.
     #[arg(long)]
     pub no_diamonds: bool,
@@ -161,8 +161,8 @@ pub struct CheckArgs {
     /// `.yml` or `.json` files is one application, its files together, named by its
     /// path; the files named directly and stdin together make one more. A folder or file
     /// given twice is read once; each file is read up to 16 MiB. Each application is
-    /// checked on its own under every plan of --plan, from the settled cluster (see "Your
-    /// own manifests" in README).
+    /// checked on its own under every plan of --plan, from the settled cluster (see
+    /// docs/manifests.md).
     #[arg(short = 'f', long = "filename", value_name = "PATH")]
     pub filename: Vec<String>,
     /// With -f: the fault plans to check, comma-separated (default: all): delete-pod,

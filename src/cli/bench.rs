@@ -1,4 +1,4 @@
-//! `podcheck bench`: the figures of README's scaling table. Every scenario, at its own size and
+//! `podcheck bench`: the figures of the scaling table in docs/performance.md. Every scenario, at its own size and
 //! at every `--size` asked for it, is checked in a process of its own (`podcheck check …
 //! --format json`), under a time limit: a run that passes it gets a Ctrl-C, so that it
 //! reports how far it got, and is killed if it does not end soon after. Such a run is reported

@@ -187,7 +187,7 @@ pub struct JsonScenario<'a> {
     /// class of states that differ only by which of them holds what); empty if none.
     symmetry: &'a [Vec<String>],
     properties: Vec<JsonProperty<'a>>,
-    /// What the check never saw happen (complete runs only): see "Vacuity" in README.
+    /// What the check never saw happen (complete runs only): see "Vacuity" in docs/checking.md.
     warnings: Vec<JsonWarning<'a>>,
 }
 

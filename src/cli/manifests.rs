@@ -31,7 +31,7 @@ fn print_reading(r: &Reading, unused: Unused) {
     }
     if !r.assumed.is_empty() {
         eprintln!(
-            "assumed in {} (say otherwise with annotations {}…; see README):",
+            "assumed in {} (say otherwise with annotations {}…; see docs/manifests.md):",
             r.scenario.name,
             manifest::PREFIX
         );

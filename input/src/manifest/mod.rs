@@ -1561,7 +1561,7 @@ impl Reader {
                 let msg = if !all.contains(&field) {
                     match tree::closest(field, &all) {
                         Some(c) => format!("not an annotation podcheck reads, ignored; did you mean `{PREFIX}{c}`?"),
-                        None => "not an annotation podcheck reads, ignored (they are listed in README, \"Your own manifests\")".to_string(),
+                        None => "not an annotation podcheck reads, ignored (they are listed in docs/manifests.md)".to_string(),
                     }
                 } else if !allowed.contains(&field) {
                     format!(

@@ -137,7 +137,7 @@ pub fn compute_status(m: &Context, _s: &State, pod: &Pod, rt: &PodRt) -> PodStat
     // The model reports the terminal phase of a terminating pod once the pod worker has
     // finished with it (after SyncTerminatedPod). Upstream may write it just before
     // SyncTerminatedPod; that window is where the OutOfcpu race of kubernetes#106884 lives,
-    // which this model leaves out (see README).
+    // which this model leaves out (see docs/model.md).
     // Before 1.27 (PR #115331) the kubelet wrote no terminal phase for a pod it terminated:
     // `getPhase` had no `podIsTerminal`, and `TerminatePod` did not mark the pod Failed.
     let terminal_phase = m.by_release.terminal_phase_on_delete;
