@@ -97,7 +97,7 @@ pub fn shown_trace(m: &Cluster, p: &PropertyResult) -> Option<Result<(RawPath, T
 
 /// The trace of property `p` of a check, rendered: `Ok(None)` when it has no run to show.
 /// DOT draws `graph`: the check's kept graph, or one explored for drawing by the caller
-/// (`podcheck_properties::drawing::graph_to_draw`; a renderer does not explore).
+/// (a renderer does not explore: the library does, where the check kept no graph).
 pub fn render_trace(
     r: &ScenarioResult,
     p: &PropertyResult,
