@@ -1720,3 +1720,169 @@ spec:
         "{err}"
     );
 }
+
+/// A Deployment `web` of two replicas whose pods carry `node_selector` (a YAML flow map).
+fn web_with_node_selector(node_selector: &str) -> String {
+    format!(
+        r#"apiVersion: apps/v1
+kind: Deployment
+metadata: {{name: web}}
+spec:
+  replicas: 2
+  selector: {{matchLabels: {{app: web}}}}
+  template:
+    metadata: {{labels: {{app: web}}}}
+    spec:
+      nodeSelector: {node_selector}
+      containers:
+      - name: app
+        image: web:1
+"#
+    )
+}
+
+/// The nodes the pods of the settled start of `scenario` are placed on, by name, sorted (a
+/// pod that fits no node is left out).
+fn placed_on(scenario: &spec::Scenario) -> Vec<String> {
+    let m = podcheck_model::cluster::Cluster::new(scenario.clone(), Vec::new());
+    let mut on: Vec<String> = m
+        .start
+        .api
+        .pods
+        .iter()
+        .filter_map(|p| p.node)
+        .map(|n| scenario.cluster.nodes[n.index()].name.clone())
+        .collect();
+    on.sort();
+    on
+}
+
+/// `nodeSelector: {kubernetes.io/os: linux}`, in most Helm charts, on the default nodes: they
+/// carry the labels every kubelet sets (`kubelet_node_status.go` `initialNode`), so the pods
+/// schedule, every plan checks them, and there is no finding (exit 0). Nodes without those
+/// labels would leave the pods Pending: a rollout that never completes (a finding, exit 1),
+/// and a delete-pod that checks nothing.
+#[test]
+fn a_kubernetes_io_os_linux_selector_schedules_on_the_default_nodes() {
+    let dir = TempDir::new("os-linux");
+    let text = web_with_node_selector("{kubernetes.io/os: linux, kubernetes.io/arch: amd64}");
+    let file = dir.write("web.yaml", &text);
+    let r = one(&file, &text).expect("read");
+    assert!(
+        r.assumed.iter().any(|a| a.contains("no Node given")
+            && a.contains(
+                "kubernetes.io/os=linux, kubernetes.io/arch=amd64, kubernetes.io/hostname=<name>"
+            )),
+        "{:?}",
+        r.assumed
+    );
+    assert_eq!(placed_on(&r.scenario).len(), 2);
+    // Every plan (rollout among them), then delete-pod alone.
+    for plans in [&[][..], &["--plan", "delete-pod"][..]] {
+        let args = [&["check", "-f", file.as_str()][..], plans].concat();
+        let (code, out, err) = podcheck(&args);
+        assert_eq!(code, Some(0), "{args:?}\n{out}\n{err}");
+        assert!(
+            out.lines()
+                .last()
+                .is_some_and(|l| l.contains(": 0 findings in 0 scenarios;")),
+            "{args:?}\n{out}"
+        );
+        assert!(!out.contains("finding: "), "{args:?}\n{out}");
+        // Checked, not passed over: the pods are placed and the cluster settles.
+        assert!(
+            !err.contains("only the start state was explored") && !err.contains("never settled"),
+            "{args:?}\n{err}"
+        );
+        assert!(!err.contains("warning: "), "{args:?}\n{err}");
+    }
+    let (_, out, _) = podcheck(&["check", "-f", &file]);
+    assert!(out.contains(&format!("{file}: rollout web  (")), "{out}");
+}
+
+/// `kubernetes.io/hostname` is the node's name: a nodeSelector on it pins the pods to that
+/// node, the one the scheduler would not pick first (node-1 has the more cpu free).
+#[test]
+fn a_kubernetes_io_hostname_selector_pins_the_pods_to_that_default_node() {
+    let pick = one("web.yaml", &web_with_node_selector("{}")).expect("read");
+    assert_eq!(
+        podcheck_model::cluster::first_pod_nodes(&pick.scenario),
+        [Some("node-1".to_string())]
+    );
+    for name in ["node-1", "node-2"] {
+        let text = web_with_node_selector(&format!("{{kubernetes.io/hostname: {name}}}"));
+        let r = one("web.yaml", &text).expect("read");
+        assert_eq!(placed_on(&r.scenario), [name, name], "{name}");
+        assert_eq!(
+            podcheck_model::cluster::first_pod_nodes(&r.scenario),
+            [Some(name.to_string())]
+        );
+    }
+    // No default node has another name.
+    let r = one(
+        "web.yaml",
+        &web_with_node_selector("{kubernetes.io/hostname: node-3}"),
+    )
+    .expect("read");
+    assert!(placed_on(&r.scenario).is_empty());
+}
+
+/// A Node object keeps its own labels as read (a Windows node's kubelet sets
+/// `kubernetes.io/os=windows`), and gets the kubelet's well-known ones it lacks: its name as
+/// `kubernetes.io/hostname`, `kubernetes.io/arch=amd64`.
+#[test]
+fn a_node_object_keeps_its_own_os_label_and_gets_the_ones_it_lacks() {
+    const NODES: &str = r#"---
+apiVersion: v1
+kind: Node
+metadata:
+  name: win-1
+  labels: {kubernetes.io/os: windows, pool: win}
+status:
+  allocatable: {cpu: "4", memory: 8Gi}
+---
+apiVersion: v1
+kind: Node
+metadata:
+  name: lin-1
+status:
+  allocatable: {cpu: "4", memory: 8Gi}
+"#;
+    let read_with = |selector: &str| {
+        let text = format!("{}{NODES}", web_with_node_selector(selector));
+        one("app.yaml", &text).expect("read")
+    };
+    let r = read_with("{}");
+    let win = &r.scenario.cluster.nodes[0];
+    assert_eq!(win.name, "win-1");
+    assert_eq!(
+        win.labels.get("kubernetes.io/os").map(String::as_str),
+        Some("windows")
+    );
+    assert_eq!(win.labels.get("pool").map(String::as_str), Some("win"));
+    assert!(!r.assumed.iter().any(|a| a.contains("no Node given")));
+    for (selector, on) in [
+        ("{kubernetes.io/os: windows}", ["win-1", "win-1"]),
+        ("{kubernetes.io/os: linux}", ["lin-1", "lin-1"]),
+        (
+            "{kubernetes.io/hostname: win-1, kubernetes.io/arch: amd64}",
+            ["win-1", "win-1"],
+        ),
+        (
+            "{kubernetes.io/hostname: lin-1, kubernetes.io/os: linux}",
+            ["lin-1", "lin-1"],
+        ),
+    ] {
+        assert_eq!(placed_on(&read_with(selector).scenario), on, "{selector}");
+    }
+    // The Windows node is not Linux, and neither node is the other.
+    for selector in [
+        "{kubernetes.io/hostname: win-1, kubernetes.io/os: linux}",
+        "{kubernetes.io/hostname: lin-1, pool: win}",
+    ] {
+        assert!(
+            placed_on(&read_with(selector).scenario).is_empty(),
+            "{selector}"
+        );
+    }
+}

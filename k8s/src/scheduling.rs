@@ -8,11 +8,13 @@
 //! `RequiredNodeAffinity.Match`);
 //! `FitError.Error` (pkg/scheduler/framework/types.go); the kubelet's `predicateAdmitHandler.Admit`
 //! reason mapping (pkg/kubelet/lifecycle/predicate.go); `getMinTolerationTime` and
-//! `processPodOnNode` (pkg/controller/tainteviction/taint_eviction.go).
+//! `processPodOnNode` (pkg/controller/tainteviction/taint_eviction.go); the labels the kubelet
+//! registers its node with (pkg/kubelet/kubelet_node_status.go `initialNode`).
 //!
 //! Sources: `docs/sources.md#scheduler-resource-fit-and-scoring`,
 //! `docs/sources.md#scheduler-taints-and-tolerations`, `docs/sources.md#scheduler-nodeselector`,
-//! `docs/sources.md#kubelet-admission`, `docs/sources.md#taint-eviction`. Conformance rows: the
+//! `docs/sources.md#kubelet-admission`, `docs/sources.md#taint-eviction`,
+//! `docs/sources.md#kubelet-well-known-node-labels`. Conformance rows: the
 //! derived taint-eviction timing table.
 
 use serde::{Deserialize, Serialize};
@@ -180,6 +182,34 @@ pub fn least_allocated_score(
         allocatable.memory_mi,
     );
     (cpu + mem) / 2
+}
+
+/// The well-known labels a kubelet gives the Node it registers (`pkg/kubelet/kubelet_node_status.go`
+/// `initialNode`): `kubernetes.io/hostname` (its hostname, here the node's name),
+/// `kubernetes.io/os` and `kubernetes.io/arch` (`runtime.GOOS` and `runtime.GOARCH` of the
+/// kubelet's binary, here `linux` and `amd64`).
+pub fn kubelet_default_labels(node_name: &str) -> [(&'static str, String); 3] {
+    [
+        ("kubernetes.io/hostname", node_name.to_string()),
+        ("kubernetes.io/os", "linux".to_string()),
+        ("kubernetes.io/arch", "amd64".to_string()),
+    ]
+}
+
+/// A node's labels as its kubelet leaves them: `labels`, and each of
+/// [`kubelet_default_labels`] where `labels` lacks its key. A value the node gives is the one
+/// its kubelet set (a kubelet built for Windows sets `kubernetes.io/os=windows`; its
+/// `--node-labels` override the defaults in `initialNode`), and stays; a key it lacks the
+/// kubelet adds, to a Node that already exists as well (`updateDefaultLabels`).
+pub fn node_labels_with_kubelet_defaults(
+    node_name: &str,
+    labels: &BTreeMap<String, String>,
+) -> BTreeMap<String, String> {
+    let mut all = labels.clone();
+    for (k, v) in kubelet_default_labels(node_name) {
+        all.entry(k.to_string()).or_insert(v);
+    }
+    all
 }
 
 /// `labels.SelectorFromSet(pod.Spec.NodeSelector).Matches(node.Labels)`: every

@@ -310,6 +310,57 @@ fn node_selector_rules() {
     assert!(!node_selector_matches(&m(&[("gpu", "true")]), &labels));
 }
 
+/// The labels a kubelet registers its node with (`kubelet_node_status.go` `initialNode`):
+/// hostname, os and arch, each where the node does not give its own.
+#[test]
+fn kubelet_default_node_labels() {
+    let m = |xs: &[(&str, &str)]| -> BTreeMap<String, String> {
+        xs.iter()
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .collect()
+    };
+    assert_eq!(
+        node_labels_with_kubelet_defaults("node-1", &m(&[])),
+        m(&[
+            ("kubernetes.io/arch", "amd64"),
+            ("kubernetes.io/hostname", "node-1"),
+            ("kubernetes.io/os", "linux"),
+        ])
+    );
+    // The node's own values stay; its other labels too.
+    assert_eq!(
+        node_labels_with_kubelet_defaults(
+            "win-1",
+            &m(&[("kubernetes.io/os", "windows"), ("pool", "win")])
+        ),
+        m(&[
+            ("kubernetes.io/arch", "amd64"),
+            ("kubernetes.io/hostname", "win-1"),
+            ("kubernetes.io/os", "windows"),
+            ("pool", "win"),
+        ])
+    );
+    assert_eq!(
+        node_labels_with_kubelet_defaults(
+            "n1",
+            &m(&[
+                ("kubernetes.io/hostname", "ip-10-0-0-1"),
+                ("kubernetes.io/arch", "arm64")
+            ])
+        ),
+        m(&[
+            ("kubernetes.io/arch", "arm64"),
+            ("kubernetes.io/hostname", "ip-10-0-0-1"),
+            ("kubernetes.io/os", "linux"),
+        ])
+    );
+    // The Helm charts' selector matches a default node.
+    assert!(node_selector_matches(
+        &m(&[("kubernetes.io/os", "linux")]),
+        &node_labels_with_kubelet_defaults("node-2", &m(&[]))
+    ));
+}
+
 /// `FitError.Error()` format (pkg/scheduler/framework/types.go).
 #[test]
 fn unschedulable_message_format() {

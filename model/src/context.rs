@@ -8,6 +8,7 @@ use crate::state::*;
 use podcheck_input::spec::{
     AccessMode, Container, FailingStep, Fault, PodSpec, Release, Scenario, Workload,
 };
+use std::collections::BTreeMap;
 
 /// What a scenario fixes for the whole exploration.
 #[derive(Clone, Debug)]
@@ -47,6 +48,11 @@ pub struct Context {
     pub success_rules: Vec<Vec<(Option<u16>, Option<u8>)>>,
     /// Per workload: the PodDisruptionBudgets whose selector matches its pods, by index.
     pub budgets: Vec<Vec<u8>>,
+    /// Per node, in node order: its labels as its kubelet registers it, the scenario's and
+    /// the well-known ones it lacks (`kubernetes.io/hostname`, `kubernetes.io/os`,
+    /// `kubernetes.io/arch`: [`crate::k8s::node_labels_with_kubelet_defaults`]). The
+    /// scheduler and kubelet admission match a pod's node selector against these.
+    pub node_labels: Vec<BTreeMap<String, String>>,
 }
 
 /// A cache of a pure function of parts of the state, by their content hashes (64-bit, as the
@@ -434,8 +440,15 @@ impl Context {
             .workloads
             .iter()
             .any(|w| matches!(w, Workload::Deployment { spec, .. } if spec.min_ready_seconds > 0));
+        let node_labels = scenario
+            .cluster
+            .nodes
+            .iter()
+            .map(|n| crate::k8s::node_labels_with_kubelet_defaults(&n.name, &n.labels))
+            .collect();
         Context {
             budgets,
+            node_labels,
             min_ready,
             claims,
             pod_claims,

@@ -72,7 +72,7 @@ pub fn filter(m: &Context, s: &State, pod: &Pod) -> Vec<Vec<String>> {
                 &spec.node_selector,
                 spec.required_node_affinity.as_deref(),
                 &node.name,
-                &node.labels,
+                &m.node_labels[n],
             ) {
                 reasons.push("node(s) didn't match Pod's node affinity/selector".into());
             }

@@ -2309,7 +2309,7 @@ impl Reader {
         if !nodes.is_empty() {
             cluster.nodes = nodes;
         } else {
-            self.assumed.push("cluster: no Node given: two nodes of 4 CPUs and 8 GiB, one with 1 CPU and one with 2 CPUs already requested by other pods".into());
+            self.assumed.push("cluster: no Node given: two nodes of 4 CPUs and 8 GiB, one with 1 CPU and one with 2 CPUs already requested by other pods, labelled as a kubelet labels its node (kubernetes.io/os=linux, kubernetes.io/arch=amd64, kubernetes.io/hostname=<name>)".into());
         }
         // The Service: the model holds one, over the workloads whose pod labels it selects.
         let mut service = None;

@@ -123,6 +123,9 @@ pub struct NodeSpec {
     /// Requests of pods outside the scenario that already run on the node.
     #[serde(default)]
     pub used_by_other_pods: Resources,
+    /// The node's labels. The model adds the three a kubelet registers its node with where
+    /// they are missing: `kubernetes.io/hostname` (the name), `kubernetes.io/os=linux`,
+    /// `kubernetes.io/arch=amd64` (`docs/sources.md#kubelet-well-known-node-labels`).
     #[serde(default)]
     pub labels: BTreeMap<String, String>,
     #[serde(default)]

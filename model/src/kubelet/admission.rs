@@ -63,7 +63,7 @@ pub(super) fn admission_failure(
         &spec.node_selector,
         spec.required_node_affinity.as_deref(),
         &node.name,
-        &node.labels,
+        &m.node_labels[n.index()],
     ) {
         return Some((
             "NodeAffinity".into(),
