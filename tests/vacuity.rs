@@ -190,3 +190,35 @@ fn no_violated_property_is_vacuous() {
         "{violated} violated properties with a premise"
     );
 }
+
+/// The rule, whatever a premise says: a property of one's own whose premise no state has, and
+/// that a run breaks, is violated, not vacuous, and no warning says it holds vacuously (here
+/// under the name of a property the scenario lists, which is what a warning needs).
+#[test]
+fn a_violated_property_is_not_vacuous_whatever_its_premise() {
+    use podcheck_model::{Cluster, State};
+    use podcheck_properties::{Kind, Premise, PropertyDef};
+    fn never(_: &Cluster, _: &State) -> bool {
+        false
+    }
+    let name = "force-delete-sigterm-ignored";
+    let text = common::yaml::force_delete_ignoring_sigterm(name);
+    let s = parse_scenarios(&text, "test.yaml").unwrap().remove(0);
+    let def = PropertyDef {
+        name: "graceful_stop_within_grace",
+        kind: Kind::Always(never),
+        sentence: "Nothing ever happens.",
+        source: "this test",
+        layer: "model",
+        premise: Some(Premise {
+            condition: never,
+            sentence: "a state that no run has",
+        }),
+    };
+    let r = check::check_with(&s, &[def], &CheckOptions::default()).unwrap();
+    assert!(r.complete);
+    assert_eq!(r.properties[0].verdict, Verdict::Violated);
+    assert!(!r.properties[0].vacuous);
+    assert!(contradictions(&r).is_empty(), "{:?}", contradictions(&r));
+    assert!(r.warnings.is_empty(), "{:?}", r.warnings);
+}
