@@ -1728,6 +1728,48 @@ fn a_fault_that_never_happens_is_a_warning_and_strict_makes_it_an_error() {
     );
 }
 
+/// A force delete of a pod whose program ignores SIGTERM: the object is gone at once, the
+/// kubelet kills the containers as a pod being deleted and SIGKILLs them when the grace runs
+/// out. `graceful_stop_within_grace` is violated with a trace, and neither the report, nor
+/// its JSON, nor a warning on stderr calls it vacuous: with `--strict`, the run has no warning
+/// at all.
+#[test]
+fn a_violated_property_is_never_called_vacuous() {
+    let dir = TempDir::new("violated-not-vacuous");
+    let name = "force-delete-sigterm-ignored";
+    let file = dir.write(
+        "force.yaml",
+        &common::yaml::force_delete_ignoring_sigterm(name),
+    );
+    let args = ["check", "--catalogue", file.as_str(), name, "--strict"];
+    let o = run_expect(&args, 0);
+    let err = stderr(&o);
+    assert!(!err.contains("vacuous"), "{}", describe(&args, &o));
+    let out = stdout(&o);
+    let line = out
+        .lines()
+        .find(|l| l.contains("graceful_stop_within_grace"))
+        .unwrap_or_else(|| panic!("{out}"));
+    assert!(line.contains("violated    expected violated"), "{line}");
+    assert!(line.contains("trace "), "{line}");
+    assert!(!line.contains("vacuous"), "{line}");
+    assert!(out.contains("as expected, 0 not;"), "{out}");
+
+    let json = [
+        "check",
+        "--catalogue",
+        file.as_str(),
+        name,
+        "--format",
+        "json",
+    ];
+    let results = run_json(&json, 0);
+    let p = property(scenario(&results, name), "graceful_stop_within_grace");
+    assert_eq!(p["verdict"], "violated");
+    assert_eq!(p["vacuous"], false);
+    assert_eq!(scenario(&results, name)["warnings"], serde_json::json!([]));
+}
+
 // ---------------------------------------------------------------------------------------------
 // Bad input found by fuzzing the command line
 

@@ -6,6 +6,7 @@ use podcheck_input::spec::*;
 use podcheck_model::k8s::{Resources, RestartPolicy};
 use podcheck_model::Verdict;
 use podcheck_properties::check::{self, CheckOptions};
+use podcheck_properties::vacuity::Warning;
 use proptest::prelude::*;
 
 fn probe() -> impl Strategy<Value = Option<Probe>> {
@@ -442,6 +443,21 @@ proptest! {
         }
         // Every universal invariant is a safety property checked in every scenario.
         prop_assert_eq!(checked, UNIVERSAL.len());
+        // No verdict contradicts itself: a violated property is neither marked vacuous nor
+        // warned of as holding vacuously (a force delete of a program that ignores SIGTERM
+        // breaks graceful_stop_within_grace with no deletionTimestamp ever set).
+        let violated = |name: &str| {
+            r.properties.iter().any(|p| p.def.name == name && p.verdict == Verdict::Violated)
+        };
+        for p in &r.properties {
+            let both = p.verdict == Verdict::Violated && p.vacuous;
+            prop_assert!(!both, "{} violated and vacuous in {:#?}", p.def.name, s);
+        }
+        for w in &r.warnings {
+            if let Warning::PremiseNeverHolds { property, .. } = w {
+                prop_assert!(!violated(property), "{} in {:#?}", w, s);
+            }
+        }
     }
 }
 

@@ -1,10 +1,10 @@
 //! Vacuity: a check that saw nothing of what it was asked about says so. Each warning class
 //! on a scenario made to have it, none on the scenarios that do not, and none from an
-//! incomplete run.
+//! incomplete run; and no verdict contradicts itself: a violated property is never vacuous.
 
 use podcheck_input::catalogue;
 use podcheck_input::spec::parse_scenarios;
-use podcheck_model::Scenario;
+use podcheck_model::{Scenario, Verdict};
 use podcheck_properties::check::{self, CheckOptions, ScenarioResult};
 use podcheck_properties::vacuity::Warning;
 
@@ -126,4 +126,99 @@ fn a_request_property_without_clients_is_vacuous() {
     };
     assert_eq!(vacuous(false), [true, true]);
     assert_eq!(vacuous(true), [false, false]);
+}
+
+/// What contradicts itself in a result: a property both violated and vacuous, or a warning
+/// that a violated property holds vacuously.
+fn contradictions(r: &ScenarioResult) -> Vec<String> {
+    let violated = |name: &str| {
+        r.properties
+            .iter()
+            .any(|p| p.def.name == name && p.verdict == Verdict::Violated)
+    };
+    let marked = r
+        .properties
+        .iter()
+        .filter(|p| p.verdict == Verdict::Violated && p.vacuous)
+        .map(|p| {
+            format!(
+                "{}: {} is violated and vacuous",
+                r.scenario.name, p.def.name
+            )
+        });
+    let warned = r.warnings.iter().filter_map(|w| match w {
+        Warning::PremiseNeverHolds { property, .. } if violated(property) => {
+            Some(format!("{}: {w}, but it is violated", r.scenario.name))
+        }
+        _ => None,
+    });
+    marked.chain(warned).collect()
+}
+
+/// No property is both violated and vacuous, in any built-in scenario nor in a force delete of
+/// a pod whose program ignores SIGTERM: there the object is gone at once, without a
+/// deletionTimestamp, and the kubelet kills the containers as a pod being deleted, so
+/// `graceful_stop_within_grace` is violated, and judged.
+#[test]
+fn no_violated_property_is_vacuous() {
+    let mut all = catalogue::builtin();
+    let force = common::yaml::force_delete_ignoring_sigterm("force-delete-sigterm-ignored");
+    all.extend(parse_scenarios(&force, "test.yaml").unwrap());
+    let (mut failures, mut violated) = (Vec::new(), 0);
+    for s in &all {
+        let r = check(s, &CheckOptions::default());
+        assert!(r.complete, "{}", s.name);
+        failures.extend(contradictions(&r));
+        violated += r
+            .properties
+            .iter()
+            .filter(|p| p.verdict == Verdict::Violated && p.def.premise.is_some())
+            .count();
+        if s.name == "force-delete-sigterm-ignored" {
+            let p = r
+                .properties
+                .iter()
+                .find(|p| p.def.name == "graceful_stop_within_grace")
+                .unwrap();
+            assert_eq!(p.verdict, Verdict::Violated);
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+    // Not vacuous itself: many violated verdicts of properties with a premise were looked at.
+    assert!(
+        violated >= 50,
+        "{violated} violated properties with a premise"
+    );
+}
+
+/// The rule, whatever a premise says: a property of one's own whose premise no state has, and
+/// that a run breaks, is violated, not vacuous, and no warning says it holds vacuously (here
+/// under the name of a property the scenario lists, which is what a warning needs).
+#[test]
+fn a_violated_property_is_not_vacuous_whatever_its_premise() {
+    use podcheck_model::{Cluster, State};
+    use podcheck_properties::{Kind, Premise, PropertyDef};
+    fn never(_: &Cluster, _: &State) -> bool {
+        false
+    }
+    let name = "force-delete-sigterm-ignored";
+    let text = common::yaml::force_delete_ignoring_sigterm(name);
+    let s = parse_scenarios(&text, "test.yaml").unwrap().remove(0);
+    let def = PropertyDef {
+        name: "graceful_stop_within_grace",
+        kind: Kind::Always(never),
+        sentence: "Nothing ever happens.",
+        source: "this test",
+        layer: "model",
+        premise: Some(Premise {
+            condition: never,
+            sentence: "a state that no run has",
+        }),
+    };
+    let r = check::check_with(&s, &[def], &CheckOptions::default()).unwrap();
+    assert!(r.complete);
+    assert_eq!(r.properties[0].verdict, Verdict::Violated);
+    assert!(!r.properties[0].vacuous);
+    assert!(contradictions(&r).is_empty(), "{:?}", contradictions(&r));
+    assert!(r.warnings.is_empty(), "{:?}", r.warnings);
 }

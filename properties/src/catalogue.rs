@@ -148,7 +148,10 @@ pub struct PropertyDef {
     /// Which layer it is about.
     pub layer: &'static str,
     /// For a safety property: the situation it is about. A complete run in which no reachable
-    /// state has it judged nothing, and says so ([`crate::vacuity`]). `None`: not judged for
+    /// state has it judged nothing, and says so ([`crate::vacuity`]). It must hold wherever the
+    /// property can be broken (in the state, or for a `step`, in the state before or after the
+    /// step), or a run could break the property without ever having it;
+    /// `properties/tests/premises.rs` checks the catalogue's on data. `None`: not judged for
     /// vacuity.
     pub premise: Option<Premise>,
 }
@@ -156,6 +159,9 @@ pub struct PropertyDef {
 /// The situation a safety property is about: a condition, and its sentence.
 #[derive(Clone, Copy)]
 pub struct Premise {
+    /// The situation, read from the state: from the history variables the property reads too
+    /// where the situation itself has passed by the time the property can break (a Job's
+    /// failed runs, once its pods are gone).
     pub condition: StateFn,
     /// What it says, as "no reachable state has …" ends: "a pod of a Job".
     pub sentence: &'static str,
@@ -291,7 +297,7 @@ pub fn all() -> Vec<PropertyDef> {
             source: "kuberuntime_container.go killContainer: SIGTERM, SIGKILL when the grace period ends; docs/sources.md#kubelet-termination-and-grace-period",
             layer: "runtime",
             premise: Some(Premise {
-                condition: some_pod_deleted,
+                condition: pod_deleted_or_stopping_for_deletion,
                 sentence: "a pod being deleted",
             }),
         },
@@ -302,7 +308,7 @@ pub fn all() -> Vec<PropertyDef> {
             source: "job_controller.go exceedsBackoffLimit (failed > backoffLimit), pastBackoffLimitOnFailure; docs/sources.md#job-backofflimit",
             layer: "api + runtime",
             premise: Some(Premise {
-                condition: job_pod_exists,
+                condition: job_pod_or_failed_run,
                 sentence: "a pod of a Job",
             }),
         },
@@ -349,7 +355,7 @@ pub fn all() -> Vec<PropertyDef> {
             source: "status_manager.go canBeDeleted: only the kubelet finishes a graceful delete; docs/sources.md#pods-stay-terminating-on-a-lost-node",
             layer: "api",
             premise: Some(Premise {
-                condition: deleted_on_unknown_node,
+                condition: deleted_on_unknown_or_cut_off_node,
                 sentence: "a pod being deleted on a node marked Unknown",
             }),
         },
@@ -861,7 +867,7 @@ pub fn all() -> Vec<PropertyDef> {
             source: "kube-proxy rejects traffic to a Service with no usable endpoint (pkg/proxy/iptables syncProxyRules; pkg/proxy/topology.go CategorizeEndpoints, KEP-1669); docs/sources.md#kube-proxy-terminating-endpoints",
             layer: "data plane",
             premise: Some(Premise {
-                condition: request_to_a_route,
+                condition: request_to_a_route_or_served,
                 sentence: "a kube-proxy that routes to a pod and clients that send it requests",
             }),
         },
@@ -894,7 +900,7 @@ pub fn all() -> Vec<PropertyDef> {
             source: "a disrupted pod counts as failed unless a podFailurePolicy rule ignores DisruptionTarget (job_controller.go isPodFailed; pod_failure_policy.go matchPodFailurePolicy; KEP-3329); docs/sources.md#job-pod-failure-policy",
             layer: "api",
             premise: Some(Premise {
-                condition: job_pod_disrupted,
+                condition: job_pod_disrupted_or_counted,
                 sentence: "a Job pod with DisruptionTarget",
             }),
         },
@@ -1688,6 +1694,20 @@ fn some_pod_deleted(_: &Cluster, s: &State) -> bool {
     s.api.pods.iter().any(|p| p.deletion.is_some())
 }
 
+/// A pod being deleted: its object has a deletionTimestamp, or a container of it is being
+/// stopped for its deletion. A force delete (grace 0) removes the object at once, without a
+/// deletionTimestamp, and the kubelet then kills what still runs of the pod as a pod being
+/// deleted (`CheckGracefulDelete`; `HandlePodRemoves`, `calculateEffectiveGracePeriod`;
+/// docs/sources.md#api-server-force-delete,
+/// docs/sources.md#kubelet-force-deleted-pods-are-killed-with-1-s): the object alone would
+/// miss the pod whose stop `graceful_stop_within_grace` judges.
+fn pod_deleted_or_stopping_for_deletion(m: &Cluster, s: &State) -> bool {
+    some_pod_deleted(m, s)
+        || ctrs(s).any(|c| {
+            matches!(&c.run, Run::Running(p) if p.stop.is_some_and(|st| st.why == StopWhy::Deletion))
+        })
+}
+
 fn some_pod_ready(_: &Cluster, s: &State) -> bool {
     s.api.pods.iter().any(|p| p.status.ready)
 }
@@ -1705,6 +1725,14 @@ fn some_route(_: &Cluster, s: &State) -> bool {
 /// ever judged, however many routes the proxies hold.
 fn request_to_a_route(m: &Cluster, s: &State) -> bool {
     m.scenario.service.as_ref().is_some_and(|svc| svc.clients) && some_route(m, s)
+}
+
+/// [`request_to_a_route`], or a kube-proxy that has routed to the Service before (the history
+/// variable [`Proxy::served`] that `no_request_finds_no_endpoints` reads): that property
+/// breaks where the proxy no longer routes anywhere.
+fn request_to_a_route_or_served(m: &Cluster, s: &State) -> bool {
+    m.scenario.service.as_ref().is_some_and(|svc| svc.clients)
+        && (some_route(m, s) || s.proxies.iter().any(|p| p.served))
 }
 
 fn workload_pod_runs(m: &Cluster, s: &State, kind: fn(&Workload) -> bool) -> bool {
@@ -1778,11 +1806,17 @@ fn some_node_unknown(_: &Cluster, s: &State) -> bool {
     s.api.nodes.iter().any(|n| n.unknown)
 }
 
-fn deleted_on_unknown_node(_: &Cluster, s: &State) -> bool {
-    s.api
-        .pods
-        .iter()
-        .any(|p| p.deletion.is_some() && p.node.is_some_and(|n| s.api.nodes[n.index()].unknown))
+/// A pod being deleted on a node that cannot reach the API server: one the node lifecycle
+/// controller has marked Unknown, or one cut off that it has not marked yet (until
+/// node-monitor-grace-period has passed; docs/sources.md#node-lifecycle-unknown-after-the-grace-period).
+/// `terminating_until_kubelet_confirms` judges the kubelet of a node cut off, whether marked
+/// or not (docs/sources.md#pods-stay-terminating-on-a-lost-node).
+fn deleted_on_unknown_or_cut_off_node(_: &Cluster, s: &State) -> bool {
+    s.api.pods.iter().any(|p| {
+        p.deletion.is_some()
+            && p.node
+                .is_some_and(|n| s.api.nodes[n.index()].unknown || s.nodes[n.index()].partitioned)
+    })
 }
 
 fn all_nodes_not_ready(_: &Cluster, s: &State) -> bool {
@@ -1805,20 +1839,35 @@ fn any_job(m: &Cluster) -> bool {
         .any(|w| matches!(w, Workload::Job { .. }))
 }
 
+/// A pod of a Job: its object, or what runs of it on a node (a force-deleted pod's containers
+/// go on running after the object is gone).
 fn job_pod_exists(m: &Cluster, s: &State) -> bool {
+    let of_job = |w: u8| matches!(m.workload(w), Workload::Job { .. });
     any_job(m)
-        && s.api
-            .pods
-            .iter()
-            .any(|p| matches!(m.workload(p.workload), Workload::Job { .. }))
+        && (s.api.pods.iter().any(|p| of_job(p.workload))
+            || rt_pods(s).any(|(_, rt)| of_job(rt.workload)))
 }
 
-fn job_pod_disrupted(m: &Cluster, s: &State) -> bool {
+/// [`job_pod_exists`], or a Job that has counted failed runs of its pods or failed for them
+/// (the history `job_fails_only_after_backoff_limit_plus_one_failures` reads): once a Job has
+/// failed, its pods may be gone.
+fn job_pod_or_failed_run(m: &Cluster, s: &State) -> bool {
+    job_pod_exists(m, s)
+        || jobs(m, s).any(|(_, _, j)| {
+            j.failed_runs > 0 || j.failure() == Some(JobReason::BackoffLimitExceeded)
+        })
+}
+
+/// A Job pod with DisruptionTarget, or a Job that has counted one among its failed pods (the
+/// history `job_disrupted_pods_not_counted_as_failures` reads): the pod may be gone by then.
+fn job_pod_disrupted_or_counted(m: &Cluster, s: &State) -> bool {
     any_job(m)
-        && s.api
+        && (s
+            .api
             .pods
             .iter()
             .any(|p| p.disruption_target && matches!(m.workload(p.workload), Workload::Job { .. }))
+            || jobs(m, s).any(|(_, _, j)| j.failed_disrupted > 0))
 }
 
 fn indexed_job_pod_exists(m: &Cluster, s: &State) -> bool {

@@ -627,13 +627,14 @@ pub fn check_with(
     let mut warnings = Vec::new();
     if complete {
         for (i, p) in properties.iter_mut().enumerate() {
-            p.vacuous = match (premise_probe[i], &findings[slots[i].0]) {
+            let never = match (premise_probe[i], &findings[slots[i].0]) {
                 (Some(k), _) => matches!(findings[k], Finding::State(None)),
                 (None, Finding::Bits(pb)) if p.def.kind.premise_and_goal().is_some() => {
                     pb.is_empty_set()
                 }
                 _ => false,
             };
+            p.vacuous = vacuity::vacuous(p.verdict, never);
         }
         warnings = vacuity::warnings(scenario, &m, &properties, |i| {
             matches!(findings[fault_probes + i], Finding::State(Some(_)))

@@ -58,7 +58,8 @@ pub struct PropertyResult {
     pub timing: Option<Timing>,
     /// A complete run in which no reachable state has the property's premise (a safety
     /// property's [`PropertyDef::premise`], a `leads_to` or `within` property's `P`): the
-    /// verdict judged nothing ([`crate::vacuity`]).
+    /// verdict judged nothing ([`crate::vacuity`]). Never for a violated property
+    /// ([`crate::vacuity::vacuous`]).
     pub vacuous: bool,
 }
 

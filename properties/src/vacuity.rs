@@ -19,6 +19,12 @@
 //! * a safety property with a premise ([`crate::PropertyDef::premise`]) that the scenario
 //!   lists, whose premise no reachable state has.
 //!
+//! A violated property is never vacuous, and never warned of as holding vacuously: its
+//! counterexample is a run in which it was judged ([`vacuous`]). A premise must therefore hold
+//! in every state where its property can be broken (`properties/tests/premises.rs` checks the
+//! catalogue's on data); the rule keeps a verdict from contradicting itself where a premise of
+//! one's own does not.
+//!
 //! Each is judged on the explored graph, so only a complete run reports them: an incomplete
 //! one cannot say "never". Symmetry reduction keeps them exact: a fault names its node or
 //! workload (which makes them distinguished), and a premise, like every property, does not
@@ -71,6 +77,13 @@ impl std::fmt::Display for Warning {
             ),
         }
     }
+}
+
+/// Whether a property whose premise (or `P`) no reachable state has, if `never`, judged
+/// nothing. A violated one judged something, whatever its premise says: its counterexample is
+/// a run that breaks it, so it is not vacuous.
+pub fn vacuous(verdict: Verdict, never: bool) -> bool {
+    never && verdict != Verdict::Violated
 }
 
 /// A fault in the scenario's words: its key, and the workload or node it names.
@@ -147,7 +160,7 @@ pub fn warnings(
         // Safety properties are checked in every scenario: a vacuous one is a warning where
         // the scenario asks about it, and a mark in the report elsewhere.
         let listed = scenario.expected(p.def.name).is_some();
-        if p.vacuous && (listed || !p.def.kind.is_safety()) {
+        if vacuous(p.verdict, p.vacuous) && (listed || !p.def.kind.is_safety()) {
             let premise = match p.def.premise {
                 Some(premise) if p.def.kind.is_safety() => premise.sentence,
                 _ => "P",

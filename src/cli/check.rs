@@ -145,7 +145,8 @@ pub struct JsonProperty<'a> {
     /// Steps of the slowest run (from the initial state to its first Q state).
     #[serde(skip_serializing_if = "Option::is_none")]
     slowest_run_steps: Option<usize>,
-    /// The run was complete and no reachable state has the property's premise.
+    /// The run was complete, no reachable state has the property's premise, and the property
+    /// is not violated.
     vacuous: bool,
     /// With `--traces`: the property's counterexample or witness (the trace's JSON, or with
     /// `-f` the trace in `--trace-format`).

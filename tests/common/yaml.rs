@@ -1,5 +1,6 @@
 //! The YAML that more than one test file reads: the built-in catalogue, a scenario whose pod
-//! fits no node, and a Deployment behind a Service.
+//! fits no node, one that force-deletes a pod whose program ignores SIGTERM, and a Deployment
+//! behind a Service.
 
 /// The built-in catalogue's file.
 pub const CATALOGUE_FILE: &str = concat!(
@@ -42,6 +43,40 @@ pub fn pod_fitting_no_node(name: &str, start: Option<&str>, expect: &str) -> Str
   faults:
     - deletePod: {{workload: web}}
 {expect}"#
+    )
+}
+
+/// A scenario list of one scenario, `name`: `kubectl delete pod --grace-period=0 --force` of
+/// the running pod of a Deployment whose program ignores SIGTERM, as a shell as PID 1 does. The
+/// object is gone at once, without a deletionTimestamp; the kubelet then stops the containers
+/// as a pod being deleted, and SIGKILL comes when the grace runs out, so
+/// `graceful_stop_within_grace` is violated (with the two other properties a force delete
+/// breaks), as the scenario expects.
+pub fn force_delete_ignoring_sigterm(name: &str) -> String {
+    format!(
+        r#"
+- name: {name}
+  description: A shell as PID 1 ignores SIGTERM, and its pod is force-deleted.
+  source: "test"
+  workloads:
+    - kind: Deployment
+      metadata: {{name: web}}
+      spec:
+        replicas: 1
+        template:
+          spec:
+            containers:
+              - name: app
+                image: web:1.0
+                resources: {{requests: {{cpuMilli: 500}}}}
+                app: {{onSigterm: ignore}}
+  faults:
+    - forceDeletePod: {{workload: web}}
+  expect:
+    - {{property: graceful_stop_within_grace, verdict: violated, source: "test: SIGKILL when the grace runs out"}}
+    - {{property: deployment_at_most_replicas_running, verdict: violated, source: "test: the replacement starts while the old container runs"}}
+    - {{property: force_delete_cleans_runtime, verdict: violated, source: "test: the object goes before the containers stop"}}
+"#
     )
 }
 
