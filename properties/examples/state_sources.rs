@@ -3,7 +3,11 @@
 //!
 //! ```text
 //! cargo run --release -p podcheck-properties --example state_sources -- statefulset-partition-clusterip 3 2 [MAX]
+//! cargo run --release -p podcheck-properties --example state_sources -- -f MANIFESTS PLAN [MAX]
 //! ```
+//!
+//! With `-f`, it measures the first scenario of the fault plan PLAN (as `podcheck check -f
+//! MANIFESTS --plan PLAN` makes it) over the manifests of a file or folder.
 //!
 //! This is a measuring instrument, not a checker: it judges no property. It explores the
 //! scenario at NODES × REPLICAS breadth first, without the symmetry reduction, and stops after
@@ -17,6 +21,8 @@
 //! moment within the proxy lag, so every moment is a branch).
 
 use podcheck_input::catalogue;
+use podcheck_input::plan::{plan_scenarios, Plan};
+use podcheck_input::spec::Scenario;
 use podcheck_model::footprint::action_kind;
 use podcheck_model::Cluster;
 use podcheck_properties::explore::fingerprint;
@@ -36,6 +42,30 @@ fn measure(name: &str, nodes: &str, replicas: &str, max: usize) -> Result<(usize
         ));
     };
     scenario.resize(Some(n), Some(r))?;
+    Ok(explore(scenario, max))
+}
+
+/// The first plan scenario of `plan` over the manifests of the files (or folder) `path`.
+fn manifest_scenario(path: &str, plan: &str) -> Result<Scenario, String> {
+    let apps = podcheck_input::files::applications(&[path.to_string()])?;
+    let app = apps
+        .apps
+        .first()
+        .ok_or(format!("{path}: no manifests"))?;
+    let reading = podcheck_input::manifest::read(&app.sources)?;
+    let plan = Plan::parse(plan)?;
+    let set = plan_scenarios(
+        &reading.scenario,
+        &[plan],
+        &podcheck_model::cluster::first_pod_nodes,
+    );
+    set.scenarios
+        .into_iter()
+        .next()
+        .ok_or(format!("{path}: the plan {} applies to nothing", plan.name()))
+}
+
+fn explore(scenario: Scenario, max: usize) -> (usize, Tally) {
     let m = Cluster::new(scenario, Vec::new());
     let mut seen = HashSet::new();
     let mut queue = VecDeque::new();
@@ -68,11 +98,32 @@ fn measure(name: &str, nodes: &str, replicas: &str, max: usize) -> Result<(usize
             }
         }
     }
-    Ok((expanded, tally))
+    (expanded, tally)
 }
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
+    if let [f, path, plan, rest @ ..] = args.as_slice() {
+        if f == "-f" {
+            let max = rest.first().map_or(Ok(300_000), |m| m.parse::<usize>());
+            let Ok(max) = max else {
+                eprintln!("MAX is a number of states");
+                return ExitCode::from(2);
+            };
+            return match manifest_scenario(path, plan) {
+                Ok(s) => {
+                    let name = s.name.clone();
+                    let (expanded, tally) = explore(s, max);
+                    print_tally(&name, "", expanded, tally);
+                    ExitCode::SUCCESS
+                }
+                Err(e) => {
+                    eprintln!("{e}");
+                    ExitCode::from(2)
+                }
+            };
+        }
+    }
     let (name, nodes, replicas, max) = match args.as_slice() {
         [name, nodes, replicas] => (name, nodes, replicas, Ok(300_000)),
         [name, nodes, replicas, max] => (name, nodes, replicas, max.parse::<usize>()),
@@ -92,6 +143,11 @@ fn main() -> ExitCode {
             return ExitCode::from(2);
         }
     };
+    print_tally(name, &format!(" {nodes} × {replicas}"), expanded, tally);
+    ExitCode::SUCCESS
+}
+
+fn print_tally(name: &str, size: &str, expanded: usize, tally: Tally) {
     let mut rows: Vec<_> = tally.into_iter().collect();
     rows.sort_by(|a, b| {
         b.1[2]
@@ -100,14 +156,13 @@ fn main() -> ExitCode {
             .then(a.0.cmp(&b.0))
     });
     let found: usize = rows.iter().map(|r| r.1[2]).sum();
-    println!("{name} {nodes} × {replicas}: {expanded} states expanded, {found} found by steps");
+    println!("{name}{size}: {expanded} states expanded, {found} found by steps");
     println!("| kind | steps | back to the same state | states found first | share |");
     println!("|---|---:|---:|---:|---:|");
     for (k, [steps, same, new]) in rows {
         let share = 100.0 * new as f64 / found.max(1) as f64;
         println!("| {k} | {steps} | {same} | {new} | {share:.1} % |");
     }
-    ExitCode::SUCCESS
 }
 
 #[cfg(test)]
