@@ -2,6 +2,7 @@
 //!
 //! ```text
 //! cargo run --release -p podcheck-properties --example por_ceiling -- statefulset-partition-clusterip 3 2
+//! cargo run --release -p podcheck-properties --example por_ceiling -- -f MANIFESTS PLAN
 //! ```
 //!
 //! This is a measuring instrument, not a checker: it judges no property, and its reduced
@@ -62,6 +63,10 @@ use podcheck_properties::explore::fingerprint;
 use stateright::Model;
 use std::collections::{HashSet, VecDeque};
 use std::process::ExitCode;
+
+#[path = "common/manifest.rs"]
+mod manifest;
+use manifest::manifest_scenario;
 
 #[derive(Clone, Copy, PartialEq)]
 enum Mode {
@@ -316,12 +321,18 @@ fn explore_ends(m: &Cluster, visible: &[StateFn], mode: Mode) -> (usize, Vec<u64
 /// steps only, those with no property changed, those with the relaxed rule, steps whose
 /// footprints are independent, and stubborn sets over the footprints.
 fn ceiling(name: &str, nodes: &str, replicas: &str) -> Result<[usize; 6], String> {
-    let mut scenario =
-        catalogue::find(name).ok_or(format!("no built-in scenario is named {name:?}"))?;
-    let (Ok(n), Ok(r)) = (nodes.parse::<u8>(), replicas.parse::<u8>()) else {
-        return Err("NODES and REPLICAS are numbers 1 to 5".into());
+    let scenario = if name == "-f" {
+        // `-f MANIFESTS PLAN`: the plan's first scenario over the manifests.
+        manifest_scenario(nodes, replicas)?
+    } else {
+        let mut scenario =
+            catalogue::find(name).ok_or(format!("no built-in scenario is named {name:?}"))?;
+        let (Ok(n), Ok(r)) = (nodes.parse::<u8>(), replicas.parse::<u8>()) else {
+            return Err("NODES and REPLICAS are numbers 1 to 5".into());
+        };
+        scenario.resize(Some(n), Some(r))?;
+        scenario
     };
-    scenario.resize(Some(n), Some(r))?;
     let visible: Vec<StateFn> = selected(&scenario)?
         .iter()
         .flat_map(|d| match d.kind {

@@ -21,7 +21,6 @@
 //! moment within the proxy lag, so every moment is a branch).
 
 use podcheck_input::catalogue;
-use podcheck_input::plan::{plan_scenarios, Plan};
 use podcheck_input::spec::Scenario;
 use podcheck_model::footprint::action_kind;
 use podcheck_model::Cluster;
@@ -29,6 +28,10 @@ use podcheck_properties::explore::fingerprint;
 use stateright::Model;
 use std::collections::{HashMap, HashSet, VecDeque};
 use std::process::ExitCode;
+
+#[path = "common/manifest.rs"]
+mod manifest;
+use manifest::manifest_scenario;
 
 /// Per kind: (steps, steps back to the same state, states found first).
 type Tally = HashMap<String, [usize; 3]>;
@@ -43,26 +46,6 @@ fn measure(name: &str, nodes: &str, replicas: &str, max: usize) -> Result<(usize
     };
     scenario.resize(Some(n), Some(r))?;
     Ok(explore(scenario, max))
-}
-
-/// The first plan scenario of `plan` over the manifests of the files (or folder) `path`.
-fn manifest_scenario(path: &str, plan: &str) -> Result<Scenario, String> {
-    let apps = podcheck_input::files::applications(&[path.to_string()])?;
-    let app = apps
-        .apps
-        .first()
-        .ok_or(format!("{path}: no manifests"))?;
-    let reading = podcheck_input::manifest::read(&app.sources)?;
-    let plan = Plan::parse(plan)?;
-    let set = plan_scenarios(
-        &reading.scenario,
-        &[plan],
-        &podcheck_model::cluster::first_pod_nodes,
-    );
-    set.scenarios
-        .into_iter()
-        .next()
-        .ok_or(format!("{path}: the plan {} applies to nothing", plan.name()))
 }
 
 fn explore(scenario: Scenario, max: usize) -> (usize, Tally) {
