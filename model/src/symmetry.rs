@@ -45,7 +45,8 @@
 //! runtime records, endpoints, routes, `disruptedPods`, drain runs, the step's journal), the
 //! uids that only leftovers still name (an endpoint or a route of a pod whose object and
 //! record are gone) after them; then the lists whose order nothing reads (the API's pods,
-//! each node's records, the endpoints, the routes, `disruptedPods`) are sorted.
+//! each node's records, the endpoints, the routes, `disruptedPods`, each drain run's pods)
+//! are sorted.
 //!
 //! **Why it is exact.** Let `s ≈ t` when `t` is `s` with the uids renamed by a bijection
 //! and each Deployment's suffixes by a bijection, and those lists reordered. `≈` is a
@@ -61,13 +62,15 @@
 //! goes on to Ready time and creation time and then leaves the order to an unstable sort
 //! (reached only by a `scale` or a `rolloutRestart`); PodGC's oldest-first order of
 //! terminated pods (the place in the API's list; reached only under a low
-//! `terminatedPodGcThreshold`); a drain run's list of the node's pods; the Multi-Attach
-//! event's first four users; and any workload that is not such a Deployment (a Job's or a
-//! StatefulSet's pods are told apart by index or ordinal, and renumbering changes which
-//! uids are free for them). Everything else compares uids for equality: the scheduler, the
+//! `terminatedPodGcThreshold`); the Multi-Attach event's first four users; and any
+//! workload that is not such a Deployment (a Job's or a StatefulSet's pods are told apart
+//! by index or ordinal, and renumbering changes which uids are free for them). Everything else compares uids for equality: the scheduler, the
 //! kubelets, the faults and the eviction manager offer every pod (every tied pod) as a
 //! choice of its own, the EndpointSlice is sorted by uid only to be a set, the proxies copy
-//! its order.
+//! its order. A drain run lists the node's pods in the API's order (`GetPodsForDeletion`),
+//! but reads its list as a set: it evicts every pod on its own (`evictPods` starts one
+//! goroutine per pod, and the model offers each pod's eviction and each pod's "gone" as a
+//! choice of its own), finds a pod by its uid, and ends when the list is empty.
 //!
 //! With the node permutation, the representative is the pods' canonical form of the nodes'
 //! representative; each step maps a state to a `≈`-related one (the node permutation is an
@@ -461,20 +464,15 @@ fn permutations<T: Copy>(items: &[T]) -> Vec<Vec<T>> {
 /// - a `scale` or `rolloutRestart` of it: the ReplicaSet then scales down, and the model
 ///   breaks ties of `ActivePodsWithRanks` (which upstream leaves to Ready and creation times,
 ///   then to an unstable sort) by the higher uid;
-/// - a `drain` fault in the scenario: the run lists the node's pods in the API's order;
 /// - a claim in its template: the attach/detach controller's Multi-Attach event names the
 ///   first four users in the API's order;
 /// - a `terminatedPodGcThreshold` that the scenario could reach: PodGC then removes the
 ///   oldest terminated pod first, by its place in the API's list (creation order).
 pub fn interchangeable_pods(scenario: &Scenario) -> Vec<u8> {
-    let drains = scenario
-        .faults
-        .iter()
-        .any(|f| matches!(f, Fault::Drain { .. }));
     // At most 255 pods per workload (suffixes are a byte).
     let gc_reachable = (scenario.cluster.terminated_pod_gc_threshold as usize)
         < 255 * scenario.workloads.len().max(1);
-    if drains || gc_reachable {
+    if gc_reachable {
         return Vec::new();
     }
     let eligible: Vec<u8> = scenario
@@ -552,7 +550,8 @@ fn pod_key(s: &State, uid: u16) -> u64 {
         .iter()
         .map(|b| b.disrupted_pods.contains(&uid))
         .collect();
-    let drained: Keys<(u8, DrainStep)> = s
+    // The workload a drain run names the pod under is not its identity: it is in the key.
+    let drained: Keys<(u8, DrainStep, u8)> = s
         .env
         .drains
         .iter()
@@ -560,7 +559,7 @@ fn pod_key(s: &State, uid: u16) -> u64 {
             d.pods
                 .iter()
                 .filter(|p| p.uid == uid)
-                .map(move |p| (d.fault, p.step))
+                .map(move |p| (d.fault, p.step, p.workload))
         })
         .collect();
     hasher.hash_one((object, runtime, endpoint, routed, disrupted, drained))
@@ -767,9 +766,29 @@ pub fn pod_class_key(s: &State, workloads: &[u8]) -> u64 {
         } = p;
         (routes.len(), lag_left, served).hash(&mut h);
     }
-    // Drain runs name pods in a list whose order the run reads: never renumbered (no such
-    // scenario has interchangeable pods, `interchangeable_pods`), so hashed as they are.
-    s.env.hash(&mut h);
+    // The outside world but the drain runs' pods (each pod's part of a run is in its key:
+    // which run waits for it, at which step). A run reads its list by uid, never by its
+    // order, so the list is a set.
+    let Env {
+        dependency_down,
+        outage_left,
+        fired,
+        healed,
+        mirror_deleted,
+        drains,
+    } = &s.env;
+    (dependency_down, outage_left, fired, healed, mirror_deleted).hash(&mut h);
+    drains.len().hash(&mut h);
+    for d in drains {
+        let DrainRun {
+            fault,
+            node,
+            pods,
+            failed,
+            stage,
+        } = d;
+        (fault, node, pods.len(), failed, stage).hash(&mut h);
+    }
     // Each uid's key, in one pass over each list: a hash of what the state holds of it, item
     // by item, each item tagged with its kind (so the sequence reads one way only).
     let seeds = ahash::RandomState::with_seeds(19, 23, 29, 31);
@@ -814,7 +833,7 @@ pub fn pod_class_key(s: &State, workloads: &[u8]) -> u64 {
     for d in &s.env.drains {
         for p in &d.pods {
             let i = of(p.uid, None);
-            slots.push((i, 5, seeds.hash_one((d.fault, p.step))));
+            slots.push((i, 5, seeds.hash_one((d.fault, p.step, p.workload))));
         }
     }
     for (i, tag, v) in slots {
@@ -874,6 +893,11 @@ pub fn canon_pods(s: &mut State, workloads: &[u8]) {
         || members
             .iter()
             .any(|m| m.2.is_some() && get(m.0).is_some_and(|n| n.1 != m.1))
+        || s.env
+            .drains
+            .iter()
+            .flat_map(|d| &d.pods)
+            .any(|p| get(p.uid).is_some_and(|n| n.1 != p.suffix))
     {
         let pods_move = s
             .api
@@ -937,9 +961,9 @@ pub fn canon_pods(s: &mut State, workloads: &[u8]) {
         for d in s.env.drains.iter_mut() {
             for p in d.pods.iter_mut() {
                 if let Some((u, x)) = get(p.uid) {
-                    if members.iter().any(|m| m.0 == p.uid && m.2.is_some()) {
-                        p.suffix = x;
-                    }
+                    // A leftover (the pod object is gone) gets suffix 0, as in the map: the
+                    // run's copy of the name is only shown, never read.
+                    p.suffix = x;
                     p.uid = u;
                 }
             }
@@ -967,6 +991,11 @@ pub fn canon_pods(s: &mut State, workloads: &[u8]) {
     for b in 0..s.api.pdbs.len() {
         if s.api.pdbs[b].disrupted_pods.windows(2).any(|x| x[0] > x[1]) {
             s.api.pdbs[b].disrupted_pods.sort();
+        }
+    }
+    for d in 0..s.env.drains.len() {
+        if s.env.drains[d].pods.windows(2).any(|x| x[0].uid > x[1].uid) {
+            s.env.drains[d].pods.sort_by_key(|p| p.uid);
         }
     }
 }
