@@ -136,7 +136,7 @@ const EXAMPLES: &[Example] = &[
         fixed_findings: &[],
         behaviour: (&[], &["deployment_at_most_replicas_running"]),
         witnesses: (&[], &[]),
-        states: (13, 10884),
+        states: (13, 5207),
     },
 ];
 

@@ -281,3 +281,48 @@ fn the_pod_quotient_has_one_state_per_class_of_the_whole_graph() {
         );
     }
 }
+
+/// The plan scenarios of `yaml` under the drain plan.
+fn drain_scenarios(check: podcheck::Check) -> Vec<podcheck_model::Scenario> {
+    struct Quiet;
+    impl podcheck::Observer for Quiet {}
+    check
+        .plan(podcheck::Plan::Drain)
+        .prepare(&mut Quiet)
+        .expect("the manifests read")
+        .planned
+        .into_iter()
+        .map(|p| p.scenario)
+        .collect()
+}
+
+#[test]
+fn pod_symmetry_under_a_drain_keeps_every_verdict_and_trace_length() {
+    // Two replicas on the drained node, evicted side by side, and their two replacements:
+    // four pods of one Deployment.
+    let yaml = "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: web}\nspec:\n  replicas: 2\n  selector: {matchLabels: {app: web}}\n  template:\n    metadata: {labels: {app: web}}\n    spec:\n      containers:\n      - name: web\n        image: nginx:1.27\n        readinessProbe: {httpGet: {path: /, port: 80}, periodSeconds: 5}\n";
+    let mut scenarios = drain_scenarios(podcheck::Check::text("web.yaml", yaml));
+    for app in ["pdb-drain/unsafe", "pdb-drain/fixed"] {
+        let check = podcheck::Check::manifests(format!("examples/manifests/{app}")).unwrap();
+        scenarios.extend(drain_scenarios(check));
+    }
+    let mut reduced = Vec::new();
+    for s in &scenarios {
+        assert!(
+            !podcheck_model::symmetry::interchangeable_pods(s).is_empty(),
+            "{}: its pods are not interchangeable",
+            s.name
+        );
+        let off = run(s, false, 1);
+        assert!(off.complete, "{}", s.name);
+        let on = run(s, true, 1);
+        assert!(on.complete, "{}", s.name);
+        if compare(&s.name, &on, &off) {
+            reduced.push(s.name.clone());
+        }
+    }
+    assert!(
+        reduced.iter().any(|n| n.starts_with("web.yaml")),
+        "the two replicas' drain was not reduced: {reduced:?}"
+    );
+}

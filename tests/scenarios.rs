@@ -114,15 +114,15 @@ const PINNED: &[(&str, usize)] = &[
     // Both pods on node-1: the drain's second eviction waits (429, 5 s retries) until the
     // first one's replacement is Ready on node-2 and the disruption controller counts it; the
     // controller's syncs, the kubelets' steps and the retries interleave.
-    ("drain-respects-budget", 10859),
+    ("drain-respects-budget", 5297),
     // The drain, the cordon-and-list step, then 429 and the 5 s wait, forever.
     ("drain-budget-never-met", 4),
     // The delete of web-1 and its replacement's start on node-2 interleave.
-    ("drain-disable-eviction", 392),
+    ("drain-disable-eviction", 315),
     // Readiness probes on the database, its 30 s outage and the drain at any moment, with the
     // disruption controller's syncs in between (19248 at 1.26: before 1.27 the unready pod's
     // eviction is refused, and the deleted pods get no terminal phase).
-    ("drain-unhealthy-always-allow", 33032),
+    ("drain-unhealthy-always-allow", 29564),
     // The rollouts, from a settled start on one node: the rollout restart may come at any
     // moment of the settled cycle (probes ticking), then the Deployment controller, the
     // ReplicaSet controller, the kubelet, the EndpointSlice controller, the kube-proxy and

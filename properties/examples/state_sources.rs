@@ -3,11 +3,12 @@
 //!
 //! ```text
 //! cargo run --release -p podcheck-properties --example state_sources -- statefulset-partition-clusterip 3 2 [MAX]
-//! cargo run --release -p podcheck-properties --example state_sources -- -f MANIFESTS PLAN [MAX]
+//! cargo run --release -p podcheck-properties --example state_sources -- -f MANIFESTS PLAN [MAX] [--reduced]
 //! ```
 //!
 //! With `-f`, it measures the first scenario of the fault plan PLAN (as `podcheck check -f
-//! MANIFESTS --plan PLAN` makes it) over the manifests of a file or folder.
+//! MANIFESTS --plan PLAN` makes it) over the manifests of a file or folder; with `--reduced`,
+//! one state per class of the symmetry reduction where it applies, as `podcheck check` keeps.
 //!
 //! This is a measuring instrument, not a checker: it judges no property. It explores the
 //! scenario at NODES × REPLICAS breadth first, without the symmetry reduction, and stops after
@@ -45,15 +46,21 @@ fn measure(name: &str, nodes: &str, replicas: &str, max: usize) -> Result<(usize
         ));
     };
     scenario.resize(Some(n), Some(r))?;
-    Ok(explore(scenario, max))
+    Ok(explore(scenario, max, false))
 }
 
-fn explore(scenario: Scenario, max: usize) -> (usize, Tally) {
+fn explore(scenario: Scenario, max: usize, reduced: bool) -> (usize, Tally) {
     let m = Cluster::new(scenario, Vec::new());
+    // With `reduced`: one state per class of the symmetry reduction, where it applies.
+    let class = m.symmetry.class_key().filter(|_| reduced);
+    let key = |s: &podcheck_model::state::State| match &class {
+        Some(k) => k(s),
+        None => fingerprint(s),
+    };
     let mut seen = HashSet::new();
     let mut queue = VecDeque::new();
     for s in m.init_states() {
-        if seen.insert(fingerprint(&s)) {
+        if seen.insert(key(&s)) {
             queue.push_back(s);
         }
     }
@@ -65,13 +72,13 @@ fn explore(scenario: Scenario, max: usize) -> (usize, Tally) {
             break;
         }
         expanded += 1;
-        let here = fingerprint(&s);
+        let here = key(&s);
         m.actions(&s, &mut actions);
         for a in actions.drain(..) {
             let Some(next) = m.next_state(&s, a) else {
                 continue;
             };
-            let f = fingerprint(&next);
+            let f = key(&next);
             let t = tally.entry(action_kind(&a)).or_default();
             t[0] += 1;
             t[1] += usize::from(f == here);
@@ -88,7 +95,11 @@ fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     if let [f, path, plan, rest @ ..] = args.as_slice() {
         if f == "-f" {
-            let max = rest.first().map_or(Ok(300_000), |m| m.parse::<usize>());
+            let reduced = rest.iter().any(|a| a == "--reduced");
+            let max = rest
+                .iter()
+                .find(|a| *a != "--reduced")
+                .map_or(Ok(300_000), |m| m.parse::<usize>());
             let Ok(max) = max else {
                 eprintln!("MAX is a number of states");
                 return ExitCode::from(2);
@@ -96,7 +107,7 @@ fn main() -> ExitCode {
             return match manifest_scenario(path, plan) {
                 Ok(s) => {
                     let name = s.name.clone();
-                    let (expanded, tally) = explore(s, max);
+                    let (expanded, tally) = explore(s, max, reduced);
                     print_tally(&name, "", expanded, tally);
                     ExitCode::SUCCESS
                 }
