@@ -73,7 +73,15 @@ fn bench_f_measures_every_plan_scenario_of_the_manifests() {
     assert_eq!(expected.len(), 2, "{expected:?}");
 
     // The table: a row per plan scenario, with states found, then a line per application.
-    let args = ["bench", "-f", &folder, "--plan", "crash", "--max-memory", "3G"];
+    let args = [
+        "bench",
+        "-f",
+        &folder,
+        "--plan",
+        "crash",
+        "--max-memory",
+        "3G",
+    ];
     let o = run_expect(&args, 0);
     let out = stdout(&o);
     let rows: Vec<&str> = out
@@ -158,7 +166,15 @@ fn bench_f_writes_the_applications_table_between_its_markers() {
         "# perf\n<!-- bench:begin -->\ncatalogue\n<!-- bench:end -->\n<!-- bench-apps:begin -->\nold\n<!-- bench-apps:end -->\nafter\n",
     );
     run_expect(
-        &["bench", "-f", &app, "--plan", "crash", "--write-readme", &page],
+        &[
+            "bench",
+            "-f",
+            &app,
+            "--plan",
+            "crash",
+            "--write-readme",
+            &page,
+        ],
         0,
     );
     let text = std::fs::read_to_string(&page).expect("the page");
@@ -174,7 +190,11 @@ fn bench_f_writes_the_applications_table_between_its_markers() {
     let plain = dir.write("plain.md", "# nothing to write between\n");
     let args = ["bench", "-f", &app, "--write-readme", &plain];
     let o = run_expect(&args, 2);
-    assert!(stderr(&o).contains("<!-- bench-apps:begin -->"), "{}", describe(&args, &o));
+    assert!(
+        stderr(&o).contains("<!-- bench-apps:begin -->"),
+        "{}",
+        describe(&args, &o)
+    );
 }
 
 #[test]

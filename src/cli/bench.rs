@@ -778,7 +778,9 @@ fn measure_one(args: &BenchArgs, name: &str) -> Result<ExitCode, BadInput> {
     };
     let opts = CheckOptions {
         threads: usize::from(args.threads),
-        max_states: args.max_states.map(|n| usize::try_from(n).unwrap_or(usize::MAX)),
+        max_states: args
+            .max_states
+            .map(|n| usize::try_from(n).unwrap_or(usize::MAX)),
         max_memory: args.max_memory,
         progress: true,
         ..CheckOptions::default()
@@ -796,12 +798,8 @@ fn measure_one(args: &BenchArgs, name: &str) -> Result<ExitCode, BadInput> {
         podcheck::not_started(&p.scenario)?
     };
     let (findings, behaviours) = podcheck::findings(p, &r, TraceFormat::Text)?;
-    let mut v = serde_json::to_value(crate::cli::check::json_scenario(
-        &r,
-        args.threads,
-        started,
-    ))
-    .map_err(|e| BadInput(e.to_string()))?;
+    let mut v = serde_json::to_value(crate::cli::check::json_scenario(&r, args.threads, started))
+        .map_err(|e| BadInput(e.to_string()))?;
     if let Some(o) = v.as_object_mut() {
         o.insert("application".into(), p.application.clone().into());
         o.insert("plan".into(), p.plan.name().into());
@@ -967,9 +965,8 @@ fn app_json(row: &AppRow) -> serde_json::Value {
     if let Some(o) = v.as_object_mut() {
         o.insert("application".into(), row.application.clone().into());
         o.insert("plan".into(), row.plan.name().into());
-        o.entry("scenario").or_insert_with(|| {
-            format!("{}: {}", row.application, row.scenario).into()
-        });
+        o.entry("scenario")
+            .or_insert_with(|| format!("{}: {}", row.application, row.scenario).into());
         o.insert("wall_seconds".into(), row.wall.into());
         o.insert("result".into(), row.result().into());
     }
@@ -1117,13 +1114,15 @@ fn apps_block(rows: &[AppRow], budget: Budget, args: &BenchArgs) -> String {
         out.push_str(&line);
         out.push('\n');
     }
-    out.push('\n');
+    // The rows of every plan scenario, folded: an application has dozens.
+    out.push_str("\n<details><summary>Each plan scenario</summary>\n\n");
     out.push_str(APPS_HEADER);
     out.push('\n');
     for r in rows {
         out.push_str(&format_app_row(r, budget, args.max_memory));
         out.push('\n');
     }
+    out.push_str("\n</details>\n");
     out.push_str(
         "\n`≥` marks the counts of a run that stopped before it was complete: the distinct \
          states and the findings it had found by then (a finding of an incomplete run is a real \
