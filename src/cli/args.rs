@@ -199,7 +199,7 @@ pub struct FromManifests {
 
 /// `--max-memory SIZE`, in bytes. A fraction needs a unit (`1.5G`): a fraction of a byte is
 /// no size.
-fn memory_size(text: &str) -> Result<u64, String> {
+pub fn memory_size(text: &str) -> Result<u64, String> {
     let t = text.trim();
     let number = t.trim_end_matches(|c: char| c.is_ascii_alphabetic() || c.is_whitespace());
     let unit = &t[number.len()..];

@@ -3,11 +3,21 @@
 //! --format json`), under a time limit: a run that passes it gets a Ctrl-C, so that it
 //! reports how far it got, and is killed if it does not end soon after. Such a run is reported
 //! as `> N s`, never with a verdict.
+//!
+//! `podcheck bench -f PATH` measures your own manifests instead, as `check -f` reads them:
+//! each plan scenario of each application in a process of its own (`podcheck bench
+//! --measure-one SCENARIO -f PATH …`, which checks that one scenario and prints its JSON), so
+//! that its peak memory is its own, under a time budget (`--budget`, 60 s by default) enforced
+//! the same way. The table of applications in docs/performance.md is written so.
 
-use crate::cli::common::{load, pick, say, BadInput};
+use crate::cli::args::Format;
+use crate::cli::common::{load, pick, say, stop_on_ctrl_c, whole, BadInput};
+use crate::cli::manifests::parse_plans;
+use podcheck::{Plan, Planned, TraceFormat};
 use podcheck_input::spec::Scenario;
+use podcheck_properties::check::{self, CheckOptions};
 use podcheck_properties::progress;
-use std::io::Read;
+use std::io::{Read, Write};
 use std::process::{Child, Command, ExitCode, Stdio};
 use std::time::{Duration, Instant};
 
@@ -42,6 +52,63 @@ pub struct BenchArgs {
     /// drift from run to run. A run that passes the time limit ends the repeats.
     #[arg(long, value_name = "N", default_value_t = 1, value_parser = crate::cli::common::whole::<u8, 1, 9>)]
     repeat: u8,
+    /// Measure your own Kubernetes manifests instead of the catalogue: a file, a folder or `-`
+    /// for stdin; repeatable, read into applications as `check -f` reads them. Each plan
+    /// scenario of each application is checked in a process of its own, under --budget:
+    /// its states, seconds, peak memory, whether it was complete, and its findings. With
+    /// --write-readme, the table goes between the lines `<!-- bench-apps:begin -->` and
+    /// `<!-- bench-apps:end -->` of FILE.
+    #[arg(
+        short = 'f',
+        long = "filename",
+        value_name = "PATH",
+        conflicts_with_all = ["scenarios", "sizes", "catalogue", "repeat", "timeout"]
+    )]
+    filename: Vec<String>,
+    /// With -f: the fault plans to measure, comma-separated (default: all), as for `check -f`.
+    /// A plan named here that applies to nothing is an error.
+    #[arg(long, value_name = "PLAN,...", requires = "filename")]
+    plan: Vec<String>,
+    /// With -f: the seconds each plan scenario may take (default 60), or `none` for no
+    /// limit. A scenario that reaches it gets a Ctrl-C, reports what it found by then
+    /// (`incomplete`), and the bench goes on with the next.
+    #[arg(long, value_name = "SECONDS|none", requires = "filename", value_parser = parse_budget)]
+    budget: Option<Budget>,
+    /// Stop each run before more than this many distinct states have been found (as for
+    /// `check`): it is reported incomplete, with the states found.
+    #[arg(long, value_name = "N", value_parser = whole::<u64, 1, { u64::MAX }>)]
+    max_states: Option<u64>,
+    /// Stop each run before its resident memory passes SIZE (as for `check`: 512M, 3G):
+    /// it is reported incomplete, with the states found.
+    #[arg(long, value_name = "SIZE", value_parser = crate::cli::args::memory_size)]
+    max_memory: Option<u64>,
+    /// Output format. `json` (with -f): one object per plan scenario, its check's JSON
+    /// report with `wall_seconds` and `result`.
+    #[arg(long, value_enum, default_value_t = Format::Table)]
+    format: Format,
+    /// With -f: check only this plan scenario, here, and print its JSON (what each of the
+    /// bench's own processes runs).
+    #[arg(long, value_name = "SCENARIO", hide = true, requires = "filename")]
+    measure_one: Option<String>,
+}
+
+/// `--budget`: seconds per plan scenario, or no limit.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Budget {
+    Seconds(u64),
+    Unlimited,
+}
+
+/// The budget when `--budget` is not given.
+const DEFAULT_BUDGET: u64 = 60;
+
+fn parse_budget(text: &str) -> Result<Budget, String> {
+    if text.trim() == "none" {
+        return Ok(Budget::Unlimited);
+    }
+    whole::<u64, 1, 86_400>(text)
+        .map(Budget::Seconds)
+        .map_err(|e| format!("{e} (or `none` for no limit)"))
 }
 
 /// Sizes for every scenario (`scenario: None`) or for one.
@@ -130,6 +197,17 @@ pub const END: &str = "<!-- bench:end -->";
 const HEADER: &str = "| scenario | nodes × replicas | unique states | generated states | exploring (s) | graph (s) | traces (s) | states/s | bytes/state | peak memory (MiB) |\n|---|---|---:|---:|---:|---:|---:|---:|---:|---:|";
 
 pub fn run(args: BenchArgs) -> Result<ExitCode, BadInput> {
+    if let Some(name) = &args.measure_one {
+        return measure_one(&args, name);
+    }
+    if !args.filename.is_empty() {
+        return run_manifests(&args);
+    }
+    if args.format == Format::Json {
+        return Err(BadInput(
+            "--format json goes with -f (the catalogue's figures are a table; `podcheck check SCENARIO --format json` gives one scenario's)".into(),
+        ));
+    }
     let origin = args
         .catalogue
         .clone()
@@ -180,9 +258,9 @@ pub fn run(args: BenchArgs) -> Result<ExitCode, BadInput> {
 
     if let Some(file) = &args.write_readme {
         // Before the runs, which take long: the file must have its markers.
-        write_between_markers(file, None)?;
+        write_between_markers(file, BEGIN, END, None)?;
     }
-    crate::cli::common::stop_on_ctrl_c();
+    stop_on_ctrl_c();
     let exe = std::env::current_exe().map_err(|e| BadInput(e.to_string()))?;
     let limit = Duration::from_secs(args.timeout);
     say(format_args!("{HEADER}"));
@@ -214,6 +292,7 @@ pub fn run(args: BenchArgs) -> Result<ExitCode, BadInput> {
         if let Some(f) = &args.catalogue {
             cmd.args(["--catalogue", f]);
         }
+        bounds(&mut cmd, &args);
         if let Some((n, r)) = job.size {
             cmd.args(["--nodes", &n.to_string()]);
             // Without a Deployment or StatefulSet, replicas size nothing (and `check`
@@ -244,10 +323,20 @@ pub fn run(args: BenchArgs) -> Result<ExitCode, BadInput> {
     }
     if let Some(file) = &args.write_readme {
         let block = readme_block(&rows, args.timeout, args.threads, args.repeat);
-        write_between_markers(file, Some(&block))?;
+        write_between_markers(file, BEGIN, END, Some(&block))?;
         eprintln!("bench: wrote the table into {file}");
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// `--max-states` and `--max-memory` for a run's process.
+fn bounds(cmd: &mut Command, args: &BenchArgs) {
+    if let Some(n) = args.max_states {
+        cmd.arg(format!("--max-states={n}"));
+    }
+    if let Some(b) = args.max_memory {
+        cmd.arg(format!("--max-memory={b}"));
+    }
 }
 
 /// Runs one check `repeat` times ([`measure`]) and gives the middle of the finished runs by
@@ -268,7 +357,7 @@ fn measure_repeated(
     };
     let mut done: Vec<(f64, serde_json::Value)> = Vec::new();
     for _ in 0..repeat {
-        match measure(cmd, limit, name)? {
+        match measure(cmd, Some(limit), name, None)? {
             Outcome::Done(v) => done.push((total(&v), v)),
             stopped => return Ok(stopped),
         }
@@ -286,13 +375,31 @@ fn measure_repeated(
     Ok(Outcome::Done(done.swap_remove(middle).1))
 }
 
-/// Runs one check under the time limit and reads its JSON object.
-fn measure(cmd: &mut Command, limit: Duration, name: &str) -> Result<Outcome, BadInput> {
+/// Runs one check under the time limit (none: no limit) and reads its JSON object (the
+/// first of an array, or the object); `input` is given on its stdin.
+fn measure(
+    cmd: &mut Command,
+    limit: Option<Duration>,
+    name: &str,
+    input: Option<&str>,
+) -> Result<Outcome, BadInput> {
     let mut child = cmd
         .stdout(Stdio::piped())
         .stderr(Stdio::inherit())
+        .stdin(if input.is_some() {
+            Stdio::piped()
+        } else {
+            Stdio::inherit()
+        })
         .spawn()
         .map_err(|e| BadInput(format!("cannot run podcheck check: {e}")))?;
+    if let (Some(text), Some(mut stdin)) = (input, child.stdin.take()) {
+        let text = text.to_string();
+        // A thread: a large input would otherwise fill the pipe before the child reads it.
+        std::thread::spawn(move || {
+            let _ = stdin.write_all(text.as_bytes());
+        });
+    }
     let mut out = child.stdout.take().expect("stdout is piped");
     let reader = std::thread::spawn(move || {
         let mut buf = Vec::new();
@@ -308,16 +415,16 @@ fn measure(cmd: &mut Command, limit: Duration, name: &str) -> Result<Outcome, Ba
         {
             break status;
         }
-        if !timed_out && start.elapsed() >= limit {
+        if !timed_out && limit.is_some_and(|l| start.elapsed() >= l) {
             // Ctrl-C: the run stops where it is and reports; killed if it does not end soon.
             timed_out = true;
             eprintln!(
                 "bench: {name} passed the time limit of {} s: stopping it",
-                limit.as_secs()
+                limit.map_or(0, |l| l.as_secs())
             );
             interrupt(&child);
         }
-        if timed_out && start.elapsed() >= limit + Duration::from_secs(15) {
+        if timed_out && limit.is_some_and(|l| start.elapsed() >= l + GRACE) {
             let _ = child.kill();
             let _ = child.wait();
             let _ = reader.join();
@@ -328,7 +435,11 @@ fn measure(cmd: &mut Command, limit: Duration, name: &str) -> Result<Outcome, Ba
     let stdout = reader.join().unwrap_or_default();
     let parsed = serde_json::from_slice::<serde_json::Value>(&stdout)
         .ok()
-        .and_then(|v| v.get(0).cloned());
+        .and_then(|v| match v {
+            serde_json::Value::Array(mut a) if !a.is_empty() => Some(a.swap_remove(0)),
+            serde_json::Value::Object(_) => Some(v),
+            _ => None,
+        });
     let interrupted = progress::interrupts() > 0;
     match status.code() {
         Some(0 | 1) if !timed_out => parsed
@@ -343,6 +454,9 @@ fn measure(cmd: &mut Command, limit: Duration, name: &str) -> Result<Outcome, Ba
         ))),
     }
 }
+
+/// How long a run stopped at its time limit may take to report before it is killed.
+const GRACE: Duration = Duration::from_secs(15);
 
 /// Sends SIGINT (Ctrl-C) to a child.
 fn interrupt(child: &Child) {
@@ -462,7 +576,8 @@ fn machine() -> String {
     )
 }
 
-fn readme_block(rows: &[Row], timeout: u64, threads: u16, repeat: u8) -> String {
+/// The command line of this run, without its `--write-readme FILE`.
+fn command_line() -> String {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let mut command = Vec::new();
     let mut skip = false;
@@ -480,12 +595,22 @@ fn readme_block(rows: &[Row], timeout: u64, threads: u16, repeat: u8) -> String 
         }
         command.push(a.as_str());
     }
-    let mut out = String::new();
-    let threads = if threads == 1 {
+    command.join(" ")
+}
+
+/// `single-threaded`, or `N threads`.
+fn threads_words(threads: u16) -> String {
+    if threads == 1 {
         "single-threaded".to_string()
     } else {
         format!("{threads} threads")
-    };
+    }
+}
+
+fn readme_block(rows: &[Row], timeout: u64, threads: u16, repeat: u8) -> String {
+    let command = command_line();
+    let mut out = String::new();
+    let threads = threads_words(threads);
     let repeats = if repeat > 1 {
         format!(" Each was run {repeat} times; a row is the middle run by its total time.")
     } else {
@@ -494,7 +619,7 @@ fn readme_block(rows: &[Row], timeout: u64, threads: u16, repeat: u8) -> String 
     out.push_str(&format!(
         "Measured with `podcheck {}` on {}: {threads}, built with Cargo's `{}` profile, each \
          run in a process of its own with a time limit of {timeout} s.{repeats}\n\n",
-        command.join(" "),
+        command,
         machine(),
         env!("PODCHECK_PROFILE"),
     ));
@@ -551,28 +676,33 @@ fn readme_block(rows: &[Row], timeout: u64, threads: u16, repeat: u8) -> String 
     out
 }
 
-/// Replaces what lies between the marker lines of `file` with `block` (`None`: only checks
-/// that the file has them).
-fn write_between_markers(file: &str, block: Option<&str>) -> Result<(), BadInput> {
+/// Replaces what lies between the marker lines `begin` and `end` of `file` with `block`
+/// (`None`: only checks that the file has them).
+fn write_between_markers(
+    file: &str,
+    begin: &str,
+    end: &str,
+    block: Option<&str>,
+) -> Result<(), BadInput> {
     let text = podcheck::read_text_file(std::path::Path::new(file))
         .map_err(|e| BadInput(format!("--write-readme {file}: {e}")))?;
-    let (Some(b), Some(e)) = (text.find(BEGIN), text.find(END)) else {
+    let (Some(b), Some(e)) = (text.find(begin), text.find(end)) else {
         return Err(BadInput(format!(
-            "--write-readme {file}: it has no `{BEGIN}` … `{END}` lines to write between"
+            "--write-readme {file}: it has no `{begin}` … `{end}` lines to write between"
         )));
     };
     if e < b {
         return Err(BadInput(format!(
-            "--write-readme {file}: `{END}` comes before `{BEGIN}`"
+            "--write-readme {file}: `{end}` comes before `{begin}`"
         )));
     }
     // One pair only: the table would go between the first, and the others keep an old one.
     let line_of = |at: usize| text[..at].matches('\n').count() + 1;
-    for marker in [BEGIN, END] {
+    for marker in [begin, end] {
         let first = text.find(marker).unwrap_or(0);
         if let Some(again) = text[first + marker.len()..].find(marker) {
             return Err(BadInput(format!(
-                "--write-readme {file}: line {} has a second `{marker}`: the file must have one `{BEGIN}` … `{END}` pair to write between",
+                "--write-readme {file}: line {} has a second `{marker}`: the file must have one `{begin}` … `{end}` pair to write between",
                 line_of(first + marker.len() + again)
             )));
         }
@@ -580,7 +710,425 @@ fn write_between_markers(file: &str, block: Option<&str>) -> Result<(), BadInput
     let Some(block) = block else {
         return Ok(());
     };
-    let new = format!("{}{BEGIN}\n{block}{}", &text[..b], &text[e..]);
+    let new = format!("{}{begin}\n{block}{}", &text[..b], &text[e..]);
     std::fs::write(file, new)
         .map_err(|e| BadInput(format!("--write-readme {file}: cannot write it: {e}")))
+}
+
+// ---------------------------------------------------------------------------------------------
+// `podcheck bench -f PATH`: your own manifests, plan scenario by plan scenario.
+
+pub const APPS_BEGIN: &str = "<!-- bench-apps:begin -->";
+pub const APPS_END: &str = "<!-- bench-apps:end -->";
+
+const APPS_HEADER: &str = "| application | plan scenario | states | seconds | peak memory (MiB) | result | findings |\n|---|---|---:|---:|---:|---|---:|";
+
+const APPS_SUMMARY_HEADER: &str = "| application | plan scenarios | complete | seconds in all | largest peak memory (MiB) | findings |\n|---|---:|---:|---:|---:|---:|";
+
+/// The plan scenarios of some manifests, as `check -f` makes them.
+struct Manifests {
+    planned: Vec<Planned>,
+    not_applicable: Vec<podcheck::NotApplicable>,
+    /// On the paths read (a path given twice, a link not followed).
+    notes: Vec<String>,
+    /// Stdin's text, when `-` is among the paths: each run's process is given it again.
+    stdin: Option<String>,
+}
+
+/// Reads the applications of `paths` (as `check -f` does: [`podcheck::applications`]) and
+/// makes their scenarios under `plans`.
+fn read_manifests(paths: &[String], plans: &[Plan]) -> Result<Manifests, BadInput> {
+    let apps = podcheck::applications(paths)?;
+    let stdin = apps
+        .apps
+        .iter()
+        .flat_map(|a| &a.sources)
+        .find(|(name, _)| name == "-")
+        .map(|(_, text)| text.clone());
+    let mut planned = Vec::new();
+    let mut not_applicable = Vec::new();
+    for app in &apps.apps {
+        let reading = podcheck::read_application(app)?;
+        let (p, na) = podcheck::planned(&app.name, &reading.scenario, plans, &reading.plans);
+        planned.extend(p);
+        not_applicable.extend(na);
+    }
+    Ok(Manifests {
+        planned,
+        not_applicable,
+        notes: apps.notes,
+        stdin,
+    })
+}
+
+/// `bench --measure-one SCENARIO -f PATH …`: checks that plan scenario of the manifests in
+/// this process and prints its JSON report (as `check -f --format json` gives a scenario),
+/// with its counts of findings and Kubernetes behaviours. Exit 0 whenever it reports, also
+/// when a bound or a Ctrl-C stopped it (its `complete` and `stopped` say so).
+fn measure_one(args: &BenchArgs, name: &str) -> Result<ExitCode, BadInput> {
+    stop_on_ctrl_c();
+    let plans = parse_plans(&args.plan)?;
+    let m = read_manifests(&args.filename, &plans)?;
+    let Some(p) = m.planned.iter().find(|p| p.scenario.name == name) else {
+        let names: Vec<&str> = m.planned.iter().map(|p| p.scenario.name.as_str()).collect();
+        return Err(BadInput(format!(
+            "the manifests have no plan scenario `{name}`; they have: {}",
+            names.join("; ")
+        )));
+    };
+    let opts = CheckOptions {
+        threads: usize::from(args.threads),
+        max_states: args
+            .max_states
+            .map(|n| usize::try_from(n).unwrap_or(usize::MAX)),
+        max_memory: args.max_memory,
+        progress: true,
+        ..CheckOptions::default()
+    };
+    // TIME BUDGET. `check --budget SECONDS|none` (issue 44) is being added to the check's
+    // options; when it lands, give `args.budget` to `opts` here, so that the run stops
+    // itself at its budget and says so (`stopped.bound`). Until then the bench's own process
+    // ([`run_manifests`]) stops this one with a Ctrl-C when the budget is reached, and kills
+    // it if it does not report within [`GRACE`].
+    let started = progress::interrupts() == 0;
+    let r = if started {
+        let defs = podcheck::properties_of(&p.scenario, &[])?;
+        check::check_with(&p.scenario, &defs, &opts).map_err(BadInput)?
+    } else {
+        podcheck::not_started(&p.scenario)?
+    };
+    let (findings, behaviours) = podcheck::findings(p, &r, TraceFormat::Text)?;
+    let mut v = serde_json::to_value(crate::cli::check::json_scenario(&r, args.threads, started))
+        .map_err(|e| BadInput(e.to_string()))?;
+    if let Some(o) = v.as_object_mut() {
+        o.insert("application".into(), p.application.clone().into());
+        o.insert("plan".into(), p.plan.name().into());
+        o.insert("findings".into(), findings.len().into());
+        o.insert("kubernetes_behaviours".into(), behaviours.len().into());
+    }
+    say!("{v}");
+    Ok(ExitCode::SUCCESS)
+}
+
+/// One plan scenario measured.
+struct AppRow {
+    application: String,
+    /// The plan scenario's name without its application's (`drain web`).
+    scenario: String,
+    plan: Plan,
+    outcome: Outcome,
+    /// Seconds from starting its process to its end, as the bench saw them.
+    wall: f64,
+}
+
+impl AppRow {
+    fn report(&self) -> Option<&serde_json::Value> {
+        match &self.outcome {
+            Outcome::Done(v) => Some(v),
+            Outcome::TimedOut(v) | Outcome::Interrupted(v) => v.as_ref(),
+        }
+    }
+
+    fn complete(&self) -> bool {
+        self.report().is_some_and(|v| v["complete"] == true)
+    }
+
+    /// The check's own seconds where it reported them, else the bench's.
+    fn seconds(&self) -> f64 {
+        self.report()
+            .and_then(|v| num(v, "seconds"))
+            .unwrap_or(self.wall)
+    }
+
+    fn peak_mib(&self) -> Option<f64> {
+        self.report()
+            .and_then(|v| v["peak_rss_kib"].as_u64())
+            .map(|k| k as f64 / 1024.0)
+    }
+
+    fn findings(&self) -> Option<u64> {
+        self.report().and_then(|v| v["findings"].as_u64())
+    }
+
+    /// `complete`, `bound` (a --max-states or --max-memory: `stopped.bound` says which),
+    /// `budget`, `killed` (no report after the budget), `interrupted`: the JSON's `result`.
+    fn result(&self) -> &'static str {
+        match &self.outcome {
+            _ if self.complete() => "complete",
+            Outcome::Done(v) => match v["stopped"]["bound"].as_str() {
+                Some("interrupt") => "interrupted",
+                Some("budget") => "budget",
+                _ => "bound",
+            },
+            Outcome::TimedOut(Some(_)) => "budget",
+            Outcome::TimedOut(None) => "killed",
+            Outcome::Interrupted(_) => "interrupted",
+        }
+    }
+
+    /// The result in words, for the table.
+    fn result_words(&self, budget: Budget, max_memory: Option<u64>) -> String {
+        let budget_words = match budget {
+            Budget::Seconds(s) => format!("the budget ({s} s)"),
+            Budget::Unlimited => "the budget".to_string(),
+        };
+        let phase = self
+            .report()
+            .and_then(|v| v["stopped"]["phase"].as_str())
+            .filter(|p| *p != "exploring")
+            .map(|p| format!(", in its {p} phase"))
+            .unwrap_or_default();
+        let after = format!("after {:.0} s", self.seconds());
+        match self.result() {
+            "complete" => "complete".to_string(),
+            "budget" => format!("stopped at {budget_words}{phase}"),
+            "killed" => format!(
+                "killed {} s after {budget_words}: no report",
+                GRACE.as_secs()
+            ),
+            "interrupted" => "interrupted (Ctrl-C)".to_string(),
+            _ => {
+                let v = self.report();
+                let bound = v.and_then(|v| v["stopped"]["bound"].as_str()).unwrap_or("");
+                match bound {
+                    "max-memory" => format!(
+                        "stopped at --max-memory {} {after}{phase}",
+                        max_memory.map_or(String::new(), progress::size_words)
+                    ),
+                    "max-states" => format!("stopped at --max-states {after}{phase}"),
+                    b => format!("stopped ({b}) {after}{phase}"),
+                }
+            }
+        }
+    }
+}
+
+fn format_app_row(row: &AppRow, budget: Budget, max_memory: Option<u64>) -> String {
+    let dash = "—".to_string();
+    let partial = if row.complete() { "" } else { "≥ " };
+    let v = row.report();
+    let reduced = v.is_some_and(|v| v["symmetry"].as_array().is_some_and(|c| !c.is_empty()));
+    let states = v
+        .and_then(|v| v["unique_states"].as_u64())
+        .map_or(dash.clone(), |n| {
+            format!("{partial}{n}{}", if reduced { " ‡" } else { "" })
+        });
+    let findings = row
+        .findings()
+        .map_or(dash.clone(), |n| format!("{partial}{n}"));
+    format!(
+        "| {} | {} | {} | {:.2} | {} | {} | {} |",
+        row.application,
+        row.scenario,
+        states,
+        row.seconds(),
+        row.peak_mib().map_or(dash, |m| format!("{m:.1}")),
+        row.result_words(budget, max_memory),
+        findings
+    )
+}
+
+/// One line per application: its plan scenarios, how many were complete, their seconds in
+/// all, the largest peak, the findings.
+fn apps_summary(rows: &[AppRow]) -> Vec<String> {
+    let mut names: Vec<&str> = Vec::new();
+    for r in rows {
+        if !names.contains(&r.application.as_str()) {
+            names.push(&r.application);
+        }
+    }
+    names
+        .into_iter()
+        .map(|name| {
+            let mine: Vec<&AppRow> = rows.iter().filter(|r| r.application == name).collect();
+            let complete = mine.iter().filter(|r| r.complete()).count();
+            let seconds: f64 = mine.iter().map(|r| r.seconds()).sum();
+            let peak = mine
+                .iter()
+                .filter_map(|r| r.peak_mib())
+                .fold(0.0_f64, f64::max);
+            let findings: u64 = mine.iter().filter_map(|r| r.findings()).sum();
+            let partial = if complete < mine.len() { "≥ " } else { "" };
+            format!(
+                "| {name} | {} | {complete} | {seconds:.2} | {peak:.1} | {partial}{findings} |",
+                mine.len()
+            )
+        })
+        .collect()
+}
+
+fn app_json(row: &AppRow) -> serde_json::Value {
+    let mut v = row
+        .report()
+        .cloned()
+        .unwrap_or_else(|| serde_json::json!({ "complete": false }));
+    if let Some(o) = v.as_object_mut() {
+        o.insert("application".into(), row.application.clone().into());
+        o.insert("plan".into(), row.plan.name().into());
+        o.entry("scenario")
+            .or_insert_with(|| format!("{}: {}", row.application, row.scenario).into());
+        o.insert("wall_seconds".into(), row.wall.into());
+        o.insert("result".into(), row.result().into());
+    }
+    v
+}
+
+/// `podcheck bench -f PATH …`.
+fn run_manifests(args: &BenchArgs) -> Result<ExitCode, BadInput> {
+    let plans = parse_plans(&args.plan)?;
+    let m = read_manifests(&args.filename, &plans)?;
+    for n in &m.notes {
+        eprintln!("note: {n}");
+    }
+    for n in &m.not_applicable {
+        eprintln!("not applicable: {}: {}", n.application, n.why);
+    }
+    if !args.plan.is_empty() {
+        for &plan in &plans {
+            if !m.planned.iter().any(|p| p.plan == plan) {
+                let why: Vec<String> = m
+                    .not_applicable
+                    .iter()
+                    .filter(|n| n.plan == plan)
+                    .map(|n| format!("{}: {}", n.application, n.why))
+                    .collect();
+                return Err(BadInput(format!(
+                    "--plan {} applies to nothing in the manifests ({})",
+                    plan.name(),
+                    why.join("; ")
+                )));
+            }
+        }
+    }
+    if m.planned.is_empty() {
+        return Err(BadInput(
+            "the manifests have no plan scenario: no plan acts on their workloads".into(),
+        ));
+    }
+    if let Some(file) = &args.write_readme {
+        // Before the runs, which take long: the file must have its markers.
+        write_between_markers(file, APPS_BEGIN, APPS_END, None)?;
+    }
+    stop_on_ctrl_c();
+    let exe = std::env::current_exe().map_err(|e| BadInput(e.to_string()))?;
+    let budget = args.budget.unwrap_or(Budget::Seconds(DEFAULT_BUDGET));
+    let limit = match budget {
+        Budget::Seconds(s) => Some(Duration::from_secs(s)),
+        Budget::Unlimited => None,
+    };
+    let table = args.format == Format::Table;
+    if table {
+        say!("{APPS_HEADER}");
+    }
+    let n = m.planned.len();
+    let mut rows: Vec<AppRow> = Vec::new();
+    let mut interrupted = false;
+    for (k, p) in m.planned.iter().enumerate() {
+        let name = &p.scenario.name;
+        eprintln!("bench: plan scenario {} of {n}: {name}", k + 1);
+        let mut cmd = Command::new(&exe);
+        cmd.arg("bench")
+            .arg(format!("--measure-one={name}"))
+            .arg(format!("--plan={}", p.plan.name()))
+            .arg(format!("--threads={}", args.threads));
+        for f in &args.filename {
+            cmd.arg(format!("--filename={f}"));
+        }
+        bounds(&mut cmd, args);
+        let start = Instant::now();
+        let outcome = measure(&mut cmd, limit, name, m.stdin.as_deref())?;
+        let prefix = format!("{}: ", p.application);
+        let row = AppRow {
+            application: p.application.clone(),
+            scenario: name.strip_prefix(&prefix).unwrap_or(name).to_string(),
+            plan: p.plan,
+            outcome,
+            wall: start.elapsed().as_secs_f64(),
+        };
+        if table {
+            say!("{}", format_app_row(&row, budget, args.max_memory));
+        }
+        interrupted = matches!(row.outcome, Outcome::Interrupted(_))
+            || row.result() == "interrupted"
+            || progress::interrupts() > 0;
+        rows.push(row);
+        if interrupted {
+            eprintln!("bench: interrupted (Ctrl-C): the table stops here, and no file is written");
+            break;
+        }
+    }
+    if table {
+        say!("");
+        say!("{APPS_SUMMARY_HEADER}");
+        for line in apps_summary(&rows) {
+            say!("{line}");
+        }
+    } else {
+        let all: Vec<serde_json::Value> = rows.iter().map(app_json).collect();
+        say!(
+            "{}",
+            serde_json::to_string_pretty(&all).map_err(|e| BadInput(e.to_string()))?
+        );
+    }
+    if interrupted {
+        return Ok(ExitCode::from(3));
+    }
+    if let Some(file) = &args.write_readme {
+        let block = apps_block(&rows, budget, args);
+        write_between_markers(file, APPS_BEGIN, APPS_END, Some(&block))?;
+        eprintln!("bench: wrote the table into {file}");
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// What `bench -f … --write-readme FILE` writes between the markers: the command, the
+/// machine, the summary per application and the row of each plan scenario.
+fn apps_block(rows: &[AppRow], budget: Budget, args: &BenchArgs) -> String {
+    let budget_words = match budget {
+        Budget::Seconds(s) => format!("a budget of {s} s"),
+        Budget::Unlimited => "no time budget".to_string(),
+    };
+    let mut bounds = Vec::new();
+    if let Some(b) = args.max_memory {
+        bounds.push(format!("--max-memory {}", progress::size_words(b)));
+    }
+    if let Some(n) = args.max_states {
+        bounds.push(format!("--max-states {n}"));
+    }
+    let bounds = if bounds.is_empty() {
+        String::new()
+    } else {
+        format!(" and {}", bounds.join(", "))
+    };
+    let mut out = format!(
+        "Measured with `podcheck {}` on {}: {}, built with Cargo's `{}` profile, each plan \
+         scenario in a process of its own with {budget_words}{bounds}.\n\n",
+        command_line(),
+        machine(),
+        threads_words(args.threads),
+        env!("PODCHECK_PROFILE"),
+    );
+    out.push_str(APPS_SUMMARY_HEADER);
+    out.push('\n');
+    for line in apps_summary(rows) {
+        out.push_str(&line);
+        out.push('\n');
+    }
+    // The rows of every plan scenario, folded: an application has dozens.
+    out.push_str("\n<details><summary>Each plan scenario</summary>\n\n");
+    out.push_str(APPS_HEADER);
+    out.push('\n');
+    for r in rows {
+        out.push_str(&format_app_row(r, budget, args.max_memory));
+        out.push('\n');
+    }
+    out.push_str("\n</details>\n");
+    out.push_str(
+        "\n`≥` marks the counts of a run that stopped before it was complete: the distinct \
+         states and the findings it had found by then (a finding of an incomplete run is a real \
+         one; others may be missing). `‡` marks counts up to interchangeable nodes or pods (see \
+         \"Symmetry\"). Seconds are the check's own (exploring, graph and traces); peak memory is \
+         the process's VmHWM.\n",
+    );
+    out
 }
