@@ -197,6 +197,13 @@ impl Observer for Printer {
             return Ok(());
         };
         let r = &c.result;
+        if !c.planned.left_out.is_empty() {
+            eprintln!(
+                "note: {}: left out, outside its cone of influence (--no-cone keeps them): {}",
+                r.scenario.name,
+                c.planned.left_out.join(", ")
+            );
+        }
         if r.complete && r.unique_states <= 1 {
             eprintln!(
                 "{}: {}: only the start state was explored: nothing can happen from the settled start (can the pods be placed on the nodes? check resources, taints and nodeSelector); the verdicts say nothing about your workloads",
