@@ -213,13 +213,12 @@ fn a_workload_not_settled_or_not_quiet_stays_in_every_cone() {
     assert_eq!(c["manifests: delete-pod a"], ["a", "big"]);
 }
 
+/// (scenario, property, verdict).
+type Verdicts = BTreeSet<(String, String, String)>;
+
 /// Each property's verdict in each scenario, by scenario and property; and each scenario's
 /// states.
-fn verdicts(
-    text: &str,
-    plans: &[Plan],
-    no_cone: bool,
-) -> (BTreeSet<(String, String, String)>, Vec<(String, usize)>) {
+fn verdicts(text: &str, plans: &[Plan], no_cone: bool) -> (Verdicts, Vec<(String, usize)>) {
     let mut findings = BTreeSet::new();
     let mut states = Vec::new();
     let report = podcheck::Check::text("app.yaml", text)
@@ -234,10 +233,7 @@ fn verdicts(
     (findings, states)
 }
 
-struct Recorder<'a>(
-    &'a mut BTreeSet<(String, String, String)>,
-    &'a mut Vec<(String, usize)>,
-);
+struct Recorder<'a>(&'a mut Verdicts, &'a mut Vec<(String, usize)>);
 
 impl podcheck::Observer for Recorder<'_> {
     fn checked(&mut self, c: &podcheck::Checked) -> Result<(), podcheck::Error> {

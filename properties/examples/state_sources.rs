@@ -7,7 +7,8 @@
 //! ```
 //!
 //! With `-f`, it measures the first scenario of the fault plan PLAN (as `podcheck check -f
-//! MANIFESTS --plan PLAN` makes it) over the manifests of a file or folder.
+//! MANIFESTS --plan PLAN` makes it, reduced to its cone of influence) over the manifests of a
+//! file or folder.
 //!
 //! This is a measuring instrument, not a checker: it judges no property. It explores the
 //! scenario at NODES × REPLICAS breadth first, without the symmetry reduction, and stops after
@@ -21,7 +22,7 @@
 //! moment within the proxy lag, so every moment is a branch).
 
 use podcheck_input::catalogue;
-use podcheck_input::plan::{plan_scenarios, Plan};
+use podcheck_input::plan::{plan_scenarios_in_cones, Plan};
 use podcheck_input::spec::Scenario;
 use podcheck_model::footprint::action_kind;
 use podcheck_model::Cluster;
@@ -51,10 +52,11 @@ fn manifest_scenario(path: &str, plan: &str) -> Result<Scenario, String> {
     let app = apps.apps.first().ok_or(format!("{path}: no manifests"))?;
     let reading = podcheck_input::manifest::read(&app.sources)?;
     let plan = Plan::parse(plan)?;
-    let set = plan_scenarios(
+    let set = plan_scenarios_in_cones(
         &reading.scenario,
         &[plan],
-        &podcheck_model::cluster::first_pod_nodes,
+        &reading.plans,
+        &podcheck_model::cluster::pod_places,
     );
     set.scenarios.into_iter().next().ok_or(format!(
         "{path}: the plan {} applies to nothing",
