@@ -124,6 +124,9 @@ struct JsonPlanScenario<'a> {
     check: JsonScenario<'a>,
     findings: Vec<JsonFinding<'a>>,
     kubernetes_behaviour: Vec<JsonBehaviour<'a>>,
+    /// The workloads left out of the scenario, outside its cone of influence.
+    #[serde(skip_serializing_if = "<[String]>::is_empty")]
+    left_out: &'a [String],
 }
 
 #[derive(Serialize)]
@@ -394,6 +397,7 @@ pub fn run(a: ManifestArgs) -> Result<ExitCode, BadInput> {
                             why: &b.why,
                         })
                         .collect(),
+                    left_out: &c.planned.left_out,
                 })
                 .collect(),
             findings: n_findings,
