@@ -159,6 +159,10 @@ pub struct Planned {
     pub application: String,
     pub plan: Plan,
     pub scenario: Scenario,
+    /// The application's workloads left out of the scenario, outside its cone of influence
+    /// (`podcheck_input::cone`: they cannot change its verdicts); empty where it has them
+    /// all, or with [`Size::no_cone`].
+    pub left_out: Vec<String>,
 }
 
 /// A plan that gave no scenario for an application, with why.
@@ -172,12 +176,15 @@ pub struct NotApplicable {
 
 /// The scenarios of `plans` over an application's base scenario, plan by plan, with the
 /// plans that had nothing to act on. A workload in `chosen` (its `podcheck.dev/plans`
-/// annotation, [`Reading::plans`]) is checked only under the plans listed for it.
+/// annotation, [`Reading::plans`]) is checked only under the plans listed for it. Each
+/// scenario is reduced to its cone of influence where that is exact
+/// ([`podcheck_input::cone`]), unless `whole` asks for the whole application in each.
 pub fn planned(
     application: &str,
     base: &Scenario,
     plans: &[Plan],
     chosen: &std::collections::BTreeMap<String, Vec<Plan>>,
+    whole: bool,
 ) -> (Vec<Planned>, Vec<NotApplicable>) {
     let mut out = Vec::new();
     let mut na = Vec::new();
@@ -187,17 +194,32 @@ pub fn planned(
             continue;
         }
         seen.push(plan);
-        let set = podcheck_input::plan::plan_scenarios_for(
-            base,
-            &[plan],
-            chosen,
-            &podcheck_model::cluster::first_pod_nodes,
+        let set = if whole {
+            podcheck_input::plan::plan_scenarios_for(
+                base,
+                &[plan],
+                chosen,
+                &podcheck_model::cluster::first_pod_nodes,
+            )
+        } else {
+            podcheck_input::plan::plan_scenarios_in_cones(
+                base,
+                &[plan],
+                chosen,
+                &podcheck_model::cluster::pod_places,
+            )
+        };
+        out.extend(
+            set.scenarios
+                .into_iter()
+                .zip(set.left_out)
+                .map(|(scenario, left_out)| Planned {
+                    application: application.to_string(),
+                    plan,
+                    scenario,
+                    left_out,
+                }),
         );
-        out.extend(set.scenarios.into_iter().map(|scenario| Planned {
-            application: application.to_string(),
-            plan,
-            scenario,
-        }));
         na.extend(set.not_applicable.into_iter().map(|why| NotApplicable {
             application: application.to_string(),
             plan,
@@ -323,6 +345,9 @@ pub struct Size {
     pub replicas: Option<u8>,
     /// The Kubernetes release to follow instead of the scenario's own.
     pub kubernetes_version: Option<podcheck_input::spec::Release>,
+    /// Check each plan scenario with the whole application, not only its cone of influence
+    /// (`podcheck_input::cone`; `--no-cone`): for comparison, the verdicts are the same.
+    pub no_cone: bool,
 }
 
 /// `scenario` with the release and the sizes of `size` (a scenario of `origin`, in messages).
@@ -570,7 +595,7 @@ impl Check {
             let reading = read_application(app)?;
             observer.read(app, &reading)?;
             let base = resized(reading.scenario, self.size, &app.name)?;
-            let (p, na) = planned(&app.name, &base, &plans, &reading.plans);
+            let (p, na) = planned(&app.name, &base, &plans, &reading.plans, self.size.no_cone);
             out.applications.push(app.name.clone());
             out.read_warnings.push(reading.warnings);
             out.app_of.extend(p.iter().map(|_| k));

@@ -674,6 +674,7 @@ pub fn merge(
         nodes: first.size.nodes,
         replicas: first.size.replicas,
         kubernetes_version: first.size.kubernetes_version,
+        no_cone: false,
     };
     let all = catalogue()?;
     let Some(found) = all.iter().find(|s| s.name == first.scenario) else {

@@ -7,12 +7,14 @@
 //!    release rules;
 //! 2. [`catalogue`]: the built-in scenarios; [`manifest`]: users' Kubernetes manifests read
 //!    into a scenario;
-//! 3. [`plan`]: the fault plans a manifest's scenario is checked under.
+//! 3. [`cone`]: the workloads that can influence a plan scenario's verdicts; [`plan`]: the
+//!    fault plans a manifest's scenario is checked under.
 //!
 //! The upstream Kubernetes logic it names (restart policies, taints, …) is `podcheck-k8s`;
 //! the model (`podcheck-model`) sits above, and is the only one that runs a scenario.
 
 pub mod catalogue;
+pub mod cone;
 pub mod files;
 pub mod manifest;
 pub mod plan;

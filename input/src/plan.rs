@@ -15,7 +15,12 @@
 //! the workload's first pod. Only the model can tell which node that is, by settling the
 //! cluster: the caller passes that reading in ([`Placement`]; the model's is
 //! `podcheck_model::cluster::first_pod_nodes`), and this module builds nothing but scenarios.
+//!
+//! [`plan_scenarios_in_cones`] makes the same scenarios, each reduced to its cone of
+//! influence ([`crate::cone`]): the workloads that can change its verdicts, the others left
+//! out with their settled pods' requests held on their nodes, where that is exact.
 
+use crate::cone::{self, Places, PodPlace};
 use crate::spec::{Expectation, Fault, Scenario, Start, Verdict, Workload};
 use std::collections::BTreeMap;
 
@@ -88,6 +93,9 @@ pub struct PlanSet {
     pub scenarios: Vec<Scenario>,
     /// `plan: why`, for each plan of the set that gave no scenario.
     pub not_applicable: Vec<String>,
+    /// For each scenario, in order: the workloads left out of it, outside its cone of
+    /// influence ([`plan_scenarios_in_cones`]); empty where it has the whole application.
+    pub left_out: Vec<Vec<String>>,
 }
 
 /// The scenarios of `plans` over `base` (a scenario with the manifests' workloads and no
@@ -205,7 +213,42 @@ pub fn plan_scenarios_for(
             set.not_applicable.push(format!("{}: {why}", plan.name()));
         }
     }
+    set.left_out = vec![Vec::new(); set.scenarios.len()];
     set
+}
+
+/// [`plan_scenarios_for`], each scenario reduced to its cone of influence where that leaves
+/// some workload out and is exact ([`crate::cone::reduce`]); `places` settles a scenario and
+/// tells where each pod is (the model's is `podcheck_model::cluster::pod_places`). Node
+/// plans act on the node of the first placed pod, as `placement` would say.
+pub fn plan_scenarios_in_cones(
+    base: &Scenario,
+    plans: &[Plan],
+    chosen: &BTreeMap<String, Vec<Plan>>,
+    places: Places,
+) -> PlanSet {
+    let mut settled_base = base.clone();
+    settled_base.faults.clear();
+    settled_base.expect.clear();
+    settled_base.cluster.start = Start::Settled;
+    let full = places(&settled_base);
+    let first = |_: &Scenario| first_placed(&full);
+    let mut set = plan_scenarios_for(base, plans, chosen, &first);
+    for (s, out) in set.scenarios.iter_mut().zip(&mut set.left_out) {
+        if let Some(c) = cone::reduce(s, &full, places) {
+            *s = c.scenario;
+            *out = c.left_out;
+        }
+    }
+    set
+}
+
+/// The node of each workload's first placed pod, from every pod's place.
+pub fn first_placed(places: &[Vec<PodPlace>]) -> Vec<Option<String>> {
+    places
+        .iter()
+        .map(|ps| ps.iter().find_map(|p| p.node.clone()))
+        .collect()
 }
 
 /// Whether some container's probe checks the external dependency.

@@ -641,3 +641,29 @@ pub fn first_pod_nodes(s: &Scenario) -> Vec<Option<String>> {
         })
         .collect()
 }
+
+/// Every pod object of the settled cluster of `s`, per workload in order, each workload's
+/// pods by lowest suffix, then uid: its node's name (None while unbound) and whether it is
+/// Ready. The cone of influence of `podcheck_input::cone` reads it; the first bound pod of
+/// each workload is [`first_pod_nodes`]'s.
+pub fn pod_places(s: &Scenario) -> Vec<Vec<podcheck_input::cone::PodPlace>> {
+    let m = Cluster::new(s.clone(), Vec::new());
+    (0..s.workloads.len())
+        .map(|w| {
+            let mut pods: Vec<_> = m
+                .start
+                .api
+                .pods
+                .iter()
+                .filter(|p| p.workload as usize == w)
+                .collect();
+            pods.sort_by_key(|p| (p.suffix, p.uid));
+            pods.iter()
+                .map(|p| podcheck_input::cone::PodPlace {
+                    node: p.node.map(|n| s.cluster.nodes[n.index()].name.clone()),
+                    ready: p.status.ready,
+                })
+                .collect()
+        })
+        .collect()
+}

@@ -74,7 +74,8 @@ fn input_allowed() -> BTreeMap<&'static str, BTreeSet<&'static str>> {
     m.insert("spec", vec![]);
     m.insert("catalogue", vec!["spec"]);
     m.insert("manifest", vec!["spec"]);
-    m.insert("plan", vec!["spec", "manifest"]);
+    m.insert("cone", vec!["spec"]);
+    m.insert("plan", vec!["spec", "manifest", "cone"]);
     m.insert("lib", vec![]);
     m.into_iter()
         .map(|(k, v)| (k, v.into_iter().collect()))

@@ -7,8 +7,9 @@
 //! ```
 //!
 //! With `-f`, it measures the first scenario of the fault plan PLAN (as `podcheck check -f
-//! MANIFESTS --plan PLAN` makes it) over the manifests of a file or folder; with `--reduced`,
-//! one state per class of the symmetry reduction where it applies, as `podcheck check` keeps.
+//! MANIFESTS --plan PLAN` makes it, reduced to its cone of influence) over the manifests of a
+//! file or folder; with `--reduced`, one state per class of the symmetry reduction where it
+//! applies, as `podcheck check` keeps.
 //!
 //! This is a measuring instrument, not a checker: it judges no property. It explores the
 //! scenario at NODES × REPLICAS breadth first, without the symmetry reduction, and stops after

@@ -224,6 +224,10 @@ pub struct Size {
     /// replaces the scenario's `cluster.kubernetesVersion` (default: the newest, 1.35).
     #[arg(long, value_name = "V", value_parser = kubernetes_version)]
     pub kubernetes_version: Option<podcheck_input::spec::Release>,
+    /// With -f: check each plan scenario with every workload of the application, not only
+    /// those that can influence its verdicts (its cone of influence), for comparison.
+    #[arg(long)]
+    pub no_cone: bool,
 }
 
 impl Size {
@@ -233,6 +237,7 @@ impl Size {
             nodes: self.nodes,
             replicas: self.replicas,
             kubernetes_version: self.kubernetes_version,
+            no_cone: self.no_cone,
         }
     }
 }

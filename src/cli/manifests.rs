@@ -124,6 +124,9 @@ struct JsonPlanScenario<'a> {
     check: JsonScenario<'a>,
     findings: Vec<JsonFinding<'a>>,
     kubernetes_behaviour: Vec<JsonBehaviour<'a>>,
+    /// The workloads left out of the scenario, outside its cone of influence.
+    #[serde(skip_serializing_if = "<[String]>::is_empty")]
+    left_out: &'a [String],
 }
 
 #[derive(Serialize)]
@@ -197,6 +200,13 @@ impl Observer for Printer {
             return Ok(());
         };
         let r = &c.result;
+        if !c.planned.left_out.is_empty() {
+            eprintln!(
+                "note: {}: left out, outside its cone of influence (--no-cone keeps them): {}",
+                r.scenario.name,
+                c.planned.left_out.join(", ")
+            );
+        }
         if r.complete && r.unique_states <= 1 {
             eprintln!(
                 "{}: {}: only the start state was explored: nothing can happen from the settled start (can the pods be placed on the nodes? check resources, taints and nodeSelector); the verdicts say nothing about your workloads",
@@ -387,6 +397,7 @@ pub fn run(a: ManifestArgs) -> Result<ExitCode, BadInput> {
                             why: &b.why,
                         })
                         .collect(),
+                    left_out: &c.planned.left_out,
                 })
                 .collect(),
             findings: n_findings,

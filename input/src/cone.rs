@@ -1,0 +1,315 @@
+//! The cone of influence of a plan scenario: the workloads that can change its verdicts.
+//!
+//! A plan scenario ([`crate::plan`]) acts on one workload (or, for the dependency outage, on
+//! the workloads whose probes check the dependency). The other workloads of the application
+//! cost states — each pod's probe timers interleave with everything else — but most of them
+//! cannot change what the scenario's properties decide. This module keeps the ones that can
+//! (the *cone*), leaves the others out of the scenario, and holds what they occupy in the
+//! settled cluster as the nodes' `usedByOtherPods` (and their images as the nodes' images),
+//! where the settled cluster placed them.
+//!
+//! # What is kept
+//!
+//! The cone starts from:
+//!
+//! - every workload a fault names (the deleted, crashed, rolled-out, force-deleted pod's);
+//! - for a fault on a node (drain, partition, power-off, …): every workload with a pod on
+//!   that node — a drain evicts every pod there (`kubectl drain` lists the node's pods), a
+//!   partition makes the node controller taint the node and evict every pod that does not
+//!   tolerate it, a power-off stops every container there — and the workloads of the
+//!   Service, whose clients reach its pods through every node's kube-proxy, the faulted
+//!   node's too; a fault on the whole control plane keeps everything;
+//! - for the dependency outage: every workload with a probe that checks the dependency;
+//! - every workload that is not *quiet*: a Job or a static pod, a workload whose program
+//!   exits or outgrows its memory limit by itself or whose image cannot be pulled, and one
+//!   whose pods are not all placed and Ready in the settled cluster (a Pending pod takes
+//!   capacity as soon as some frees up, so it competes with the plan's pods).
+//!
+//! and takes the closure under sharing: the workloads of the Service when one of them is
+//! in, those of a PodDisruptionBudget when one of them is in (the budget counts them all),
+//! those naming the same PersistentVolumeClaim (one volume, attached to one node).
+//!
+//! # Why leaving the rest out is exact
+//!
+//! A workload left out is quiet and shares nothing with the cone: its pods are Running and
+//! Ready in the settled start, no fault acts on them or on their nodes, and their programs
+//! do nothing by themselves. In the whole scenario they therefore stay as they are in every
+//! run: the only steps they take are their probes' periodic runs, which pass and change no
+//! object (the pod stays Ready, its endpoints stay). What the cone's pods read of them:
+//!
+//! - Services, budgets, claims: none shared, by the closure; a Service over left-out
+//!   workloads only is left out with them (its endpoints never change, and the cone's faults
+//!   do not touch the nodes' proxies unless a node fault keeps it);
+//! - node capacity: the scheduler's fit and LeastAllocated score and the kubelet's
+//!   admission count the requests of the pods bound to a node; the left-out pods never
+//!   leave theirs, so holding their requests (`k8s::pod_request`, as the model counts a
+//!   pod) in the node's `usedByOtherPods` gives every placement decision the same numbers
+//!   in every state. The model has no preemption and no inter-pod (anti-)affinity, which
+//!   would read them otherwise;
+//! - images: a left-out pod pulled its images onto its node; they are listed as present;
+//! - the settled start itself: the cone's own canonical startup is replayed without the
+//!   left-out pods, whose requests are held from the start, so the cone's pods could be
+//!   placed otherwise than in the whole cluster (they were scheduled before the others were).
+//!   The reduction is only made when the cone's pods are placed exactly as in the whole
+//!   settled cluster, pod by pod, Ready as there; otherwise the scenario keeps every
+//!   workload. (In microservices-demo, the drains of the second node are so kept whole: held
+//!   from the start, the first node's left-out requests would send the frontend's pod, placed
+//!   before them in the whole cluster, to the second node.) What can still differ is where in
+//!   their periodic cycle the probe timers stand when the start is reached (the whole cluster
+//!   settles when its slowest pod is Ready); the faults may come at any moment from the
+//!   start, so the runs from either start are the same runs, shifted.
+//!
+//! The properties of a plan scenario (`properties/src/catalogue.rs`) are about pods,
+//! Services, budgets, volumes and the plan's promise: over left-out pods each one reads the
+//! same constant objects in every state of the whole scenario, as it does of the settled
+//! start, which both scenarios begin from — so a violation cannot appear or vanish by
+//! leaving them out, and a run of the cone's scenario is a run of the whole one with the
+//! left-out pods' probe steps taken out (and the reverse). The promises concern the cone
+//! only: `drain_completes` waits for the node's pods, which are all in the cone;
+//! `deleted_leads_to_gone`, `rollout_completes` the target's; `recovered_dependency_leads_to_ready`
+//! the pods made not Ready by the outage, whose workloads are in it.
+//!
+//! # Where it would not be exact, and what is done
+//!
+//! A node plan on a node that also holds pods of other workloads would evict or stop those
+//! too, and their replacements take capacity elsewhere: they are kept (the cone of a node
+//! plan is every workload on the node, and what shares with them). So no plan scenario is
+//! an abstraction: every reduction made is exact, and the reports of a scenario with and
+//! without the cone have the same verdicts. The scenario says which workloads it left out
+//! ([`Coned::left_out`]), and `--no-cone` checks every scenario with the whole application.
+
+use crate::spec::{Fault, Scenario, Workload};
+use std::collections::BTreeSet;
+
+/// One pod of the settled cluster: where it is bound, and whether it is Ready.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PodPlace {
+    /// The node's name; None while the pod is not bound.
+    pub node: Option<String>,
+    pub ready: bool,
+}
+
+/// Every pod object of the settled cluster of a scenario (`start: settled`), per workload
+/// in order, each workload's pods in the order of their names (ordinal or creation, then
+/// uid). The model's is `podcheck_model::cluster::pod_places`.
+pub type Places<'a> = &'a dyn Fn(&Scenario) -> Vec<Vec<PodPlace>>;
+
+/// A plan scenario reduced to its cone.
+#[derive(Clone, Debug)]
+pub struct Coned {
+    pub scenario: Scenario,
+    /// The workloads left out, by name, in the application's order.
+    pub left_out: Vec<String>,
+}
+
+/// The workloads (by index) in the cone of influence of `s`'s faults, given the settled
+/// cluster's pods (`places`, as [`Places`] gives them for `s` without its faults).
+pub fn cone(s: &Scenario, places: &[Vec<PodPlace>]) -> BTreeSet<usize> {
+    let n = s.workloads.len();
+    let index = |name: &str| s.workloads.iter().position(|w| w.name() == name);
+    let mut keep: BTreeSet<usize> = (0..n).filter(|&i| !quiet(s, i, places)).collect();
+    let service: Vec<usize> = s
+        .service
+        .iter()
+        .flat_map(|v| v.selects.iter().filter_map(|w| index(w)))
+        .collect();
+    let on_node = |node: &str| -> Vec<usize> {
+        (0..n)
+            .filter(|&i| {
+                places
+                    .get(i)
+                    .is_some_and(|ps| ps.iter().any(|p| p.node.as_deref() == Some(node)))
+                    || matches!(&s.workloads[i], Workload::StaticPod { node: m, .. } if m == node)
+            })
+            .collect()
+    };
+    for f in &s.faults {
+        match f {
+            Fault::DeletePod { workload, .. }
+            | Fault::ForceDeletePod { workload, .. }
+            | Fault::Deadlock { workload }
+            | Fault::Crash { workload }
+            | Fault::StepFails { workload, .. }
+            | Fault::RolloutRestart { workload }
+            | Fault::Scale { workload, .. }
+            | Fault::SetPodImage { workload, .. } => keep.extend(index(workload)),
+            Fault::Partition { node, .. }
+            | Fault::DeleteNode { node }
+            | Fault::OutOfServiceTaint { node }
+            | Fault::MemoryPressure { node }
+            | Fault::KubeletRestart { node }
+            | Fault::PowerOff { node }
+            | Fault::NodeShutdown { node }
+            | Fault::Cordon { node }
+            | Fault::Uncordon { node }
+            | Fault::Drain { node, .. } => {
+                keep.extend(on_node(node));
+                keep.extend(service.iter().copied());
+            }
+            Fault::ControlPlanePartition {} => keep.extend(0..n),
+            Fault::DependencyOutage { .. } => {
+                keep.extend((0..n).filter(|&i| checks_dependency(&s.workloads[i])))
+            }
+        }
+    }
+    // The closure under sharing a Service, a budget, a claim.
+    let mut groups: Vec<Vec<usize>> = vec![service];
+    for b in &s.pod_disruption_budgets {
+        groups.push(b.spec.selects.iter().filter_map(|w| index(w)).collect());
+    }
+    let claims_of = |i: usize| -> BTreeSet<&str> {
+        s.workloads[i]
+            .template()
+            .volumes
+            .iter()
+            .filter_map(|v| v.persistent_volume_claim.as_ref())
+            .map(|c| c.claim_name.as_str())
+            .collect()
+    };
+    let claims: BTreeSet<&str> = (0..n).flat_map(claims_of).collect();
+    for c in claims {
+        groups.push((0..n).filter(|&i| claims_of(i).contains(c)).collect());
+    }
+    loop {
+        let before = keep.len();
+        for g in &groups {
+            if g.iter().any(|i| keep.contains(i)) {
+                keep.extend(g.iter().copied());
+            }
+        }
+        if keep.len() == before {
+            return keep;
+        }
+    }
+}
+
+/// Whether workload `i` does nothing by itself once settled: a Deployment, StatefulSet or
+/// bare pod whose pods are all bound and Ready in the settled cluster, as many as it wants,
+/// and whose programs neither exit nor outgrow their memory by themselves, with images that
+/// can be pulled.
+fn quiet(s: &Scenario, i: usize, places: &[Vec<PodPlace>]) -> bool {
+    let w = &s.workloads[i];
+    let wanted = match w {
+        Workload::Deployment { spec, .. } => spec.replicas as usize,
+        Workload::StatefulSet { spec, .. } => spec.replicas as usize,
+        Workload::Pod { .. } => 1,
+        Workload::Job { .. } | Workload::StaticPod { .. } => return false,
+    };
+    let t = w.template();
+    let calm = t
+        .containers
+        .iter()
+        .chain(t.init_containers.iter().filter(|c| c.is_sidecar()))
+        .all(|c| {
+            c.app.exit_after_seconds.is_none()
+                && c.app.exceeds_memory_limit_after_seconds.is_none()
+                && !c.app.image_pull_fails
+        });
+    let settled = places
+        .get(i)
+        .is_some_and(|ps| ps.len() == wanted && ps.iter().all(|p| p.node.is_some() && p.ready));
+    calm && settled
+}
+
+/// Whether some probe of the workload's containers checks the external dependency.
+pub fn checks_dependency(w: &Workload) -> bool {
+    let t = w.template();
+    t.containers.iter().chain(&t.init_containers).any(|c| {
+        [&c.startup_probe, &c.readiness_probe, &c.liveness_probe]
+            .into_iter()
+            .flatten()
+            .any(|p| p.checks_dependency)
+    })
+}
+
+/// `s` (a plan scenario from the settled cluster) reduced to the cone of its faults, where
+/// that leaves some workload out and is exact: `full` is the settled cluster's pods of `s`,
+/// and `places` settles the reduced scenario to compare. None: nothing to leave out, or the
+/// cone's pods would not settle as in the whole cluster.
+pub fn reduce(s: &Scenario, full: &[Vec<PodPlace>], places: Places) -> Option<Coned> {
+    let keep = cone(s, full);
+    if keep.len() == s.workloads.len() {
+        return None;
+    }
+    let mut r = s.clone();
+    let mut left_out = Vec::new();
+    for (i, w) in s.workloads.iter().enumerate() {
+        if keep.contains(&i) {
+            continue;
+        }
+        left_out.push(w.name().to_string());
+        let t = w.template();
+        let init: Vec<_> = t
+            .init_containers
+            .iter()
+            .map(|c| c.resources.requests)
+            .collect();
+        let regular: Vec<_> = t.containers.iter().map(|c| c.resources.requests).collect();
+        let request = podcheck_k8s::scheduling::pod_request(&init, &regular);
+        for p in &full[i] {
+            let node = p.node.as_deref()?;
+            let spec = r.cluster.nodes.iter_mut().find(|n| n.name == node)?;
+            spec.used_by_other_pods.cpu_milli = spec
+                .used_by_other_pods
+                .cpu_milli
+                .saturating_add(request.cpu_milli);
+            spec.used_by_other_pods.memory_mi = spec
+                .used_by_other_pods
+                .memory_mi
+                .saturating_add(request.memory_mi);
+            for c in t.init_containers.iter().chain(&t.containers) {
+                if !spec.images.contains(&c.image) {
+                    spec.images.push(c.image.clone());
+                }
+            }
+        }
+    }
+    let kept = |name: &String| !left_out.contains(name);
+    r.workloads.retain(|w| kept(&w.name().to_string()));
+    if let Some(v) = &mut r.service {
+        v.selects.retain(kept);
+        if v.selects.is_empty() {
+            r.service = None;
+        }
+    }
+    r.pod_disruption_budgets
+        .retain(|b| b.spec.selects.iter().all(kept));
+    let used: BTreeSet<String> = r
+        .workloads
+        .iter()
+        .flat_map(|w| w.template().volumes.iter())
+        .filter_map(|v| v.persistent_volume_claim.as_ref())
+        .map(|c| c.claim_name.clone())
+        .collect();
+    let named_by_left_out = |claim: &str| {
+        s.workloads.iter().any(|w| {
+            !kept(&w.name().to_string())
+                && w.template()
+                    .volumes
+                    .iter()
+                    .filter_map(|v| v.persistent_volume_claim.as_ref())
+                    .any(|c| c.claim_name == claim)
+        })
+    };
+    r.persistent_volume_claims
+        .retain(|c| used.contains(&c.metadata.name) || !named_by_left_out(&c.metadata.name));
+    r.validate().ok()?;
+    // The cone's pods must settle as they do in the whole cluster.
+    let mut settled = r.clone();
+    settled.faults.clear();
+    settled.expect.clear();
+    let mine = places(&settled);
+    let theirs: Vec<&Vec<PodPlace>> = keep.iter().map(|&i| &full[i]).collect();
+    if mine.len() != theirs.len() || mine.iter().zip(&theirs).any(|(a, b)| a != *b) {
+        return None;
+    }
+    r.description = format!(
+        "{}; left out, independent of it: {}",
+        r.description,
+        left_out.join(", ")
+    );
+    Some(Coned {
+        scenario: r,
+        left_out,
+    })
+}

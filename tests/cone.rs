@@ -1,0 +1,342 @@
+//! The cone of influence of a plan scenario (`podcheck_input::cone`): which workloads it
+//! keeps, and that leaving the others out changes no verdict.
+
+use podcheck_input::cone::PodPlace;
+use podcheck_input::manifest::read;
+use podcheck_input::plan::{plan_scenarios_for, plan_scenarios_in_cones, Plan};
+use podcheck_input::spec::Scenario;
+use podcheck_model::cluster::{first_pod_nodes, pod_places};
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::Path;
+
+/// A Deployment `name` of `replicas` pods labelled `app: <label>`, with a readiness probe, a
+/// small CPU request and an optional claim.
+fn deployment(name: &str, label: &str, replicas: u8, claim: Option<&str>) -> String {
+    let volume = match claim {
+        Some(c) => format!(
+            "      volumes:\n      - name: data\n        persistentVolumeClaim: {{claimName: {c}}}\n"
+        ),
+        None => String::new(),
+    };
+    format!(
+        r#"---
+apiVersion: apps/v1
+kind: Deployment
+metadata: {{name: {name}}}
+spec:
+  replicas: {replicas}
+  selector: {{matchLabels: {{app: {label}, part: {name}}}}}
+  template:
+    metadata:
+      labels: {{app: {label}, part: {name}}}
+      annotations: {{podcheck.dev/boot-seconds: "1"}}
+    spec:
+      terminationGracePeriodSeconds: 2
+      containers:
+      - name: app
+        image: {name}:1
+        resources: {{requests: {{cpu: 100m, memory: 64Mi}}}}
+        readinessProbe:
+          httpGet: {{path: /, port: 80}}
+          periodSeconds: 5
+{volume}"#
+    )
+}
+
+fn service(label: &str) -> String {
+    format!(
+        "---\napiVersion: v1\nkind: Service\nmetadata: {{name: {label}}}\nspec:\n  selector: {{app: {label}}}\n  ports: [{{port: 80}}]\n"
+    )
+}
+
+fn pdb(name: &str, label: &str) -> String {
+    format!(
+        "---\napiVersion: policy/v1\nkind: PodDisruptionBudget\nmetadata: {{name: {name}}}\nspec:\n  minAvailable: 1\n  selector: {{matchLabels: {{app: {label}}}}}\n"
+    )
+}
+
+fn base(text: &str) -> Scenario {
+    read(&[("app.yaml".into(), text.into())])
+        .expect("the manifests are read")
+        .scenario
+}
+
+/// The workloads of each scenario of `plan` over `text`, in the cone, by scenario name.
+fn cones(text: &str, plan: Plan) -> BTreeMap<String, Vec<String>> {
+    let set = plan_scenarios_in_cones(&base(text), &[plan], &BTreeMap::new(), &pod_places);
+    assert_eq!(set.left_out.len(), set.scenarios.len());
+    set.scenarios
+        .iter()
+        .map(|s| {
+            s.validate().unwrap_or_else(|e| panic!("{}: {e}", s.name));
+            let names = s.workloads.iter().map(|w| w.name().to_string()).collect();
+            (s.name.clone(), names)
+        })
+        .collect()
+}
+
+/// Three Deployments that share nothing.
+fn independent() -> String {
+    [
+        deployment("a", "a", 1, None),
+        deployment("b", "b", 1, None),
+        deployment("c", "c", 2, None),
+    ]
+    .concat()
+}
+
+#[test]
+fn the_cone_of_a_plan_over_independent_workloads_is_its_target() {
+    let text = independent();
+    for plan in [Plan::DeletePod, Plan::Crash, Plan::Rollout] {
+        let c = cones(&text, plan);
+        assert_eq!(c.len(), 3, "{c:?}");
+        for (name, kept) in &c {
+            let target = name.rsplit(' ').next().unwrap();
+            assert_eq!(kept, &[target.to_string()], "{name}");
+        }
+    }
+    let set = plan_scenarios_in_cones(
+        &base(&text),
+        &[Plan::DeletePod],
+        &BTreeMap::new(),
+        &pod_places,
+    );
+    assert_eq!(set.left_out[0], ["b", "c"]);
+    // The left-out pods' requests are held on the nodes the settled cluster put them on.
+    let whole = base(&text);
+    let held: u64 = set.scenarios[0]
+        .cluster
+        .nodes
+        .iter()
+        .map(|n| n.used_by_other_pods.cpu_milli)
+        .sum();
+    let before: u64 = whole
+        .cluster
+        .nodes
+        .iter()
+        .map(|n| n.used_by_other_pods.cpu_milli)
+        .sum();
+    assert_eq!(held, before + 3 * 100);
+    assert!(set.scenarios[0]
+        .description
+        .ends_with("left out, independent of it: b, c"));
+}
+
+#[test]
+fn workloads_that_share_a_service_a_budget_or_a_claim_stay_in_the_cone() {
+    // a and b behind one Service.
+    let text = [
+        deployment("a", "web", 1, None),
+        deployment("b", "web", 1, None),
+        deployment("c", "c", 1, None),
+        service("web"),
+    ]
+    .concat();
+    let c = cones(&text, Plan::DeletePod);
+    assert_eq!(c["manifests: delete-pod a"], ["a", "b"]);
+    assert_eq!(c["manifests: delete-pod c"], ["c"]);
+    // a and b under one budget.
+    let text = [
+        deployment("a", "db", 1, None),
+        deployment("b", "db", 1, None),
+        deployment("c", "c", 1, None),
+        pdb("db", "db"),
+    ]
+    .concat();
+    let c = cones(&text, Plan::Crash);
+    assert_eq!(c["manifests: crash b"], ["a", "b"]);
+    assert_eq!(c["manifests: crash c"], ["c"]);
+    // a and b name one claim; c has a claim of its own.
+    let text = [
+        deployment("a", "a", 1, Some("shared")),
+        deployment("b", "b", 1, Some("shared")),
+        deployment("c", "c", 1, Some("own")),
+    ]
+    .concat();
+    let c = cones(&text, Plan::DeletePod);
+    assert_eq!(c["manifests: delete-pod a"], ["a", "b"]);
+    assert_eq!(c["manifests: delete-pod c"], ["c"]);
+    // The closure: a with b by the Service, b with c by the budget.
+    let text = [
+        deployment("a", "web", 1, None),
+        deployment("b", "web", 1, None),
+        deployment("c", "c", 1, None),
+        deployment("d", "d", 1, None),
+        service("web"),
+        "---\napiVersion: policy/v1\nkind: PodDisruptionBudget\nmetadata: {name: bc}\nspec:\n  maxUnavailable: 1\n  selector: {matchExpressions: [{key: part, operator: In, values: [b, c]}]}\n".to_string(),
+    ]
+    .concat();
+    let c = cones(&text, Plan::DeletePod);
+    assert_eq!(c["manifests: delete-pod a"], ["a", "b", "c"]);
+    assert_eq!(c["manifests: delete-pod d"], ["d"]);
+}
+
+#[test]
+fn a_node_plan_keeps_every_workload_with_a_pod_on_its_node() {
+    let text = independent();
+    let whole = base(&text);
+    let places = pod_places(&whole);
+    for (plan, name) in [(Plan::Drain, "drain"), (Plan::PowerOff, "power-off")] {
+        let c = cones(&text, plan);
+        for (scenario, kept) in &c {
+            let target = scenario.rsplit(' ').next().unwrap();
+            let i = whole
+                .workloads
+                .iter()
+                .position(|w| w.name() == target)
+                .unwrap();
+            let node = first_pod_nodes(&whole)[i].clone().unwrap();
+            let on_node: Vec<String> = whole
+                .workloads
+                .iter()
+                .zip(&places)
+                .filter(|(_, ps)| ps.iter().any(|p| p.node.as_deref() == Some(&node)))
+                .map(|(w, _)| w.name().to_string())
+                .collect();
+            assert_eq!(kept, &on_node, "{name}: {scenario}");
+        }
+    }
+}
+
+#[test]
+fn a_workload_not_settled_or_not_quiet_stays_in_every_cone() {
+    // A Job is never quiet: it runs, completes, its pods go.
+    let job = "---\napiVersion: batch/v1\nkind: Job\nmetadata: {name: report}\nspec:\n  template:\n    spec:\n      restartPolicy: Never\n      containers:\n      - {name: run, image: report:1}\n";
+    let text = [independent(), job.to_string()].concat();
+    let c = cones(&text, Plan::DeletePod);
+    assert_eq!(c["manifests: delete-pod a"], ["a", "report"]);
+    // A pod that cannot be placed waits for capacity that a plan's pods free or take.
+    let big = deployment("big", "big", 1, None).replace("cpu: 100m", "cpu: \"64\"");
+    let text = [independent(), big].concat();
+    let c = cones(&text, Plan::DeletePod);
+    assert_eq!(c["manifests: delete-pod a"], ["a", "big"]);
+}
+
+/// (scenario, property, verdict).
+type Verdicts = BTreeSet<(String, String, String)>;
+
+/// Each property's verdict in each scenario, by scenario and property; and each scenario's
+/// states.
+fn verdicts(text: &str, plans: &[Plan], no_cone: bool) -> (Verdicts, Vec<(String, usize)>) {
+    let mut findings = BTreeSet::new();
+    let mut states = Vec::new();
+    let report = podcheck::Check::text("app.yaml", text)
+        .plans(plans.iter().copied())
+        .size(podcheck::Size {
+            no_cone,
+            ..podcheck::Size::default()
+        })
+        .run_with(&mut Recorder(&mut findings, &mut states))
+        .expect("the check runs");
+    assert!(report.incomplete().is_empty(), "{:?}", report.incomplete());
+    (findings, states)
+}
+
+struct Recorder<'a>(&'a mut Verdicts, &'a mut Vec<(String, usize)>);
+
+impl podcheck::Observer for Recorder<'_> {
+    fn checked(&mut self, c: &podcheck::Checked) -> Result<(), podcheck::Error> {
+        let r = &c.result;
+        for p in &r.properties {
+            self.0.insert((
+                r.scenario.name.clone(),
+                p.def.name.to_string(),
+                format!("{:?}", p.verdict),
+            ));
+        }
+        self.1.push((r.scenario.name.clone(), r.unique_states));
+        Ok(())
+    }
+}
+
+#[test]
+fn independent_deployments_have_the_same_verdicts_with_and_without_the_cone() {
+    // Four Deployments: a and b behind a Service, c and d alone.
+    let text = [
+        deployment("a", "web", 1, None),
+        deployment("b", "web", 1, None),
+        deployment("c", "c", 1, None),
+        deployment("d", "d", 1, None),
+        service("web"),
+    ]
+    .concat();
+    let plans = [Plan::DeletePod, Plan::Crash];
+    let (with, small) = verdicts(&text, &plans, false);
+    let (without, whole) = verdicts(&text, &plans, true);
+    assert_eq!(with, without);
+    let pinned: Vec<(String, usize, usize)> = small
+        .iter()
+        .zip(&whole)
+        .map(|((n, s), (m, w))| {
+            assert_eq!(n, m);
+            (n.clone(), *s, *w)
+        })
+        .collect();
+    let pinned: Vec<(&str, usize, usize)> = pinned
+        .iter()
+        .map(|(n, s, w)| (n.as_str(), *s, *w))
+        .collect();
+    // The states each scenario explores, with the cone and without: c and d alone drop
+    // most (their cone is themselves), a and b keep each other (one Service).
+    assert_eq!(
+        pinned,
+        [
+            ("app.yaml: delete-pod a", 3881, 11813),
+            ("app.yaml: delete-pod b", 3881, 11813),
+            ("app.yaml: delete-pod c", 135, 1207),
+            ("app.yaml: delete-pod d", 135, 1207),
+            ("app.yaml: crash a", 1108, 3532),
+            ("app.yaml: crash b", 1108, 3532),
+            ("app.yaml: crash c", 254, 3246),
+            ("app.yaml: crash d", 254, 3246),
+        ]
+    );
+}
+
+#[test]
+fn the_examples_plan_scenarios_are_the_same_with_the_cone() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/manifests");
+    let mut apps = 0;
+    for app in std::fs::read_dir(&root).unwrap() {
+        let app = app.unwrap().path();
+        if !app.is_dir() {
+            continue;
+        }
+        for variant in ["unsafe", "fixed"] {
+            let dir = app.join(variant);
+            let mut sources = Vec::new();
+            for f in std::fs::read_dir(&dir).unwrap() {
+                let f = f.unwrap().path();
+                sources.push((
+                    f.display().to_string(),
+                    std::fs::read_to_string(&f).unwrap(),
+                ));
+            }
+            let r = read(&sources).unwrap();
+            let whole = plan_scenarios_for(&r.scenario, &Plan::ALL, &r.plans, &first_pod_nodes);
+            let coned = plan_scenarios_in_cones(&r.scenario, &Plan::ALL, &r.plans, &pod_places);
+            assert_eq!(whole.scenarios, coned.scenarios, "{}", dir.display());
+            assert_eq!(whole.not_applicable, coned.not_applicable);
+            assert!(coned.left_out.iter().all(Vec::is_empty));
+            apps += 1;
+        }
+    }
+    assert_eq!(apps, 12);
+}
+
+#[test]
+fn first_placed_is_the_models_first_pod_node() {
+    for text in [independent(), [independent(), service("a")].concat()] {
+        let s = base(&text);
+        assert_eq!(
+            podcheck_input::plan::first_placed(&pod_places(&s)),
+            first_pod_nodes(&s)
+        );
+    }
+    let none: Vec<Vec<PodPlace>> = vec![vec![PodPlace {
+        node: None,
+        ready: false,
+    }]];
+    assert_eq!(podcheck_input::plan::first_placed(&none), [None]);
+}
