@@ -275,7 +275,14 @@ fn check_healthy_prints_a_table_of_its_properties() {
     let s = &json[0];
     let props = s["properties"].as_array().unwrap();
 
-    let header = out.lines().next().expect("empty table");
+    // The report's heading: its bounds (the memory bound is half of this machine's memory).
+    let bounds = out.lines().next().expect("empty table");
+    assert!(
+        bounds.starts_with("bounds: --max-memory ")
+            && bounds.ends_with(" MiB (half of this machine's memory), --budget none"),
+        "heading: {bounds:?}"
+    );
+    let header = out.lines().nth(1).expect("empty table");
     assert!(
         header.starts_with(&format!(
             "healthy  (Kubernetes {}, {} unique states up to interchangeable pods of web, ",
@@ -286,7 +293,7 @@ fn check_healthy_prints_a_table_of_its_properties() {
     );
     assert!(header.ends_with(", complete)"), "header: {header:?}");
 
-    let rows: Vec<&str> = out.lines().skip(1).take(props.len()).collect();
+    let rows: Vec<&str> = out.lines().skip(2).take(props.len()).collect();
     assert_eq!(rows.len(), props.len(), "table:\n{out}");
     for (row, p) in rows.iter().zip(props) {
         let words: Vec<&str> = row.split_whitespace().collect();
@@ -598,7 +605,7 @@ fn ctrl_c_stops_the_check_and_prints_the_report_so_far() {
         ),
         "{err}"
     );
-    let header = out.lines().next().unwrap_or("");
+    let header = out.lines().nth(1).unwrap_or("");
     assert!(
         header.starts_with("statefulset-partition-clusterip  (")
             && header.contains("INCOMPLETE: interrupted (Ctrl-C) in phase exploring at "),
@@ -623,7 +630,7 @@ fn ctrl_c_stops_the_check_and_prints_the_report_so_far() {
     );
     let n_rows = out
         .lines()
-        .skip(1)
+        .skip(2)
         .take_while(|l| !l.is_empty())
         .map(|l| {
             let w: Vec<&str> = l.split_whitespace().collect();
@@ -2118,6 +2125,33 @@ fn the_memory_bound_is_echoed_exactly() {
             describe(&args, &o)
         );
     }
+}
+
+/// Without --max-memory a check has a memory bound, half of the machine's memory, and says
+/// it in its JSON as it says a bound given.
+#[test]
+fn the_memory_bound_is_said_given_or_not() {
+    let bounds = |extra: &[&str]| {
+        let mut args = vec!["check", "healthy", "--format", "json"];
+        args.extend(extra);
+        run_json(&args, 0)[0]["bounds"].clone()
+    };
+    let default = bounds(&[]);
+    assert_eq!(default["max_memory_default"], true, "{default}");
+    let bytes = default["max_memory_bytes"].as_u64().expect("a bound");
+    assert!(bytes > 0 && bytes % (1 << 20) == 0, "{default}");
+    assert!(default["budget_seconds"].is_null(), "{default}");
+    let given = bounds(&["--max-memory", "3G", "--budget", "100"]);
+    assert_eq!(given["max_memory_default"], false, "{given}");
+    assert_eq!(given["max_memory_bytes"], 3u64 << 30, "{given}");
+    assert_eq!(given["budget_seconds"], 100, "{given}");
+    let o = run_expect(&["check", "healthy", "--max-memory", "3G"], 0);
+    assert_eq!(
+        stdout(&o).lines().next(),
+        Some("bounds: --max-memory 3072 MiB, --budget none"),
+        "{}",
+        stdout(&o)
+    );
 }
 
 /// A run whose search went through every state and then stopped in a later phase says so:

@@ -48,10 +48,7 @@ fn measure(name: &str, nodes: &str, replicas: &str, max: usize) -> Result<(usize
 /// The first plan scenario of `plan` over the manifests of the files (or folder) `path`.
 fn manifest_scenario(path: &str, plan: &str) -> Result<Scenario, String> {
     let apps = podcheck_input::files::applications(&[path.to_string()])?;
-    let app = apps
-        .apps
-        .first()
-        .ok_or(format!("{path}: no manifests"))?;
+    let app = apps.apps.first().ok_or(format!("{path}: no manifests"))?;
     let reading = podcheck_input::manifest::read(&app.sources)?;
     let plan = Plan::parse(plan)?;
     let set = plan_scenarios(
@@ -59,10 +56,10 @@ fn manifest_scenario(path: &str, plan: &str) -> Result<Scenario, String> {
         &[plan],
         &podcheck_model::cluster::first_pod_nodes,
     );
-    set.scenarios
-        .into_iter()
-        .next()
-        .ok_or(format!("{path}: the plan {} applies to nothing", plan.name()))
+    set.scenarios.into_iter().next().ok_or(format!(
+        "{path}: the plan {} applies to nothing",
+        plan.name()
+    ))
 }
 
 fn explore(scenario: Scenario, max: usize) -> (usize, Tally) {

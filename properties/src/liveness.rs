@@ -366,10 +366,21 @@ pub(crate) fn sccs<A, K>(
 }
 
 /// About how many bytes the pass of [`leads_to_progress`] allocates, at most, on a graph of
-/// `states` states and `edges` edges (its work arrays: components, the way back, distances).
+/// `states` states and `edges` edges (its work arrays: components, the way back, distances):
+/// [`SCRATCH_PER_STATE`] and [`SCRATCH_PER_EDGE`].
 pub fn scratch_bytes(states: usize, edges: usize) -> u64 {
-    64 * states as u64 + 4 * edges as u64
+    SCRATCH_PER_STATE * states as u64 + SCRATCH_PER_EDGE * edges as u64
 }
+
+/// Bytes per state of a `leads_to` pass, at most: Tarjan's arrays and stacks (about 40), a
+/// component per state where the graph has no cycle (a vector each, about 56, and its
+/// fairness demands, 24), the backward search's arrays (about 20), rounded up for the
+/// allocator.
+pub const SCRATCH_PER_STATE: u64 = 160;
+
+/// Bytes per edge of a `leads_to` pass, at most: the incoming edges, by target (4), and room
+/// for a pass that lists its predecessors with their actions.
+pub const SCRATCH_PER_EDGE: u64 = 8;
 
 /// `P ~> Q` under weak fairness: violated iff some reachable state `s` with `P(s) ∧ ¬Q(s)`
 /// reaches, through `¬Q` states, a fair strongly connected component of `¬Q` states (see the

@@ -1,7 +1,7 @@
 //! `podcheck check`: the scenarios of the catalogue checked, as a table or JSON; its report's
 //! parts (the table of a scenario, a scenario's JSON) are also those of `check -f`.
 
-use crate::cli::args::{CheckArgs, Format};
+use crate::cli::args::{Budget, CheckArgs, Format};
 use crate::cli::common::{load, pick, replicas_apply, resize, stop_on_ctrl_c, BadInput};
 use crate::cli::{manifests, simulate};
 use podcheck::TraceFormat;
@@ -21,6 +21,7 @@ pub fn run(a: CheckArgs) -> Result<ExitCode, BadInput> {
         jobs,
         max_states,
         max_memory,
+        budget,
         cross_check,
         traces,
         no_reduction,
@@ -35,6 +36,19 @@ pub fn run(a: CheckArgs) -> Result<ExitCode, BadInput> {
         size,
         sim,
     } = a;
+    // Without --max-memory, half of the machine's memory; without --budget, 60 s per plan
+    // scenario of -f and none for the catalogue's (whose checks in CI must not be cut short).
+    let bounds = Bounds {
+        max_memory: max_memory.or_else(progress::default_max_memory),
+        memory_given: max_memory.is_some(),
+        budget: budget
+            .unwrap_or(if filename.is_empty() {
+                Budget::Unlimited
+            } else {
+                Budget::Seconds(DEFAULT_BUDGET_SECONDS)
+            })
+            .duration(),
+    };
     let opts = CheckOptions {
         threads: threads as usize,
         max_states: max_states.map(|n| n as usize),
@@ -42,14 +56,16 @@ pub fn run(a: CheckArgs) -> Result<ExitCode, BadInput> {
         cross_check,
         keep_graph: false,
         reduction: !no_reduction,
-        max_memory,
+        max_memory: bounds.max_memory,
+        budget: bounds.budget,
         worst_case,
         diamonds: !no_diamonds,
     };
     sim.reject_out_over_input(file.as_deref(), &filename)?;
     let jobs_given = jobs.is_some();
-    // Under a memory bound, which is the whole process's, one scenario at a time
-    // unless told otherwise: two at once could stop each other.
+    // Under a memory bound given, which is the whole process's, one scenario at a time
+    // unless told otherwise: two at once could stop each other. (The default bound, half the
+    // machine, is a guard against running it out, and keeps the default jobs.)
     let jobs = match (jobs, max_memory) {
         (Some(n), _) => usize::from(n),
         (None, Some(_)) => 1,
@@ -80,6 +96,7 @@ pub fn run(a: CheckArgs) -> Result<ExitCode, BadInput> {
             size,
             opts,
             jobs,
+            bounds,
         });
     }
     if !plan.is_empty() || trace_format != TraceFormat::Text {
@@ -105,19 +122,20 @@ pub fn run(a: CheckArgs) -> Result<ExitCode, BadInput> {
                     || jobs_given
                     || max_states.is_some()
                     || max_memory.is_some()
+                    || budget.is_some()
                     || cross_check
                     || no_reduction
                     || no_diamonds
                     || worst_case
                 {
                     return Err(BadInput(
-                        "--simulate takes none of --threads, --jobs, --max-states, --max-memory, --cross-check, --no-reduction, --no-diamonds, --worst-case (they are flags of the exhaustive search)".into(),
+                        "--simulate takes none of --threads, --jobs, --max-states, --max-memory, --budget, --cross-check, --no-reduction, --no-diamonds, --worst-case (they are flags of the exhaustive search)".into(),
                     ));
                 }
                 return simulate::run(picked, format, traces, &sim, size);
             }
             sim.reject_without_simulate()?;
-            run_check(picked, format, traces, strict, opts, jobs)
+            run_check(picked, format, traces, strict, opts, jobs, bounds)
         })
 }
 
@@ -154,9 +172,61 @@ pub struct JsonProperty<'a> {
     trace: Option<serde_json::Value>,
 }
 
+/// The time budget of a plan scenario of `-f` when `--budget` is not given.
+pub const DEFAULT_BUDGET_SECONDS: u64 = 60;
+
+/// The bounds a check runs under: said in the heading of its report.
+#[derive(Clone, Copy, Debug)]
+pub struct Bounds {
+    /// The memory bound: `--max-memory`, or by default half of the machine's memory (`None`
+    /// where that cannot be read).
+    pub max_memory: Option<u64>,
+    /// `--max-memory` was given.
+    pub memory_given: bool,
+    /// The time budget per scenario (`None`: no limit).
+    pub budget: Option<std::time::Duration>,
+}
+
+impl Bounds {
+    /// The heading line of a table report: `bounds: --max-memory 12076 MiB (half of this
+    /// machine's memory), --budget 60 s per scenario`.
+    pub fn heading(&self) -> String {
+        let memory = match (self.max_memory, self.memory_given) {
+            (Some(b), true) => format!("--max-memory {}", progress::size_words(b)),
+            (Some(b), false) => format!(
+                "--max-memory {} (half of this machine's memory)",
+                progress::size_words(b)
+            ),
+            (None, _) => "no memory bound (this machine's memory cannot be read)".to_string(),
+        };
+        let budget = match self.budget {
+            Some(d) => format!("--budget {} s per scenario", d.as_secs()),
+            None => "--budget none".to_string(),
+        };
+        format!("bounds: {memory}, {budget}")
+    }
+
+    pub fn json(&self) -> JsonBounds {
+        JsonBounds {
+            max_memory_bytes: self.max_memory,
+            max_memory_default: !self.memory_given,
+            budget_seconds: self.budget.map(|d| d.as_secs()),
+        }
+    }
+}
+
+/// The bounds in JSON: `max_memory_bytes` (null: none), whether it is the default (half of
+/// the machine's memory), and `budget_seconds` per scenario (null: no limit).
+#[derive(Serialize)]
+pub struct JsonBounds {
+    max_memory_bytes: Option<u64>,
+    max_memory_default: bool,
+    budget_seconds: Option<u64>,
+}
+
 #[derive(Serialize)]
 pub struct JsonStop {
-    /// `max-states`, `max-memory`, `interrupt` or `capacity`.
+    /// `max-states`, `max-memory`, `interrupt`, `budget` or `capacity`.
     bound: &'static str,
     /// The phase it stopped (`exploring`, `graph`, `traces`), or none: never started.
     phase: Option<&'static str>,
@@ -188,6 +258,9 @@ pub struct JsonScenario<'a> {
     /// class of states that differ only by which of them holds what); empty if none.
     symmetry: &'a [Vec<String>],
     properties: Vec<JsonProperty<'a>>,
+    /// The bounds the check ran under (a scenario of the catalogue; with -f, the report's).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    bounds: Option<JsonBounds>,
     /// What the check never saw happen (complete runs only): see "Vacuity" in docs/checking.md.
     warnings: Vec<JsonWarning<'a>>,
 }
@@ -235,6 +308,7 @@ pub fn json_scenario(r: &ScenarioResult, threads: u16, checked: bool) -> JsonSce
             .filter_map(|w| w.replicas().map(|n| (w.name(), n)))
             .collect(),
         symmetry: &r.symmetry,
+        bounds: None,
         properties: r
             .properties
             .iter()
@@ -305,6 +379,7 @@ pub fn run_end(r: &ScenarioResult) -> String {
         Bound::MaxStates => "INCOMPLETE: stopped at --max-states".to_string(),
         Bound::MaxMemory => format!("INCOMPLETE: stopped at --max-memory {place}"),
         Bound::Interrupt => format!("INCOMPLETE: interrupted (Ctrl-C) {place}"),
+        Bound::Budget => format!("INCOMPLETE: stopped at --budget {place}"),
         Bound::Capacity => format!("INCOMPLETE: the graph's edge table is full {place}"),
     };
     // A later phase stopped: the search itself went through every state, so what it decided
@@ -458,9 +533,13 @@ fn run_check(
     strict: bool,
     opts: CheckOptions,
     jobs: usize,
+    bounds: Bounds,
 ) -> Result<ExitCode, BadInput> {
     let threads = opts.threads as u16;
     stop_on_ctrl_c();
+    if format == Format::Table {
+        say!("{}", bounds.heading());
+    }
     let mut results = Vec::new();
     // After Ctrl-C the scenarios not started are reported, every property `incomplete`.
     let mut checked = Vec::new();
@@ -524,7 +603,11 @@ fn run_check(
             .iter()
             .zip(&checked)
             .zip(json_of)
-            .map(|((r, c), json)| with_traces(json_scenario(r, threads, *c), json))
+            .map(|((r, c), json)| {
+                let mut s = with_traces(json_scenario(r, threads, *c), json);
+                s.bounds = Some(bounds.json());
+                s
+            })
             .collect();
         say!(
             "{}",

@@ -5,7 +5,9 @@
 //! keeps the report alone.
 
 use crate::cli::args::{Format, Size};
-use crate::cli::check::{json_scenario, print_table, print_warnings, with_traces, JsonScenario};
+use crate::cli::check::{
+    json_scenario, print_table, print_warnings, with_traces, Bounds, JsonBounds, JsonScenario,
+};
 use crate::cli::common::{did_you_mean, replicas_apply, stop_on_ctrl_c, BadInput};
 use podcheck::{Application, Check, Checked, Observer, Plan, TraceFormat};
 use podcheck_input::manifest::{self, Reading};
@@ -135,6 +137,8 @@ struct JsonNotApplicable<'a> {
 
 #[derive(Serialize)]
 struct JsonReport<'a> {
+    /// The memory bound and the time budget of each plan scenario.
+    bounds: JsonBounds,
     applications: Vec<&'a str>,
     not_applicable: Vec<JsonNotApplicable<'a>>,
     scenarios: Vec<JsonPlanScenario<'a>>,
@@ -163,6 +167,8 @@ pub struct ManifestArgs {
     pub opts: CheckOptions,
     /// Plan scenarios checked at once (`--jobs`).
     pub jobs: usize,
+    /// The memory bound and time budget, for the report's heading.
+    pub bounds: Bounds,
 }
 
 /// How a plan's reason for having nothing to act on reads when a workload's annotation left
@@ -329,6 +335,9 @@ pub fn run(a: ManifestArgs) -> Result<ExitCode, BadInput> {
         }
     }
     stop_on_ctrl_c();
+    if a.format == Format::Table {
+        say!("{}", a.bounds.heading());
+    }
     let threads = a.opts.threads as u16;
     let report = check.check(prepared, &mut printer)?;
     let results = &printer.results;
@@ -346,6 +355,7 @@ pub fn run(a: ManifestArgs) -> Result<ExitCode, BadInput> {
     let incomplete = results.iter().filter(|c| !c.result.complete).count();
     if a.format == Format::Json {
         let out = JsonReport {
+            bounds: a.bounds.json(),
             applications: report.applications().iter().map(String::as_str).collect(),
             not_applicable: report
                 .not_applicable()
