@@ -2154,6 +2154,118 @@ fn the_memory_bound_is_said_given_or_not() {
     );
 }
 
+/// A Deployment of two replicas behind a Service, without preStop: its drain plan takes
+/// millions of states, its delete-pod plan a few thousand.
+const TWO_REPLICAS: &str = "apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: web
+spec:
+  replicas: 2
+  selector:
+    matchLabels: {app: web}
+  template:
+    metadata:
+      labels: {app: web}
+    spec:
+      containers:
+      - name: web
+        image: nginx:1.27
+        ports:
+        - containerPort: 80
+        readinessProbe:
+          httpGet: {path: /, port: 80}
+          periodSeconds: 5
+---
+apiVersion: v1
+kind: Service
+metadata:
+  name: web
+spec:
+  selector: {app: web}
+  ports:
+  - port: 80
+";
+
+/// A plan scenario that reaches its time budget stops, is reported incomplete at `budget`
+/// with what its exploration decided, and the check goes on with the next one.
+#[test]
+fn a_scenario_past_its_budget_stops_and_the_check_goes_on() {
+    let dir = TempDir::new("budget");
+    let app = dir.write("app.yaml", TWO_REPLICAS);
+    let args = [
+        "check",
+        "-f",
+        &app,
+        "--plan",
+        "delete-pod,drain",
+        "--budget",
+        "1",
+        "--format",
+        "json",
+    ];
+    // Findings (delete-pod has one): exit 1.
+    let o = run_expect(&args, 1);
+    let report: Value = serde_json::from_str(&stdout(&o)).expect("JSON");
+    assert_eq!(report["bounds"]["budget_seconds"], 1, "{report}");
+    let scenarios = report["scenarios"].as_array().unwrap();
+    let plans: Vec<&str> = scenarios
+        .iter()
+        .map(|s| s["plan"].as_str().unwrap())
+        .collect();
+    assert_eq!(plans, ["delete-pod", "drain"], "{report}");
+    assert_eq!(scenarios[0]["complete"], true, "{report}");
+    let drain = &scenarios[1];
+    assert_eq!(drain["complete"], false, "{drain}");
+    assert_eq!(drain["stopped"]["bound"], "budget", "{drain}");
+    assert_eq!(drain["stopped"]["phase"], "exploring", "{drain}");
+    // What the search decided stands: a violated `step` property stays violated.
+    let props = drain["properties"].as_array().unwrap();
+    assert!(
+        props.iter().any(|p| p["verdict"] == "incomplete"),
+        "{drain}"
+    );
+    for p in props {
+        assert_sound_when_stopped(p["kind"].as_str().unwrap(), p["verdict"].as_str().unwrap());
+    }
+    let err = stderr(&o);
+    assert_eq!(
+        err.matches("the time budget was reached (--budget 1 s): stopped in phase exploring")
+            .count(),
+        1,
+        "{err}"
+    );
+    // The table says it in the scenario's heading. What the search found stands: the drain's
+    // own finding (exit 1).
+    let o = run_expect(
+        &["check", "-f", &app, "--plan", "drain", "--budget", "1"],
+        1,
+    );
+    let out = stdout(&o);
+    let heading = out.lines().next().unwrap_or("");
+    assert!(
+        heading.starts_with("bounds: --max-memory ")
+            && heading.ends_with(", --budget 1 s per scenario"),
+        "{out}"
+    );
+    assert!(
+        out.contains("INCOMPLETE: stopped at --budget in phase exploring at "),
+        "{out}"
+    );
+    assert!(out.trim_end().ends_with("; 1 incomplete"), "{out}");
+    assert!(out.contains("\nfinding: "), "{out}");
+}
+
+#[test]
+fn a_bad_budget_is_bad_input() {
+    for bad in ["0", "x", "1.5", "", "99999999999999999999"] {
+        assert_bad_input(&["check", "healthy", "--budget", bad], &["--budget"]);
+    }
+    // `none` is no limit, and so is the catalogue's default.
+    run_expect(&["check", "healthy", "--budget", "none"], 0);
+    run_expect(&["check", "healthy", "--budget", "600"], 0);
+}
+
 /// A run whose search went through every state and then stopped in a later phase says so:
 /// the verdicts the search decided stand, what the phase left is `incomplete`, exit 3.
 #[test]

@@ -322,9 +322,13 @@ impl Progress {
             states,
         };
         if self.stop.is_none() {
+            // A budget spent is said once: the phases after the one it stopped stop too.
+            let said = bound == Bound::Budget && self.stops.iter().any(|s| s.bound == bound);
             self.stop = Some(stop);
             self.stops.push(stop);
-            self.announce(stop, None);
+            if !said {
+                self.announce(stop, None);
+            }
         }
         stop
     }
