@@ -2193,12 +2193,13 @@ spec:
 fn a_scenario_past_its_budget_stops_and_the_check_goes_on() {
     let dir = TempDir::new("budget");
     let app = dir.write("app.yaml", TWO_REPLICAS);
+    // Drain named first: the cheaper delete-pod is checked (and reported) first all the same.
     let args = [
         "check",
         "-f",
         &app,
         "--plan",
-        "delete-pod,drain",
+        "drain,delete-pod",
         "--budget",
         "1",
         "--format",
