@@ -2257,6 +2257,79 @@ fn a_scenario_past_its_budget_stops_and_the_check_goes_on() {
     assert!(out.contains("\nfinding: "), "{out}");
 }
 
+/// SIGTERM (a CI job's timeout) and SIGHUP do what Ctrl-C does: the report so far is printed,
+/// the scenario under way incomplete and the rest not started, and the run exits as an
+/// interrupted one does.
+#[test]
+fn sigterm_and_sighup_print_the_report_so_far() {
+    use nix::sys::signal::{kill, Signal};
+    use nix::unistd::Pid;
+    let dir = TempDir::new("sigterm");
+    // Two applications: the first's drain is under way when the signal comes, the second's
+    // plans are not started.
+    let a = dir.write("a/app.yaml", TWO_REPLICAS);
+    let b = dir.write("b/app.yaml", TWO_REPLICAS);
+    let (a, b) = (
+        a.trim_end_matches("/app.yaml").to_string(),
+        b.trim_end_matches("/app.yaml").to_string(),
+    );
+    for signal in [Signal::SIGTERM, Signal::SIGHUP] {
+        let args = [
+            "check",
+            "-f",
+            &a,
+            "-f",
+            &b,
+            "--plan",
+            "delete-pod,drain",
+            "--budget",
+            "none",
+            "--jobs",
+            "1",
+        ];
+        let child = command(&args)
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .expect("podcheck starts");
+        std::thread::sleep(std::time::Duration::from_millis(2000));
+        kill(Pid::from_raw(child.id() as i32), signal).expect("the signal is sent");
+        let o = child.wait_with_output().expect("podcheck ends");
+        let what = format!("{signal}: {}", describe(&args, &o));
+        // delete-pod has a finding: exit 1, as after Ctrl-C.
+        assert_eq!(o.status.code(), Some(1), "{what}");
+        let out = stdout(&o);
+        let heading = |plan: &str, app: &str| {
+            out.lines()
+                .find(|l| l.starts_with(&format!("{app}: {plan} web  (")))
+                .unwrap_or_else(|| panic!("no {plan} of {app}: {what}"))
+                .to_string()
+        };
+        assert!(heading("delete-pod", &a).ends_with(", complete)"), "{what}");
+        assert!(
+            heading("drain", &a)
+                .contains("INCOMPLETE: interrupted (Ctrl-C) in phase exploring at "),
+            "{what}"
+        );
+        for plan in ["delete-pod", "drain"] {
+            assert!(
+                heading(plan, &b)
+                    .contains("INCOMPLETE: not checked, interrupted (Ctrl-C) before it started"),
+                "{what}"
+            );
+        }
+        assert!(
+            out.trim_end()
+                .lines()
+                .last()
+                .is_some_and(|l| l.starts_with("2 applications, 4 plan scenarios: ")
+                    && l.ends_with("; 3 incomplete")),
+            "{what}"
+        );
+        assert!(!stderr(&o).contains("panicked"), "{what}");
+    }
+}
+
 #[test]
 fn a_bad_budget_is_bad_input() {
     for bad in ["0", "x", "1.5", "", "99999999999999999999"] {
