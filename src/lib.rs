@@ -626,7 +626,11 @@ impl Check {
             let started = podcheck_properties::progress::interrupts() == 0;
             let r = if started {
                 let defs = properties_of(&p.scenario, &self.own)?;
-                check::check_with(&p.scenario, &defs, &self.options).map_err(Error)?
+                let opts = CheckOptions {
+                    position: Some((i + 1, planned.len())),
+                    ..self.options.clone()
+                };
+                check::check_with(&p.scenario, &defs, &opts).map_err(Error)?
             } else {
                 not_started(&p.scenario)?
             };

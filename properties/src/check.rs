@@ -84,6 +84,9 @@ pub struct CheckOptions {
     /// Stop the exploration and the `leads_to` passes once the check of the scenario has run
     /// this long ([`crate::progress::Bound::Budget`]; then verdicts may be `incomplete`).
     pub budget: Option<std::time::Duration>,
+    /// This scenario's place in a list of checks, `(k, n)` from 1: its progress lines say
+    /// `scenario k of n`.
+    pub position: Option<(usize, usize)>,
     /// Also compute the worst and best time of every `leads_to` property (a `within`
     /// property always has them).
     pub worst_case: bool,
@@ -105,6 +108,7 @@ impl Default for CheckOptions {
             reduction: true,
             max_memory: None,
             budget: None,
+            position: None,
             worst_case: false,
             diamonds: true,
         }
@@ -318,6 +322,7 @@ pub fn check_with(
         opts.max_memory,
     );
     progress.set_budget(opts.budget);
+    progress.set_position(opts.position);
     if defs.iter().any(|d| d.kind.premise_and_goal().is_some()) {
         // Room for the `leads_to` passes on what is explored.
         progress.reserve_later(
@@ -435,7 +440,8 @@ pub fn check_with(
             timed[i] = wants_time.then_some((Worst::Incomplete, None));
             continue;
         }
-        progress.part(Some(d.name), Some(2 * graph.state_count()));
+        // Each pass over the graph counts its states (progress.step names the pass).
+        progress.part(Some(d.name), Some(graph.state_count()));
         if reduce {
             // On the quotient, only "holds" is a verdict: anything else is judged on the
             // whole graph (below). Once it holds, the times are exact on the quotient too

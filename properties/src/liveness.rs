@@ -300,6 +300,7 @@ pub(crate) fn sccs<A, K>(
     let mut counter = 0u32;
     // (state, position in its out-edge list)
     let mut call: Vec<(StateId, usize)> = Vec::new();
+    progress.step("components");
     for root in 0..n {
         if !keep[root] || index[root] != UNSEEN {
             continue;
@@ -474,9 +475,10 @@ where
         }
     }
     let mut done = 0usize;
+    progress.step("way back");
     while let Some(v) = queue.pop_front() {
         done += 1;
-        if progress.tick(n + done, None).is_some() {
+        if progress.tick(done, None).is_some() {
             return LeadsTo::Incomplete;
         }
         let range = in_start[v as usize] as usize..in_start[v as usize + 1] as usize;

@@ -7,9 +7,11 @@
 //! A check runs three phases, each with its own line: `exploring` (the breadth-first search,
 //! [`crate::explore`]), `graph` (the `leads_to` pass over the explored graph,
 //! [`crate::liveness`]) and `traces` (replaying every counterexample and witness through the
-//! model). The line gives the states done in the phase, the breadth-first level being expanded
-//! (while exploring), states per second, the resident memory and the time since the check
-//! started. It is rewritten in place each second when stderr is a terminal, and printed every
+//! model). The line gives the states done in the phase (in the `graph` phase: in the pass
+//! under way over the explored states, with the property and the pass named, as `graph
+//! (drain_completes, components): 1200 of 5000 states`), the breadth-first level being
+//! expanded (while exploring), states per second, the resident memory, the time since the
+//! check started, and which scenario of how many it is (`scenario 3 of 8`). It is rewritten in place each second when stderr is a terminal, and printed every
 //! 10 s otherwise; a check shorter than a second prints nothing.
 //!
 //! # Stops
@@ -221,6 +223,12 @@ pub struct Progress {
     later: (u64, u64),
     /// States and edges of the graph so far (exploring).
     graph_size: (u64, u64),
+    /// The step of a part under way (a pass over the graph), said after its label.
+    step: Option<&'static str>,
+    /// This scenario's place in the check's list: `scenario k of N`.
+    position: Option<(usize, usize)>,
+    /// The largest count of states read (every 256 states) in the step under way.
+    most: usize,
 }
 
 impl Progress {
@@ -249,7 +257,31 @@ impl Progress {
             budget: None,
             later: (0, 0),
             graph_size: (0, 0),
+            step: None,
+            position: None,
+            most: 0,
         }
+    }
+
+    /// The largest count of states the part or step under way has said so far, read every 256
+    /// states (what its progress line would show).
+    pub fn most(&self) -> usize {
+        self.most
+    }
+
+    /// This scenario is the `k`th of `n` the check runs (from 1): every progress line says
+    /// `scenario k of n`.
+    pub fn set_position(&mut self, position: Option<(usize, usize)>) {
+        self.position = position;
+    }
+
+    /// A step of the part under way: a pass over the graph whose states count from zero
+    /// again (a `leads_to` property's components, then its way back), said after the part's
+    /// label.
+    pub fn step(&mut self, what: &'static str) {
+        self.step = Some(what);
+        self.most = 0;
+        self.phase_start = Instant::now();
     }
 
     /// A time budget for the `exploring` and `graph` phases, from now: once it is spent, the
@@ -282,6 +314,8 @@ impl Progress {
     pub fn phase(&mut self, phase: Phase, label: Option<&str>, total: Option<usize>) {
         self.phase = phase;
         self.label = label.map(str::to_string);
+        self.step = None;
+        self.most = 0;
         self.phase_start = Instant::now();
         self.total = total;
         self.interrupts_before = interrupts();
@@ -300,6 +334,8 @@ impl Progress {
     /// the phase's bounds and stops carry on.
     pub fn part(&mut self, label: Option<&str>, total: Option<usize>) {
         self.label = label.map(str::to_string);
+        self.step = None;
+        self.most = 0;
         self.phase_start = Instant::now();
         self.total = total;
     }
@@ -373,6 +409,7 @@ impl Progress {
     }
 
     fn slow_tick(&mut self, states: usize, depth: Option<usize>) -> Option<Stop> {
+        self.most = self.most.max(states);
         let now = Instant::now();
         if let Some((_, end)) = self.budget {
             if now >= end && self.phase != Phase::Traces {
@@ -426,11 +463,29 @@ impl Progress {
     }
 
     fn print_line(&mut self, states: usize, depth: Option<usize>, elapsed: Duration) {
-        let Some(name) = &self.name else { return };
+        let Some(line) = self.line(states, depth, elapsed) else {
+            return;
+        };
+        if self.tty {
+            eprint!("\r\x1b[K{line}");
+            self.open_line = true;
+        } else {
+            eprintln!("{line}");
+        }
+    }
+
+    /// The progress line (`None` when silent).
+    fn line(&self, states: usize, depth: Option<usize>, elapsed: Duration) -> Option<String> {
+        let Some(name) = &self.name else {
+            return None;
+        };
         let secs = self.phase_start.elapsed().as_secs_f64().max(1e-9);
         let mut line = format!("{name}: {}", self.phase.as_str());
-        if let Some(l) = &self.label {
-            line.push_str(&format!(" ({l})"));
+        match (&self.label, self.step) {
+            (Some(l), Some(step)) => line.push_str(&format!(" ({l}, {step})")),
+            (Some(l), None) => line.push_str(&format!(" ({l})")),
+            (None, Some(step)) => line.push_str(&format!(" ({step})")),
+            (None, None) => {}
         }
         line.push_str(&format!(": {states}"));
         if let Some(t) = self.total {
@@ -445,12 +500,10 @@ impl Progress {
             line.push_str(&format!(", {:.0} MiB", rss as f64 / MIB));
         }
         line.push_str(&format!(", {:.0} s", elapsed.as_secs_f64()));
-        if self.tty {
-            eprint!("\r\x1b[K{line}");
-            self.open_line = true;
-        } else {
-            eprintln!("{line}");
+        if let Some((k, n)) = self.position {
+            line.push_str(&format!("; scenario {k} of {n}"));
         }
+        Some(line)
     }
 
     /// Says on stderr why the phase stopped (always, even for a short run: a stop changes the
@@ -567,6 +620,7 @@ mod tests {
         default_max_memory, machine_memory, parse_size, rss_bytes, size_words, Bound, Phase,
         Progress,
     };
+    use std::time::Duration;
 
     #[test]
     fn the_memory_bound_stops_a_phase_and_only_that_phase() {
@@ -650,6 +704,30 @@ mod tests {
         let mut free = Progress::new(None, None);
         free.set_budget(None);
         assert!((0..10_000).all(|i| free.tick(i, None).is_none()));
+    }
+
+    #[test]
+    fn the_line_says_the_pass_and_the_scenario_of_how_many() {
+        let mut p = Progress::new(Some("web: drain web".into()), None);
+        p.set_position(Some((3, 8)));
+        p.phase(Phase::Graph, None, None);
+        p.part(Some("drain_completes"), Some(5000));
+        p.step("components");
+        let line = p.line(1200, None, Duration::from_secs(4)).unwrap();
+        assert!(
+            line.starts_with(
+                "web: drain web: graph (drain_completes, components): 1200 of 5000 states, "
+            ),
+            "{line}"
+        );
+        assert!(line.ends_with(", 4 s; scenario 3 of 8"), "{line}");
+        p.phase(Phase::Exploring, None, None);
+        let line = p.line(10, Some(2), Duration::from_secs(1)).unwrap();
+        assert!(
+            line.starts_with("web: drain web: exploring: 10 states, depth 2, "),
+            "{line}"
+        );
+        assert!(Progress::silent().line(1, None, Duration::ZERO).is_none());
     }
 
     #[test]

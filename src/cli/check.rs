@@ -58,6 +58,7 @@ pub fn run(a: CheckArgs) -> Result<ExitCode, BadInput> {
         reduction: !no_reduction,
         max_memory: bounds.max_memory,
         budget: bounds.budget,
+        position: None,
         worst_case,
         diamonds: !no_diamonds,
     };
@@ -550,6 +551,10 @@ fn run_check(
         let r = if interrupted {
             podcheck::not_started(s)?
         } else {
+            let opts = CheckOptions {
+                position: Some((i + 1, scenarios.len())),
+                ..opts.clone()
+            };
             check::check(s, &opts).map_err(BadInput)?
         };
         let json = if format == Format::Json && traces {
