@@ -331,6 +331,7 @@ pub struct Check {
     jobs: usize,
     size: Size,
     traces: bool,
+    walks: Option<podcheck_properties::simulate::SimOptions>,
 }
 
 /// The sizes every application's scenario is given ([`Check::size`]).
@@ -435,6 +436,9 @@ pub struct Checked {
     /// With [`Check::traces`]: each property's run in the trace format (`None` where it has
     /// none); else empty.
     pub traces: Vec<Option<String>>,
+    /// With [`Check::walks`], for a scenario whose check stopped at a bound: what its random
+    /// walks did and decided.
+    pub walked: Option<podcheck_properties::simulate::Walked>,
 }
 
 /// The report of a scenario not started before Ctrl-C: every property `incomplete`.
@@ -488,6 +492,7 @@ impl Check {
             jobs: 1,
             size: Size::default(),
             traces: false,
+            walks: None,
         }
     }
 
@@ -522,6 +527,15 @@ impl Check {
     /// The format of the findings' traces (default: timeline text).
     pub fn trace_format(mut self, format: TraceFormat) -> Check {
         self.trace_format = format;
+        self
+    }
+
+    /// Walk every plan scenario whose exhaustive check stops at a bound (its time budget, the
+    /// memory bound, `max_states`; not Ctrl-C) with these random walks
+    /// ([`podcheck_properties::simulate::walk_incomplete`]): what they find decides a property
+    /// left `incomplete` (a violation with its replayed trace); nothing found leaves it so.
+    pub fn walks(mut self, walks: podcheck_properties::simulate::SimOptions) -> Check {
+        self.walks = Some(walks);
         self
     }
 
@@ -624,13 +638,27 @@ impl Check {
         let work = |i: usize| -> Result<Checked, Error> {
             let p = &planned[i];
             let started = podcheck_properties::progress::interrupts() == 0;
+            let mut walked = None;
             let r = if started {
                 let defs = properties_of(&p.scenario, &self.own)?;
                 let opts = CheckOptions {
                     position: Some((i + 1, planned.len())),
                     ..self.options.clone()
                 };
-                check::check_with(&p.scenario, &defs, &opts).map_err(Error)?
+                let mut r = check::check_with(&p.scenario, &defs, &opts).map_err(Error)?;
+                // Stopped at a bound (not by Ctrl-C): random walks on what is left.
+                let bounded = r
+                    .stopped
+                    .is_some_and(|s| s.bound != podcheck_properties::progress::Bound::Interrupt);
+                if let Some(sim) = self.walks.filter(|_| !r.complete && bounded) {
+                    if podcheck_properties::progress::interrupts() == 0 {
+                        walked = Some(
+                            podcheck_properties::simulate::walk_incomplete(&mut r, &defs, &sim)
+                                .map_err(Error)?,
+                        );
+                    }
+                }
+                r
             } else {
                 not_started(&p.scenario)?
             };
@@ -650,6 +678,7 @@ impl Check {
                 findings,
                 behaviours,
                 traces,
+                walked,
             })
         };
         // The reader's warnings of each application come before its scenarios' warnings.

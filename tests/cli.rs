@@ -2330,6 +2330,115 @@ fn sigterm_and_sighup_print_the_report_so_far() {
     }
 }
 
+/// With -f, --simulate walks each plan scenario that stopped at a bound: what the walks find
+/// is a real finding with its trace, and what they do not find stays incomplete (an `always`
+/// never holds by walks).
+#[test]
+fn simulate_with_manifests_walks_the_scenarios_stopped_at_a_bound() {
+    let dir = TempDir::new("walks");
+    let app = dir.write("app.yaml", TWO_REPLICAS);
+    let args = [
+        "check",
+        "-f",
+        &app,
+        "--plan",
+        "delete-pod,drain",
+        "--max-states",
+        "5",
+        "--simulate",
+        "--walks",
+        "300",
+        "--depth",
+        "60",
+        "--format",
+        "json",
+    ];
+    let o = run_expect(&args, 1);
+    let report: Value = serde_json::from_str(&stdout(&o)).expect("JSON");
+    let scenarios = report["scenarios"].as_array().unwrap();
+    for s in scenarios {
+        assert_eq!(s["complete"], false, "{s}");
+        let walked = &s["walked"];
+        assert_eq!(walked["walks"], 300, "{s}");
+        assert_eq!(walked["depth"], 60, "{s}");
+        assert_eq!(walked["seed"], 0, "{s}");
+        let decided: Vec<&str> = walked["decided"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|d| d.as_str().unwrap())
+            .collect();
+        for p in s["properties"].as_array().unwrap() {
+            let (name, kind, verdict) = (
+                p["name"].as_str().unwrap(),
+                p["kind"].as_str().unwrap(),
+                p["verdict"].as_str().unwrap(),
+            );
+            assert_sound_when_stopped(kind, verdict);
+            if decided.contains(&name) {
+                assert!(p["trace_steps"].as_u64().is_some_and(|n| n > 0), "{p}");
+            }
+        }
+    }
+    let drain = &scenarios[1];
+    assert_eq!(drain["plan"], "drain", "{drain}");
+    // Five states hold no request to a stopped container; the walks find one.
+    assert!(
+        drain["walked"]["decided"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|d| d == "no_request_to_stopped_container"),
+        "{drain}"
+    );
+    assert!(
+        drain["findings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|f| f["property"] == "no_request_to_stopped_container"),
+        "{drain}"
+    );
+    // A scenario that completes is not walked.
+    let args = [
+        "check",
+        "-f",
+        &app,
+        "--plan",
+        "delete-pod",
+        "--simulate",
+        "--format",
+        "json",
+    ];
+    let report: Value = serde_json::from_str(&stdout(&run_expect(&args, 1))).expect("JSON");
+    assert!(report["scenarios"][0].get("walked").is_none(), "{report}");
+    // The table says it.
+    let args = [
+        "check",
+        "-f",
+        &app,
+        "--plan",
+        "drain",
+        "--max-states",
+        "5",
+        "--simulate",
+        "--walks",
+        "300",
+        "--depth",
+        "60",
+    ];
+    let out = stdout(&run_expect(&args, 1));
+    assert!(
+        out.contains("\nwalked: 300 walks, depth 60 (seed 0), "),
+        "{out}"
+    );
+    // A swarm's shards are no flags of -f.
+    assert_bad_input(
+        &["check", "-f", &app, "--simulate", "--shard", "0/2"],
+        &["--shard", "-f"],
+    );
+}
+
 #[test]
 fn a_bad_budget_is_bad_input() {
     for bad in ["0", "x", "1.5", "", "99999999999999999999"] {

@@ -8,6 +8,7 @@ use podcheck::TraceFormat;
 use podcheck_input::spec::{Scenario, Verdict};
 use podcheck_properties::check::{self, CheckOptions, PropertyResult, ScenarioResult, WorstTime};
 use podcheck_properties::progress::{self, Bound};
+use podcheck_properties::simulate::SimOptions;
 use serde::Serialize;
 use std::process::ExitCode;
 
@@ -78,14 +79,30 @@ pub fn run(a: CheckArgs) -> Result<ExitCode, BadInput> {
                 "-f checks your manifests under the fault plans: give it without --catalogue and without scenario names".into(),
             ));
         }
-        if sim.simulate {
-            return Err(BadInput("-f is not yet checked with --simulate".into()));
-        }
-        if let Some(flag) = sim.first_given() {
+        // With -f, --simulate walks each plan scenario that stopped at a bound, in this
+        // process: no shards.
+        if let Some(flag) = [
+            ("--shard", sim.shard.is_some()),
+            ("--out", sim.out.is_some()),
+        ]
+        .into_iter()
+        .find_map(|(f, given)| given.then_some(f))
+        {
             return Err(BadInput(format!(
-                "{flag} is a flag of random-walk checking (--simulate), which -f is not yet checked with"
+                "{flag} is a flag of a swarm run of one scenario (--simulate without -f); with -f, --simulate walks every plan scenario that stopped at a bound, in this process (see docs/manifests.md)"
             )));
         }
+        if let Some(flag) = sim.first_given().filter(|_| !sim.simulate) {
+            return Err(BadInput(format!(
+                "{flag} is a flag of random-walk checking (--simulate), which with -f walks every plan scenario that stopped at a bound: add --simulate"
+            )));
+        }
+        let walks = sim.simulate.then(|| SimOptions {
+            seed: sim.seed.unwrap_or(0),
+            shard: 0,
+            walks: sim.walks.unwrap_or(simulate::DEFAULT_WALKS),
+            depth: sim.depth.unwrap_or(simulate::DEFAULT_DEPTH) as usize,
+        });
         return manifests::run(manifests::ManifestArgs {
             paths: filename,
             plans: plan,
@@ -98,6 +115,7 @@ pub fn run(a: CheckArgs) -> Result<ExitCode, BadInput> {
             opts,
             jobs,
             bounds,
+            walks,
         });
     }
     if !plan.is_empty() || trace_format != TraceFormat::Text {

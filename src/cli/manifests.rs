@@ -12,6 +12,7 @@ use crate::cli::common::{did_you_mean, replicas_apply, stop_on_ctrl_c, BadInput}
 use podcheck::{Application, Check, Checked, Observer, Plan, TraceFormat};
 use podcheck_input::manifest::{self, Reading};
 use podcheck_properties::check::CheckOptions;
+use podcheck_properties::simulate::{SimOptions, Walked};
 use serde::Serialize;
 use std::process::ExitCode;
 
@@ -124,8 +125,52 @@ struct JsonPlanScenario<'a> {
     plan: &'static str,
     #[serde(flatten)]
     check: JsonScenario<'a>,
+    /// With --simulate, for a scenario stopped at a bound: its random walks.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    walked: Option<JsonWalked<'a>>,
     findings: Vec<JsonFinding<'a>>,
     kubernetes_behaviour: Vec<JsonBehaviour<'a>>,
+}
+
+/// The random walks of a plan scenario stopped at a bound (`--simulate`).
+#[derive(Serialize)]
+struct JsonWalked<'a> {
+    seed: u64,
+    walks: u64,
+    depth: usize,
+    states_visited: u64,
+    distinct_states: u64,
+    /// The properties the walks decided; every other `incomplete` one stays so.
+    decided: &'a [&'static str],
+}
+
+impl<'a> JsonWalked<'a> {
+    fn of(w: &'a Walked) -> Self {
+        JsonWalked {
+            seed: w.options.seed,
+            walks: w.options.walks,
+            depth: w.options.depth,
+            states_visited: w.states_visited,
+            distinct_states: w.distinct_states,
+            decided: &w.decided,
+        }
+    }
+}
+
+/// The line of a table report on a scenario's random walks.
+fn walked_line(w: &Walked) -> String {
+    let decided = if w.decided.is_empty() {
+        "they decided nothing: what the search left stays incomplete".to_string()
+    } else {
+        format!(
+            "they decided {} (the rest stays incomplete)",
+            w.decided.join(", ")
+        )
+    };
+    format!(
+        "walked: {} walks, depth {} (seed {}), {} states visited, {} distinct; {decided}",
+        w.options.walks, w.options.depth, w.options.seed, w.states_visited, w.distinct_states
+    )
 }
 
 #[derive(Serialize)]
@@ -169,6 +214,8 @@ pub struct ManifestArgs {
     pub jobs: usize,
     /// The memory bound and time budget, for the report's heading.
     pub bounds: Bounds,
+    /// `--simulate`: random walks for each plan scenario that stops at a bound.
+    pub walks: Option<SimOptions>,
 }
 
 /// How a plan's reason for having nothing to act on reads when a workload's annotation left
@@ -212,6 +259,9 @@ impl Observer for Printer {
         }
         if format == Format::Table {
             print_table(r, c.started);
+            if let Some(w) = &c.walked {
+                say!("{}", walked_line(w));
+            }
             for f in &c.findings {
                 say!("finding: {}: {}: {}", f.scenario, f.property, f.sentence);
                 say!("{}", f.trace);
@@ -285,6 +335,10 @@ pub fn run(a: ManifestArgs) -> Result<ExitCode, BadInput> {
         .jobs(a.jobs)
         .trace_format(a.trace_format)
         .traces(a.traces);
+    let check = match a.walks {
+        Some(w) => check.walks(w),
+        None => check,
+    };
     let mut printer = Printer {
         unused: if a.verbose {
             Unused::List
@@ -371,6 +425,7 @@ pub fn run(a: ManifestArgs) -> Result<ExitCode, BadInput> {
                 .map(|c| JsonPlanScenario {
                     application: &c.planned.application,
                     plan: c.planned.plan.name(),
+                    walked: c.walked.as_ref().map(JsonWalked::of),
                     check: with_traces(
                         json_scenario(&c.result, threads, c.started),
                         // With --traces: every property's run, in --trace-format.
