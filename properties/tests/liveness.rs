@@ -1166,7 +1166,7 @@ fn the_graph_phase_counts_each_pass_up_to_the_states_explored() {
     let m = Chain(5000);
     let (graph, _) = explore(
         &m,
-        &|_: &()| Some(Who::Stepper),
+        |_: &()| Some(Who::Stepper),
         &[],
         &ExploreOptions::default(),
     );
