@@ -556,9 +556,8 @@ fn run_check(
 ) -> Result<ExitCode, BadInput> {
     let threads = opts.threads as u16;
     stop_on_ctrl_c();
-    if format == Format::Table {
-        say!("{}", bounds.heading());
-    }
+    // The heading comes with the first scenario's part: bad input prints nothing on stdout.
+    let mut heading = (format == Format::Table).then(|| bounds.heading());
     let mut results = Vec::new();
     // After Ctrl-C the scenarios not started are reported, every property `incomplete`.
     let mut checked = Vec::new();
@@ -603,6 +602,9 @@ fn run_check(
             traces,
             json,
         } = done?;
+        if let Some(h) = heading.take() {
+            say!("{h}");
+        }
         if format == Format::Table {
             print_table(&r, was_checked);
             for t in traces {

@@ -230,6 +230,8 @@ struct Printer {
     report: Option<(Format, bool)>,
     /// With `report`: each plan scenario checked, in order.
     results: Vec<Checked>,
+    /// The report's heading, printed before the first plan scenario's part.
+    heading: Option<String>,
 }
 
 impl Observer for Printer {
@@ -256,6 +258,9 @@ impl Observer for Printer {
                 if strict { "error" } else { "warning" },
                 r.scenario.name
             );
+        }
+        if let Some(h) = self.heading.take() {
+            say!("{h}");
         }
         if format == Format::Table {
             print_table(r, c.started);
@@ -316,6 +321,7 @@ pub fn plan_scenarios(
             },
             report: None,
             results: Vec::new(),
+            heading: None,
         })?;
     replicas_apply(&prepared.bases, size)?;
     if prepared.planned.is_empty() {
@@ -349,6 +355,7 @@ pub fn run(a: ManifestArgs) -> Result<ExitCode, BadInput> {
         },
         report: Some((a.format, a.strict)),
         results: Vec::new(),
+        heading: None,
     };
     let prepared = check.prepare(&mut printer)?;
     replicas_apply(&prepared.bases, a.size)?;
@@ -389,8 +396,10 @@ pub fn run(a: ManifestArgs) -> Result<ExitCode, BadInput> {
         }
     }
     stop_on_ctrl_c();
+    // The heading comes with the first plan scenario's part: bad input prints nothing on
+    // stdout.
     if a.format == Format::Table {
-        say!("{}", a.bounds.heading());
+        printer.heading = Some(a.bounds.heading());
     }
     let threads = a.opts.threads as u16;
     let report = check.check(prepared, &mut printer)?;
