@@ -153,6 +153,25 @@ pub fn read_application(app: &Application) -> Result<Reading, Error> {
     Ok(r)
 }
 
+/// The order in which an application's plan scenarios are checked and reported: by their
+/// expected cost, cheapest first, so that a slow plan (under a time budget, or stopped by
+/// Ctrl-C) never holds back the findings of a cheap one. A crash restarts one container and
+/// a delete-pod replaces one pod; a dependency outage changes probe results only; a power-off
+/// removes one node's pods at once; a partition waits out the taint-based eviction (and its
+/// force-delete variant adds a step); a rollout replaces every pod of the workload; a drain
+/// evicts every pod of a node, with kubectl's 1 s polls and 5 s retries between. Fixed, so the
+/// report is the same on every run.
+pub const CHECK_ORDER: [Plan; 8] = [
+    Plan::DeletePod,
+    Plan::Crash,
+    Plan::DependencyOutage,
+    Plan::PowerOff,
+    Plan::Partition,
+    Plan::PartitionForceDelete,
+    Plan::Rollout,
+    Plan::Drain,
+];
+
 /// One scenario to check: a plan over an application.
 #[derive(Clone, Debug)]
 pub struct Planned {
@@ -334,6 +353,7 @@ pub struct Check {
     jobs: usize,
     size: Size,
     traces: bool,
+    walks: Option<podcheck_properties::simulate::SimOptions>,
 }
 
 /// The sizes every application's scenario is given ([`Check::size`]).
@@ -441,6 +461,9 @@ pub struct Checked {
     /// With [`Check::traces`]: each property's run in the trace format (`None` where it has
     /// none); else empty.
     pub traces: Vec<Option<String>>,
+    /// With [`Check::walks`], for a scenario whose check stopped at a bound: what its random
+    /// walks did and decided.
+    pub walked: Option<podcheck_properties::simulate::Walked>,
 }
 
 /// The report of a scenario not started before Ctrl-C: every property `incomplete`.
@@ -494,12 +517,14 @@ impl Check {
             jobs: 1,
             size: Size::default(),
             traces: false,
+            walks: None,
         }
     }
 
     /// Check under this plan (repeatable). Without any, every plan ([`Plan::ALL`]); some are
     /// slow on larger manifests (a drain tells pods apart: millions of states at two
-    /// replicas), so pick what your tests need.
+    /// replicas), so pick what your tests need. The plans are checked in [`CHECK_ORDER`],
+    /// whatever order they are given in.
     pub fn plan(mut self, plan: Plan) -> Check {
         self.plans.push(plan);
         self
@@ -527,6 +552,15 @@ impl Check {
     /// The format of the findings' traces (default: timeline text).
     pub fn trace_format(mut self, format: TraceFormat) -> Check {
         self.trace_format = format;
+        self
+    }
+
+    /// Walk every plan scenario whose exhaustive check stops at a bound (its time budget, the
+    /// memory bound, `max_states`; not Ctrl-C) with these random walks
+    /// ([`podcheck_properties::simulate::walk_incomplete`]): what they find decides a property
+    /// left `incomplete` (a violation with its replayed trace); nothing found leaves it so.
+    pub fn walks(mut self, walks: podcheck_properties::simulate::SimOptions) -> Check {
+        self.walks = Some(walks);
         self
     }
 
@@ -582,11 +616,13 @@ impl Check {
             }
         }
         observer.notes(&notes)?;
-        let plans: Vec<Plan> = if self.plans.is_empty() {
+        let mut plans: Vec<Plan> = if self.plans.is_empty() {
             Plan::ALL.to_vec()
         } else {
             self.plans.clone()
         };
+        // Cheap plans first, whatever order they were named in.
+        plans.sort_by_key(|p| CHECK_ORDER.iter().position(|q| q == p));
         let mut out = Prepared {
             notes,
             ..Prepared::default()
@@ -627,9 +663,27 @@ impl Check {
         let work = |i: usize| -> Result<Checked, Error> {
             let p = &planned[i];
             let started = podcheck_properties::progress::interrupts() == 0;
+            let mut walked = None;
             let r = if started {
                 let defs = properties_of(&p.scenario, &self.own)?;
-                check::check_with(&p.scenario, &defs, &self.options).map_err(Error)?
+                let opts = CheckOptions {
+                    position: Some((i + 1, planned.len())),
+                    ..self.options.clone()
+                };
+                let mut r = check::check_with(&p.scenario, &defs, &opts).map_err(Error)?;
+                // Stopped at a bound (not by Ctrl-C): random walks on what is left.
+                let bounded = r
+                    .stopped
+                    .is_some_and(|s| s.bound != podcheck_properties::progress::Bound::Interrupt);
+                if let Some(sim) = self.walks.filter(|_| !r.complete && bounded) {
+                    if podcheck_properties::progress::interrupts() == 0 {
+                        walked = Some(
+                            podcheck_properties::simulate::walk_incomplete(&mut r, &defs, &sim)
+                                .map_err(Error)?,
+                        );
+                    }
+                }
+                r
             } else {
                 not_started(&p.scenario)?
             };
@@ -649,6 +703,7 @@ impl Check {
                 findings,
                 behaviours,
                 traces,
+                walked,
             })
         };
         // The reader's warnings of each application come before its scenarios' warnings.
@@ -814,5 +869,19 @@ impl Report {
             msg.push_str(&format!("\n\nincomplete: {s} stopped at a bound"));
         }
         panic!("{msg}");
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{Plan, CHECK_ORDER};
+
+    #[test]
+    fn the_check_order_has_every_plan_once() {
+        let mut order = CHECK_ORDER.to_vec();
+        order.sort_by_key(|p| Plan::ALL.iter().position(|q| q == p));
+        assert_eq!(order, Plan::ALL);
+        assert_eq!(CHECK_ORDER.first(), Some(&Plan::DeletePod));
+        assert_eq!(CHECK_ORDER.last(), Some(&Plan::Drain));
     }
 }

@@ -275,7 +275,14 @@ fn check_healthy_prints_a_table_of_its_properties() {
     let s = &json[0];
     let props = s["properties"].as_array().unwrap();
 
-    let header = out.lines().next().expect("empty table");
+    // The report's heading: its bounds (the memory bound is half of this machine's memory).
+    let bounds = out.lines().next().expect("empty table");
+    assert!(
+        bounds.starts_with("bounds: --max-memory ")
+            && bounds.ends_with(" MiB (half of this machine's memory), --budget none"),
+        "heading: {bounds:?}"
+    );
+    let header = out.lines().nth(1).expect("empty table");
     assert!(
         header.starts_with(&format!(
             "healthy  (Kubernetes {}, {} unique states up to interchangeable pods of web, ",
@@ -286,7 +293,7 @@ fn check_healthy_prints_a_table_of_its_properties() {
     );
     assert!(header.ends_with(", complete)"), "header: {header:?}");
 
-    let rows: Vec<&str> = out.lines().skip(1).take(props.len()).collect();
+    let rows: Vec<&str> = out.lines().skip(2).take(props.len()).collect();
     assert_eq!(rows.len(), props.len(), "table:\n{out}");
     for (row, p) in rows.iter().zip(props) {
         let words: Vec<&str> = row.split_whitespace().collect();
@@ -529,9 +536,10 @@ fn max_states_bound_makes_the_check_incomplete() {
     // The table says so too, with the same exit code.
     let o = run_expect(&["check", "healthy", "--max-states", "10"], 3);
     let out = stdout(&o);
+    // (After the report's heading, its bounds.)
     assert!(
         out.lines()
-            .next()
+            .nth(1)
             .unwrap_or("")
             .contains("INCOMPLETE: stopped at --max-states"),
         "table:\n{out}"
@@ -598,7 +606,7 @@ fn ctrl_c_stops_the_check_and_prints_the_report_so_far() {
         ),
         "{err}"
     );
-    let header = out.lines().next().unwrap_or("");
+    let header = out.lines().nth(1).unwrap_or("");
     assert!(
         header.starts_with("statefulset-partition-clusterip  (")
             && header.contains("INCOMPLETE: interrupted (Ctrl-C) in phase exploring at "),
@@ -623,7 +631,7 @@ fn ctrl_c_stops_the_check_and_prints_the_report_so_far() {
     );
     let n_rows = out
         .lines()
-        .skip(1)
+        .skip(2)
         .take_while(|l| !l.is_empty())
         .map(|l| {
             let w: Vec<&str> = l.split_whitespace().collect();
@@ -2118,6 +2126,328 @@ fn the_memory_bound_is_echoed_exactly() {
             describe(&args, &o)
         );
     }
+}
+
+/// Without --max-memory a check has a memory bound, half of the machine's memory, and says
+/// it in its JSON as it says a bound given.
+#[test]
+fn the_memory_bound_is_said_given_or_not() {
+    let bounds = |extra: &[&str]| {
+        let mut args = vec!["check", "healthy", "--format", "json"];
+        args.extend(extra);
+        run_json(&args, 0)[0]["bounds"].clone()
+    };
+    let default = bounds(&[]);
+    assert_eq!(default["max_memory_default"], true, "{default}");
+    let bytes = default["max_memory_bytes"].as_u64().expect("a bound");
+    assert!(bytes > 0 && bytes % (1 << 20) == 0, "{default}");
+    assert!(default["budget_seconds"].is_null(), "{default}");
+    let given = bounds(&["--max-memory", "3G", "--budget", "100"]);
+    assert_eq!(given["max_memory_default"], false, "{given}");
+    assert_eq!(given["max_memory_bytes"], 3u64 << 30, "{given}");
+    assert_eq!(given["budget_seconds"], 100, "{given}");
+    let o = run_expect(&["check", "healthy", "--max-memory", "3G"], 0);
+    assert_eq!(
+        stdout(&o).lines().next(),
+        Some("bounds: --max-memory 3072 MiB, --budget none"),
+        "{}",
+        stdout(&o)
+    );
+}
+
+/// A Deployment of two replicas behind a Service, without preStop: its drain plan takes
+/// millions of states, its delete-pod plan a few thousand.
+const TWO_REPLICAS: &str = "apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: web
+spec:
+  replicas: 2
+  selector:
+    matchLabels: {app: web}
+  template:
+    metadata:
+      labels: {app: web}
+    spec:
+      containers:
+      - name: web
+        image: nginx:1.27
+        ports:
+        - containerPort: 80
+        readinessProbe:
+          httpGet: {path: /, port: 80}
+          periodSeconds: 5
+---
+apiVersion: v1
+kind: Service
+metadata:
+  name: web
+spec:
+  selector: {app: web}
+  ports:
+  - port: 80
+";
+
+/// A plan scenario that reaches its time budget stops, is reported incomplete at `budget`
+/// with what its exploration decided, and the check goes on with the next one.
+#[test]
+fn a_scenario_past_its_budget_stops_and_the_check_goes_on() {
+    let dir = TempDir::new("budget");
+    let app = dir.write("app.yaml", TWO_REPLICAS);
+    // Drain named first: the cheaper delete-pod is checked (and reported) first all the same.
+    let args = [
+        "check",
+        "-f",
+        &app,
+        "--plan",
+        "drain,delete-pod",
+        "--budget",
+        "1",
+        "--format",
+        "json",
+    ];
+    // Findings (delete-pod has one): exit 1.
+    let o = run_expect(&args, 1);
+    let report: Value = serde_json::from_str(&stdout(&o)).expect("JSON");
+    assert_eq!(report["bounds"]["budget_seconds"], 1, "{report}");
+    let scenarios = report["scenarios"].as_array().unwrap();
+    let plans: Vec<&str> = scenarios
+        .iter()
+        .map(|s| s["plan"].as_str().unwrap())
+        .collect();
+    assert_eq!(plans, ["delete-pod", "drain"], "{report}");
+    assert_eq!(scenarios[0]["complete"], true, "{report}");
+    let drain = &scenarios[1];
+    assert_eq!(drain["complete"], false, "{drain}");
+    assert_eq!(drain["stopped"]["bound"], "budget", "{drain}");
+    assert_eq!(drain["stopped"]["phase"], "exploring", "{drain}");
+    // What the search decided stands: a violated `step` property stays violated.
+    let props = drain["properties"].as_array().unwrap();
+    assert!(
+        props.iter().any(|p| p["verdict"] == "incomplete"),
+        "{drain}"
+    );
+    for p in props {
+        assert_sound_when_stopped(p["kind"].as_str().unwrap(), p["verdict"].as_str().unwrap());
+    }
+    let err = stderr(&o);
+    assert_eq!(
+        err.matches("the time budget was reached (--budget 1 s): stopped in phase exploring")
+            .count(),
+        1,
+        "{err}"
+    );
+    // The table says it in the scenario's heading. What the search found stands: the drain's
+    // own finding (exit 1).
+    let o = run_expect(
+        &["check", "-f", &app, "--plan", "drain", "--budget", "1"],
+        1,
+    );
+    let out = stdout(&o);
+    let heading = out.lines().next().unwrap_or("");
+    assert!(
+        heading.starts_with("bounds: --max-memory ")
+            && heading.ends_with(", --budget 1 s per scenario"),
+        "{out}"
+    );
+    assert!(
+        out.contains("INCOMPLETE: stopped at --budget in phase exploring at "),
+        "{out}"
+    );
+    assert!(out.trim_end().ends_with("; 1 incomplete"), "{out}");
+    assert!(out.contains("\nfinding: "), "{out}");
+}
+
+/// SIGTERM (a CI job's timeout) and SIGHUP do what Ctrl-C does: the report so far is printed,
+/// the scenario under way incomplete and the rest not started, and the run exits as an
+/// interrupted one does.
+#[test]
+fn sigterm_and_sighup_print_the_report_so_far() {
+    use nix::sys::signal::{kill, Signal};
+    use nix::unistd::Pid;
+    let dir = TempDir::new("sigterm");
+    // Two applications: the first's drain is under way when the signal comes, the second's
+    // plans are not started.
+    let a = dir.write("a/app.yaml", TWO_REPLICAS);
+    let b = dir.write("b/app.yaml", TWO_REPLICAS);
+    let (a, b) = (
+        a.trim_end_matches("/app.yaml").to_string(),
+        b.trim_end_matches("/app.yaml").to_string(),
+    );
+    for signal in [Signal::SIGTERM, Signal::SIGHUP] {
+        let args = [
+            "check",
+            "-f",
+            &a,
+            "-f",
+            &b,
+            "--plan",
+            "delete-pod,drain",
+            "--budget",
+            "none",
+            "--jobs",
+            "1",
+        ];
+        let child = command(&args)
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .expect("podcheck starts");
+        std::thread::sleep(std::time::Duration::from_millis(2000));
+        kill(Pid::from_raw(child.id() as i32), signal).expect("the signal is sent");
+        let o = child.wait_with_output().expect("podcheck ends");
+        let what = format!("{signal}: {}", describe(&args, &o));
+        // delete-pod has a finding: exit 1, as after Ctrl-C.
+        assert_eq!(o.status.code(), Some(1), "{what}");
+        let out = stdout(&o);
+        let heading = |plan: &str, app: &str| {
+            out.lines()
+                .find(|l| l.starts_with(&format!("{app}: {plan} web  (")))
+                .unwrap_or_else(|| panic!("no {plan} of {app}: {what}"))
+                .to_string()
+        };
+        assert!(heading("delete-pod", &a).ends_with(", complete)"), "{what}");
+        assert!(
+            heading("drain", &a)
+                .contains("INCOMPLETE: interrupted (Ctrl-C) in phase exploring at "),
+            "{what}"
+        );
+        for plan in ["delete-pod", "drain"] {
+            assert!(
+                heading(plan, &b)
+                    .contains("INCOMPLETE: not checked, interrupted (Ctrl-C) before it started"),
+                "{what}"
+            );
+        }
+        assert!(
+            out.trim_end()
+                .lines()
+                .last()
+                .is_some_and(|l| l.starts_with("2 applications, 4 plan scenarios: ")
+                    && l.ends_with("; 3 incomplete")),
+            "{what}"
+        );
+        assert!(!stderr(&o).contains("panicked"), "{what}");
+    }
+}
+
+/// With -f, --simulate walks each plan scenario that stopped at a bound: what the walks find
+/// is a real finding with its trace, and what they do not find stays incomplete (an `always`
+/// never holds by walks).
+#[test]
+fn simulate_with_manifests_walks_the_scenarios_stopped_at_a_bound() {
+    let dir = TempDir::new("walks");
+    let app = dir.write("app.yaml", TWO_REPLICAS);
+    let args = [
+        "check",
+        "-f",
+        &app,
+        "--plan",
+        "delete-pod,drain",
+        "--max-states",
+        "5",
+        "--simulate",
+        "--walks",
+        "300",
+        "--depth",
+        "60",
+        "--format",
+        "json",
+    ];
+    let o = run_expect(&args, 1);
+    let report: Value = serde_json::from_str(&stdout(&o)).expect("JSON");
+    let scenarios = report["scenarios"].as_array().unwrap();
+    for s in scenarios {
+        assert_eq!(s["complete"], false, "{s}");
+        let walked = &s["walked"];
+        assert_eq!(walked["walks"], 300, "{s}");
+        assert_eq!(walked["depth"], 60, "{s}");
+        assert_eq!(walked["seed"], 0, "{s}");
+        let decided: Vec<&str> = walked["decided"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|d| d.as_str().unwrap())
+            .collect();
+        for p in s["properties"].as_array().unwrap() {
+            let (name, kind, verdict) = (
+                p["name"].as_str().unwrap(),
+                p["kind"].as_str().unwrap(),
+                p["verdict"].as_str().unwrap(),
+            );
+            assert_sound_when_stopped(kind, verdict);
+            if decided.contains(&name) {
+                assert!(p["trace_steps"].as_u64().is_some_and(|n| n > 0), "{p}");
+            }
+        }
+    }
+    let drain = &scenarios[1];
+    assert_eq!(drain["plan"], "drain", "{drain}");
+    // Five states hold no request to a stopped container; the walks find one.
+    assert!(
+        drain["walked"]["decided"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|d| d == "no_request_to_stopped_container"),
+        "{drain}"
+    );
+    assert!(
+        drain["findings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|f| f["property"] == "no_request_to_stopped_container"),
+        "{drain}"
+    );
+    // A scenario that completes is not walked.
+    let args = [
+        "check",
+        "-f",
+        &app,
+        "--plan",
+        "delete-pod",
+        "--simulate",
+        "--format",
+        "json",
+    ];
+    let report: Value = serde_json::from_str(&stdout(&run_expect(&args, 1))).expect("JSON");
+    assert!(report["scenarios"][0].get("walked").is_none(), "{report}");
+    // The table says it.
+    let args = [
+        "check",
+        "-f",
+        &app,
+        "--plan",
+        "drain",
+        "--max-states",
+        "5",
+        "--simulate",
+        "--walks",
+        "300",
+        "--depth",
+        "60",
+    ];
+    let out = stdout(&run_expect(&args, 1));
+    assert!(
+        out.contains("\nwalked: 300 walks, depth 60 (seed 0), "),
+        "{out}"
+    );
+    // A swarm's shards are no flags of -f.
+    assert_bad_input(
+        &["check", "-f", &app, "--simulate", "--shard", "0/2"],
+        &["--shard", "-f"],
+    );
+}
+
+#[test]
+fn a_bad_budget_is_bad_input() {
+    for bad in ["0", "x", "1.5", "", "99999999999999999999"] {
+        assert_bad_input(&["check", "healthy", "--budget", bad], &["--budget"]);
+    }
+    // `none` is no limit, and so is the catalogue's default.
+    run_expect(&["check", "healthy", "--budget", "none"], 0);
+    run_expect(&["check", "healthy", "--budget", "600"], 0);
 }
 
 /// A run whose search went through every state and then stopped in a later phase says so:

@@ -1117,7 +1117,7 @@ fn check_out_naming_the_catalogue_or_a_manifest_is_bad_input_and_overwrites_noth
     let o = podcheck(&["check", "-f", web, "--out", other.to_str().unwrap()]);
     assert_bad_input(
         &o,
-        "--out is a flag of random-walk checking (--simulate), which -f is not yet checked with",
+        "--out is a flag of a swarm run of one scenario (--simulate without -f); with -f, --simulate walks every plan scenario that stopped at a bound",
     );
     assert!(!other.exists());
     let o = podcheck(&["check", "-f", web, "--seed", "3"]);

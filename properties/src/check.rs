@@ -81,6 +81,12 @@ pub struct CheckOptions {
     /// Stop each phase before the process's resident memory would pass this many bytes
     /// (then verdicts may be `incomplete`).
     pub max_memory: Option<u64>,
+    /// Stop the exploration and the `leads_to` passes once the check of the scenario has run
+    /// this long ([`crate::progress::Bound::Budget`]; then verdicts may be `incomplete`).
+    pub budget: Option<std::time::Duration>,
+    /// This scenario's place in a list of checks, `(k, n)` from 1: its progress lines say
+    /// `scenario k of n`.
+    pub position: Option<(usize, usize)>,
     /// Also compute the worst and best time of every `leads_to` property (a `within`
     /// property always has them).
     pub worst_case: bool,
@@ -101,6 +107,8 @@ impl Default for CheckOptions {
             keep_graph: false,
             reduction: true,
             max_memory: None,
+            budget: None,
+            position: None,
             worst_case: false,
             diamonds: true,
         }
@@ -313,6 +321,15 @@ pub fn check_with(
         opts.progress.then(|| scenario.name.clone()),
         opts.max_memory,
     );
+    progress.set_budget(opts.budget);
+    progress.set_position(opts.position);
+    if defs.iter().any(|d| d.kind.premise_and_goal().is_some()) {
+        // Room for the `leads_to` passes on what is explored.
+        progress.reserve_later(
+            crate::liveness::SCRATCH_PER_STATE,
+            crate::liveness::SCRATCH_PER_EDGE,
+        );
+    }
     let footprint =
         |s: &State, a: &Action| podcheck_model::footprint::footprint(&m.ctx, s, a).summary();
     let independent = |x: &Summary, y: &Summary| x.independent(y);
@@ -423,7 +440,8 @@ pub fn check_with(
             timed[i] = wants_time.then_some((Worst::Incomplete, None));
             continue;
         }
-        progress.part(Some(d.name), Some(2 * graph.state_count()));
+        // Each pass over the graph counts its states (progress.step names the pass).
+        progress.part(Some(d.name), Some(graph.state_count()));
         if reduce {
             // On the quotient, only "holds" is a verdict: anything else is judged on the
             // whole graph (below). Once it holds, the times are exact on the quotient too
@@ -457,8 +475,10 @@ pub fn check_with(
                     timed[i] = wants_time.then_some((Worst::Incomplete, None));
                 }
                 _ => {
+                    // The budget is the scenario's: the run again gets what is left of it.
                     let whole = CheckOptions {
                         reduction: false,
+                        budget: opts.budget.map(|b| b.saturating_sub(start.elapsed())),
                         ..opts.clone()
                     };
                     return check_with(scenario, defs, &whole);

@@ -636,6 +636,7 @@ where
         }
         if u & 1023 == 0 {
             progress.set_headroom(headroom(&queue, g.index.capacity()));
+            progress.set_graph_size(g.fps.len(), g.edges.len());
         }
         if let Some(stop) = progress.tick(g.fps.len(), Some(depth)) {
             g.complete = false;
@@ -1026,6 +1027,7 @@ fn explore_chunks<M, K, F>(
     let chunk_len = CHUNK_PER_THREAD * opts.threads;
     'bfs: while g.complete && !queue.is_empty() {
         progress.set_headroom(headroom(queue, g.index.capacity()));
+        progress.set_graph_size(g.fps.len(), g.edges.len());
         let n = chunk_len.min(queue.len());
         let chunk: Vec<M::State> = queue.drain(..n).collect();
         // The step predicates still undecided: a later transition cannot be the first.

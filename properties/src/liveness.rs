@@ -300,6 +300,7 @@ pub(crate) fn sccs<A, K>(
     let mut counter = 0u32;
     // (state, position in its out-edge list)
     let mut call: Vec<(StateId, usize)> = Vec::new();
+    progress.step("components");
     for root in 0..n {
         if !keep[root] || index[root] != UNSEEN {
             continue;
@@ -366,10 +367,21 @@ pub(crate) fn sccs<A, K>(
 }
 
 /// About how many bytes the pass of [`leads_to_progress`] allocates, at most, on a graph of
-/// `states` states and `edges` edges (its work arrays: components, the way back, distances).
+/// `states` states and `edges` edges (its work arrays: components, the way back, distances):
+/// [`SCRATCH_PER_STATE`] and [`SCRATCH_PER_EDGE`].
 pub fn scratch_bytes(states: usize, edges: usize) -> u64 {
-    64 * states as u64 + 4 * edges as u64
+    SCRATCH_PER_STATE * states as u64 + SCRATCH_PER_EDGE * edges as u64
 }
+
+/// Bytes per state of a `leads_to` pass, at most: Tarjan's arrays and stacks (about 40), a
+/// component per state where the graph has no cycle (a vector each, about 56, and its
+/// fairness demands, 24), the backward search's arrays (about 20), rounded up for the
+/// allocator.
+pub const SCRATCH_PER_STATE: u64 = 160;
+
+/// Bytes per edge of a `leads_to` pass, at most: the incoming edges, by target (4), and room
+/// for a pass that lists its predecessors with their actions.
+pub const SCRATCH_PER_EDGE: u64 = 8;
 
 /// `P ~> Q` under weak fairness: violated iff some reachable state `s` with `P(s) ∧ ¬Q(s)`
 /// reaches, through `¬Q` states, a fair strongly connected component of `¬Q` states (see the
@@ -463,9 +475,10 @@ where
         }
     }
     let mut done = 0usize;
+    progress.step("way back");
     while let Some(v) = queue.pop_front() {
         done += 1;
-        if progress.tick(n + done, None).is_some() {
+        if progress.tick(done, None).is_some() {
             return LeadsTo::Incomplete;
         }
         let range = in_start[v as usize] as usize..in_start[v as usize + 1] as usize;

@@ -7,9 +7,11 @@
 //! A check runs three phases, each with its own line: `exploring` (the breadth-first search,
 //! [`crate::explore`]), `graph` (the `leads_to` pass over the explored graph,
 //! [`crate::liveness`]) and `traces` (replaying every counterexample and witness through the
-//! model). The line gives the states done in the phase, the breadth-first level being expanded
-//! (while exploring), states per second, the resident memory and the time since the check
-//! started. It is rewritten in place each second when stderr is a terminal, and printed every
+//! model). The line gives the states done in the phase (in the `graph` phase: in the pass
+//! under way over the explored states, with the property and the pass named, as `graph
+//! (drain_completes, components): 1200 of 5000 states`), the breadth-first level being
+//! expanded (while exploring), states per second, the resident memory, the time since the
+//! check started, and which scenario of how many it is (`scenario 3 of 8`). It is rewritten in place each second when stderr is a terminal, and printed every
 //! 10 s otherwise; a check shorter than a second prints nothing.
 //!
 //! # Stops
@@ -17,8 +19,32 @@
 //! [`interrupt`] (called by the command line's Ctrl-C handler) stops the phase that is running
 //! at its next state; the phases after it run on what was explored, as after `max_states`.
 //! With a memory bound, the resident set size is read regularly and the phase stops before the
-//! bound would be passed. Either way the phase reports a [`Bound`], and every property it could
-//! not decide is `incomplete`.
+//! bound would be passed. With a time budget ([`Progress::set_budget`]), the `exploring` and
+//! `graph` phases stop once it is spent (the `traces` phase, which only replays what was
+//! found, runs on). Either way the phase reports a [`Bound`], and every property it could not
+//! decide is `incomplete`.
+//!
+//! # Keeping under the memory bound
+//!
+//! The bound is on the whole process's resident memory, and it holds for the peak, not only
+//! where it is read:
+//!
+//! - the resident set is read every 256 states, at most every 10 ms, and the phase stops when
+//!   twice the growth since the last reading, or the largest single allocation the phase can
+//!   make (a table that doubles, [`Progress::set_headroom`]), would pass it;
+//! - the exploration also keeps free what the `leads_to` passes after it will allocate on the
+//!   graph it has made so far ([`Progress::reserve_later`], sized by
+//!   [`Progress::set_graph_size`]), so that an exploration stopped at the bound still has its
+//!   graph judged, and a margin of a sixteenth of the bound for what is not estimated;
+//! - each later phase checks its own work arrays against the bound before allocating them
+//!   ([`Progress::would_pass_memory`]).
+//!
+//! # The default memory bound
+//!
+//! [`default_max_memory`]: half of the machine's memory (`MemTotal` of `/proc/meminfo`, or the
+//! control group's `memory.max` when that is lower). `MemTotal`, not `MemAvailable`: the bound
+//! is then the same on every run on a machine (a report says it, and two runs of the same check
+//! compare), and the other half is left to the system and to whatever else runs.
 
 use std::io::IsTerminal;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -52,20 +78,23 @@ pub enum Bound {
     MaxStates,
     /// The memory bound (`--max-memory`).
     MaxMemory,
-    /// Ctrl-C ([`interrupt`]).
+    /// Ctrl-C, SIGTERM or SIGHUP ([`interrupt`]).
     Interrupt,
+    /// The time budget of the scenario (`--budget`).
+    Budget,
     /// The graph's own tables are full (2³² − 1 edges).
     Capacity,
 }
 
 impl Bound {
     /// The bound in the words of the command line: `max-states`, `max-memory`, `interrupt`,
-    /// `capacity`.
+    /// `budget`, `capacity`.
     pub fn as_str(self) -> &'static str {
         match self {
             Bound::MaxStates => "max-states",
             Bound::MaxMemory => "max-memory",
             Bound::Interrupt => "interrupt",
+            Bound::Budget => "budget",
             Bound::Capacity => "capacity",
         }
     }
@@ -125,6 +154,36 @@ pub fn peak_rss_bytes() -> Option<u64> {
     status_bytes("VmHWM")
 }
 
+/// The machine's memory, in bytes: `MemTotal` of `/proc/meminfo`, or the control group's
+/// `memory.max` (cgroup v2) when that is lower; `None` where neither can be read.
+pub fn machine_memory() -> Option<u64> {
+    let meminfo = std::fs::read_to_string("/proc/meminfo").ok();
+    let total = meminfo.as_deref().and_then(|m| {
+        let line = m.lines().find(|l| l.starts_with("MemTotal:"))?;
+        let kib: u64 = line["MemTotal:".len()..]
+            .split_whitespace()
+            .next()?
+            .parse()
+            .ok()?;
+        Some(kib * 1024)
+    });
+    let group = std::fs::read_to_string("/sys/fs/cgroup/memory.max")
+        .ok()
+        .and_then(|t| t.trim().parse::<u64>().ok());
+    match (total, group) {
+        (Some(t), Some(g)) => Some(t.min(g)),
+        (t, g) => t.or(g),
+    }
+}
+
+/// The memory bound of a check not given one (`--max-memory`): half of [`machine_memory`],
+/// in whole MiB; `None` where the machine's memory cannot be read.
+pub fn default_max_memory() -> Option<u64> {
+    machine_memory()
+        .map(|m| (m / 2) >> 20 << 20)
+        .filter(|&b| b > 0)
+}
+
 const MIB: f64 = 1024.0 * 1024.0;
 
 /// Memory kept free beyond a phase's own estimate when it starts ([`Progress::would_pass_memory`]):
@@ -158,6 +217,18 @@ pub struct Progress {
     ticks: u64,
     stop: Option<Stop>,
     stops: Vec<Stop>,
+    /// The time budget, and when it runs out.
+    budget: Option<(std::time::Duration, Instant)>,
+    /// Bytes per state and per edge the phases after the exploration allocate.
+    later: (u64, u64),
+    /// States and edges of the graph so far (exploring).
+    graph_size: (u64, u64),
+    /// The step of a part under way (a pass over the graph), said after its label.
+    step: Option<&'static str>,
+    /// This scenario's place in the check's list: `scenario k of N`.
+    position: Option<(usize, usize)>,
+    /// The largest count of states read (every 256 states) in the step under way.
+    most: usize,
 }
 
 impl Progress {
@@ -183,7 +254,53 @@ impl Progress {
             ticks: 0,
             stop: None,
             stops: Vec::new(),
+            budget: None,
+            later: (0, 0),
+            graph_size: (0, 0),
+            step: None,
+            position: None,
+            most: 0,
         }
+    }
+
+    /// The largest count of states the part or step under way has said so far, read every 256
+    /// states (what its progress line would show).
+    pub fn most(&self) -> usize {
+        self.most
+    }
+
+    /// This scenario is the `k`th of `n` the check runs (from 1): every progress line says
+    /// `scenario k of n`.
+    pub fn set_position(&mut self, position: Option<(usize, usize)>) {
+        self.position = position;
+    }
+
+    /// A step of the part under way: a pass over the graph whose states count from zero
+    /// again (a `leads_to` property's components, then its way back), said after the part's
+    /// label.
+    pub fn step(&mut self, what: &'static str) {
+        self.step = Some(what);
+        self.most = 0;
+        self.phase_start = Instant::now();
+    }
+
+    /// A time budget for the `exploring` and `graph` phases, from now: once it is spent, the
+    /// phase running stops at its next state ([`Bound::Budget`]), and so does the `graph`
+    /// phase after it. `None`: no budget.
+    pub fn set_budget(&mut self, budget: Option<std::time::Duration>) {
+        self.budget = budget.map(|b| (b, Instant::now() + b));
+    }
+
+    /// Under a memory bound, the exploration keeps free `per_state` bytes for each state and
+    /// `per_edge` for each edge of its graph ([`Progress::set_graph_size`]): what the phases
+    /// after it will allocate on that graph.
+    pub fn reserve_later(&mut self, per_state: u64, per_edge: u64) {
+        self.later = (per_state, per_edge);
+    }
+
+    /// The size of the graph explored so far (see [`Progress::reserve_later`]).
+    pub fn set_graph_size(&mut self, states: usize, edges: usize) {
+        self.graph_size = (states as u64, edges as u64);
     }
 
     /// Silent, and bounded only by Ctrl-C.
@@ -197,6 +314,8 @@ impl Progress {
     pub fn phase(&mut self, phase: Phase, label: Option<&str>, total: Option<usize>) {
         self.phase = phase;
         self.label = label.map(str::to_string);
+        self.step = None;
+        self.most = 0;
         self.phase_start = Instant::now();
         self.total = total;
         self.interrupts_before = interrupts();
@@ -215,6 +334,8 @@ impl Progress {
     /// the phase's bounds and stops carry on.
     pub fn part(&mut self, label: Option<&str>, total: Option<usize>) {
         self.label = label.map(str::to_string);
+        self.step = None;
+        self.most = 0;
         self.phase_start = Instant::now();
         self.total = total;
     }
@@ -237,9 +358,13 @@ impl Progress {
             states,
         };
         if self.stop.is_none() {
+            // A budget spent is said once: the phases after the one it stopped stop too.
+            let said = bound == Bound::Budget && self.stops.iter().any(|s| s.bound == bound);
             self.stop = Some(stop);
             self.stops.push(stop);
-            self.announce(stop, None);
+            if !said {
+                self.announce(stop, None);
+            }
         }
         stop
     }
@@ -284,16 +409,35 @@ impl Progress {
     }
 
     fn slow_tick(&mut self, states: usize, depth: Option<usize>) -> Option<Stop> {
+        self.most = self.most.max(states);
         let now = Instant::now();
+        if let Some((_, end)) = self.budget {
+            if now >= end && self.phase != Phase::Traces {
+                return Some(self.stop_at(Bound::Budget, states));
+            }
+        }
         if let Some(limit) = self.max_memory {
             if now.duration_since(self.last_memory_check) >= Duration::from_millis(10) {
                 self.last_memory_check = now;
                 if let Some(rss) = rss_bytes() {
                     // Stop before the bound: when the growth since the last reading, twice
-                    // over, or the phase's largest growth at once would pass it.
+                    // over, or the phase's largest growth at once would pass it; exploring,
+                    // also when what the phases after it need on the graph so far would, with
+                    // a margin of a sixteenth of the bound.
                     let growth = self.last_rss.map_or(0, |r| rss.saturating_sub(r));
                     self.last_rss = Some(rss);
-                    let ahead = (2 * growth).max(self.headroom) + STOP_RESERVE;
+                    let mut ahead = (2 * growth).max(self.headroom) + STOP_RESERVE;
+                    if self.phase == Phase::Exploring {
+                        let (states, edges) = self.graph_size;
+                        let (per_state, per_edge) = self.later;
+                        if per_state + per_edge > 0 {
+                            ahead = ahead
+                                .saturating_add(per_state.saturating_mul(states))
+                                .saturating_add(per_edge.saturating_mul(edges))
+                                .saturating_add(ALLOCATOR_SLACK);
+                        }
+                        ahead = ahead.saturating_add(limit / 16);
+                    }
                     if rss.saturating_add(ahead) >= limit {
                         let stop = Stop {
                             bound: Bound::MaxMemory,
@@ -319,11 +463,29 @@ impl Progress {
     }
 
     fn print_line(&mut self, states: usize, depth: Option<usize>, elapsed: Duration) {
-        let Some(name) = &self.name else { return };
+        let Some(line) = self.line(states, depth, elapsed) else {
+            return;
+        };
+        if self.tty {
+            eprint!("\r\x1b[K{line}");
+            self.open_line = true;
+        } else {
+            eprintln!("{line}");
+        }
+    }
+
+    /// The progress line (`None` when silent).
+    fn line(&self, states: usize, depth: Option<usize>, elapsed: Duration) -> Option<String> {
+        let Some(name) = &self.name else {
+            return None;
+        };
         let secs = self.phase_start.elapsed().as_secs_f64().max(1e-9);
         let mut line = format!("{name}: {}", self.phase.as_str());
-        if let Some(l) = &self.label {
-            line.push_str(&format!(" ({l})"));
+        match (&self.label, self.step) {
+            (Some(l), Some(step)) => line.push_str(&format!(" ({l}, {step})")),
+            (Some(l), None) => line.push_str(&format!(" ({l})")),
+            (None, Some(step)) => line.push_str(&format!(" ({step})")),
+            (None, None) => {}
         }
         line.push_str(&format!(": {states}"));
         if let Some(t) = self.total {
@@ -338,12 +500,10 @@ impl Progress {
             line.push_str(&format!(", {:.0} MiB", rss as f64 / MIB));
         }
         line.push_str(&format!(", {:.0} s", elapsed.as_secs_f64()));
-        if self.tty {
-            eprint!("\r\x1b[K{line}");
-            self.open_line = true;
-        } else {
-            eprintln!("{line}");
+        if let Some((k, n)) = self.position {
+            line.push_str(&format!("; scenario {k} of {n}"));
         }
+        Some(line)
     }
 
     /// Says on stderr why the phase stopped (always, even for a short run: a stop changes the
@@ -368,6 +528,10 @@ impl Progress {
             (Bound::Interrupt, _) => format!(
                 "interrupted (Ctrl-C) {place}: the report of what is decided so far follows \
                  (Ctrl-C again quits at once)"
+            ),
+            (Bound::Budget, _) => format!(
+                "the time budget was reached (--budget {} s): stopped {place}",
+                self.budget.map_or(0, |(b, _)| b.as_secs())
             ),
             (Bound::MaxMemory, Some((rss, 0))) => format!(
                 "the memory bound was reached (--max-memory {limit}, resident {:.0} MiB): \
@@ -452,7 +616,11 @@ pub fn parse_size(text: &str) -> Result<u64, String> {
 
 #[cfg(test)]
 mod tests {
-    use super::{parse_size, rss_bytes, size_words, Bound, Phase, Progress};
+    use super::{
+        default_max_memory, machine_memory, parse_size, rss_bytes, size_words, Bound, Phase,
+        Progress,
+    };
+    use std::time::Duration;
 
     #[test]
     fn the_memory_bound_stops_a_phase_and_only_that_phase() {
@@ -480,6 +648,86 @@ mod tests {
         let mut free = Progress::new(None, None);
         assert!((0..10_000).all(|i| free.tick(i, None).is_none()));
         assert!(!free.would_pass_memory(u64::MAX / 2, 0));
+    }
+
+    #[test]
+    fn the_default_bound_is_half_the_machine_in_whole_mib() {
+        let (Some(machine), Some(bound)) = (machine_memory(), default_max_memory()) else {
+            return; // no /proc here
+        };
+        assert_eq!(bound % (1 << 20), 0, "{bound}");
+        assert!(
+            bound <= machine / 2 && machine / 2 - bound < 1 << 20,
+            "{bound} of {machine}"
+        );
+    }
+
+    #[test]
+    fn the_exploration_keeps_room_for_the_phases_after_it() {
+        let Some(rss) = rss_bytes() else { return };
+        // A bound well above what is resident now: nothing stops without a reserve…
+        let limit = rss + (512 << 20);
+        let run = |reserve: bool| {
+            let mut p = Progress::new(None, Some(limit));
+            if reserve {
+                // …and with one of 1 MiB per state for 1000 states, the exploration stops.
+                p.reserve_later(1 << 20, 0);
+            }
+            p.set_graph_size(1000, 0);
+            std::thread::sleep(std::time::Duration::from_millis(20));
+            (0..10_000).find_map(|i| p.tick(i, Some(0)))
+        };
+        assert_eq!(run(false), None);
+        let stop = run(true).expect("the reserve stops the exploration");
+        assert_eq!(
+            (stop.bound, stop.phase),
+            (Bound::MaxMemory, Phase::Exploring)
+        );
+    }
+
+    #[test]
+    fn the_budget_stops_exploring_and_graph_but_not_traces() {
+        let mut p = Progress::new(None, None);
+        p.set_budget(Some(std::time::Duration::ZERO));
+        let stop = (0..10_000).find_map(|i| p.tick(i, Some(0)));
+        assert_eq!(
+            stop.map(|s| (s.bound, s.phase)),
+            Some((Bound::Budget, Phase::Exploring))
+        );
+        p.phase(Phase::Graph, None, None);
+        let stop = (0..10_000).find_map(|i| p.tick(i, None));
+        assert_eq!(stop.map(|s| s.phase), Some(Phase::Graph));
+        p.phase(Phase::Traces, None, None);
+        assert!((0..10_000).all(|i| p.tick(i, None).is_none()));
+        assert_eq!(p.stops().len(), 2);
+        // Without a budget nothing stops.
+        let mut free = Progress::new(None, None);
+        free.set_budget(None);
+        assert!((0..10_000).all(|i| free.tick(i, None).is_none()));
+    }
+
+    #[test]
+    fn the_line_says_the_pass_and_the_scenario_of_how_many() {
+        let mut p = Progress::new(Some("web: drain web".into()), None);
+        p.set_position(Some((3, 8)));
+        p.phase(Phase::Graph, None, None);
+        p.part(Some("drain_completes"), Some(5000));
+        p.step("components");
+        let line = p.line(1200, None, Duration::from_secs(4)).unwrap();
+        assert!(
+            line.starts_with(
+                "web: drain web: graph (drain_completes, components): 1200 of 5000 states, "
+            ),
+            "{line}"
+        );
+        assert!(line.ends_with(", 4 s; scenario 3 of 8"), "{line}");
+        p.phase(Phase::Exploring, None, None);
+        let line = p.line(10, Some(2), Duration::from_secs(1)).unwrap();
+        assert!(
+            line.starts_with("web: drain web: exploring: 10 states, depth 2, "),
+            "{line}"
+        );
+        assert!(Progress::silent().line(1, None, Duration::ZERO).is_none());
     }
 
     #[test]

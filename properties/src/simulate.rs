@@ -44,11 +44,19 @@
 //! Every trace is replayed through the model ([`confirm`]) before it is reported: each action
 //! enabled, each state what its action gives, and the last state (or step) breaking, or
 //! having, the property.
+//!
+//! # After a bound
+//!
+//! [`walk_incomplete`] walks a scenario whose exhaustive check stopped at a bound (its time
+//! budget, the memory bound, `max_states`) and gives each property the check left
+//! `incomplete` what the walks found, by the rules above (`check -f --simulate`): a violation
+//! found is a real counterexample, replayed; nothing found leaves the property `incomplete`.
 
 use crate::catalogue::{Kind, PropertyDef};
+use crate::check::ScenarioResult;
 use crate::check::{fair_actor, seconds_of, selected};
 use crate::explore::{fingerprint, Run};
-use crate::result::expectation;
+use crate::result::{expectation, LassoPath};
 use podcheck_input::spec::{Scenario, Verdict};
 use podcheck_model::{Action, Cluster, State};
 use rand::{Rng, SeedableRng};
@@ -485,4 +493,70 @@ mod tests {
         // The initial state is settled: nothing is being deleted there, so P does not hold.
         assert!(confirm(&m, &p.def, &f.run, Some(0)).is_err());
     }
+}
+
+/// What the walks of [`walk_incomplete`] did.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Walked {
+    pub options: SimOptions,
+    /// States visited by the walks (a state visited twice counts twice).
+    pub states_visited: u64,
+    /// Distinct states among them.
+    pub distinct_states: u64,
+    /// The properties the walks decided (they were `incomplete`).
+    pub decided: Vec<&'static str>,
+}
+
+/// Walks `result`'s scenario (one shard, `opts`) on `defs`, the properties `result` was
+/// checked on, in its order, and gives each property still `incomplete` what the walks found:
+/// `violated` with the walk's trace for an `always` or `step` property, and for a `leads_to`
+/// one a run that stops with `P` never followed by `Q` (a lasso without a loop); `holds` with
+/// a witness for a `sometimes` property. A `within` property, and every property the walks
+/// found nothing for, stays `incomplete`: walks never show that an `always` holds. Verdicts
+/// the exhaustive check decided are kept.
+pub fn walk_incomplete(
+    result: &mut ScenarioResult,
+    defs: &[PropertyDef],
+    opts: &SimOptions,
+) -> Result<Walked, String> {
+    let sim = simulate_with(&result.scenario, defs, opts)?;
+    let mut decided = Vec::new();
+    for (p, sp) in result.properties.iter_mut().zip(sim.properties) {
+        if p.def.name != sp.def.name {
+            return Err(format!(
+                "{}: the walks' properties are not the check's ({} against {})",
+                result.scenario.name, sp.def.name, p.def.name
+            ));
+        }
+        let Some(found) = sp.found else { continue };
+        if p.verdict != Verdict::Incomplete {
+            continue;
+        }
+        match p.def.kind {
+            Kind::Always(_) | Kind::Step { .. } | Kind::Sometimes(_) => {
+                p.verdict = found_verdict(p.def.kind);
+                p.trace = Some(found.run);
+            }
+            Kind::LeadsTo { .. } => {
+                // A lasso runs from the first initial state.
+                let (Some(p_index), 0) = (found.p_index, found.run.init) else {
+                    continue;
+                };
+                p.verdict = Verdict::Violated;
+                p.lasso = Some(LassoPath {
+                    actions: found.run.actions,
+                    loop_start: None,
+                    p_index,
+                });
+            }
+            Kind::Within { .. } => continue,
+        }
+        decided.push(p.def.name);
+    }
+    Ok(Walked {
+        options: *opts,
+        states_visited: sim.states_visited,
+        distinct_states: sim.distinct_states,
+        decided,
+    })
 }

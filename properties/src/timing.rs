@@ -256,6 +256,7 @@ where
     // Case 3: the slowest way out of each component, successors first.
     let mut worst = vec![0 as Seconds; components.len()];
     let mut exit: Vec<EdgeId> = vec![NONE; components.len()];
+    progress.step("slowest way out");
     for (id, members) in components.iter().enumerate() {
         if progress.tick(id, None).is_some() {
             return Worst::Incomplete;

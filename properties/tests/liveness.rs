@@ -1134,3 +1134,50 @@ fn healthy_graph_is_deterministic_and_its_lassos_replay() {
         }
     }
 }
+
+/// A chain of states, none of them Q: every state is on the way back to the end.
+struct Chain(u16);
+
+impl Model for Chain {
+    type State = u16;
+    type Action = ();
+
+    fn init_states(&self) -> Vec<u16> {
+        vec![0]
+    }
+
+    fn actions(&self, state: &u16, actions: &mut Vec<()>) {
+        if *state < self.0 {
+            actions.push(());
+        }
+    }
+
+    fn next_state(&self, state: &u16, _: ()) -> Option<u16> {
+        Some(state + 1)
+    }
+}
+
+/// The graph phase's progress counts the states of the pass under way: never more than the
+/// graph has (each pass over it counts from zero).
+#[test]
+fn the_graph_phase_counts_each_pass_up_to_the_states_explored() {
+    use podcheck_properties::liveness::leads_to_progress;
+    use podcheck_properties::progress::{Phase, Progress};
+    let m = Chain(5000);
+    let (graph, _) = explore(
+        &m,
+        |_: &()| Some(Who::Stepper),
+        &[],
+        &ExploreOptions::default(),
+    );
+    let n = graph.state_count();
+    assert_eq!(n, 5001);
+    let mut progress = Progress::silent();
+    progress.phase(Phase::Graph, None, None);
+    progress.part(Some("p"), Some(n));
+    let verdict = leads_to_progress(&graph, |v| v == 0, |_| false, Ends::Deadlock, &mut progress);
+    assert!(matches!(verdict, LeadsTo::Violated(_)));
+    // The way back (the last pass) went through every state, and said no more than n.
+    assert!(progress.most() > n / 2, "{}", progress.most());
+    assert!(progress.most() <= n, "{} of {n}", progress.most());
+}

@@ -122,8 +122,14 @@ pub struct CheckArgs {
     /// Stop before the process's resident memory passes SIZE (512M, 8G, 8GiB, 1.5G:
     /// powers of 1024; a fraction needs a unit). A run that reaches the bound is reported
     /// incomplete, as with --max-states.
+    /// (default: half of the machine's memory, said in the report's heading.)
     #[arg(long, value_name = "SIZE", value_parser = memory_size)]
     pub max_memory: Option<u64>,
+    /// Time budget per scenario, in whole seconds, or `none`: a scenario that reaches it
+    /// stops, is reported incomplete (what its exploration decided stands), and the check
+    /// goes on with the next. Default: 60 with -f, none for the catalogue's scenarios.
+    #[arg(long, value_name = "SECONDS|none", value_parser = budget)]
+    pub budget: Option<Budget>,
     /// Also run Stateright's own checker (with `--threads` threads) and fail unless it
     /// finds the same number of unique states and the same `always` and `sometimes`
     /// verdicts.
@@ -209,6 +215,33 @@ pub fn memory_size(text: &str) -> Result<u64, String> {
         ));
     }
     progress::parse_size(text)
+}
+
+/// `--budget`: whole seconds (at least 1), or no limit.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Budget {
+    Seconds(u64),
+    Unlimited,
+}
+
+impl Budget {
+    /// The budget as the checker takes it: `None` for no limit.
+    pub fn duration(self) -> Option<std::time::Duration> {
+        match self {
+            Budget::Seconds(s) => Some(std::time::Duration::from_secs(s)),
+            Budget::Unlimited => None,
+        }
+    }
+}
+
+/// `--budget SECONDS|none`.
+fn budget(text: &str) -> Result<Budget, String> {
+    if text.trim() == "none" {
+        return Ok(Budget::Unlimited);
+    }
+    whole::<u64, 1, 31_536_000>(text)
+        .map(Budget::Seconds)
+        .map_err(|e| format!("{e} (or `none` for no limit)"))
 }
 
 /// Scenario sizes, applied to every scenario checked.

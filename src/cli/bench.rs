@@ -69,6 +69,9 @@ pub struct BenchArgs {
     /// A plan named here that applies to nothing is an error.
     #[arg(long, value_name = "PLAN,...", requires = "filename")]
     plan: Vec<String>,
+    /// With -f: check every plan scenario with the whole application, as `check --no-cone`.
+    #[arg(long, requires = "filename")]
+    no_cone: bool,
     /// With -f: the seconds each plan scenario may take (default 60), or `none` for no
     /// limit. A scenario that reaches it gets a Ctrl-C, reports what it found by then
     /// (`incomplete`), and the bench goes on with the next.
@@ -737,7 +740,7 @@ struct Manifests {
 
 /// Reads the applications of `paths` (as `check -f` does: [`podcheck::applications`]) and
 /// makes their scenarios under `plans`.
-fn read_manifests(paths: &[String], plans: &[Plan]) -> Result<Manifests, BadInput> {
+fn read_manifests(paths: &[String], plans: &[Plan], whole: bool) -> Result<Manifests, BadInput> {
     let apps = podcheck::applications(paths)?;
     let stdin = apps
         .apps
@@ -749,7 +752,8 @@ fn read_manifests(paths: &[String], plans: &[Plan]) -> Result<Manifests, BadInpu
     let mut not_applicable = Vec::new();
     for app in &apps.apps {
         let reading = podcheck::read_application(app)?;
-        let (p, na) = podcheck::planned(&app.name, &reading.scenario, plans, &reading.plans);
+        let (p, na) =
+            podcheck::planned(&app.name, &reading.scenario, plans, &reading.plans, whole);
         planned.extend(p);
         not_applicable.extend(na);
     }
@@ -768,7 +772,7 @@ fn read_manifests(paths: &[String], plans: &[Plan]) -> Result<Manifests, BadInpu
 fn measure_one(args: &BenchArgs, name: &str) -> Result<ExitCode, BadInput> {
     stop_on_ctrl_c();
     let plans = parse_plans(&args.plan)?;
-    let m = read_manifests(&args.filename, &plans)?;
+    let m = read_manifests(&args.filename, &plans, args.no_cone)?;
     let Some(p) = m.planned.iter().find(|p| p.scenario.name == name) else {
         let names: Vec<&str> = m.planned.iter().map(|p| p.scenario.name.as_str()).collect();
         return Err(BadInput(format!(
@@ -976,7 +980,7 @@ fn app_json(row: &AppRow) -> serde_json::Value {
 /// `podcheck bench -f PATH …`.
 fn run_manifests(args: &BenchArgs) -> Result<ExitCode, BadInput> {
     let plans = parse_plans(&args.plan)?;
-    let m = read_manifests(&args.filename, &plans)?;
+    let m = read_manifests(&args.filename, &plans, args.no_cone)?;
     for n in &m.notes {
         eprintln!("note: {n}");
     }
@@ -1031,6 +1035,9 @@ fn run_manifests(args: &BenchArgs) -> Result<ExitCode, BadInput> {
             .arg(format!("--measure-one={name}"))
             .arg(format!("--plan={}", p.plan.name()))
             .arg(format!("--threads={}", args.threads));
+        if args.no_cone {
+            cmd.arg("--no-cone");
+        }
         for f in &args.filename {
             cmd.arg(format!("--filename={f}"));
         }

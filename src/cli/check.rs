@@ -1,13 +1,14 @@
 //! `podcheck check`: the scenarios of the catalogue checked, as a table or JSON; its report's
 //! parts (the table of a scenario, a scenario's JSON) are also those of `check -f`.
 
-use crate::cli::args::{CheckArgs, Format};
+use crate::cli::args::{Budget, CheckArgs, Format};
 use crate::cli::common::{load, pick, replicas_apply, resize, stop_on_ctrl_c, BadInput};
 use crate::cli::{manifests, simulate};
 use podcheck::TraceFormat;
 use podcheck_input::spec::{Scenario, Verdict};
 use podcheck_properties::check::{self, CheckOptions, PropertyResult, ScenarioResult, WorstTime};
 use podcheck_properties::progress::{self, Bound};
+use podcheck_properties::simulate::SimOptions;
 use serde::Serialize;
 use std::process::ExitCode;
 
@@ -21,6 +22,7 @@ pub fn run(a: CheckArgs) -> Result<ExitCode, BadInput> {
         jobs,
         max_states,
         max_memory,
+        budget,
         cross_check,
         traces,
         no_reduction,
@@ -35,6 +37,19 @@ pub fn run(a: CheckArgs) -> Result<ExitCode, BadInput> {
         size,
         sim,
     } = a;
+    // Without --max-memory, half of the machine's memory; without --budget, 60 s per plan
+    // scenario of -f and none for the catalogue's (whose checks in CI must not be cut short).
+    let bounds = Bounds {
+        max_memory: max_memory.or_else(progress::default_max_memory),
+        memory_given: max_memory.is_some(),
+        budget: budget
+            .unwrap_or(if filename.is_empty() {
+                Budget::Unlimited
+            } else {
+                Budget::Seconds(DEFAULT_BUDGET_SECONDS)
+            })
+            .duration(),
+    };
     let opts = CheckOptions {
         threads: threads as usize,
         max_states: max_states.map(|n| n as usize),
@@ -42,14 +57,17 @@ pub fn run(a: CheckArgs) -> Result<ExitCode, BadInput> {
         cross_check,
         keep_graph: false,
         reduction: !no_reduction,
-        max_memory,
+        max_memory: bounds.max_memory,
+        budget: bounds.budget,
+        position: None,
         worst_case,
         diamonds: !no_diamonds,
     };
     sim.reject_out_over_input(file.as_deref(), &filename)?;
     let jobs_given = jobs.is_some();
-    // Under a memory bound, which is the whole process's, one scenario at a time
-    // unless told otherwise: two at once could stop each other.
+    // Under a memory bound given, which is the whole process's, one scenario at a time
+    // unless told otherwise: two at once could stop each other. (The default bound, half the
+    // machine, is a guard against running it out, and keeps the default jobs.)
     let jobs = match (jobs, max_memory) {
         (Some(n), _) => usize::from(n),
         (None, Some(_)) => 1,
@@ -61,14 +79,30 @@ pub fn run(a: CheckArgs) -> Result<ExitCode, BadInput> {
                 "-f checks your manifests under the fault plans: give it without --catalogue and without scenario names".into(),
             ));
         }
-        if sim.simulate {
-            return Err(BadInput("-f is not yet checked with --simulate".into()));
-        }
-        if let Some(flag) = sim.first_given() {
+        // With -f, --simulate walks each plan scenario that stopped at a bound, in this
+        // process: no shards.
+        if let Some(flag) = [
+            ("--shard", sim.shard.is_some()),
+            ("--out", sim.out.is_some()),
+        ]
+        .into_iter()
+        .find_map(|(f, given)| given.then_some(f))
+        {
             return Err(BadInput(format!(
-                "{flag} is a flag of random-walk checking (--simulate), which -f is not yet checked with"
+                "{flag} is a flag of a swarm run of one scenario (--simulate without -f); with -f, --simulate walks every plan scenario that stopped at a bound, in this process (see docs/manifests.md)"
             )));
         }
+        if let Some(flag) = sim.first_given().filter(|_| !sim.simulate) {
+            return Err(BadInput(format!(
+                "{flag} is a flag of random-walk checking (--simulate), which with -f walks every plan scenario that stopped at a bound: add --simulate"
+            )));
+        }
+        let walks = sim.simulate.then(|| SimOptions {
+            seed: sim.seed.unwrap_or(0),
+            shard: 0,
+            walks: sim.walks.unwrap_or(simulate::DEFAULT_WALKS),
+            depth: sim.depth.unwrap_or(simulate::DEFAULT_DEPTH) as usize,
+        });
         return manifests::run(manifests::ManifestArgs {
             paths: filename,
             plans: plan,
@@ -80,6 +114,8 @@ pub fn run(a: CheckArgs) -> Result<ExitCode, BadInput> {
             size,
             opts,
             jobs,
+            bounds,
+            walks,
         });
     }
     if !plan.is_empty() || trace_format != TraceFormat::Text {
@@ -105,19 +141,20 @@ pub fn run(a: CheckArgs) -> Result<ExitCode, BadInput> {
                     || jobs_given
                     || max_states.is_some()
                     || max_memory.is_some()
+                    || budget.is_some()
                     || cross_check
                     || no_reduction
                     || no_diamonds
                     || worst_case
                 {
                     return Err(BadInput(
-                        "--simulate takes none of --threads, --jobs, --max-states, --max-memory, --cross-check, --no-reduction, --no-diamonds, --worst-case (they are flags of the exhaustive search)".into(),
+                        "--simulate takes none of --threads, --jobs, --max-states, --max-memory, --budget, --cross-check, --no-reduction, --no-diamonds, --worst-case (they are flags of the exhaustive search)".into(),
                     ));
                 }
                 return simulate::run(picked, format, traces, &sim, size);
             }
             sim.reject_without_simulate()?;
-            run_check(picked, format, traces, strict, opts, jobs)
+            run_check(picked, format, traces, strict, opts, jobs, bounds)
         })
 }
 
@@ -154,9 +191,61 @@ pub struct JsonProperty<'a> {
     trace: Option<serde_json::Value>,
 }
 
+/// The time budget of a plan scenario of `-f` when `--budget` is not given.
+pub const DEFAULT_BUDGET_SECONDS: u64 = 60;
+
+/// The bounds a check runs under: said in the heading of its report.
+#[derive(Clone, Copy, Debug)]
+pub struct Bounds {
+    /// The memory bound: `--max-memory`, or by default half of the machine's memory (`None`
+    /// where that cannot be read).
+    pub max_memory: Option<u64>,
+    /// `--max-memory` was given.
+    pub memory_given: bool,
+    /// The time budget per scenario (`None`: no limit).
+    pub budget: Option<std::time::Duration>,
+}
+
+impl Bounds {
+    /// The heading line of a table report: `bounds: --max-memory 12076 MiB (half of this
+    /// machine's memory), --budget 60 s per scenario`.
+    pub fn heading(&self) -> String {
+        let memory = match (self.max_memory, self.memory_given) {
+            (Some(b), true) => format!("--max-memory {}", progress::size_words(b)),
+            (Some(b), false) => format!(
+                "--max-memory {} (half of this machine's memory)",
+                progress::size_words(b)
+            ),
+            (None, _) => "no memory bound (this machine's memory cannot be read)".to_string(),
+        };
+        let budget = match self.budget {
+            Some(d) => format!("--budget {} s per scenario", d.as_secs()),
+            None => "--budget none".to_string(),
+        };
+        format!("bounds: {memory}, {budget}")
+    }
+
+    pub fn json(&self) -> JsonBounds {
+        JsonBounds {
+            max_memory_bytes: self.max_memory,
+            max_memory_default: !self.memory_given,
+            budget_seconds: self.budget.map(|d| d.as_secs()),
+        }
+    }
+}
+
+/// The bounds in JSON: `max_memory_bytes` (null: none), whether it is the default (half of
+/// the machine's memory), and `budget_seconds` per scenario (null: no limit).
+#[derive(Serialize)]
+pub struct JsonBounds {
+    max_memory_bytes: Option<u64>,
+    max_memory_default: bool,
+    budget_seconds: Option<u64>,
+}
+
 #[derive(Serialize)]
 pub struct JsonStop {
-    /// `max-states`, `max-memory`, `interrupt` or `capacity`.
+    /// `max-states`, `max-memory`, `interrupt`, `budget` or `capacity`.
     bound: &'static str,
     /// The phase it stopped (`exploring`, `graph`, `traces`), or none: never started.
     phase: Option<&'static str>,
@@ -188,6 +277,9 @@ pub struct JsonScenario<'a> {
     /// class of states that differ only by which of them holds what); empty if none.
     symmetry: &'a [Vec<String>],
     properties: Vec<JsonProperty<'a>>,
+    /// The bounds the check ran under (a scenario of the catalogue; with -f, the report's).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    bounds: Option<JsonBounds>,
     /// What the check never saw happen (complete runs only): see "Vacuity" in docs/checking.md.
     warnings: Vec<JsonWarning<'a>>,
 }
@@ -235,6 +327,7 @@ pub fn json_scenario(r: &ScenarioResult, threads: u16, checked: bool) -> JsonSce
             .filter_map(|w| w.replicas().map(|n| (w.name(), n)))
             .collect(),
         symmetry: &r.symmetry,
+        bounds: None,
         properties: r
             .properties
             .iter()
@@ -305,6 +398,7 @@ pub fn run_end(r: &ScenarioResult) -> String {
         Bound::MaxStates => "INCOMPLETE: stopped at --max-states".to_string(),
         Bound::MaxMemory => format!("INCOMPLETE: stopped at --max-memory {place}"),
         Bound::Interrupt => format!("INCOMPLETE: interrupted (Ctrl-C) {place}"),
+        Bound::Budget => format!("INCOMPLETE: stopped at --budget {place}"),
         Bound::Capacity => format!("INCOMPLETE: the graph's edge table is full {place}"),
     };
     // A later phase stopped: the search itself went through every state, so what it decided
@@ -458,9 +552,12 @@ fn run_check(
     strict: bool,
     opts: CheckOptions,
     jobs: usize,
+    bounds: Bounds,
 ) -> Result<ExitCode, BadInput> {
     let threads = opts.threads as u16;
     stop_on_ctrl_c();
+    // The heading comes with the first scenario's part: bad input prints nothing on stdout.
+    let mut heading = (format == Format::Table).then(|| bounds.heading());
     let mut results = Vec::new();
     // After Ctrl-C the scenarios not started are reported, every property `incomplete`.
     let mut checked = Vec::new();
@@ -471,6 +568,10 @@ fn run_check(
         let r = if interrupted {
             podcheck::not_started(s)?
         } else {
+            let opts = CheckOptions {
+                position: Some((i + 1, scenarios.len())),
+                ..opts.clone()
+            };
             check::check(s, &opts).map_err(BadInput)?
         };
         let json = if format == Format::Json && traces {
@@ -501,6 +602,9 @@ fn run_check(
             traces,
             json,
         } = done?;
+        if let Some(h) = heading.take() {
+            say!("{h}");
+        }
         if format == Format::Table {
             print_table(&r, was_checked);
             for t in traces {
@@ -524,7 +628,11 @@ fn run_check(
             .iter()
             .zip(&checked)
             .zip(json_of)
-            .map(|((r, c), json)| with_traces(json_scenario(r, threads, *c), json))
+            .map(|((r, c), json)| {
+                let mut s = with_traces(json_scenario(r, threads, *c), json);
+                s.bounds = Some(bounds.json());
+                s
+            })
             .collect();
         say!(
             "{}",

@@ -57,8 +57,10 @@ pub fn did_you_mean(name: &str, known: &[&str]) -> String {
         .unwrap_or_default()
 }
 
-/// Ctrl-C: the first stops the running phase at its next state, and the report of what is
-/// decided so far is printed; the second quits at once.
+/// Ctrl-C, and SIGTERM and SIGHUP alike (a CI job's timeout sends SIGTERM; a closed
+/// terminal, SIGHUP): the first stops the running phase at its next state, and the report of
+/// what is decided so far is printed (the scenarios done, the one under way incomplete, the
+/// rest not started); the second quits at once.
 pub fn stop_on_ctrl_c() {
     let handler = || {
         if progress::interrupt() > 1 {

@@ -5,11 +5,14 @@
 //! keeps the report alone.
 
 use crate::cli::args::{Format, Size};
-use crate::cli::check::{json_scenario, print_table, print_warnings, with_traces, JsonScenario};
+use crate::cli::check::{
+    json_scenario, print_table, print_warnings, with_traces, Bounds, JsonBounds, JsonScenario,
+};
 use crate::cli::common::{did_you_mean, replicas_apply, stop_on_ctrl_c, BadInput};
 use podcheck::{Application, Check, Checked, Observer, Plan, TraceFormat};
 use podcheck_input::manifest::{self, Reading};
 use podcheck_properties::check::CheckOptions;
+use podcheck_properties::simulate::{SimOptions, Walked};
 use serde::Serialize;
 use std::process::ExitCode;
 
@@ -122,11 +125,55 @@ struct JsonPlanScenario<'a> {
     plan: &'static str,
     #[serde(flatten)]
     check: JsonScenario<'a>,
+    /// With --simulate, for a scenario stopped at a bound: its random walks.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    walked: Option<JsonWalked<'a>>,
     findings: Vec<JsonFinding<'a>>,
     kubernetes_behaviour: Vec<JsonBehaviour<'a>>,
     /// The workloads left out of the scenario, outside its cone of influence.
     #[serde(skip_serializing_if = "<[String]>::is_empty")]
     left_out: &'a [String],
+}
+
+/// The random walks of a plan scenario stopped at a bound (`--simulate`).
+#[derive(Serialize)]
+struct JsonWalked<'a> {
+    seed: u64,
+    walks: u64,
+    depth: usize,
+    states_visited: u64,
+    distinct_states: u64,
+    /// The properties the walks decided; every other `incomplete` one stays so.
+    decided: &'a [&'static str],
+}
+
+impl<'a> JsonWalked<'a> {
+    fn of(w: &'a Walked) -> Self {
+        JsonWalked {
+            seed: w.options.seed,
+            walks: w.options.walks,
+            depth: w.options.depth,
+            states_visited: w.states_visited,
+            distinct_states: w.distinct_states,
+            decided: &w.decided,
+        }
+    }
+}
+
+/// The line of a table report on a scenario's random walks.
+fn walked_line(w: &Walked) -> String {
+    let decided = if w.decided.is_empty() {
+        "they decided nothing: what the search left stays incomplete".to_string()
+    } else {
+        format!(
+            "they decided {} (the rest stays incomplete)",
+            w.decided.join(", ")
+        )
+    };
+    format!(
+        "walked: {} walks, depth {} (seed {}), {} states visited, {} distinct; {decided}",
+        w.options.walks, w.options.depth, w.options.seed, w.states_visited, w.distinct_states
+    )
 }
 
 #[derive(Serialize)]
@@ -138,6 +185,8 @@ struct JsonNotApplicable<'a> {
 
 #[derive(Serialize)]
 struct JsonReport<'a> {
+    /// The memory bound and the time budget of each plan scenario.
+    bounds: JsonBounds,
     applications: Vec<&'a str>,
     not_applicable: Vec<JsonNotApplicable<'a>>,
     scenarios: Vec<JsonPlanScenario<'a>>,
@@ -166,6 +215,10 @@ pub struct ManifestArgs {
     pub opts: CheckOptions,
     /// Plan scenarios checked at once (`--jobs`).
     pub jobs: usize,
+    /// The memory bound and time budget, for the report's heading.
+    pub bounds: Bounds,
+    /// `--simulate`: random walks for each plan scenario that stops at a bound.
+    pub walks: Option<SimOptions>,
 }
 
 /// How a plan's reason for having nothing to act on reads when a workload's annotation left
@@ -180,6 +233,8 @@ struct Printer {
     report: Option<(Format, bool)>,
     /// With `report`: each plan scenario checked, in order.
     results: Vec<Checked>,
+    /// The report's heading, printed before the first plan scenario's part.
+    heading: Option<String>,
 }
 
 impl Observer for Printer {
@@ -214,8 +269,14 @@ impl Observer for Printer {
                 r.scenario.name
             );
         }
+        if let Some(h) = self.heading.take() {
+            say!("{h}");
+        }
         if format == Format::Table {
             print_table(r, c.started);
+            if let Some(w) = &c.walked {
+                say!("{}", walked_line(w));
+            }
             for f in &c.findings {
                 say!("finding: {}: {}: {}", f.scenario, f.property, f.sentence);
                 say!("{}", f.trace);
@@ -270,6 +331,7 @@ pub fn plan_scenarios(
             },
             report: None,
             results: Vec::new(),
+            heading: None,
         })?;
     replicas_apply(&prepared.bases, size)?;
     if prepared.planned.is_empty() {
@@ -289,6 +351,10 @@ pub fn run(a: ManifestArgs) -> Result<ExitCode, BadInput> {
         .jobs(a.jobs)
         .trace_format(a.trace_format)
         .traces(a.traces);
+    let check = match a.walks {
+        Some(w) => check.walks(w),
+        None => check,
+    };
     let mut printer = Printer {
         unused: if a.verbose {
             Unused::List
@@ -299,6 +365,7 @@ pub fn run(a: ManifestArgs) -> Result<ExitCode, BadInput> {
         },
         report: Some((a.format, a.strict)),
         results: Vec::new(),
+        heading: None,
     };
     let prepared = check.prepare(&mut printer)?;
     replicas_apply(&prepared.bases, a.size)?;
@@ -339,6 +406,11 @@ pub fn run(a: ManifestArgs) -> Result<ExitCode, BadInput> {
         }
     }
     stop_on_ctrl_c();
+    // The heading comes with the first plan scenario's part: bad input prints nothing on
+    // stdout.
+    if a.format == Format::Table {
+        printer.heading = Some(a.bounds.heading());
+    }
     let threads = a.opts.threads as u16;
     let report = check.check(prepared, &mut printer)?;
     let results = &printer.results;
@@ -356,6 +428,7 @@ pub fn run(a: ManifestArgs) -> Result<ExitCode, BadInput> {
     let incomplete = results.iter().filter(|c| !c.result.complete).count();
     if a.format == Format::Json {
         let out = JsonReport {
+            bounds: a.bounds.json(),
             applications: report.applications().iter().map(String::as_str).collect(),
             not_applicable: report
                 .not_applicable()
@@ -371,6 +444,7 @@ pub fn run(a: ManifestArgs) -> Result<ExitCode, BadInput> {
                 .map(|c| JsonPlanScenario {
                     application: &c.planned.application,
                     plan: c.planned.plan.name(),
+                    walked: c.walked.as_ref().map(JsonWalked::of),
                     check: with_traces(
                         json_scenario(&c.result, threads, c.started),
                         // With --traces: every property's run, in --trace-format.
