@@ -235,7 +235,7 @@ impl Budget {
 }
 
 /// `--budget SECONDS|none`.
-fn budget(text: &str) -> Result<Budget, String> {
+pub fn budget(text: &str) -> Result<Budget, String> {
     if text.trim() == "none" {
         return Ok(Budget::Unlimited);
     }

@@ -10,7 +10,7 @@
 //! that its peak memory is its own, under a time budget (`--budget`, 60 s by default) enforced
 //! the same way. The table of applications in docs/performance.md is written so.
 
-use crate::cli::args::Format;
+use crate::cli::args::{Budget, Format};
 use crate::cli::common::{load, pick, say, stop_on_ctrl_c, whole, BadInput};
 use crate::cli::manifests::parse_plans;
 use podcheck::{Plan, Planned, TraceFormat};
@@ -75,7 +75,7 @@ pub struct BenchArgs {
     /// With -f: the seconds each plan scenario may take (default 60), or `none` for no
     /// limit. A scenario that reaches it gets a Ctrl-C, reports what it found by then
     /// (`incomplete`), and the bench goes on with the next.
-    #[arg(long, value_name = "SECONDS|none", requires = "filename", value_parser = parse_budget)]
+    #[arg(long, value_name = "SECONDS|none", requires = "filename", value_parser = crate::cli::args::budget)]
     budget: Option<Budget>,
     /// Stop each run before more than this many distinct states have been found (as for
     /// `check`): it is reported incomplete, with the states found.
@@ -95,24 +95,8 @@ pub struct BenchArgs {
     measure_one: Option<String>,
 }
 
-/// `--budget`: seconds per plan scenario, or no limit.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Budget {
-    Seconds(u64),
-    Unlimited,
-}
-
 /// The budget when `--budget` is not given.
 const DEFAULT_BUDGET: u64 = 60;
-
-fn parse_budget(text: &str) -> Result<Budget, String> {
-    if text.trim() == "none" {
-        return Ok(Budget::Unlimited);
-    }
-    whole::<u64, 1, 86_400>(text)
-        .map(Budget::Seconds)
-        .map_err(|e| format!("{e} (or `none` for no limit)"))
-}
 
 /// Sizes for every scenario (`scenario: None`) or for one.
 #[derive(Clone, Debug)]
@@ -418,8 +402,9 @@ fn measure(
         {
             break status;
         }
-        if !timed_out && limit.is_some_and(|l| start.elapsed() >= l) {
-            // Ctrl-C: the run stops where it is and reports; killed if it does not end soon.
+        if !timed_out && limit.is_some_and(|l| start.elapsed() >= l + GRACE) {
+            // The run did not stop at its own budget: Ctrl-C, so that it stops where it is
+            // and reports; killed if it does not end soon.
             timed_out = true;
             eprintln!(
                 "bench: {name} passed the time limit of {} s: stopping it",
@@ -427,7 +412,7 @@ fn measure(
             );
             interrupt(&child);
         }
-        if timed_out && limit.is_some_and(|l| start.elapsed() >= l + GRACE) {
+        if timed_out && limit.is_some_and(|l| start.elapsed() >= l + 2 * GRACE) {
             let _ = child.kill();
             let _ = child.wait();
             let _ = reader.join();
@@ -752,8 +737,7 @@ fn read_manifests(paths: &[String], plans: &[Plan], whole: bool) -> Result<Manif
     let mut not_applicable = Vec::new();
     for app in &apps.apps {
         let reading = podcheck::read_application(app)?;
-        let (p, na) =
-            podcheck::planned(&app.name, &reading.scenario, plans, &reading.plans, whole);
+        let (p, na) = podcheck::planned(&app.name, &reading.scenario, plans, &reading.plans, whole);
         planned.extend(p);
         not_applicable.extend(na);
     }
@@ -787,13 +771,15 @@ fn measure_one(args: &BenchArgs, name: &str) -> Result<ExitCode, BadInput> {
             .map(|n| usize::try_from(n).unwrap_or(usize::MAX)),
         max_memory: args.max_memory,
         progress: true,
+        budget: args
+            .budget
+            .unwrap_or(Budget::Seconds(DEFAULT_BUDGET))
+            .duration(),
         ..CheckOptions::default()
     };
-    // TIME BUDGET. `check --budget SECONDS|none` (issue 44) is being added to the check's
-    // options; when it lands, give `args.budget` to `opts` here, so that the run stops
-    // itself at its budget and says so (`stopped.bound`). Until then the bench's own process
-    // ([`run_manifests`]) stops this one with a Ctrl-C when the budget is reached, and kills
-    // it if it does not report within [`GRACE`].
+    // The run stops itself at its budget and says so (`stopped.bound`); the bench's own
+    // process ([`run_manifests`]) stops it with a Ctrl-C only if it has not reported
+    // [`GRACE`] after, and kills it another [`GRACE`] later.
     let started = progress::interrupts() == 0;
     let r = if started {
         let defs = podcheck::properties_of(&p.scenario, &[])?;
@@ -888,7 +874,7 @@ impl AppRow {
             "budget" => format!("stopped at {budget_words}{phase}"),
             "killed" => format!(
                 "killed {} s after {budget_words}: no report",
-                GRACE.as_secs()
+                2 * GRACE.as_secs()
             ),
             "interrupted" => "interrupted (Ctrl-C)".to_string(),
             _ => {
