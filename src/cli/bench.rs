@@ -1028,6 +1028,11 @@ fn run_manifests(args: &BenchArgs) -> Result<ExitCode, BadInput> {
             cmd.arg(format!("--filename={f}"));
         }
         bounds(&mut cmd, args);
+        // The run stops itself at the budget ([`measure_one`]).
+        cmd.arg(match budget {
+            Budget::Seconds(s) => format!("--budget={s}"),
+            Budget::Unlimited => "--budget=none".to_string(),
+        });
         let start = Instant::now();
         let outcome = measure(&mut cmd, limit, name, m.stdin.as_deref())?;
         let prefix = format!("{}: ", p.application);
