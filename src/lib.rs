@@ -228,17 +228,32 @@ pub fn planned(
                 &podcheck_model::cluster::pod_places,
             )
         };
-        out.extend(
-            set.scenarios
-                .into_iter()
-                .zip(set.left_out)
-                .map(|(scenario, left_out)| Planned {
+        let first = out.len();
+        for (scenario, left_out) in set.scenarios.into_iter().zip(set.left_out) {
+            // A node plan acts on a node, not on its target: the scenarios of two workloads
+            // whose first pods share a node, with the same cone, are one scenario under two
+            // names. It is checked once, under the first name.
+            let same = out[first..].iter().find(|p: &&Planned| {
+                p.left_out == left_out && same_but_names(&p.scenario, &scenario)
+            });
+            if let Some(p) = same {
+                na.push(NotApplicable {
                     application: application.to_string(),
                     plan,
-                    scenario,
-                    left_out,
-                }),
-        );
+                    why: format!(
+                        "`{}` {SAME_SCENARIO} `{}` (the same node and the same workloads): checked once, as `{}`",
+                        scenario.name, p.scenario.name, p.scenario.name
+                    ),
+                });
+                continue;
+            }
+            out.push(Planned {
+                application: application.to_string(),
+                plan,
+                scenario,
+                left_out,
+            });
+        }
         na.extend(set.not_applicable.into_iter().map(|why| NotApplicable {
             application: application.to_string(),
             plan,
@@ -246,6 +261,20 @@ pub fn planned(
         }));
     }
     (out, na)
+}
+
+/// What a [`NotApplicable`] says of a plan scenario left out because an earlier one of the
+/// same plan is the same scenario under another name.
+pub const SAME_SCENARIO: &str = "is the same scenario as";
+
+/// Whether two scenarios differ at most in their names and descriptions.
+fn same_but_names(a: &Scenario, b: &Scenario) -> bool {
+    let unnamed = |s: &Scenario| Scenario {
+        name: String::new(),
+        description: String::new(),
+        ..s.clone()
+    };
+    unnamed(a) == unnamed(b)
 }
 
 /// A violated property that the manifests can change: a finding.

@@ -387,7 +387,11 @@ pub fn run(a: ManifestArgs) -> Result<ExitCode, BadInput> {
         }
     }
     for n in not_applicable.iter().filter(|n| !n.why.contains(LEFT_OUT)) {
-        eprintln!("not applicable: {}: {}", n.application, n.why);
+        if n.why.contains(podcheck::SAME_SCENARIO) {
+            eprintln!("note: {}: {}", n.application, n.why);
+        } else {
+            eprintln!("not applicable: {}: {}", n.application, n.why);
+        }
     }
     if !a.plans.is_empty() {
         for &plan in &plans {
