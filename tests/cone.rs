@@ -340,3 +340,48 @@ fn first_placed_is_the_models_first_pod_node() {
     }]];
     assert_eq!(podcheck_input::plan::first_placed(&none), [None]);
 }
+
+#[test]
+fn a_node_plan_of_two_workloads_on_one_node_is_checked_once() {
+    struct Quiet;
+    impl podcheck::Observer for Quiet {}
+    let text = independent();
+    let whole = base(&text);
+    let nodes: std::collections::BTreeSet<String> =
+        first_pod_nodes(&whole).into_iter().flatten().collect();
+    assert!(
+        nodes.len() < whole.workloads.len(),
+        "no two workloads share a node: {nodes:?}"
+    );
+    let prepared = podcheck::Check::text("manifests", &text)
+        .plan(Plan::PowerOff)
+        .prepare(&mut Quiet)
+        .unwrap();
+    // One scenario per node (every cone of a node plan is the node's workloads).
+    assert_eq!(prepared.planned.len(), nodes.len());
+    let same: Vec<&str> = prepared
+        .not_applicable
+        .iter()
+        .filter(|n| n.why.contains(podcheck::SAME_SCENARIO))
+        .map(|n| n.why.as_str())
+        .collect();
+    assert_eq!(same.len(), whole.workloads.len() - nodes.len(), "{same:?}");
+    // Each is the same scenario as one checked, but for its name.
+    let set = plan_scenarios_in_cones(&whole, &[Plan::PowerOff], &BTreeMap::new(), &pod_places);
+    for s in &set.scenarios {
+        let kept = prepared
+            .planned
+            .iter()
+            .find(|p| {
+                p.scenario.workloads == s.workloads
+                    && p.scenario.faults == s.faults
+                    && p.scenario.cluster == s.cluster
+            })
+            .unwrap_or_else(|| panic!("{}: not checked, and no scenario like it", s.name));
+        assert!(
+            kept.scenario.name == s.name || same.iter().any(|w| w.contains(&s.name)),
+            "{}",
+            s.name
+        );
+    }
+}
