@@ -974,21 +974,7 @@ fn run_manifests(args: &BenchArgs) -> Result<ExitCode, BadInput> {
         eprintln!("not applicable: {}: {}", n.application, n.why);
     }
     if !args.plan.is_empty() {
-        for &plan in &plans {
-            if !m.planned.iter().any(|p| p.plan == plan) {
-                let why: Vec<String> = m
-                    .not_applicable
-                    .iter()
-                    .filter(|n| n.plan == plan)
-                    .map(|n| format!("{}: {}", n.application, n.why))
-                    .collect();
-                return Err(BadInput(format!(
-                    "--plan {} applies to nothing in the manifests ({})",
-                    plan.name(),
-                    why.join("; ")
-                )));
-            }
-        }
+        crate::cli::manifests::every_plan_applies(&plans, &m.planned, &m.not_applicable)?;
     }
     if m.planned.is_empty() {
         return Err(BadInput(

@@ -394,20 +394,7 @@ pub fn run(a: ManifestArgs) -> Result<ExitCode, BadInput> {
         }
     }
     if !a.plans.is_empty() {
-        for &plan in &plans {
-            if !prepared.planned.iter().any(|p| p.plan == plan) {
-                let why: Vec<String> = not_applicable
-                    .iter()
-                    .filter(|n| n.plan == plan)
-                    .map(|n| format!("{}: {}", n.application, n.why))
-                    .collect();
-                return Err(BadInput(format!(
-                    "--plan {} applies to nothing in the manifests ({})",
-                    plan.name(),
-                    why.join("; ")
-                )));
-            }
-        }
+        every_plan_applies(&plans, &prepared.planned, not_applicable)?;
     }
     stop_on_ctrl_c();
     // The heading comes with the first plan scenario's part: bad input prints nothing on
@@ -519,4 +506,28 @@ pub fn run(a: ManifestArgs) -> Result<ExitCode, BadInput> {
             ExitCode::SUCCESS
         },
     )
+}
+
+/// Each plan of `plans` (named with `--plan`) has a scenario in `planned`; else the error says
+/// why it applies to nothing, application by application.
+pub fn every_plan_applies(
+    plans: &[Plan],
+    planned: &[podcheck::Planned],
+    not_applicable: &[podcheck::NotApplicable],
+) -> Result<(), BadInput> {
+    for &plan in plans {
+        if !planned.iter().any(|p| p.plan == plan) {
+            let why: Vec<String> = not_applicable
+                .iter()
+                .filter(|n| n.plan == plan)
+                .map(|n| format!("{}: {}", n.application, n.why))
+                .collect();
+            return Err(BadInput(format!(
+                "--plan {} applies to nothing in the manifests ({})",
+                plan.name(),
+                why.join("; ")
+            )));
+        }
+    }
+    Ok(())
 }
