@@ -2470,3 +2470,11 @@ fn a_stop_after_the_exploration_says_which_verdicts_stand() {
         describe(&args, &o)
     );
 }
+
+/// `--no-cone` is a flag of manifests: without -f it is bad input, not silently ignored.
+#[test]
+fn no_cone_needs_manifests() {
+    for cmd in ["check", "trace", "explore"] {
+        assert_bad_input(&[cmd, "healthy", "--no-cone"], &["--filename"]);
+    }
+}

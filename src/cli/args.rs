@@ -259,7 +259,7 @@ pub struct Size {
     pub kubernetes_version: Option<podcheck_input::spec::Release>,
     /// With -f: check each plan scenario with every workload of the application, not only
     /// those that can influence its verdicts (its cone of influence), for comparison.
-    #[arg(long)]
+    #[arg(long, requires = "filename")]
     pub no_cone: bool,
 }
 
