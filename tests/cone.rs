@@ -335,6 +335,7 @@ fn first_placed_is_the_models_first_pod_node() {
         );
     }
     let none: Vec<Vec<PodPlace>> = vec![vec![PodPlace {
+        suffix: 0,
         node: None,
         ready: false,
     }]];
@@ -384,4 +385,41 @@ fn a_node_plan_of_two_workloads_on_one_node_is_checked_once() {
             s.name
         );
     }
+}
+
+#[test]
+fn a_cone_binds_its_pods_where_the_whole_cluster_did() {
+    // a is placed first, on node-1 (the emptier); b's large request follows it there, so c
+    // goes to node-2. Held from the start, b's request would send a to node-2: the cone's
+    // startup binds a where the whole cluster did, and leaves b and c out.
+    let text = [
+        deployment("a", "a", 1, None),
+        deployment("b", "b", 1, None).replace("cpu: 100m", "cpu: 1500m"),
+        deployment("c", "c", 1, None),
+    ]
+    .concat();
+    let whole = base(&text);
+    let nodes = |places: &[Vec<PodPlace>]| -> Vec<Option<String>> {
+        places.iter().map(|ps| ps[0].node.clone()).collect()
+    };
+    let some = |n: &str| Some(n.to_string());
+    assert_eq!(
+        nodes(&pod_places(&whole)),
+        [some("node-1"), some("node-1"), some("node-2")]
+    );
+    let set = plan_scenarios_in_cones(&whole, &[Plan::DeletePod], &BTreeMap::new(), &pod_places);
+    assert_eq!(set.left_out[0], ["b", "c"]);
+    let coned = &set.scenarios[0];
+    assert_eq!(nodes(&pod_places(coned)), [some("node-1")]);
+    // Without the placement, its own startup would bind a to node-2.
+    let unbound = Scenario {
+        settle_placement: Vec::new(),
+        ..coned.clone()
+    };
+    assert_eq!(nodes(&pod_places(&unbound)), [some("node-2")]);
+    // And the verdicts are those of the whole application.
+    let plans = [Plan::DeletePod, Plan::Crash];
+    let (with, _) = verdicts(&text, &plans, false);
+    let (without, _) = verdicts(&text, &plans, true);
+    assert_eq!(with, without);
 }

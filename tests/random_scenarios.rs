@@ -389,6 +389,7 @@ fn scenario() -> impl Strategy<Value = Scenario> {
                     persistent_volume_claims: vec![],
                     pod_disruption_budgets: vec![],
                     expect: vec![],
+                    settle_placement: vec![],
                 }
             },
         )

@@ -48,16 +48,18 @@
 //!   would read them otherwise;
 //! - images: a left-out pod pulled its images onto its node; they are listed as present;
 //! - the settled start itself: the cone's own canonical startup is replayed without the
-//!   left-out pods, whose requests are held from the start, so the cone's pods could be
-//!   placed otherwise than in the whole cluster (they were scheduled before the others were).
-//!   The reduction is only made when the cone's pods are placed exactly as in the whole
-//!   settled cluster, pod by pod, Ready as there; otherwise the scenario keeps every
-//!   workload. (In microservices-demo, the drains of the second node are so kept whole: held
-//!   from the start, the first node's left-out requests would send the frontend's pod, placed
-//!   before them in the whole cluster, to the second node.) What can still differ is where in
-//!   their periodic cycle the probe timers stand when the start is reached (the whole cluster
-//!   settles when its slowest pod is Ready); the faults may come at any moment from the
-//!   start, so the runs from either start are the same runs, shifted.
+//!   left-out pods, whose requests are held from the start. In the whole cluster a cone pod
+//!   may have been scheduled before some left-out pods were, seeing less on each node, so
+//!   its own score could send it elsewhere. The startup therefore binds each cone pod to
+//!   the node the whole settled cluster bound it to ([`Scenario::settle_placement`]; the
+//!   scheduler's filter must still accept the node, and only the startup reads it: every
+//!   scheduling after the start scores as usual, against the same held requests the whole
+//!   cluster has by then). The reduction is only made when the cone's pods then stand
+//!   exactly as in the whole settled cluster, pod by pod, Ready as there; otherwise the
+//!   scenario keeps every workload. What can still differ is where in their periodic cycle
+//!   the probe timers stand when the start is reached (the whole cluster settles when its
+//!   slowest pod is Ready); the faults may come at any moment from the start, so the runs
+//!   from either start are the same runs, shifted.
 //!
 //! The properties of a plan scenario (`properties/src/catalogue.rs`) are about pods,
 //! Services, budgets, volumes and the plan's promise: over left-out pods each one reads the
@@ -78,12 +80,14 @@
 //! without the cone have the same verdicts. The scenario says which workloads it left out
 //! ([`Coned::left_out`]), and `--no-cone` checks every scenario with the whole application.
 
-use crate::spec::{Fault, Scenario, Workload};
+use crate::spec::{Fault, Scenario, SettlePlacement, Workload};
 use std::collections::BTreeSet;
 
 /// One pod of the settled cluster: where it is bound, and whether it is Ready.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct PodPlace {
+    /// The pod's name suffix (a StatefulSet's ordinal).
+    pub suffix: u8,
     /// The node's name; None while the pod is not bound.
     pub node: Option<String>,
     pub ready: bool,
@@ -294,6 +298,20 @@ pub fn reduce(s: &Scenario, full: &[Vec<PodPlace>], places: Places) -> Option<Co
     r.persistent_volume_claims
         .retain(|c| used.contains(&c.metadata.name) || !named_by_left_out(&c.metadata.name));
     r.validate().ok()?;
+    // The cone's canonical startup binds each of its pods where the whole cluster's did.
+    r.settle_placement = keep
+        .iter()
+        .flat_map(|&i| {
+            let name = s.workloads[i].name();
+            full[i].iter().filter_map(move |p| {
+                Some(SettlePlacement {
+                    workload: name.to_string(),
+                    suffix: p.suffix,
+                    node: p.node.clone()?,
+                })
+            })
+        })
+        .collect();
     // The cone's pods must settle as they do in the whole cluster.
     let mut settled = r.clone();
     settled.faults.clear();

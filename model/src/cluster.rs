@@ -235,12 +235,50 @@ impl Cluster {
                     None => break,
                 }
             }
-            match self.apply(&s, &acts[0]) {
+            let act = self.settle_bind(&s, acts[0]);
+            match self.apply(&s, &act) {
                 Some(n) => s = n,
                 None => break,
             }
         }
         s
+    }
+
+    /// The startup's binding of a pod that [`Scenario::settle_placement`] places: to its node,
+    /// where the scheduler's filter lets it run. The cone of influence gives the placement
+    /// of the whole application's settled cluster, whose left-out pods' requests the cone
+    /// holds from the start, when not all of them were there yet as the pod was scheduled
+    /// (`podcheck_input::cone`). Any other step as it is.
+    fn settle_bind(&self, s: &State, act: Action) -> Action {
+        let Action::Scheduler(scheduler::Action::Schedule { uid, node: Some(_) }) = act else {
+            return act;
+        };
+        let Some(pod) = s.pod(uid) else {
+            return act;
+        };
+        let name = self.scenario.workloads[pod.workload as usize].name();
+        let Some(at) = self
+            .scenario
+            .settle_placement
+            .iter()
+            .find(|p| p.workload == name && p.suffix == pod.suffix)
+            .and_then(|p| {
+                self.scenario
+                    .cluster
+                    .nodes
+                    .iter()
+                    .position(|n| n.name == p.node)
+            })
+        else {
+            return act;
+        };
+        if !scheduler::filter(&self.ctx, s, pod)[at].is_empty() {
+            return act;
+        }
+        Action::Scheduler(scheduler::Action::Schedule {
+            uid,
+            node: Some(NodeId::new(at)),
+        })
     }
 
     fn settled(&self, s: &State) -> bool {
@@ -660,6 +698,7 @@ pub fn pod_places(s: &Scenario) -> Vec<Vec<podcheck_input::cone::PodPlace>> {
             pods.sort_by_key(|p| (p.suffix, p.uid));
             pods.iter()
                 .map(|p| podcheck_input::cone::PodPlace {
+                    suffix: p.suffix,
                     node: p.node.map(|n| s.cluster.nodes[n.index()].name.clone()),
                     ready: p.status.ready,
                 })

@@ -2470,6 +2470,7 @@ impl Reader {
             persistent_volume_claims: claims,
             pod_disruption_budgets: budgets,
             expect: Vec::new(),
+            settle_placement: Vec::new(),
         };
         // The scenario's own validation, its message pointed back at the manifest.
         if let Err(e) = scenario.validate() {

@@ -38,6 +38,19 @@ pub struct Scenario {
     /// Expected verdicts that differ from the catalogue default, with their source.
     #[serde(default)]
     pub expect: Vec<Expectation>,
+    /// Never read from YAML: set by the cone of influence ([`crate::cone`]) only. Where the
+    /// canonical startup (`start: settled`) binds these pods: (workload name, pod name
+    /// suffix, node name), as the whole application's settled cluster placed them.
+    #[serde(skip)]
+    pub settle_placement: Vec<SettlePlacement>,
+}
+
+/// One pod's node in the settled start ([`Scenario::settle_placement`]).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub struct SettlePlacement {
+    pub workload: String,
+    pub suffix: u8,
+    pub node: String,
 }
 
 /// The nodes and the data plane.
