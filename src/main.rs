@@ -28,6 +28,7 @@ fn main() -> ExitCode {
             property,
             format,
             max_memory,
+            budget,
             slowest,
             catalogue: file,
             size,
@@ -36,16 +37,10 @@ fn main() -> ExitCode {
             let origin = file
                 .clone()
                 .unwrap_or_else(|| "the built-in catalogue".into());
+            let bounds = cli::check::Bounds::new(max_memory, budget, !filename.is_empty());
             cli::common::one_scenario(&file, scenario, &filename, &plan, size, &origin).and_then(
                 |mut picked| {
-                    cli::trace::run(
-                        picked.remove(0),
-                        property,
-                        format,
-                        max_memory,
-                        slowest,
-                        &origin,
-                    )
+                    cli::trace::run(picked.remove(0), property, format, bounds, slowest, &origin)
                 },
             )
         }
@@ -53,6 +48,8 @@ fn main() -> ExitCode {
         Command::Explore {
             scenario,
             addr,
+            max_memory,
+            budget,
             catalogue: file,
             size,
             manifests: FromManifests { filename, plan },
@@ -60,8 +57,9 @@ fn main() -> ExitCode {
             let origin = file
                 .clone()
                 .unwrap_or_else(|| "the built-in catalogue".into());
+            let bounds = cli::check::Bounds::new(max_memory, budget, !filename.is_empty());
             cli::common::one_scenario(&file, scenario, &filename, &plan, size, &origin)
-                .and_then(|mut picked| cli::explore::run(picked.remove(0), &addr))
+                .and_then(|mut picked| cli::explore::run(picked.remove(0), &addr, bounds))
         }
     };
     cli::common::report(result)

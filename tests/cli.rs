@@ -2258,6 +2258,38 @@ fn a_scenario_past_its_budget_stops_and_the_check_goes_on() {
     assert!(out.contains("\nfinding: "), "{out}");
 }
 
+/// `trace -f` and `explore -f` search under the bounds `check -f` has: half the machine's
+/// memory and 60 s by default, `--max-memory` and `--budget` to change them.
+#[test]
+fn trace_from_manifests_stops_at_its_budget() {
+    let dir = TempDir::new("trace-budget");
+    let app = dir.write("app.yaml", TWO_REPLICAS);
+    let o = run_expect(
+        &["trace", "-f", &app, "--plan", "drain", "--budget", "1"],
+        3,
+    );
+    let err = stderr(&o);
+    assert!(
+        err.contains("bounds: --max-memory ") && err.contains(", --budget 1 s per scenario"),
+        "{err}"
+    );
+    assert!(
+        err.contains("the time budget was reached (--budget 1 s): stopped in phase exploring"),
+        "{err}"
+    );
+    // The default, said the same way.
+    let o = run_expect(&["trace", "-f", &app, "--plan", "delete-pod"], 0);
+    let err = stderr(&o);
+    assert!(
+        err.contains("(half of this machine's memory), --budget 60 s per scenario"),
+        "{err}"
+    );
+    for bad in ["0", "soon"] {
+        assert_bad_input(&["trace", "-f", &app, "--budget", bad], &["--budget"]);
+        assert_bad_input(&["explore", "-f", &app, "--budget", bad], &["--budget"]);
+    }
+}
+
 /// SIGTERM (a CI job's timeout) and SIGHUP do what Ctrl-C does: the report so far is printed,
 /// the scenario under way incomplete and the rest not started, and the run exits as an
 /// interrupted one does.

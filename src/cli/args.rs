@@ -60,9 +60,14 @@ pub enum Command {
         /// Rendering.
         #[arg(long, value_parser = trace_formats(), default_value_t = TraceFormat::Text)]
         format: TraceFormat,
-        /// Stop before the process's resident memory passes SIZE (as for check).
+        /// Stop before the process's resident memory passes SIZE (as for check; default:
+        /// half of the machine's memory).
         #[arg(long, value_name = "SIZE", value_parser = memory_size)]
         max_memory: Option<u64>,
+        /// Time budget of the search, in whole seconds, or `none` (as for check; default: 60
+        /// with -f, none for the catalogue's scenarios).
+        #[arg(long, value_name = "SECONDS|none", value_parser = budget)]
+        budget: Option<Budget>,
         /// For a `within` property (with --property): the slowest run, on which its worst
         /// case is measured, instead of its counterexample.
         #[arg(long, requires = "property")]
@@ -85,6 +90,14 @@ pub enum Command {
         /// Where to serve the Explorer (loopback unless you say otherwise).
         #[arg(long, value_name = "HOST:PORT", default_value = "127.0.0.1:3000")]
         addr: String,
+        /// Bound the search for the counterexample paths the Explorer lists, as for check
+        /// (default: half of the machine's memory); the Explorer itself explores on demand.
+        #[arg(long, value_name = "SIZE", value_parser = memory_size)]
+        max_memory: Option<u64>,
+        /// Time budget of that search, in whole seconds, or `none` (default: 60 with -f,
+        /// none for the catalogue's scenarios).
+        #[arg(long, value_name = "SECONDS|none", value_parser = budget)]
+        budget: Option<Budget>,
         /// Read scenarios from this YAML file instead of the built-in catalogue.
         #[arg(long, value_name = "FILE")]
         catalogue: Option<String>,

@@ -37,19 +37,7 @@ pub fn run(a: CheckArgs) -> Result<ExitCode, BadInput> {
         size,
         sim,
     } = a;
-    // Without --max-memory, half of the machine's memory; without --budget, 60 s per plan
-    // scenario of -f and none for the catalogue's (whose checks in CI must not be cut short).
-    let bounds = Bounds {
-        max_memory: max_memory.or_else(progress::default_max_memory),
-        memory_given: max_memory.is_some(),
-        budget: budget
-            .unwrap_or(if filename.is_empty() {
-                Budget::Unlimited
-            } else {
-                Budget::Seconds(DEFAULT_BUDGET_SECONDS)
-            })
-            .duration(),
-    };
+    let bounds = Bounds::new(max_memory, budget, !filename.is_empty());
     let opts = CheckOptions {
         threads: threads as usize,
         max_states: max_states.map(|n| n as usize),
@@ -207,6 +195,24 @@ pub struct Bounds {
 }
 
 impl Bounds {
+    /// The bounds of a run given `--max-memory` and `--budget` (or not): without
+    /// `--max-memory`, half of the machine's memory; without `--budget`, 60 s per plan
+    /// scenario of -f (`from_manifests`) and none for the catalogue's (whose checks in CI
+    /// must not be cut short).
+    pub fn new(max_memory: Option<u64>, budget: Option<Budget>, from_manifests: bool) -> Bounds {
+        Bounds {
+            max_memory: max_memory.or_else(progress::default_max_memory),
+            memory_given: max_memory.is_some(),
+            budget: budget
+                .unwrap_or(if from_manifests {
+                    Budget::Seconds(DEFAULT_BUDGET_SECONDS)
+                } else {
+                    Budget::Unlimited
+                })
+                .duration(),
+        }
+    }
+
     /// The heading line of a table report: `bounds: --max-memory 12076 MiB (half of this
     /// machine's memory), --budget 60 s per scenario`.
     pub fn heading(&self) -> String {

@@ -1,6 +1,7 @@
 //! `podcheck explore`: Stateright's Explorer over a scenario, with the URLs of its
 //! counterexamples.
 
+use crate::cli::check::Bounds;
 use crate::cli::common::BadInput;
 use podcheck_input::spec::{Scenario, Verdict};
 use podcheck_properties::check::{self, CheckOptions};
@@ -35,7 +36,7 @@ fn explore_addr(addr: &str) -> Result<std::net::SocketAddr, BadInput> {
 
 /// `podcheck explore`: check the scenario for its counterexample paths, print their Explorer
 /// URLs, then serve the Explorer until the process is stopped.
-pub fn run(scenario: Scenario, addr: &str) -> Result<ExitCode, BadInput> {
+pub fn run(scenario: Scenario, addr: &str, bounds: Bounds) -> Result<ExitCode, BadInput> {
     use stateright::Model;
     let selected = check::selected(&scenario).map_err(BadInput)?;
     scenario.validate().map_err(|e| BadInput(e.to_string()))?;
@@ -94,9 +95,12 @@ pub fn run(scenario: Scenario, addr: &str) -> Result<ExitCode, BadInput> {
     );
     eprintln!("checking {} for counterexample paths…", scenario.name);
     // Unreduced, as the Explorer's own checker explores: the counts agree.
+    eprintln!("{}", bounds.heading());
     let opts = CheckOptions {
         progress: true,
         reduction: false,
+        max_memory: bounds.max_memory,
+        budget: bounds.budget,
         ..CheckOptions::default()
     };
     let r = check::check(&scenario, &opts).map_err(BadInput)?;

@@ -1,6 +1,6 @@
 //! `podcheck trace`: the shortest counterexample (or witness) of a property, rendered.
 
-use crate::cli::check::run_end;
+use crate::cli::check::{run_end, Bounds};
 use crate::cli::common::{did_you_mean, stop_on_ctrl_c, BadInput};
 use podcheck::TraceFormat;
 use podcheck_input::spec::{Scenario, Verdict};
@@ -11,12 +11,14 @@ use std::process::ExitCode;
 fn check_one(
     scenario: &Scenario,
     keep_graph: bool,
-    max_memory: Option<u64>,
+    bounds: Bounds,
 ) -> Result<ScenarioResult, BadInput> {
+    eprintln!("{}", bounds.heading());
     let opts = CheckOptions {
         progress: true,
         keep_graph,
-        max_memory,
+        max_memory: bounds.max_memory,
+        budget: bounds.budget,
         ..CheckOptions::default()
     };
     check::check(scenario, &opts).map_err(BadInput)
@@ -26,7 +28,7 @@ pub fn run(
     scenario: Scenario,
     property: Option<String>,
     format: TraceFormat,
-    max_memory: Option<u64>,
+    bounds: Bounds,
     slowest: bool,
     origin: &str,
 ) -> Result<ExitCode, BadInput> {
@@ -43,7 +45,7 @@ pub fn run(
         }
     }
     stop_on_ctrl_c();
-    let r = check_one(&scenario, format == TraceFormat::Dot, max_memory)?;
+    let r = check_one(&scenario, format == TraceFormat::Dot, bounds)?;
     // A run stopped by a bound: exit 3 unless it found the trace of the property asked for
     // (without `--property`, a complete run might have chosen another).
     let unfinished = if r.complete {
