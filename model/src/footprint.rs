@@ -495,12 +495,12 @@ fn api_objects(m: &Context, s: &State) -> Parts {
 }
 
 /// Whether PodGC's collection of terminated pods can ever be due in the scenario: the
-/// threshold is below the number of pods the API could hold (at most 255 per workload, their
+/// threshold is above 0 (0 turns it off) and below the number of pods the API could hold (at most 255 per workload, their
 /// name suffixes being a byte). Where it cannot, [`Part::GcDue`] never changes and no one
 /// need read it.
 fn gc_reachable(m: &Context) -> bool {
-    (m.scenario.cluster.terminated_pod_gc_threshold as usize)
-        < 255 * m.scenario.workloads.len().max(1)
+    let threshold = m.scenario.cluster.terminated_pod_gc_threshold as usize;
+    threshold > 0 && threshold < 255 * m.scenario.workloads.len().max(1)
 }
 
 /// A component's step (an urgent action): it waits while PodGC's collection is due, and

@@ -470,8 +470,8 @@ fn permutations<T: Copy>(items: &[T]) -> Vec<Vec<T>> {
 ///   oldest terminated pod first, by its place in the API's list (creation order).
 pub fn interchangeable_pods(scenario: &Scenario) -> Vec<u8> {
     // At most 255 pods per workload (suffixes are a byte).
-    let gc_reachable = (scenario.cluster.terminated_pod_gc_threshold as usize)
-        < 255 * scenario.workloads.len().max(1);
+    let threshold = scenario.cluster.terminated_pod_gc_threshold as usize;
+    let gc_reachable = threshold > 0 && threshold < 255 * scenario.workloads.len().max(1);
     if gc_reachable {
         return Vec::new();
     }

@@ -82,7 +82,7 @@ pub struct ClusterSpec {
     #[serde(default)]
     pub disable_force_detach_on_timeout: bool,
     /// kube-controller-manager `--terminated-pod-gc-threshold` (default 12500): PodGC deletes
-    /// the oldest terminated pods above it.
+    /// the oldest terminated pods above it; 0 turns that off.
     #[serde(default = "default_terminated_pod_gc_threshold")]
     pub terminated_pod_gc_threshold: u16,
 }

@@ -5,12 +5,13 @@
 use super::*;
 
 /// PodGC `gcTerminated`: when more pods are terminated than the threshold, the
-/// oldest goes first (evicted ones before the others). The model runs it before anything
+/// oldest goes first (evicted ones before the others). A threshold of 0 turns it off (`gc`
+/// calls `gcTerminated` only for a threshold above 0). The model runs it before anything
 /// else happens (see the cluster's `urgent_actions`).
 pub fn terminated_gc_victim(m: &Context, s: &State) -> Option<u16> {
     let terminated = || s.api.pods.iter().filter(|p| p.status.phase.is_terminal());
     let threshold = m.scenario.cluster.terminated_pod_gc_threshold as usize;
-    if terminated().count() <= threshold {
+    if threshold == 0 || terminated().count() <= threshold {
         return None;
     }
     terminated()
@@ -30,4 +31,41 @@ pub fn collect(m: &Context, s: &mut State, uid: u16) -> Option<()> {
     }
     s.api.pods.retain(|p| p.uid != uid);
     Some(())
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::context::Context;
+    use crate::{Action, Cluster, State};
+    use stateright::Model;
+    use std::collections::HashSet;
+
+    /// Whether some state of the job-never scenario (three failed pods in the end) has a
+    /// terminated pod for PodGC to collect, under `threshold`.
+    fn collects(threshold: u16) -> bool {
+        let mut s = podcheck_input::catalogue::find("job-never").expect("job-never");
+        s.cluster.terminated_pod_gc_threshold = threshold;
+        let m = Cluster::new(s.clone(), Vec::new());
+        let ctx = Context::new(s);
+        let mut seen: HashSet<State> = HashSet::new();
+        let mut todo: Vec<State> = m.init_states();
+        while let Some(st) = todo.pop() {
+            if !seen.insert(st.clone()) {
+                continue;
+            }
+            if super::terminated_gc_victim(&ctx, &st).is_some() {
+                return true;
+            }
+            let mut acts: Vec<Action> = Vec::new();
+            m.actions(&st, &mut acts);
+            todo.extend(acts.into_iter().filter_map(|a| m.next_state(&st, a)));
+        }
+        false
+    }
+
+    #[test]
+    fn a_threshold_of_zero_turns_terminated_pod_collection_off() {
+        assert!(collects(1));
+        assert!(!collects(0));
+    }
 }
