@@ -113,10 +113,10 @@ const IDENTITY: Fix = Fix {
 };
 
 const JOB: Fix = Fix {
-    container: &["command"],
+    container: &[],
     pod: &["restartPolicy"],
     object: &["spec.podFailurePolicy", "spec.backoffLimit", "spec.activeDeadlineSeconds"],
-    help: "Check the Job's backoffLimit, podFailurePolicy and activeDeadlineSeconds against how its program fails and how long it runs.",
+    help: "Check the Job's restartPolicy, backoffLimit, podFailurePolicy and activeDeadlineSeconds against how its program fails and how long it runs (with restartPolicy OnFailure, backoffLimit counts container restarts, one attempt fewer than with Never).",
     names_container: true,
 };
 
@@ -134,7 +134,8 @@ pub fn fix(name: &str) -> Fix {
     match name {
         "no_request_to_stopped_container"
         | "deleted_pod_unrouted_before_sigterm"
-        | "endpoint_ready_implies_serving_not_terminating" => PRESTOP,
+        | "endpoint_ready_implies_serving_not_terminating"
+        | "rollout_serving_endpoints_within_unavailable" => PRESTOP,
         "graceful_stop_within_grace"
         | "deleted_pod_gone_within_grace"
         | "deleted_pod_gone_within_a_second_of_sigterm" => SIGTERM,
@@ -148,9 +149,7 @@ pub fn fix(name: &str) -> Fix {
         | "ready_only_after_readiness_success"
         | "pod_becomes_ready"
         | "endpoint_becomes_ready" => READINESS,
-        "no_request_finds_no_endpoints" | "rollout_serving_endpoints_within_unavailable" => {
-            ENDPOINTS
-        }
+        "no_request_finds_no_endpoints" => ENDPOINTS,
         "eviction_respects_budget"
         | "drain_completes"
         | "drain_breaks_budget"
@@ -336,6 +335,10 @@ pub fn about(
                     first
                         .filter(|_| specific || fitting.next().is_none())
                         .map(|c| c.name.clone())
+                })
+                .or_else(|| match pod.containers.as_slice() {
+                    [only] => Some(only.name.clone()),
+                    _ => None,
                 }),
         }
     };
