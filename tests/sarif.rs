@@ -140,7 +140,7 @@ fn sarif_of_a_missing_prestop_is_valid_and_points_at_the_container() {
     let text = r["message"]["text"].as_str().expect("message");
     assert!(text.contains("app: delete-pod web"), "{text}");
     assert!(text.contains("counterexample"), "{text}");
-    assert!(text.contains("kubectl delete pod"), "{text}");
+    assert!(text.contains("kubectl: delete pod web-"), "{text}");
     // %SRCROOT% is the working directory.
     let root = run["originalUriBaseIds"]["%SRCROOT%"]["uri"]
         .as_str()
