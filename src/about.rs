@@ -203,12 +203,24 @@ fn changed(raw: &RawPath) -> Vec<Changed> {
             out.push(c);
         }
     };
-    if let Some(&Action::Kubelet(kubelet::Action::Probe { uid, init, ctr, .. })) =
-        raw.actions.last()
-    {
-        if let Some(w) = workload_of(before, uid).or_else(|| workload_of(after, uid)) {
-            push((w, Some((init, usize::from(ctr)))));
+    // The pod the step itself names: a probe's container, a request's pod, a kubelet's or a
+    // controller's pod.
+    let (uid, ctr) = match raw.actions.last() {
+        Some(&Action::Kubelet(kubelet::Action::Probe { uid, init, ctr, .. })) => {
+            (Some(uid), Some((init, usize::from(ctr))))
         }
+        Some(&Action::Kubelet(
+            kubelet::Action::Sync { uid, .. }
+            | kubelet::Action::StatusUpdate { uid, .. }
+            | kubelet::Action::RemoveObject { uid, .. }
+            | kubelet::Action::Evict { uid, .. },
+        )) => (Some(uid), None),
+        Some(Action::Client(r)) => (r.uid, None),
+        Some(Action::Controller(c)) => (c.pod(), None),
+        _ => (None, None),
+    };
+    if let Some(w) = uid.and_then(|u| workload_of(before, u).or_else(|| workload_of(after, u))) {
+        push((w, ctr));
     }
     for p in after.api.pods.iter() {
         match before.api.pods.iter().find(|q| q.uid == p.uid) {

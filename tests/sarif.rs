@@ -312,3 +312,100 @@ fn the_docs_table_of_fixes_is_the_code_s() {
     let dropped = page.replace("`drain_completes`, ", "");
     assert!(!fix_table_errors(&dropped).is_empty());
 }
+
+/// Two Deployments behind one Service, on one node: `web` keeps serving through a preStop
+/// hook, `api` has none.
+const SHOP: &str = "\
+apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: web
+spec:
+  replicas: 1
+  selector:
+    matchLabels: {app: web}
+  template:
+    metadata:
+      labels: {app: web, tier: shop}
+      annotations:
+        podcheck.dev/boot-seconds: \"2\"
+        podcheck.dev/sigterm: \"exit:0\"
+    spec:
+      containers:
+      - name: web
+        image: web:1
+        lifecycle:
+          preStop:
+            sleep: {seconds: 10}
+        readinessProbe:
+          httpGet: {path: /, port: 80}
+          periodSeconds: 5
+---
+apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: api
+spec:
+  replicas: 1
+  selector:
+    matchLabels: {app: api}
+  template:
+    metadata:
+      labels: {app: api, tier: shop}
+      annotations:
+        podcheck.dev/boot-seconds: \"2\"
+        podcheck.dev/sigterm: \"exit:0\"
+    spec:
+      containers:
+      - name: api
+        image: api:1
+        readinessProbe:
+          httpGet: {path: /, port: 80}
+          periodSeconds: 5
+---
+apiVersion: v1
+kind: Service
+metadata:
+  name: shop
+spec:
+  selector: {tier: shop}
+  ports: [{port: 80}]
+";
+
+#[test]
+fn a_finding_names_the_workload_it_is_about_not_the_plan_s_target() {
+    // The drain of the node both pods run on is one scenario, named after `web`; its
+    // finding is about `api`, whose container has no preStop hook, and points at it.
+    let dir = TempDir::new("sarif-shop");
+    dir.write("shop.yaml", SHOP);
+    let (code, log, stderr) = sarif_in(
+        &dir,
+        &[
+            "check",
+            "-f",
+            "shop.yaml",
+            "--plan",
+            "drain",
+            "--format",
+            "sarif",
+        ],
+    );
+    assert_eq!(code, Some(1), "{log:#}\n{stderr}");
+    assert!(schema_errors(&log).is_empty());
+    let results = log["runs"][0]["results"].as_array().expect("results");
+    let r = results
+        .iter()
+        .find(|r| r["ruleId"] == "no_request_to_stopped_container")
+        .unwrap_or_else(|| panic!("{log:#}"));
+    assert_eq!(r["properties"]["scenario"], "shop.yaml: drain web", "{r:#}");
+    assert_eq!(r["properties"]["workload"], "api", "{r:#}");
+    assert_eq!(r["properties"]["container"], "api", "{r:#}");
+    let ph = &r["locations"][0]["physicalLocation"];
+    assert_eq!(ph["artifactLocation"]["uri"], "shop.yaml");
+    assert_eq!(ph["region"]["startLine"], line_of(SHOP, "- name: api"));
+    let text = r["message"]["text"].as_str().expect("message");
+    assert!(
+        text.starts_with("Deployment/api, container api: "),
+        "{text}"
+    );
+}
