@@ -60,6 +60,7 @@ use podcheck_properties::check::{self, CheckOptions, PropertyResult, ScenarioRes
 use podcheck_properties::findings::kubernetes_behaviour_in;
 use std::path::Path;
 
+pub mod about;
 pub mod swarm;
 
 /// The layers below, for what the re-exports above do not cover.
@@ -294,6 +295,9 @@ pub struct Finding {
     /// The shortest counterexample in the chosen trace format (timeline text by default);
     /// for a property without a run to show, a sentence saying so.
     pub trace: String,
+    /// The workload the finding is about (which may not be the plan's target) and, where
+    /// the fix is in one, its container ([`about::about`]).
+    pub about: about::About,
 }
 
 /// A violated property that is Kubernetes' own behaviour whatever the manifests say: not a
@@ -316,6 +320,12 @@ pub fn findings(
 ) -> Result<(Vec<Finding>, Vec<Behaviour>), Error> {
     let mut found = Vec::new();
     let mut behaviour = Vec::new();
+    let mut model = None;
+    let target = r.scenario.name.strip_prefix(&format!(
+        "{}: {} ",
+        planned.application,
+        planned.plan.name()
+    ));
     for p in &r.properties {
         if p.verdict == Verdict::Incomplete || p.verdict == p.expected {
             continue;
@@ -337,7 +347,12 @@ pub fn findings(
                 p.def.name, p.def.sentence
             ),
         };
+        let model = model.get_or_insert_with(|| check::model(&r.scenario, &[], false));
+        let raw = shown_trace(model, p)
+            .and_then(Result::ok)
+            .map(|(raw, _)| raw);
         found.push(Finding {
+            about: about::about(&r.scenario, target, raw.as_ref(), p.def.name),
             application: planned.application.clone(),
             scenario: r.scenario.name.clone(),
             plan: planned.plan,

@@ -114,9 +114,9 @@ pub enum Command {
 pub struct CheckArgs {
     /// Scenario names.
     pub scenarios: Vec<String>,
-    /// Output format.
-    #[arg(long, value_enum, default_value_t = Format::Table)]
-    pub format: Format,
+    /// Output format (`sarif` with `-f`: a SARIF 2.1.0 log for code scanning, docs/sarif.md).
+    #[arg(long, value_enum, default_value_t = CheckFormat::Table)]
+    pub format: CheckFormat,
     /// Threads that explore (and that run Stateright's checker with `--cross-check`).
     /// Verdicts, counts and traces are the same for any number.
     #[arg(long, default_value_t = 1, value_parser = whole::<u16, 1, 64>)]
@@ -321,6 +321,15 @@ fn trace_formats() -> impl clap::builder::TypedValueParser<Value = TraceFormat> 
 pub enum Format {
     Table,
     Json,
+}
+
+/// `podcheck check --format`: [`Format`], and with `-f` SARIF.
+#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum CheckFormat {
+    Table,
+    Json,
+    /// A SARIF 2.1.0 log of the findings, each at the manifest line its fix changes (with -f)
+    Sarif,
 }
 
 /// The command line, parsed: a bad flag or value is an error in words, exit 2.

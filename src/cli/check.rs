@@ -1,7 +1,7 @@
 //! `podcheck check`: the scenarios of the catalogue checked, as a table or JSON; its report's
 //! parts (the table of a scenario, a scenario's JSON) are also those of `check -f`.
 
-use crate::cli::args::{Budget, CheckArgs, Format};
+use crate::cli::args::{Budget, CheckArgs, CheckFormat, Format};
 use crate::cli::common::{load, pick, replicas_apply, resize, stop_on_ctrl_c, BadInput};
 use crate::cli::{manifests, simulate};
 use podcheck::TraceFormat;
@@ -52,6 +52,18 @@ pub fn run(a: CheckArgs) -> Result<ExitCode, BadInput> {
         diamonds: !no_diamonds,
     };
     sim.reject_out_over_input(file.as_deref(), &filename)?;
+    // SARIF locates findings in the manifests: with -f only. Its scenarios report nothing on
+    // stdout as they are checked, as for JSON; the log comes at the end.
+    let (format, sarif) = match format {
+        CheckFormat::Table => (Format::Table, false),
+        CheckFormat::Json => (Format::Json, false),
+        CheckFormat::Sarif if filename.is_empty() => {
+            return Err(BadInput(
+                "--format sarif goes with -f: a SARIF log points at the lines of your manifests (a scenario of the catalogue has none; use --format json)".into(),
+            ))
+        }
+        CheckFormat::Sarif => (Format::Json, true),
+    };
     let jobs_given = jobs.is_some();
     // Under a memory bound given, which is the whole process's, one scenario at a time
     // unless told otherwise: two at once could stop each other. (The default bound, half the
@@ -95,6 +107,7 @@ pub fn run(a: CheckArgs) -> Result<ExitCode, BadInput> {
             paths: filename,
             plans: plan,
             format,
+            sarif,
             trace_format,
             traces,
             strict,

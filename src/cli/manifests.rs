@@ -107,6 +107,12 @@ pub fn parse_plans(given: &[String]) -> Result<Vec<Plan>, BadInput> {
 struct JsonFinding<'a> {
     property: &'a str,
     sentence: &'a str,
+    /// The workload the finding is about, which may not be the plan's target.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    workload: Option<&'a str>,
+    /// Its container, where the fix is in one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    container: Option<&'a str>,
     trace_steps: Option<usize>,
     /// The shortest counterexample in `--trace-format`: a string (text, mermaid, dot) or
     /// the JSON of the trace (json, itf).
@@ -160,6 +166,15 @@ impl<'a> JsonWalked<'a> {
     }
 }
 
+/// The line under a finding that names the workload (and container) it is about.
+fn about_line(a: &podcheck::about::About) -> Option<String> {
+    let w = a.workload.as_deref()?;
+    Some(match a.container.as_deref() {
+        Some(c) => format!("  about: {w}, container {c}"),
+        None => format!("  about: {w}"),
+    })
+}
+
 /// The line of a table report on a scenario's random walks.
 fn walked_line(w: &Walked) -> String {
     let decided = if w.decided.is_empty() {
@@ -207,6 +222,9 @@ pub struct ManifestArgs {
     pub paths: Vec<String>,
     pub plans: Vec<String>,
     pub format: Format,
+    /// `--format sarif`: the report is a SARIF log (`format` is JSON's, which prints nothing
+    /// as the scenarios are checked).
+    pub sarif: bool,
     pub trace_format: TraceFormat,
     pub traces: bool,
     pub strict: bool,
@@ -235,6 +253,8 @@ struct Printer {
     results: Vec<Checked>,
     /// The report's heading, printed before the first plan scenario's part.
     heading: Option<String>,
+    /// Where each application's workloads were written, for `--format sarif`.
+    placed: std::collections::BTreeMap<String, Vec<manifest::Placed>>,
 }
 
 impl Observer for Printer {
@@ -245,8 +265,9 @@ impl Observer for Printer {
         Ok(())
     }
 
-    fn read(&mut self, _: &Application, reading: &Reading) -> Result<(), podcheck::Error> {
+    fn read(&mut self, app: &Application, reading: &Reading) -> Result<(), podcheck::Error> {
         print_reading(reading, self.unused);
+        self.placed.insert(app.name.clone(), reading.placed.clone());
         Ok(())
     }
 
@@ -279,6 +300,9 @@ impl Observer for Printer {
             }
             for f in &c.findings {
                 say!("finding: {}: {}: {}", f.scenario, f.property, f.sentence);
+                if let Some(about) = about_line(&f.about) {
+                    say!("{about}");
+                }
                 say!("{}", f.trace);
             }
             for b in &c.behaviours {
@@ -332,6 +356,7 @@ pub fn plan_scenarios(
             report: None,
             results: Vec::new(),
             heading: None,
+            placed: Default::default(),
         })?;
     replicas_apply(&prepared.bases, size)?;
     if prepared.planned.is_empty() {
@@ -366,6 +391,7 @@ pub fn run(a: ManifestArgs) -> Result<ExitCode, BadInput> {
         report: Some((a.format, a.strict)),
         results: Vec::new(),
         heading: None,
+        placed: Default::default(),
     };
     let prepared = check.prepare(&mut printer)?;
     replicas_apply(&prepared.bases, a.size)?;
@@ -417,7 +443,13 @@ pub fn run(a: ManifestArgs) -> Result<ExitCode, BadInput> {
         .map(|c| c.result.properties.iter().filter(|p| p.vacuous).count())
         .sum();
     let incomplete = results.iter().filter(|c| !c.result.complete).count();
-    if a.format == Format::Json {
+    if a.sarif {
+        let log = crate::cli::sarif::log(results, &printer.placed, &crate::cli::sarif::cwd());
+        say!(
+            "{}",
+            serde_json::to_string_pretty(&log).map_err(|e| BadInput(e.to_string()))?
+        );
+    } else if a.format == Format::Json {
         let out = JsonReport {
             bounds: a.bounds.json(),
             applications: report.applications().iter().map(String::as_str).collect(),
@@ -450,6 +482,8 @@ pub fn run(a: ManifestArgs) -> Result<ExitCode, BadInput> {
                         .map(|f| JsonFinding {
                             property: &f.property,
                             sentence: &f.sentence,
+                            workload: f.about.workload.as_deref(),
+                            container: f.about.container.as_deref(),
                             trace_steps: f.trace_steps,
                             trace: trace_value(&f.trace, a.trace_format),
                         })

@@ -14,5 +14,6 @@ pub mod explore;
 pub mod list;
 pub mod manifests;
 pub mod merge;
+pub mod sarif;
 pub mod simulate;
 pub mod trace;

@@ -113,6 +113,49 @@ pub struct Reading {
     /// The fault plans each workload asked for with `podcheck.dev/plans` on its own metadata;
     /// a workload not listed takes every plan.
     pub plans: BTreeMap<String, Vec<crate::spec::Plan>>,
+    /// Where each workload was written, in the scenario's order: for reports that point at
+    /// the manifest line a fix changes (`check -f --format sarif`).
+    pub placed: Vec<Placed>,
+}
+
+/// A workload's manifest: the file it came from and its document, which knows the line and
+/// column of every field.
+#[derive(Clone, Debug)]
+pub struct Placed {
+    /// The workload's name (`metadata.name`).
+    pub workload: String,
+    /// The file, as named to the reader (`-` for stdin).
+    pub origin: String,
+    /// The object's document (an item of a `List`: the item).
+    pub tree: Tree,
+}
+
+impl Placed {
+    /// The line and column of the field at `path` (`spec.replicas`,
+    /// `spec.template.spec.containers[0].livenessProbe`), or of the deepest field on the way
+    /// that the manifest has.
+    pub fn locate(&self, path: &str) -> Loc {
+        self.tree.locate(path)
+    }
+
+    /// Whether the manifest has the field at `path`.
+    pub fn has(&self, path: &str) -> bool {
+        let mut here = Some(&self.tree);
+        for part in path.split('.').filter(|p| !p.is_empty()) {
+            let (key, indices) = match part.find('[') {
+                Some(i) => (&part[..i], &part[i..]),
+                None => (part, ""),
+            };
+            here = here.and_then(|t| if key.is_empty() { Some(t) } else { t.get(key) });
+            for ix in indices.split(']').filter_map(|s| s.strip_prefix('[')) {
+                here = match (here.map(|t| &t.node), ix.parse::<usize>()) {
+                    (Some(Node::Seq(items)), Ok(i)) => items.get(i),
+                    _ => None,
+                };
+            }
+        }
+        here.is_some_and(|t| t.node != Node::Null)
+    }
 }
 
 /// One document, with where it came from.
@@ -2497,6 +2540,14 @@ impl Reader {
             assumed: self.assumed,
             unused: self.unused,
             plans,
+            placed: workloads
+                .iter()
+                .map(|(d, w, _)| Placed {
+                    workload: w.name().to_string(),
+                    origin: d.origin.to_string(),
+                    tree: d.tree.clone(),
+                })
+                .collect(),
         })
     }
 }
