@@ -14,7 +14,10 @@
 //! What YAML cannot say — how long the program boots, what SIGTERM does, which probes check
 //! an external dependency, the kube-proxy lag — comes from annotations under one prefix,
 //! [`PREFIX`], on the pod template (or the Pod, or the Service), with defaults that lean
-//! toward finding problems; [`Reading::assumed`] lists each default taken.
+//! toward finding problems, but for what only the annotation can say (no probe checks the
+//! external dependency unless it says which); [`Reading::assumed`] lists each default taken,
+//! and [`Reading::defaults`] the annotations' defaults by object, for the findings to name
+//! what they rest on.
 //!
 //! Every error names the file, line, column and field path in the user's words, and a field
 //! the API types do not know (`readinesProbe`) is a warning naming the closest known one.
