@@ -122,7 +122,7 @@ fn a_finding_on_an_assumed_default_says_which_in_text_and_json() {
         "{out}"
     );
     assert!(
-        err.contains("podcheck.dev/sigterm: ignore (the command is a shell wrapper without `exec`, and sh is dash, busybox ash or bash"),
+        err.contains("podcheck.dev/sigterm: ignore (a shell wrapper without `exec`: `sh` is dash, busybox ash or bash"),
         "{err}"
     );
     let summary = out.lines().last().unwrap_or_default();

@@ -2098,7 +2098,7 @@ impl Reader {
             },
             None => match shell::wrapper(&command, &args) {
                 shell::Wrapper::KeepsShell(why) => {
-                    self.assume_default(doc, n, "sigterm", "ignore", &format!(" (the command is a shell wrapper without `exec`, and {why}: the shell as PID 1 does not forward SIGTERM)"));
+                    self.assume_default(doc, n, "sigterm", "ignore", &format!(" (a shell wrapper without `exec`: {why}; a shell that stays PID 1 does not forward SIGTERM)"));
                     spec::OnSigterm::Ignore
                 }
                 _ => {

@@ -380,7 +380,7 @@ pub fn wrapper(command: &[String], args: &[String]) -> Wrapper {
         Shell::Ash if setup => Wrapper::Execs,
         Shell::Ash => keeps("a command before the script's last one runs as the shell's child"),
         Shell::Dash => keeps("dash execs the script's last command unless the image's dash is built without it, as some distributions' packages are"),
-        Shell::Sh => keeps("sh is dash, busybox ash or bash as the image installs it, and whether it execs the script's last command depends on which (and on its build and release)"),
+        Shell::Sh => keeps("`sh` is dash, busybox ash or bash as the image installs it, and which one (its build, its release) decides whether it execs the script's last command"),
         Shell::Other => keeps("podcheck does not read whether this shell execs the script's last command"),
     }
 }
@@ -532,6 +532,27 @@ mod tests {
             script_exit_code(&v(&["bash", "-c"]), &v(&["run; exit 7"])),
             Some(7)
         );
+    }
+
+    #[test]
+    fn no_script_makes_the_reader_panic() {
+        // Every string of up to four characters over the shell's special characters.
+        let alphabet: Vec<char> = "a 1;&|<>()'\"\\$`{}#\n=!x".chars().collect();
+        let mut scripts = vec![String::new()];
+        for _ in 0..4 {
+            let longer: Vec<String> = scripts
+                .iter()
+                .flat_map(|s| alphabet.iter().map(move |c| format!("{s}{c}")))
+                .collect();
+            scripts.extend(longer);
+            scripts.dedup();
+        }
+        for s in &scripts {
+            for shell in ["bash", "sh", "ash"] {
+                let _ = wrapper(&v(&[shell, "-c", s]), &[]);
+                let _ = script_exit_code(&v(&[shell, "-c", s]), &[]);
+            }
+        }
     }
 
     #[test]
