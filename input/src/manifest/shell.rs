@@ -534,6 +534,46 @@ mod tests {
         );
     }
 
+    /// A Job whose container runs `command`, read: its exit code and the defaults taken.
+    fn job(command: &str) -> (i32, Vec<String>) {
+        let yaml = format!(
+            "apiVersion: batch/v1\nkind: Job\nmetadata: {{name: report}}\nspec:\n  template:\n    spec:\n      restartPolicy: Never\n      containers:\n      - name: r\n        image: r:1\n        command: {command}\n"
+        );
+        let r = crate::manifest::read(&[("job.yaml".into(), yaml)]).expect("read");
+        let c = &r.scenario.workloads[0].template().containers[0];
+        let defaults = r.defaults.iter().map(|d| d.annotation.clone()).collect();
+        (c.app.exit_code, defaults)
+    }
+
+    #[test]
+    fn the_reader_takes_a_jobs_exit_code_from_its_script_or_says_it_assumes_0() {
+        let (code, defaults) = job(r#"["sh", "-c", "python report.py; exit 42"]"#);
+        assert_eq!(code, 42);
+        assert!(!defaults.iter().any(|d| d.contains("exit-code")), "{defaults:?}");
+        for command in [
+            r#"["sh", "-c", "python report.py && exit 42"]"#,
+            r#"["python", "report.py"]"#,
+        ] {
+            let (code, defaults) = job(command);
+            assert_eq!(code, 0, "{command}");
+            assert!(
+                defaults.contains(&"podcheck.dev/exit-code: 0".to_string()),
+                "{command}: {defaults:?}"
+            );
+        }
+        // The shell's default on SIGTERM is a default taken too, and said.
+        let (_, defaults) = job(r#"["sh", "-c", "python report.py"]"#);
+        assert!(
+            defaults.contains(&"podcheck.dev/sigterm: ignore".to_string()),
+            "{defaults:?}"
+        );
+        let (_, defaults) = job(r#"["bash", "-c", "python report.py"]"#);
+        assert!(
+            defaults.contains(&"podcheck.dev/sigterm: exit:143".to_string()),
+            "{defaults:?}"
+        );
+    }
+
     #[test]
     fn no_script_makes_the_reader_panic() {
         // Every string of up to four characters over the shell's special characters.
