@@ -549,7 +549,10 @@ mod tests {
     fn the_reader_takes_a_jobs_exit_code_from_its_script_or_says_it_assumes_0() {
         let (code, defaults) = job(r#"["sh", "-c", "python report.py; exit 42"]"#);
         assert_eq!(code, 42);
-        assert!(!defaults.iter().any(|d| d.contains("exit-code")), "{defaults:?}");
+        assert!(
+            !defaults.iter().any(|d| d.contains("exit-code")),
+            "{defaults:?}"
+        );
         for command in [
             r#"["sh", "-c", "python report.py && exit 42"]"#,
             r#"["python", "report.py"]"#,
