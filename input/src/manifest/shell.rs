@@ -391,24 +391,52 @@ pub fn keeps_shell(command: &[String], args: &[String]) -> bool {
 }
 
 /// The exit code a shell script ends with, when its last command is `exit N` with a literal
-/// `N` run unconditionally (after `;` or a newline, or alone): every shell exits with `N`
-/// there, whatever ran before. `None` otherwise (no `-c` script, a script the reader does not
-/// parse, `exit` without a number or after `&&`/`||`, another last command).
+/// `N` that surely runs: after `;` or a newline, or alone, or after `&&` from commands that
+/// cannot fail (`echo`, `true`, `:`, `sleep` of a literal duration, without redirections:
+/// `echo "Hello world!" && sleep 5 && exit 42`, the Kubernetes docs' Job example). Every
+/// shell exits with `N` there. `None` otherwise (no `-c` script, a script the reader does not
+/// parse, `exit` without a literal number, after `||` or after a command that may fail,
+/// another last command).
 pub fn script_exit_code(command: &[String], args: &[String]) -> Option<i32> {
     let (_, script) = shell_script(command, args)?;
     let list = simple_list(script)?;
     let last = list.last()?;
-    match last.words.as_slice() {
-        [exit, n] if exit == "exit" && last.after == ";" => {
-            let code: i64 = n
-                .parse()
-                .ok()
-                .filter(|_| n.chars().all(|c| c.is_ascii_digit()))?;
-            // The exit status is 8 bits: `exit 256` exits 0.
-            Some((code % 256) as i32)
+    let code: i64 = match last.words.as_slice() {
+        [exit, n] if exit == "exit" && n.chars().all(|c| c.is_ascii_digit()) => n.parse().ok()?,
+        _ => return None,
+    };
+    // Back along the `&&` chain that leads to the `exit`: each command must succeed.
+    let mut i = list.len() - 1;
+    while list[i].after == "&&" {
+        i -= 1;
+        if !cannot_fail(&list[i]) {
+            return None;
         }
-        _ => None,
     }
+    if list[i].after == "||" {
+        return None;
+    }
+    // The exit status is 8 bits: `exit 256` exits 0.
+    Some((code % 256) as i32)
+}
+
+/// A command that exits 0 whatever happens: `echo`, `true`, `:` and `sleep` of literal
+/// durations (`5`, `0.5`, `2m`), without a redirection.
+fn cannot_fail(c: &Simple) -> bool {
+    let duration = |w: &String| {
+        let digits = w.trim_end_matches(['s', 'm', 'h', 'd']);
+        !digits.is_empty()
+            && digits.len() + 1 >= w.len()
+            && digits.chars().all(|c| c.is_ascii_digit() || c == '.')
+            && digits.chars().filter(|c| *c == '.').count() <= 1
+            && digits.chars().any(|c| c.is_ascii_digit())
+    };
+    !c.redirects
+        && match c.words.split_first() {
+            Some((w, _)) if matches!(w.as_str(), "echo" | "true" | ":") => true,
+            Some((w, rest)) if w == "sleep" => !rest.is_empty() && rest.iter().all(duration),
+            _ => false,
+        }
 }
 
 #[cfg(test)]
@@ -521,6 +549,15 @@ mod tests {
         assert_eq!(code("exit 0"), Some(0));
         assert_eq!(code("exit 256"), Some(0));
         assert_eq!(code("python report.py && exit 1"), None);
+        assert_eq!(
+            code("echo \"Hello world!\" && sleep 5 && exit 42"),
+            Some(42)
+        );
+        assert_eq!(code("python x; true && sleep 1m && exit 3"), Some(3));
+        assert_eq!(code("echo hi > /log && exit 3"), None);
+        assert_eq!(code("sleep $T && exit 3"), None);
+        assert_eq!(code("sleep 5x && exit 3"), None);
+        assert_eq!(code("false || echo hi && exit 3"), None);
         assert_eq!(code("python report.py || exit 1"), None);
         assert_eq!(code("python report.py; exit $RC"), None);
         assert_eq!(code("python report.py; exit"), None);
