@@ -298,6 +298,49 @@ pub struct Finding {
     /// The workload the finding is about (which may not be the plan's target) and, where
     /// the fix is in one, its container ([`about::about`]).
     pub about: about::About,
+    /// The annotations' defaults the finding rests on ([`assumed_in`]): empty where the
+    /// manifests say everything the scenario reads.
+    pub assuming: Vec<manifest::Assumed>,
+}
+
+/// `assuming …` lines for a finding's [`Finding::assuming`], one per container (or Service):
+/// `assuming podcheck.dev/sigterm: ignore, podcheck.dev/boot-seconds: 5 (Deployment/worker
+/// container app)`.
+pub fn assuming_lines(assuming: &[manifest::Assumed]) -> Vec<String> {
+    let mut groups: Vec<(String, Vec<&str>)> = Vec::new();
+    for a in assuming {
+        let whose = match &a.container {
+            Some(c) => format!("{} container {c}", a.object),
+            None => a.object.clone(),
+        };
+        match groups.iter_mut().find(|(w, _)| *w == whose) {
+            Some((_, list)) => list.push(&a.annotation),
+            None => groups.push((whose, vec![&a.annotation])),
+        }
+    }
+    groups
+        .into_iter()
+        .map(|(whose, list)| format!("assuming {} ({whose})", list.join(", ")))
+        .collect()
+}
+
+/// The annotations' defaults of `defaults` (an application's, [`Reading::defaults`]) that a
+/// finding of `scenario` may rest on. Which of them matter to which property is not worked
+/// out, so this is every default of the workloads in the scenario (its cone of influence,
+/// where it has one) and of the Service when the scenario holds one: more than a finding
+/// needs, never less.
+pub fn assumed_in(scenario: &Scenario, defaults: &[manifest::Assumed]) -> Vec<manifest::Assumed> {
+    defaults
+        .iter()
+        .filter(|d| {
+            if d.object.starts_with("Service/") {
+                scenario.service.iter().next().is_some()
+            } else {
+                scenario.workloads.iter().any(|w| w.name() == d.name())
+            }
+        })
+        .cloned()
+        .collect()
 }
 
 /// A violated property that is Kubernetes' own behaviour whatever the manifests say: not a
@@ -360,6 +403,7 @@ pub fn findings(
             sentence: p.def.sentence.to_string(),
             trace_steps: p.trace_steps(),
             trace,
+            assuming: Vec::new(),
         });
     }
     Ok((found, behaviour))
@@ -489,6 +533,8 @@ pub struct Prepared {
     notes: Vec<String>,
     /// Per application, the reader's warnings.
     read_warnings: Vec<Vec<String>>,
+    /// Per application, the annotations' defaults the reader took.
+    defaults: Vec<Vec<manifest::Assumed>>,
     /// Per plan scenario, its application's index.
     app_of: Vec<usize>,
 }
@@ -678,6 +724,7 @@ impl Check {
             let (p, na) = planned(&app.name, &base, &plans, &reading.plans, self.size.no_cone);
             out.applications.push(app.name.clone());
             out.read_warnings.push(reading.warnings);
+            out.defaults.push(reading.defaults);
             out.app_of.extend(p.iter().map(|_| k));
             out.planned.extend(p);
             out.not_applicable.extend(na);
@@ -696,6 +743,7 @@ impl Check {
             notes,
             mut read_warnings,
             app_of,
+            defaults,
             ..
         } = prepared;
         let mut report = Report {
@@ -731,7 +779,11 @@ impl Check {
             } else {
                 not_started(&p.scenario)?
             };
-            let (findings, behaviours) = findings(p, &r, self.trace_format)?;
+            let (mut findings, behaviours) = findings(p, &r, self.trace_format)?;
+            let assuming = assumed_in(&p.scenario, &defaults[app_of[i]]);
+            for f in &mut findings {
+                f.assuming.clone_from(&assuming);
+            }
             let traces = if self.traces {
                 r.properties
                     .iter()
@@ -905,9 +957,13 @@ impl Report {
         );
         for f in &self.findings {
             msg.push_str(&format!(
-                "\n\nfinding in {}: {}: {}\n{}",
-                f.scenario, f.property, f.sentence, f.trace
+                "\n\nfinding in {}: {}: {}",
+                f.scenario, f.property, f.sentence
             ));
+            for l in assuming_lines(&f.assuming) {
+                msg.push_str(&format!("\n  {l}"));
+            }
+            msg.push_str(&format!("\n{}", f.trace));
         }
         for s in &self.incomplete {
             msg.push_str(&format!("\n\nincomplete: {s} stopped at a bound"));

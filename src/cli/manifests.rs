@@ -117,6 +117,18 @@ struct JsonFinding<'a> {
     /// The shortest counterexample in `--trace-format`: a string (text, mermaid, dot) or
     /// the JSON of the trace (json, itf).
     trace: serde_json::Value,
+    /// The annotations' defaults the finding rests on (empty: none).
+    assuming: Vec<JsonAssumed<'a>>,
+}
+
+#[derive(Serialize)]
+struct JsonAssumed<'a> {
+    /// `kind/name`: `Deployment/web`, `Service/web`.
+    object: &'a str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    container: Option<&'a str>,
+    /// The annotation with the default taken: `podcheck.dev/boot-seconds: 5`.
+    annotation: &'a str,
 }
 
 #[derive(Serialize)]
@@ -206,6 +218,8 @@ struct JsonReport<'a> {
     not_applicable: Vec<JsonNotApplicable<'a>>,
     scenarios: Vec<JsonPlanScenario<'a>>,
     findings: usize,
+    /// Of the findings, those that rest on an annotation's default.
+    findings_assuming: usize,
     kubernetes_behaviours: usize,
 }
 
@@ -302,6 +316,9 @@ impl Observer for Printer {
                 say!("finding: {}: {}: {}", f.scenario, f.property, f.sentence);
                 if let Some(about) = about_line(&f.about) {
                     say!("{about}");
+                }
+                for l in podcheck::assuming_lines(&f.assuming) {
+                    say!("  {l}");
                 }
                 say!("{}", f.trace);
             }
@@ -433,6 +450,10 @@ pub fn run(a: ManifestArgs) -> Result<ExitCode, BadInput> {
     let results = &printer.results;
     let n_findings: usize = results.iter().map(|c| c.findings.len()).sum();
     let k_scenarios = results.iter().filter(|c| !c.findings.is_empty()).count();
+    let n_assuming: usize = results
+        .iter()
+        .map(|c| c.findings.iter().filter(|f| !f.assuming.is_empty()).count())
+        .sum();
     let n_behaviour: usize = results.iter().map(|c| c.behaviours.len()).sum();
     let n_warnings: usize = results.iter().map(|c| c.result.warnings.len()).sum();
     let one_state = results
@@ -486,6 +507,15 @@ pub fn run(a: ManifestArgs) -> Result<ExitCode, BadInput> {
                             container: f.about.container.as_deref(),
                             trace_steps: f.trace_steps,
                             trace: trace_value(&f.trace, a.trace_format),
+                            assuming: f
+                                .assuming
+                                .iter()
+                                .map(|d| JsonAssumed {
+                                    object: &d.object,
+                                    container: d.container.as_deref(),
+                                    annotation: &d.annotation,
+                                })
+                                .collect(),
                         })
                         .collect(),
                     kubernetes_behaviour: c
@@ -500,6 +530,7 @@ pub fn run(a: ManifestArgs) -> Result<ExitCode, BadInput> {
                 })
                 .collect(),
             findings: n_findings,
+            findings_assuming: n_assuming,
             kubernetes_behaviours: n_behaviour,
         };
         say!(
@@ -521,8 +552,14 @@ pub fn run(a: ManifestArgs) -> Result<ExitCode, BadInput> {
         if incomplete > 0 {
             tail.push_str(&format!("; {incomplete} incomplete"));
         }
+        // The findings that rest on an annotation's default, apart from the others.
+        let assuming = if n_assuming > 0 {
+            format!(" ({n_assuming} resting on assumed defaults)")
+        } else {
+            String::new()
+        };
         say!(
-            "{}, {}: {} in {}; {}; {} vacuous{tail}",
+            "{}, {}: {} in {}{assuming}; {}; {} vacuous{tail}",
             plural(report.applications().len(), "application", "applications"),
             plural(results.len(), "plan scenario", "plan scenarios"),
             plural(n_findings, "finding", "findings"),

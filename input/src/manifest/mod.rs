@@ -14,12 +14,16 @@
 //! What YAML cannot say — how long the program boots, what SIGTERM does, which probes check
 //! an external dependency, the kube-proxy lag — comes from annotations under one prefix,
 //! [`PREFIX`], on the pod template (or the Pod, or the Service), with defaults that lean
-//! toward finding problems; [`Reading::assumed`] lists each default taken.
+//! toward finding problems, but for what only the annotation can say (no probe checks the
+//! external dependency unless it says which); [`Reading::assumed`] lists each default taken,
+//! and [`Reading::defaults`] the annotations' defaults by object, for the findings to name
+//! what they rest on.
 //!
 //! Every error names the file, line, column and field path in the user's words, and a field
 //! the API types do not know (`readinesProbe`) is a warning naming the closest known one.
 
 pub mod quantity;
+pub mod shell;
 pub mod tree;
 
 use crate::spec::{self, ClaimSpec, Container, Scenario, Workload, MAX_SECONDS};
@@ -78,10 +82,10 @@ pub const PREFIX: &str = "podcheck.dev/";
 /// `.<container>` to apply to one container only.
 pub const ANNOTATIONS: &[(&str, &str)] = &[
     ("boot-seconds", "seconds from start until the program answers probes and requests (default 5)"),
-    ("sigterm", "`exit`, `exit:<code>` or `ignore` (default: `ignore` for an `sh -c`/`bash -c` wrapper that does not `exec`, else `exit:143`)"),
-    ("probe-checks-dependency", "which probes also check the external dependency: a list of `startup`, `readiness`, `liveness`, or `none` (default: every probe that is not a tcpSocket probe)"),
+    ("sigterm", "`exit`, `exit:<code>` or `ignore` (default: `ignore` for an `sh -c`/`bash -c` wrapper that keeps the shell as PID 1, or where the image's shell decides, else `exit:143`)"),
+    ("probe-checks-dependency", "which probes also check the external dependency: a list of `startup`, `readiness`, `liveness`, or `none` (default: none)"),
     ("exit-after-seconds", "the program exits on its own this long after start (default: a Job's containers and init containers that are not sidecars after 10 s, others never)"),
-    ("exit-code", "the code of that exit (default 0)"),
+    ("exit-code", "the code of that exit (default: the `N` of an `sh -c` script that ends with `exit N`, else 0)"),
     ("memory-usage-mi", "memory the program uses once up, in MiB (default 0)"),
     ("pre-stop-seconds", "how long a preStop exec, httpGet or tcpSocket hook runs (default 0; `sleep N` is read from the command)"),
     ("post-start-seconds", "how long a postStart exec, httpGet or tcpSocket hook runs (default 0)"),
@@ -108,6 +112,9 @@ pub struct Reading {
     pub ignored: Vec<String>,
     /// The defaults taken for what YAML cannot say.
     pub assumed: Vec<String>,
+    /// The annotations under [`PREFIX`] whose default was taken, by object and container:
+    /// what a finding about those objects rests on.
+    pub defaults: Vec<Assumed>,
     /// Fields accepted but not used by the model, as `file:line: kind/name: path`.
     pub unused: Vec<String>,
     /// The fault plans each workload asked for with `podcheck.dev/plans` on its own metadata;
@@ -155,6 +162,26 @@ impl Placed {
             }
         }
         here.is_some_and(|t| t.node != Node::Null)
+    }
+}
+
+/// An annotation's default taken for an object (a workload's container, or a Service).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Assumed {
+    /// `kind/name`, as the manifest names it (`Deployment/web`, `Service/web`).
+    pub object: String,
+    /// The container, for a container's annotation.
+    pub container: Option<String>,
+    /// The annotation with the value taken: `podcheck.dev/boot-seconds: 5`.
+    pub annotation: String,
+}
+
+impl Assumed {
+    /// The object's name: the workload's or the Service's name in the scenario.
+    pub fn name(&self) -> &str {
+        self.object
+            .split_once('/')
+            .map_or(self.object.as_str(), |(_, n)| n)
     }
 }
 
@@ -267,6 +294,7 @@ struct Reader {
     warnings: Vec<String>,
     ignored: Vec<String>,
     assumed: Vec<String>,
+    defaults: Vec<Assumed>,
     unused: Vec<String>,
 }
 
@@ -742,30 +770,13 @@ fn selector_selects(
     Ok(true)
 }
 
-/// An `sh -c`/`bash -c` wrapper whose script does not `exec` the program: the shell is PID 1,
-/// and a shell does not forward SIGTERM to its child (kubernetes#127188), so the program is
-/// only stopped by SIGKILL at the end of the grace period. (bash and recent dash exec a
-/// script that is one simple command by themselves; the reader does not count on it, and
-/// `podcheck.dev/sigterm: exit` says otherwise.)
+/// An `sh -c`/`bash -c` wrapper that keeps the shell as PID 1: the shell does not forward
+/// SIGTERM to its child (kubernetes#127188), so the program is only stopped by SIGKILL at the
+/// end of the grace period. Each shell's own rule for running its `-c` string's last command
+/// with exec, and where the image decides (then the shell is taken to stay), is in
+/// [`shell`].
 pub fn shell_wrapper_without_exec(command: &[String], args: &[String]) -> bool {
-    let argv: Vec<&str> = command.iter().chain(args).map(|s| s.as_str()).collect();
-    let Some(first) = argv.first() else {
-        return false;
-    };
-    let shell = first.rsplit('/').next().unwrap_or(first);
-    if !matches!(shell, "sh" | "bash" | "ash" | "dash" | "zsh" | "ksh") {
-        return false;
-    }
-    let Some(c) = argv
-        .iter()
-        .position(|a| a.starts_with('-') && !a.starts_with("--") && a.contains('c'))
-    else {
-        return false;
-    };
-    let script = argv.get(c + 1).copied().unwrap_or("");
-    !script
-        .split(|ch: char| ch.is_whitespace() || ch == ';' || ch == '&' || ch == '|')
-        .any(|w| w == "exec")
+    shell::keeps_shell(command, args)
 }
 
 /// The most memory `podcheck.dev/memory-usage-mi` may give: 1 PiB, far above any node, so
@@ -1788,7 +1799,7 @@ impl Reader {
             }
             None => {
                 if let Some(d) = default {
-                    self.assume(doc, c, &format!("{PREFIX}{field}: {d}"));
+                    self.assume_default(doc, c, field, &d.to_string(), "");
                 }
                 Ok(default)
             }
@@ -1798,6 +1809,17 @@ impl Reader {
     fn assume(&mut self, doc: &Doc, c: &str, what: &str) {
         self.assumed
             .push(format!("{} container {c}: {what}", doc.what));
+    }
+
+    /// The default `value` of the annotation `field` taken for container `c`, with why (` (…)`
+    /// or empty): listed in [`Reading::assumed`] and in [`Reading::defaults`].
+    fn assume_default(&mut self, doc: &Doc, c: &str, field: &str, value: &str, why: &str) {
+        self.assume(doc, c, &format!("{PREFIX}{field}: {value}{why}"));
+        self.defaults.push(Assumed {
+            object: doc.what.clone(),
+            container: Some(c.to_string()),
+            annotation: format!("{PREFIX}{field}: {value}"),
+        });
     }
 
     fn container(
@@ -1907,16 +1929,12 @@ impl Reader {
             if handlers != 1 {
                 return Err(doc.err(&here, "Required value: must specify exactly one handler type (exec, httpGet, tcpSocket or grpc)"));
             }
-            let dependency = match &checks {
-                Some(set) => set.iter().any(|s| s == short),
-                None => {
-                    let d = p.tcp_socket.is_none();
-                    if d {
-                        self.assume(doc, n, &format!("{PREFIX}probe-checks-dependency: the {short} probe checks the external dependency"));
-                    }
-                    d
-                }
-            };
+            // Only the annotation says that a probe checks the external dependency: a probe
+            // of its own process (`mysqladmin ping`, a ZooKeeper `ruok`) does not, and the
+            // probe's handler cannot tell the two apart.
+            let dependency = checks
+                .as_ref()
+                .is_some_and(|set| set.iter().any(|s| s == short));
             let i32f = |path: &str, v: Option<i32>, d: i64, lo: i64| -> Result<i64, String> {
                 ranged(
                     doc,
@@ -2068,8 +2086,15 @@ impl Reader {
         )?;
         if let Some((key, v)) = notes.get("exit-code", Some(n)) {
             app.exit_code = exit_code(v).map_err(|e| notes.err(doc, &key, e))?;
+        } else if let Some(code) = app
+            .exit_after_seconds
+            .and(shell::script_exit_code(&command, &args))
+        {
+            // A program that exits on its own, run by a script that ends with `exit N`: the
+            // shell exits N, in every shell.
+            app.exit_code = code;
         } else if runs_to_completion {
-            self.assume(doc, n, &format!("{PREFIX}exit-code: 0"));
+            self.assume_default(doc, n, "exit-code", "0", "");
         }
         if let Some((key, v)) = notes.get("memory-usage-mi", Some(n)) {
             app.memory_usage_mi = match v.trim().parse::<u64>() {
@@ -2114,14 +2139,16 @@ impl Reader {
                     }
                 },
             },
-            None if shell_wrapper_without_exec(&command, &args) => {
-                self.assume(doc, n, &format!("{PREFIX}sigterm: ignore (the command is a shell wrapper that does not exec: the shell as PID 1 does not forward SIGTERM)"));
-                spec::OnSigterm::Ignore
-            }
-            None => {
-                self.assume(doc, n, &format!("{PREFIX}sigterm: exit:143"));
-                spec::OnSigterm::Exit(143)
-            }
+            None => match shell::wrapper(&command, &args) {
+                shell::Wrapper::KeepsShell(why) => {
+                    self.assume_default(doc, n, "sigterm", "ignore", &format!(" (a shell wrapper without `exec`: {why}; a shell that stays PID 1 does not forward SIGTERM)"));
+                    spec::OnSigterm::Ignore
+                }
+                _ => {
+                    self.assume_default(doc, n, "sigterm", "exit:143", "");
+                    spec::OnSigterm::Exit(143)
+                }
+            },
         };
         let mut probes = probes.into_iter();
         Ok(Container {
@@ -2416,13 +2443,29 @@ impl Reader {
             };
             match notes.get("proxy-lag-seconds", None) {
                 Some((key, v)) => {
-                    let n: i64 = v.trim().parse().map_err(|_| notes.err(d, &key, format!("must be a whole number of seconds, not `{v}`")))?;
+                    let n: i64 = v.trim().parse().map_err(|_| {
+                        notes.err(
+                            d,
+                            &key,
+                            format!("must be a whole number of seconds, not `{v}`"),
+                        )
+                    })?;
                     if n < 0 || n > MAX_SECONDS as i64 {
                         return Err(notes.err(d, &key, format!("must be 0 to {MAX_SECONDS} seconds (the model's clock holds durations up to that many seconds), not {n}")));
                     }
                     cluster.proxy_lag_seconds = n as u16;
                 }
-                None => self.assumed.push(format!("{}: {PREFIX}proxy-lag-seconds: {} (each kube-proxy may lag this long behind the EndpointSlice)", d.what, cluster.proxy_lag_seconds)),
+                None => {
+                    self.assumed.push(format!("{}: {PREFIX}proxy-lag-seconds: {} (each kube-proxy may lag this long behind the EndpointSlice)", d.what, cluster.proxy_lag_seconds));
+                    self.defaults.push(Assumed {
+                        object: d.what.clone(),
+                        container: None,
+                        annotation: format!(
+                            "{PREFIX}proxy-lag-seconds: {}",
+                            cluster.proxy_lag_seconds
+                        ),
+                    });
+                }
             }
             service = Some(spec::ServiceSpec {
                 selects,
@@ -2538,6 +2581,7 @@ impl Reader {
             warnings: self.warnings,
             ignored: self.ignored,
             assumed: self.assumed,
+            defaults: self.defaults,
             unused: self.unused,
             plans,
             placed: workloads
