@@ -242,21 +242,18 @@ pub fn reduce(s: &Scenario, full: &[Vec<PodPlace>], places: Places) -> Option<Co
         let init: Vec<_> = t
             .init_containers
             .iter()
-            .map(|c| c.resources.requests)
+            .map(|c| c.resources.requests.clone())
             .collect();
-        let regular: Vec<_> = t.containers.iter().map(|c| c.resources.requests).collect();
+        let regular: Vec<_> = t
+            .containers
+            .iter()
+            .map(|c| c.resources.requests.clone())
+            .collect();
         let request = podcheck_k8s::scheduling::pod_request(&init, &regular);
         for p in &full[i] {
             let node = p.node.as_deref()?;
             let spec = r.cluster.nodes.iter_mut().find(|n| n.name == node)?;
-            spec.used_by_other_pods.cpu_milli = spec
-                .used_by_other_pods
-                .cpu_milli
-                .saturating_add(request.cpu_milli);
-            spec.used_by_other_pods.memory_mi = spec
-                .used_by_other_pods
-                .memory_mi
-                .saturating_add(request.memory_mi);
+            spec.used_by_other_pods.add(&request);
             for c in t.init_containers.iter().chain(&t.containers) {
                 if !spec.images.contains(&c.image) {
                     spec.images.push(c.image.clone());

@@ -132,10 +132,7 @@ impl Doc<'_> {
     /// An error about the entry `key` of the mapping at `path` (an annotation, whose key has
     /// dots of its own): at the key's line, named as `path[key]`.
     fn err_key(&self, path: &str, key: &str, msg: impl std::fmt::Display) -> String {
-        let mut node = Some(self.tree);
-        for part in path.split('.') {
-            node = node.and_then(|n| n.get(part));
-        }
+        let node = node_at(self.tree, path);
         let loc = match node.map(|n| &n.node) {
             Some(Node::Map(entries)) => entries
                 .iter()
@@ -574,6 +571,27 @@ fn label_key(k: &str) -> Option<String> {
         return Some("name part must be no more than 63 characters".into());
     }
     name_part(name, false)
+}
+
+/// `validateContainerResourceName` (pkg/apis/core/validation): why `name` is not a resource
+/// a container may request, or None. A qualified name; without a domain, one of cpu, memory,
+/// ephemeral-storage and `hugepages-<size>` (`IsStandardContainerResourceName`); with one,
+/// in `kubernetes.io/` or an extended resource name (`IsExtendedResourceName`).
+fn container_resource_name(name: &str) -> Option<String> {
+    if let Some(why) = label_key(name) {
+        return Some(why);
+    }
+    if !name.contains('/') {
+        let standard = matches!(name, "cpu" | "memory" | podcheck_k8s::EPHEMERAL_STORAGE)
+            || podcheck_k8s::is_hugepages(name);
+        return (!standard).then(|| "must be a standard resource for containers (cpu, memory, ephemeral-storage, hugepages-<size>) or an extended resource with a domain, such as example.com/gpu".into());
+    }
+    if podcheck_k8s::is_native_resource(name) {
+        return None;
+    }
+    let extended = podcheck_k8s::is_extended_resource(name)
+        && label_key(&format!("requests.{name}")).is_none();
+    (!extended).then(|| "doesn't follow extended resource name standard".into())
 }
 
 /// `([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]` (empty allowed where `empty` is).
@@ -1818,15 +1836,10 @@ impl Reader {
                 ))
             }
         };
-        let mut resources = spec::ResourceRequirements::default();
-        if let Some(r) = &c.resources {
-            for (part, map, out) in [
-                ("requests", &r.requests, &mut resources.requests),
-                ("limits", &r.limits, &mut resources.limits),
-            ] {
-                *out = self.resources(doc, &format!("{at}.resources.{part}"), map.as_ref())?;
-            }
-        }
+        let resources = match &c.resources {
+            Some(r) => self.container_resources(doc, at, r)?,
+            None => spec::ResourceRequirements::default(),
+        };
         let checks = match notes.get("probe-checks-dependency", Some(n)) {
             Some((key, v)) => {
                 let mut set = Vec::new();
@@ -2119,6 +2132,121 @@ impl Reader {
         })
     }
 
+    /// A container's `resources`, as the API server validates them
+    /// (`ValidateContainerResourceRequirements`, pkg/apis/core/validation) and defaults them
+    /// (`SetDefaults_Pod`: a resource with a limit and no request is requested at its limit).
+    /// Every resource name a container may use is read: cpu, memory, ephemeral-storage,
+    /// `hugepages-<size>`, and domain-prefixed ones (extended resources such as
+    /// `nvidia.com/gpu`).
+    fn container_resources(
+        &mut self,
+        doc: &Doc,
+        at: &str,
+        r: &core::ResourceRequirements,
+    ) -> Result<spec::ResourceRequirements, String> {
+        let base = format!("{at}.resources");
+        let empty = BTreeMap::new();
+        let requests = r.requests.as_ref().unwrap_or(&empty);
+        let limits = r.limits.as_ref().unwrap_or(&empty);
+        let mut hugepages = false;
+        for (part, map) in [("limits", limits), ("requests", requests)] {
+            let path = format!("{base}.{part}");
+            for (name, q) in map {
+                let err = |msg: String| doc.err_key(&path, name, msg);
+                if let Some(why) = container_resource_name(name) {
+                    return Err(err(format!("Invalid value: \"{name}\": {why}")));
+                }
+                // `ValidateResourceQuantityValue`: not negative; an integer resource whole.
+                let whole = quantity::is_whole(&q.0).map_err(&err)?;
+                if podcheck_k8s::is_extended_resource(name) && !whole {
+                    return Err(err(format!(
+                        "Invalid value: \"{}\": must be an integer",
+                        q.0
+                    )));
+                }
+                if podcheck_k8s::is_hugepages(name) {
+                    hugepages = true;
+                    // `validateResourceQuantityHugePageValue`: a whole number of pages.
+                    let page = quantity::value(&name["hugepages-".len()..])
+                        .ok()
+                        .filter(|p| *p > 0);
+                    let (n, d) = quantity::exact(&q.0).map_err(&err)?;
+                    let divisible =
+                        page.is_some_and(|p| n % d == 0 && (n / d) % u128::from(p) == 0);
+                    if !divisible {
+                        return Err(err(format!(
+                            "Invalid value: \"{}\": {} is not positive integer multiple of {name}",
+                            q.0, q.0
+                        )));
+                    }
+                }
+            }
+        }
+        // Requests against limits: a request above its limit is refused; a resource that
+        // cannot be overcommitted (`IsOvercommitAllowed`: hugepages and extended resources)
+        // needs a limit, and its request must equal it.
+        for (name, q) in requests {
+            let path = format!("{base}.requests");
+            let overcommit =
+                podcheck_k8s::is_native_resource(name) && !podcheck_k8s::is_hugepages(name);
+            match limits.get(name) {
+                Some(l) => {
+                    let (a, b) = quantity::exact(&q.0).map_err(|e| doc.err_key(&path, name, e))?;
+                    let (c, d) = quantity::exact(&l.0).map_err(|e| doc.err_key(&path, name, e))?;
+                    // a/b against c/d.
+                    let (x, y) = (a * d, c * b);
+                    if x != y && !overcommit {
+                        return Err(doc.err_key(
+                            &path,
+                            name,
+                            format!(
+                                "Invalid value: \"{}\": must be equal to {name} limit of {}",
+                                q.0, l.0
+                            ),
+                        ));
+                    }
+                    if x > y && !matches!(name.as_str(), "cpu" | "memory") {
+                        return Err(doc.err_key(&path, name, format!("Invalid value: \"{}\": must be less than or equal to {name} limit of {}", q.0, l.0)));
+                    }
+                }
+                None if !overcommit => {
+                    return Err(doc.err_key(&path, name, format!("Required value: Limit must be set for non overcommitable resources (write `limits: {{{name}: {}}}`; the request defaults to the limit)", q.0)));
+                }
+                None => {}
+            }
+        }
+        if hugepages {
+            let cpu_or_memory = [requests, limits]
+                .iter()
+                .any(|m| m.contains_key("cpu") || m.contains_key("memory"));
+            if !cpu_or_memory {
+                return Err(doc.err(&base, "Forbidden: HugePages require cpu or memory"));
+            }
+        }
+        let mut out = spec::ResourceRequirements {
+            requests: self.resources(doc, &format!("{base}.requests"), Some(requests))?,
+            limits: self.resources(doc, &format!("{base}.limits"), Some(limits))?,
+        };
+        // `SetDefaults_Pod`: a limit without a request is the request too.
+        let defaulted: BTreeMap<String, _> = limits
+            .iter()
+            .filter(|(k, _)| !requests.contains_key(*k))
+            .map(|(k, v)| (k.clone(), v.clone()))
+            .collect();
+        let more = self.resources(doc, &format!("{base}.limits"), Some(&defaulted))?;
+        if defaulted.contains_key("cpu") {
+            out.requests.cpu_milli = more.cpu_milli;
+        }
+        if defaulted.contains_key("memory") {
+            out.requests.memory_mi = more.memory_mi;
+        }
+        out.requests.scalar.extend(more.scalar);
+        Ok(out)
+    }
+
+    /// A map of resources (a container's requests or limits, a node's allocatable): cpu in
+    /// millicores, memory in MiB, every other resource in its own unit. A node's `pods` (the
+    /// count of pods it takes) is not modelled: said in the fields not read.
     fn resources(
         &mut self,
         doc: &Doc,
@@ -2127,12 +2255,21 @@ impl Reader {
     ) -> Result<Resources, String> {
         let mut r = Resources::default();
         for (k, q) in m.into_iter().flatten() {
-            let path = format!("{at}.{k}");
+            let err = |e: String| doc.err_key(at, k, e);
             match k.as_str() {
-                "cpu" => r.cpu_milli = quantity::milli(&q.0).map_err(|e| doc.err(&path, e))?,
-                "memory" => r.memory_mi = quantity::mebi(&q.0).map_err(|e| doc.err(&path, e))?,
+                "cpu" => r.cpu_milli = quantity::milli(&q.0).map_err(err)?,
+                "memory" => r.memory_mi = quantity::mebi(&q.0).map_err(err)?,
+                "pods" => {
+                    quantity::value(&q.0).map_err(err)?;
+                    self.unused.push(doc.err_key(
+                        at,
+                        k,
+                        "not modelled: the model's scheduler does not count pods per node (\"Too many pods\")",
+                    ));
+                }
                 _ => {
-                    quantity::milli(&q.0).map_err(|e| doc.err(&path, e))?;
+                    let v = quantity::value(&q.0).map_err(err)?;
+                    r.scalar.insert(k.clone(), v);
                 }
             }
         }
@@ -2601,10 +2738,8 @@ fn used_paths(kind: &str) -> Vec<String> {
                 "restartPolicy",
                 "command.*",
                 "args.*",
-                "resources.requests.cpu",
-                "resources.requests.memory",
-                "resources.limits.cpu",
-                "resources.limits.memory",
+                "resources.requests.*",
+                "resources.limits.*",
                 "startupProbe.*",
                 "readinessProbe.*",
                 "livenessProbe.*",

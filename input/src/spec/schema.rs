@@ -152,10 +152,12 @@ impl NodeSpec {
             allocatable: Resources {
                 cpu_milli,
                 memory_mi: 8192,
+                ..Resources::default()
             },
             used_by_other_pods: Resources {
                 cpu_milli: used_cpu_milli,
                 memory_mi: 0,
+                ..Resources::default()
             },
             labels: BTreeMap::new(),
             taints: Vec::new(),
