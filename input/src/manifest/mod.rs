@@ -8,8 +8,10 @@
 //!
 //! What it reads: multi-document YAML, `kind: List` and any `*List` with `items`, through the
 //! Kubernetes API types of `k8s-openapi` (one release: `v1_37`). Kinds: Pod, Deployment,
-//! ReplicaSet, StatefulSet, Job, Service, PodDisruptionBudget, PersistentVolumeClaim, Node;
-//! every other object is listed as ignored, by `kind/name`.
+//! ReplicaSet, ReplicationController (both checked as a Deployment of one ReplicaSet, without
+//! the rollout plan), StatefulSet, Job, Service, PodDisruptionBudget, PersistentVolumeClaim,
+//! Node; every other object is listed as ignored, by `kind/name` (a DaemonSet with why: its
+//! pods are what `kubectl drain --ignore-daemonsets` leaves).
 //!
 //! What YAML cannot say — how long the program boots, what SIGTERM does, which probes check
 //! an external dependency, the kube-proxy lag — comes from annotations under one prefix,
@@ -68,7 +70,6 @@ const KNOWN_KINDS: &[&str] = &[
     "Event",
     "ControllerRevision",
     "PodTemplate",
-    "ReplicationController",
 ];
 
 /// The prefix of the annotations that say what YAML cannot.
@@ -810,10 +811,11 @@ impl Reader {
             tree: t,
             what: format!("{kind}/{name}"),
         };
-        const KINDS: [&str; 9] = [
+        const KINDS: [&str; 10] = [
             "Pod",
             "Deployment",
             "ReplicaSet",
+            "ReplicationController",
             "StatefulSet",
             "Job",
             "Service",
@@ -828,8 +830,15 @@ impl Reader {
                 }
                 _ => String::new(),
             };
+            let why = if kind == "DaemonSet" {
+                // `kubectl drain --ignore-daemonsets` leaves a DaemonSet's pods on the node
+                // (its controller would put them back at once).
+                "a DaemonSet's pods are what `kubectl drain --ignore-daemonsets` leaves on a node, and the model has no DaemonSet controller: they are not checked".to_string()
+            } else {
+                format!("the model does not read {kind} objects{hint}")
+            };
             self.ignored.push(format!(
-                "{}: {kind}/{name} (the model does not read {kind} objects{hint})",
+                "{}: {kind}/{name} ({why})",
                 located(origin, t.loc, "").trim_end_matches(": ")
             ));
             return Ok(None);
@@ -987,14 +996,59 @@ impl Reader {
                     &labels(&tmpl.metadata),
                 )?;
                 self.warnings.push(format!(
-                    "{}: {}: a ReplicaSet is checked as a Deployment of one ReplicaSet (the model has no ReplicaSet without a Deployment)",
+                    "{}: {}: a ReplicaSet is checked as a Deployment of one ReplicaSet (the model has no ReplicaSet without a Deployment), without the rollout plan (kubectl rollout restart does not act on a ReplicaSet)",
                     origin, doc.what
                 ));
+                ds.no_rollout = true;
                 let w = Workload::Deployment {
                     metadata: spec::Metadata { name: name.clone() },
                     spec: ds,
                 };
                 Object::Workload(doc, Box::new(w), labels(&tmpl.metadata))
+            }
+            "ReplicationController" => {
+                let d = typed!(core::ReplicationController);
+                let s = d.spec.clone().unwrap_or_default();
+                let Some(tmpl) = s.template.clone() else {
+                    return Err(doc.err(
+                        "spec.template",
+                        "Required value: a ReplicationController needs a pod template",
+                    ));
+                };
+                let (pod, replicas) = self.replicated(&doc, &tmpl, s.replicas)?;
+                let mut ds = spec::DeploymentSpec::new(replicas, spec::PodTemplate { spec: pod });
+                if let Some(v) = s.min_ready_seconds {
+                    ds.min_ready_seconds = seconds(&doc, "spec.minReadySeconds", v as i64)?;
+                }
+                // `SetDefaults_ReplicationController`: no selector is the template's labels;
+                // `ValidateReplicationControllerSpec`: a selector that does not select the
+                // template is refused.
+                let tl = labels(&tmpl.metadata);
+                let sel = s.selector.clone().filter(|m| !m.is_empty());
+                if tl.is_empty() && sel.is_none() {
+                    return Err(doc.err(
+                        "spec.selector",
+                        "Required value: a selector, or labels on the pod template",
+                    ));
+                }
+                if let Some(sel) = &sel {
+                    if !map_selects(sel, &tl) {
+                        return Err(doc.err(
+                            "spec.template.metadata.labels",
+                            "Invalid value: `selector` does not match template `labels`",
+                        ));
+                    }
+                }
+                self.warnings.push(format!(
+                    "{}: {}: a ReplicationController is checked as a Deployment of one ReplicaSet (the model has no ReplicationController controller; both keep `replicas` pods of the template), without the rollout plan (kubectl rollout restart does not act on a ReplicationController)",
+                    origin, doc.what
+                ));
+                ds.no_rollout = true;
+                let w = Workload::Deployment {
+                    metadata: spec::Metadata { name: name.clone() },
+                    spec: ds,
+                };
+                Object::Workload(doc, Box::new(w), tl)
             }
             "StatefulSet" => {
                 let d = typed!(apps::StatefulSet);
@@ -1526,7 +1580,7 @@ impl Reader {
         let pod_and_plans: Vec<&str> = pod.iter().copied().chain(["plans"]).collect();
         let places: Vec<(&str, &[&str])> = match kind {
             "Pod" => vec![("metadata.annotations", &pod_and_plans)],
-            "Deployment" | "ReplicaSet" | "StatefulSet" | "Job" => vec![
+            "Deployment" | "ReplicaSet" | "ReplicationController" | "StatefulSet" | "Job" => vec![
                 ("metadata.annotations", &["plans"]),
                 ("spec.template.metadata.annotations", &pod),
             ],
@@ -2359,6 +2413,109 @@ impl Reader {
         }
     }
 
+    /// One warning for each workload no node can take
+    /// ([`crate::spec::placement::no_node_can_take`]), naming the workload, what no node has
+    /// (the labels of its selector, a resource, a toleration) and how to say otherwise. The
+    /// plans leave such a workload out ([`crate::plan`]).
+    fn unplaceable(
+        &mut self,
+        scenario: &Scenario,
+        workloads: &[(Doc, Workload, BTreeMap<String, String>)],
+        given_nodes: bool,
+    ) {
+        let nodes = if given_nodes {
+            "no Node object of the manifests"
+        } else {
+            "neither default node (node-1, node-2: 4 CPUs, 8 GiB, the labels a kubelet sets)"
+        };
+        for (d, w, _) in workloads {
+            let Some(why) = crate::spec::placement::no_node_can_take(scenario, w) else {
+                continue;
+            };
+            let t = w.template();
+            let mut what = Vec::new();
+            if why.contains("node affinity/selector") {
+                let mut sel: Vec<String> = t
+                    .node_selector
+                    .iter()
+                    .map(|(k, v)| format!("{k}={v}"))
+                    .collect();
+                if t.required_node_affinity.is_some() {
+                    sel.push("its required node affinity".into());
+                }
+                what.push(format!(
+                    "{nodes} has the labels of its node selector ({})",
+                    sel.join(", ")
+                ));
+            }
+            let mut short: Vec<String> = scenario
+                .cluster
+                .nodes
+                .iter()
+                .flat_map(|n| crate::spec::placement::refusals(t, n, t.node_name.is_some()))
+                .filter_map(|r| r.strip_prefix("Insufficient ").map(str::to_string))
+                .collect();
+            if !short.is_empty() {
+                short.sort();
+                short.dedup();
+                what.push(format!(
+                    "{nodes} has enough {} in status.allocatable",
+                    short.join(", ")
+                ));
+            }
+            if why.contains("untolerated taint") {
+                what.push(format!("it tolerates no taint that {nodes} has"));
+            }
+            let how = if given_nodes {
+                "give a Node object that can take it (labels, status.allocatable, spec.taints)"
+            } else {
+                "give Node objects in the manifests (kind: Node, with the labels, status.allocatable and spec.taints of your nodes) to check it on your nodes"
+            };
+            self.warnings.push(located(
+                d.origin,
+                d.tree.loc,
+                &format!(
+                    "{}: no node can take its pods ({why}): {}; its pods stay Pending, so no plan acts on it and nothing about it is checked; {how} (docs/manifests.md#nodes)",
+                    d.what,
+                    what.join("; ")
+                ),
+            ));
+        }
+    }
+
+    /// What the model does with the resources beyond cpu and memory, said once: hugepages are
+    /// scheduled against node allocatable and nothing more; ephemeral-storage is checked only
+    /// on nodes that list it.
+    fn scalar_notes(&mut self, scenario: &Scenario) {
+        let mut requested: Vec<&str> = Vec::new();
+        for w in &scenario.workloads {
+            let t = w.template();
+            for c in t.init_containers.iter().chain(&t.containers) {
+                requested.extend(c.resources.requests.scalar.keys().map(String::as_str));
+            }
+        }
+        requested.sort();
+        requested.dedup();
+        let huge: Vec<&str> = requested
+            .iter()
+            .copied()
+            .filter(|n| podcheck_k8s::is_hugepages(n))
+            .collect();
+        if !huge.is_empty() {
+            self.assumed.push(format!("{}: scheduled against the nodes' status.allocatable only; the pages themselves (the hugetlb limit, an emptyDir of medium HugePages) are not modelled", huge.join(", ")));
+        }
+        let storage = podcheck_k8s::EPHEMERAL_STORAGE;
+        if requested.contains(&storage)
+            && scenario
+                .cluster
+                .nodes
+                .iter()
+                .any(|n| !n.allocatable.scalar.contains_key(storage))
+        {
+            self.assumed.push(format!("{storage}: requests of it are checked only against nodes whose status.allocatable lists it (a node that does not say how much it has is taken to have enough)"));
+        }
+    }
+
     fn scenario(
         mut self,
         objects: Vec<Object>,
@@ -2443,7 +2600,8 @@ impl Reader {
             start: spec::Start::Settled,
             ..spec::ClusterSpec::default()
         };
-        if !nodes.is_empty() {
+        let given_nodes = !nodes.is_empty();
+        if given_nodes {
             cluster.nodes = nodes;
         } else {
             self.assumed.push("cluster: no Node given: two nodes of 4 CPUs and 8 GiB, one with 1 CPU and one with 2 CPUs already requested by other pods, labelled as a kubelet labels its node (kubernetes.io/os=linux, kubernetes.io/arch=amd64, kubernetes.io/hostname=<name>)".into());
@@ -2626,6 +2784,8 @@ impl Reader {
             });
             return Err(located_e);
         }
+        self.unplaceable(&scenario, &workloads, given_nodes);
+        self.scalar_notes(&scenario);
         Ok(Reading {
             scenario,
             warnings: self.warnings,
@@ -2769,7 +2929,7 @@ fn used_paths(kind: &str) -> Vec<String> {
             }
             template(&mut v);
         }
-        "ReplicaSet" => {
+        "ReplicaSet" | "ReplicationController" => {
             v.push("spec.replicas".into());
             v.push("spec.minReadySeconds".into());
             template(&mut v);

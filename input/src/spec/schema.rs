@@ -272,6 +272,11 @@ pub struct DeploymentSpec {
     /// at 0 replicas for rollbacks.
     #[serde(default = "ten_u8")]
     pub revision_history_limit: u8,
+    /// `true`: a ReplicaSet or ReplicationController of the manifests, checked as a Deployment
+    /// of one ReplicaSet; `kubectl rollout restart` does not act on one, so the rollout plan
+    /// leaves it out (default false).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub no_rollout: bool,
 }
 
 impl DeploymentSpec {
@@ -284,6 +289,7 @@ impl DeploymentSpec {
             min_ready_seconds: 0,
             progress_deadline_seconds: six_hundred(),
             revision_history_limit: ten_u8(),
+            no_rollout: false,
         }
     }
 }
