@@ -130,6 +130,17 @@ impl Doc<'_> {
         located(self.origin, loc, &format!("{}: {path}: {msg}", self.what))
     }
 
+    /// An error about the entry `key` of the mapping at `path`: `path.key` where the key is a
+    /// plain word (`resources.requests.cpu`), `path[key]` where it has dots or a domain
+    /// (`resources.limits[nvidia.com/gpu]`).
+    fn err_entry(&self, path: &str, key: &str, msg: impl std::fmt::Display) -> String {
+        if key.contains(['.', '/']) {
+            self.err_key(path, key, msg)
+        } else {
+            self.err(&format!("{path}.{key}"), msg)
+        }
+    }
+
     /// An error about the entry `key` of the mapping at `path` (an annotation, whose key has
     /// dots of its own): at the key's line, named as `path[key]`.
     fn err_key(&self, path: &str, key: &str, msg: impl std::fmt::Display) -> String {
@@ -2206,7 +2217,7 @@ impl Reader {
         for (part, map) in [("limits", limits), ("requests", requests)] {
             let path = format!("{base}.{part}");
             for (name, q) in map {
-                let err = |msg: String| doc.err_key(&path, name, msg);
+                let err = |msg: String| doc.err_entry(&path, name, msg);
                 if let Some(why) = container_resource_name(name) {
                     return Err(err(format!("Invalid value: \"{name}\": {why}")));
                 }
@@ -2245,12 +2256,14 @@ impl Reader {
                 podcheck_k8s::is_native_resource(name) && !podcheck_k8s::is_hugepages(name);
             match limits.get(name) {
                 Some(l) => {
-                    let (a, b) = quantity::exact(&q.0).map_err(|e| doc.err_key(&path, name, e))?;
-                    let (c, d) = quantity::exact(&l.0).map_err(|e| doc.err_key(&path, name, e))?;
+                    let (a, b) =
+                        quantity::exact(&q.0).map_err(|e| doc.err_entry(&path, name, e))?;
+                    let (c, d) =
+                        quantity::exact(&l.0).map_err(|e| doc.err_entry(&path, name, e))?;
                     // a/b against c/d.
                     let (x, y) = (a * d, c * b);
                     if x != y && !overcommit {
-                        return Err(doc.err_key(
+                        return Err(doc.err_entry(
                             &path,
                             name,
                             format!(
@@ -2260,11 +2273,11 @@ impl Reader {
                         ));
                     }
                     if x > y && !matches!(name.as_str(), "cpu" | "memory") {
-                        return Err(doc.err_key(&path, name, format!("Invalid value: \"{}\": must be less than or equal to {name} limit of {}", q.0, l.0)));
+                        return Err(doc.err_entry(&path, name, format!("Invalid value: \"{}\": must be less than or equal to {name} limit of {}", q.0, l.0)));
                     }
                 }
                 None if !overcommit => {
-                    return Err(doc.err_key(&path, name, format!("Required value: Limit must be set for non overcommitable resources (write `limits: {{{name}: {}}}`; the request defaults to the limit)", q.0)));
+                    return Err(doc.err_entry(&path, name, format!("Required value: Limit must be set for non overcommitable resources (write `limits: {{{name}: {}}}`; the request defaults to the limit)", q.0)));
                 }
                 None => {}
             }
@@ -2309,13 +2322,13 @@ impl Reader {
     ) -> Result<Resources, String> {
         let mut r = Resources::default();
         for (k, q) in m.into_iter().flatten() {
-            let err = |e: String| doc.err_key(at, k, e);
+            let err = |e: String| doc.err_entry(at, k, e);
             match k.as_str() {
                 "cpu" => r.cpu_milli = quantity::milli(&q.0).map_err(err)?,
                 "memory" => r.memory_mi = quantity::mebi(&q.0).map_err(err)?,
                 "pods" => {
                     quantity::value(&q.0).map_err(err)?;
-                    self.unused.push(doc.err_key(
+                    self.unused.push(doc.err_entry(
                         at,
                         k,
                         "not modelled: the model's scheduler does not count pods per node (\"Too many pods\")",
