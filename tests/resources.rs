@@ -438,3 +438,32 @@ fn request_against_a_node() {
         pod
     );
 }
+
+/// A workload no node can take beside one that runs: the plans act on the one that runs, with
+/// the other left out of their cone (its pods stay Pending in every run), so no plan scenario
+/// warns that the start never settled.
+#[test]
+fn a_workload_no_node_can_take_does_not_haunt_the_others_scenarios() {
+    let api = trainer("          requests: {cpu: 100m}").replace("trainer", "api");
+    let gpu = trainer("          limits: {nvidia.com/gpu: 1}");
+    let dir = TempDir::new("two");
+    let file = dir.write("app.yaml", &format!("{api}---\n{gpu}"));
+    let (code, out, err) = podcheck(&["check", "-f", &file, "--plan", "delete-pod,drain"]);
+    assert_eq!(code, Some(0), "{out}\n{err}");
+    assert!(out.contains(&format!("{file}: delete-pod api  (")), "{out}");
+    assert!(out.contains(&format!("{file}: drain api  (")), "{out}");
+    assert!(!out.contains("trainer  ("), "{out}");
+    assert_eq!(err.matches("warning: ").count(), 1, "{err}");
+    assert!(
+        err.contains("Deployment/trainer: no node can take its pods"),
+        "{err}"
+    );
+    assert!(!err.contains("never settled"), "{err}");
+    assert!(!err.contains("nothing was checked"), "{err}");
+    // With the whole application in each scenario, the Pending pods are there, and said.
+    let (_, _, err) = podcheck(&["check", "-f", &file, "--plan", "delete-pod", "--no-cone"]);
+    assert!(
+        err.contains("never settled (trainer has 0 of 1 pods Ready)"),
+        "{err}"
+    );
+}
