@@ -206,11 +206,17 @@ fn a_workload_not_settled_or_not_quiet_stays_in_every_cone() {
     let text = [independent(), job.to_string()].concat();
     let c = cones(&text, Plan::DeletePod);
     assert_eq!(c["manifests: delete-pod a"], ["a", "report"]);
-    // A pod that cannot be placed waits for capacity that a plan's pods free or take.
-    let big = deployment("big", "big", 1, None).replace("cpu: 100m", "cpu: \"64\"");
+    // A pod that cannot be placed in the settled cluster, though an empty node could take it,
+    // waits for capacity that a plan's pods free or take.
+    let big = deployment("big", "big", 1, None).replace("cpu: 100m", "cpu: 2950m");
     let text = [independent(), big].concat();
     let c = cones(&text, Plan::DeletePod);
     assert_eq!(c["manifests: delete-pod a"], ["a", "big"]);
+    // One that no node can take, even empty, stays Pending in every run: left out.
+    let huge = deployment("huge", "huge", 1, None).replace("cpu: 100m", "cpu: \"64\"");
+    let text = [independent(), huge].concat();
+    let c = cones(&text, Plan::DeletePod);
+    assert_eq!(c["manifests: delete-pod a"], ["a"]);
 }
 
 /// (scenario, property, verdict).

@@ -150,8 +150,22 @@ fn deployment_and_service_field_by_field() {
     // The reader adds no fault: the plans do, one scenario each; the delete-pod plan's is
     // `kubectl delete pod` of a Ready pod of web with its own grace period.
     assert!(s.faults.is_empty(), "{:?}", s.faults);
+    // Its nodeSelector `disk: ssd` matches neither default node: the reader says so once and
+    // the plans leave it out; on nodes labelled so, the delete-pod plan acts on it.
+    assert!(
+        r.warnings
+            .iter()
+            .any(|w| w.contains("Deployment/web: no node can take its pods")
+                && w.contains("disk=ssd")),
+        "{:?}",
+        r.warnings
+    );
+    let mut on_ssd = s.clone();
+    for n in &mut on_ssd.cluster.nodes {
+        n.labels.insert("disk".into(), "ssd".into());
+    }
     let planned = podcheck_input::plan::plan_scenarios(
-        s,
+        &on_ssd,
         &[podcheck_input::plan::Plan::DeletePod],
         &podcheck_model::cluster::first_pod_nodes,
     );
@@ -976,7 +990,11 @@ fn shell_wrappers() {
 #[test]
 fn cli_checks_manifests_and_refuses_the_wrong_file() {
     let dir = TempDir::new("manifests");
-    let web = dir.write("web.yaml", WEB);
+    // With a node its nodeSelector (`disk: ssd`) matches.
+    let web = dir.write(
+        "web.yaml",
+        &format!("{WEB}---\napiVersion: v1\nkind: Node\nmetadata: {{name: ssd-1, labels: {{disk: ssd}}}}\nstatus: {{allocatable: {{cpu: \"8\", memory: 16Gi}}}}\n"),
+    );
     let out = bin::podcheck(&["check", "-f", &web, "--verbose", "--plan", "delete-pod"]);
     let stdout = String::from_utf8_lossy(&out.stdout);
     let stderr = String::from_utf8_lossy(&out.stderr);
@@ -992,14 +1010,15 @@ fn cli_checks_manifests_and_refuses_the_wrong_file() {
     assert!(stderr.contains("assumed"), "{stderr}");
     assert!(stderr.contains("fields accepted but not read"), "{stderr}");
     assert_ne!(out.status.code(), Some(2), "{stderr}");
-    // Nothing can happen from the settled start (the only node's NoExecute taint keeps the
-    // StatefulSet's pods off it): said, not passed off as a clean bill.
+    // No node can take the StatefulSet's pods (the only node's NoExecute taint keeps them
+    // off it): said once, and that nothing was checked, not passed off as a clean bill.
     let db = dir.write("db.yaml", DB);
     let out = bin::podcheck(&["check", "-f", &db, "--plan", "delete-pod"]);
+    let err = String::from_utf8_lossy(&out.stderr);
     assert!(
-        String::from_utf8_lossy(&out.stderr).contains("only the start state was explored"),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
+        err.contains("no node can take its pods")
+            && err.contains("nothing was checked about any workload"),
+        "{err}"
     );
     // A manifest given as a scenario list.
     let out = bin::podcheck(&["check", "--catalogue", &web]);

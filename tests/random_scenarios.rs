@@ -74,6 +74,7 @@ fn container(name: &'static str) -> impl Strategy<Value = Container> {
                     requests: Resources {
                         cpu_milli: cpu,
                         memory_mi: 0,
+                        ..Resources::default()
                     },
                     limits: Resources::default(),
                 },

@@ -71,6 +71,13 @@
 //! `deleted_leads_to_gone`, `rollout_completes` the target's; `recovered_dependency_leads_to_ready`
 //! the pods made not Ready by the outage, whose workloads are in it.
 //!
+//! A workload that no node can take ([`crate::spec::placement`]: not even a node with none of
+//! the scenario's pods on it) is left out too, unless it shares a budget or a claim with the
+//! cone: its pods stay Pending in every run of the whole scenario, since no fault adds a node,
+//! capacity or a label, so they hold no capacity, have no endpoint and do nothing the cone's
+//! pods read. The verdicts about its own Pending pods are not kept: the reader has said once
+//! that nothing about it is checked, and no plan acts on it.
+//!
 //! # Where it would not be exact, and what is done
 //!
 //! A node plan on a node that also holds pods of other workloads would evict or stop those
@@ -80,6 +87,7 @@
 //! without the cone have the same verdicts. The scenario says which workloads it left out
 //! ([`Coned::left_out`]), and `--no-cone` checks every scenario with the whole application.
 
+use crate::spec::placement::no_node_can_take;
 use crate::spec::{Fault, Scenario, SettlePlacement, Workload};
 use std::collections::BTreeSet;
 
@@ -112,10 +120,13 @@ pub fn cone(s: &Scenario, places: &[Vec<PodPlace>]) -> BTreeSet<usize> {
     let n = s.workloads.len();
     let index = |name: &str| s.workloads.iter().position(|w| w.name() == name);
     let mut keep: BTreeSet<usize> = (0..n).filter(|&i| !quiet(s, i, places)).collect();
+    // A workload no node can take has no endpoint in any run: it shares nothing through the
+    // Service.
     let service: Vec<usize> = s
         .service
         .iter()
         .flat_map(|v| v.selects.iter().filter_map(|w| index(w)))
+        .filter(|&i| no_node_can_take(s, &s.workloads[i]).is_none())
         .collect();
     let on_node = |node: &str| -> Vec<usize> {
         (0..n)
@@ -190,7 +201,8 @@ pub fn cone(s: &Scenario, places: &[Vec<PodPlace>]) -> BTreeSet<usize> {
 /// Whether workload `i` does nothing by itself once settled: a Deployment, StatefulSet or
 /// bare pod whose pods are all bound and Ready in the settled cluster, as many as it wants,
 /// and whose programs neither exit nor outgrow their memory by themselves, with images that
-/// can be pulled.
+/// can be pulled; or one whose pods no node can take
+/// ([`crate::spec::placement::no_node_can_take`]), which stay Pending.
 fn quiet(s: &Scenario, i: usize, places: &[Vec<PodPlace>]) -> bool {
     let w = &s.workloads[i];
     let wanted = match w {
@@ -199,6 +211,11 @@ fn quiet(s: &Scenario, i: usize, places: &[Vec<PodPlace>]) -> bool {
         Workload::Pod { .. } => 1,
         Workload::Job { .. } | Workload::StaticPod { .. } => return false,
     };
+    // Its pods stay Pending in every run: no node can take one even with nothing else of the
+    // scenario on it, and no fault adds a node, capacity or a label.
+    if no_node_can_take(s, w).is_some() {
+        return true;
+    }
     let t = w.template();
     let calm = t
         .containers
@@ -246,21 +263,21 @@ pub fn reduce(s: &Scenario, full: &[Vec<PodPlace>], places: Places) -> Option<Co
         let init: Vec<_> = t
             .init_containers
             .iter()
-            .map(|c| c.resources.requests)
+            .map(|c| c.resources.requests.clone())
             .collect();
-        let regular: Vec<_> = t.containers.iter().map(|c| c.resources.requests).collect();
+        let regular: Vec<_> = t
+            .containers
+            .iter()
+            .map(|c| c.resources.requests.clone())
+            .collect();
         let request = podcheck_k8s::scheduling::pod_request(&init, &regular);
         for p in &full[i] {
-            let node = p.node.as_deref()?;
+            // A pod of a workload no node can take holds nothing anywhere.
+            let Some(node) = p.node.as_deref() else {
+                continue;
+            };
             let spec = r.cluster.nodes.iter_mut().find(|n| n.name == node)?;
-            spec.used_by_other_pods.cpu_milli = spec
-                .used_by_other_pods
-                .cpu_milli
-                .saturating_add(request.cpu_milli);
-            spec.used_by_other_pods.memory_mi = spec
-                .used_by_other_pods
-                .memory_mi
-                .saturating_add(request.memory_mi);
+            spec.used_by_other_pods.add(&request);
             for c in t.init_containers.iter().chain(&t.containers) {
                 if !spec.images.contains(&c.image) {
                     spec.images.push(c.image.clone());

@@ -21,10 +21,16 @@
 //! out with their settled pods' requests held on their nodes, where that is exact.
 
 use crate::cone::{self, Places, PodPlace};
+use crate::spec::placement::no_node_can_take;
 use crate::spec::{Expectation, Fault, Scenario, Start, Verdict, Workload};
 use std::collections::BTreeMap;
 
 pub use crate::spec::{Plan, OUTAGE_SECONDS};
+
+/// What a plan's reason for leaving a workload out says when no node can take the workload's
+/// pods ([`crate::spec::placement`]): its pods never run, so the plan would check nothing
+/// about it.
+pub const NO_NODE: &str = "no node can take its pods";
 
 /// Where the settled cluster of a scenario (`start: settled`, no fault) places each
 /// workload's first pod: the name of its node, per workload in order, None where no pod of
@@ -65,7 +71,7 @@ impl PlanPromise for Plan {
     /// Whether the plan acts on a workload of this kind.
     fn targets(self, w: &Workload) -> bool {
         match self {
-            Plan::Rollout => matches!(w, Workload::Deployment { .. }),
+            Plan::Rollout => matches!(w, Workload::Deployment { spec, .. } if !spec.no_rollout),
             Plan::DependencyOutage => false,
             Plan::Crash => !matches!(w, Workload::StaticPod { .. }),
             Plan::DeletePod
@@ -139,6 +145,12 @@ pub fn plan_scenarios_for(
         if plan == Plan::DependencyOutage {
             if !base.workloads.iter().any(|w| wants(w.name(), plan)) {
                 why = Some("every workload's podcheck.dev/plans annotation leaves it out".into());
+            } else if base
+                .workloads
+                .iter()
+                .all(|w| no_node_can_take(base, w).is_some())
+            {
+                why = Some(format!("{NO_NODE}, of any workload"));
             } else if checks_dependency(base) {
                 set.scenarios.push(one(
                     &settled_base,
@@ -154,6 +166,11 @@ pub fn plan_scenarios_for(
             }
         }
         for (i, w) in base.workloads.iter().enumerate() {
+            if let (Plan::Rollout, Workload::Deployment { spec, metadata }) = (plan, w) {
+                if spec.no_rollout {
+                    why = Some(format!("{} is a ReplicaSet or ReplicationController, checked as a Deployment: kubectl rollout restart does not act on one", metadata.name));
+                }
+            }
             if !plan.targets(w) {
                 continue;
             }
@@ -162,6 +179,10 @@ pub fn plan_scenarios_for(
                 why = Some(format!(
                     "{name}'s podcheck.dev/plans annotation leaves it out"
                 ));
+                continue;
+            }
+            if let Some(no) = no_node_can_take(base, w) {
+                why = Some(format!("{name}: {NO_NODE} ({no})"));
                 continue;
             }
             let faults = match plan {

@@ -20,12 +20,56 @@
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, HashMap};
 
-/// Requests of cpu (millicores) and memory (MiB).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+/// Requests (or allocatable amounts) of cpu (millicores), memory (MiB) and every other
+/// resource the API knows (the scheduler's `framework.Resource`: `MilliCPU`, `Memory`,
+/// `EphemeralStorage` and `ScalarResources`).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase", default, deny_unknown_fields)]
 pub struct Resources {
     pub cpu_milli: u64,
     pub memory_mi: u64,
+    /// Every other resource, by its API name, in the quantity's own unit as
+    /// `Quantity.Value()` gives it (rounded up): `ephemeral-storage` and `hugepages-<size>` in
+    /// bytes, an extended resource (`nvidia.com/gpu`) in whole units. A name absent is 0.
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    pub scalar: BTreeMap<String, u64>,
+}
+
+impl Resources {
+    /// The amount of the scalar resource `name` (0 where absent).
+    pub fn scalar(&self, name: &str) -> u64 {
+        self.scalar.get(name).copied().unwrap_or(0)
+    }
+
+    /// Adds `other` to these, resource by resource (saturating).
+    pub fn add(&mut self, other: &Resources) {
+        self.cpu_milli = self.cpu_milli.saturating_add(other.cpu_milli);
+        self.memory_mi = self.memory_mi.saturating_add(other.memory_mi);
+        for (k, v) in &other.scalar {
+            let e = self.scalar.entry(k.clone()).or_insert(0);
+            *e = e.saturating_add(*v);
+        }
+    }
+}
+
+/// The resource name of ephemeral local storage (`v1.ResourceEphemeralStorage`).
+pub const EPHEMERAL_STORAGE: &str = "ephemeral-storage";
+
+/// `v1helper.IsHugePageResourceName`: the `hugepages-` prefix.
+pub fn is_hugepages(name: &str) -> bool {
+    name.starts_with("hugepages-")
+}
+
+/// `v1helper.IsNativeResource`: a name without a domain, or in the `kubernetes.io/` domain.
+pub fn is_native_resource(name: &str) -> bool {
+    !name.contains('/') || name.contains("kubernetes.io/")
+}
+
+/// `v1helper.IsExtendedResourceName`: not native, not `requests.`-prefixed (the quota
+/// convention), and `requests.<name>` a qualified name. (The last part is checked where the
+/// name is read, with the name's other rules.)
+pub fn is_extended_resource(name: &str) -> bool {
+    !is_native_resource(name) && !name.starts_with("requests.")
 }
 
 /// `v1.TaintEffect`.
@@ -107,40 +151,56 @@ pub fn first_untolerated_taint<'a>(
 pub fn pod_request(init: &[Resources], regular: &[Resources]) -> Resources {
     let mut r = Resources::default();
     for c in regular {
-        r.cpu_milli = r.cpu_milli.saturating_add(c.cpu_milli);
-        r.memory_mi = r.memory_mi.saturating_add(c.memory_mi);
+        r.add(c);
     }
     for c in init {
         r.cpu_milli = r.cpu_milli.max(c.cpu_milli);
         r.memory_mi = r.memory_mi.max(c.memory_mi);
+        for (k, v) in &c.scalar {
+            let e = r.scalar.entry(k.clone()).or_insert(0);
+            *e = (*e).max(*v);
+        }
     }
     r
 }
 
-/// `fitsRequest` for cpu and memory: an all-zero request fits; otherwise, per
-/// resource in the order cpu, memory, `request > 0 && request > allocatable - requested`
-/// gives "Insufficient cpu" / "Insufficient memory". `requested` is the node's
-/// `Requested` (sum of the requests of the pods already on it). The pod-count check
-/// ("Too many pods") is not modelled.
+/// `fitsRequest`: a request of nothing fits; otherwise, per resource in the order cpu,
+/// memory, ephemeral-storage, then the scalar resources (extended resources and hugepages, by
+/// name), `request > 0 && request > allocatable - requested` gives "Insufficient cpu",
+/// "Insufficient memory", "Insufficient ephemeral-storage", "Insufficient <name>". A resource
+/// the node does not list has 0 allocatable. `requested` is the node's `Requested` (sum of
+/// the requests of the pods already on it). The pod-count check ("Too many pods") and
+/// `ignoredResources` of the plugin's arguments are not modelled.
 pub fn insufficient_resources(
     pod_req: Resources,
     allocatable: Resources,
     requested: Resources,
-) -> Vec<&'static str> {
+) -> Vec<String> {
     let mut out = Vec::new();
-    if pod_req.cpu_milli == 0 && pod_req.memory_mi == 0 {
+    if pod_req.cpu_milli == 0 && pod_req.memory_mi == 0 && pod_req.scalar.values().all(|v| *v == 0)
+    {
         return out;
     }
     let free = |a: u64, r: u64| i128::from(a) - i128::from(r);
     if pod_req.cpu_milli > 0
         && i128::from(pod_req.cpu_milli) > free(allocatable.cpu_milli, requested.cpu_milli)
     {
-        out.push("Insufficient cpu");
+        out.push("Insufficient cpu".to_string());
     }
     if pod_req.memory_mi > 0
         && i128::from(pod_req.memory_mi) > free(allocatable.memory_mi, requested.memory_mi)
     {
-        out.push("Insufficient memory");
+        out.push("Insufficient memory".to_string());
+    }
+    let storage = pod_req.scalar.get_key_value(EPHEMERAL_STORAGE);
+    let others = pod_req
+        .scalar
+        .iter()
+        .filter(|(k, _)| k.as_str() != EPHEMERAL_STORAGE);
+    for (name, &q) in storage.into_iter().chain(others) {
+        if q > 0 && i128::from(q) > free(allocatable.scalar(name), requested.scalar(name)) {
+            out.push(format!("Insufficient {name}"));
+        }
     }
     out
 }

@@ -224,6 +224,7 @@ fn resource_fit_rules() {
     let r = |cpu_milli, memory_mi| Resources {
         cpu_milli,
         memory_mi,
+        ..Default::default()
     };
     assert_eq!(
         pod_request(&[r(2000, 64)], &[r(500, 128), r(500, 128)]),
@@ -232,27 +233,97 @@ fn resource_fit_rules() {
     assert_eq!(pod_request(&[], &[]), r(0, 0));
     let alloc = r(2000, 4096);
     assert_eq!(
-        insufficient_resources(r(1000, 100), alloc, r(1000, 0)),
+        insufficient_resources(r(1000, 100), alloc.clone(), r(1000, 0)),
         Vec::<&str>::new()
     );
     assert_eq!(
-        insufficient_resources(r(1001, 100), alloc, r(1000, 0)),
+        insufficient_resources(r(1001, 100), alloc.clone(), r(1000, 0)),
         vec!["Insufficient cpu"]
     );
     assert_eq!(
-        insufficient_resources(r(3000, 5000), alloc, r(0, 0)),
+        insufficient_resources(r(3000, 5000), alloc.clone(), r(0, 0)),
         vec!["Insufficient cpu", "Insufficient memory"]
     );
     assert_eq!(
-        insufficient_resources(r(0, 0), alloc, r(9999, 9999)),
+        insufficient_resources(r(0, 0), alloc.clone(), r(9999, 9999)),
         Vec::<&str>::new(),
         "zero request fits"
     );
     // Overcommitted node (requested > allocatable): any positive request is short.
     assert_eq!(
-        insufficient_resources(r(1, 0), alloc, r(3000, 0)),
+        insufficient_resources(r(1, 0), alloc.clone(), r(3000, 0)),
         vec!["Insufficient cpu"]
     );
+}
+
+/// `fitsRequest` for the resources beyond cpu and memory: ephemeral-storage, then the scalar
+/// resources (extended resources, hugepages) by name; a resource the node does not list has
+/// none allocatable; init containers are maxed per resource.
+#[test]
+fn resource_fit_scalar_resources() {
+    let r = |cpu_milli, scalar: &[(&str, u64)]| Resources {
+        cpu_milli,
+        memory_mi: 0,
+        scalar: scalar.iter().map(|(k, v)| (k.to_string(), *v)).collect(),
+    };
+    assert_eq!(
+        pod_request(
+            &[r(0, &[("example.com/gpu", 3)])],
+            &[
+                r(0, &[("example.com/gpu", 1)]),
+                r(0, &[("example.com/gpu", 1), ("ephemeral-storage", 5)])
+            ]
+        ),
+        r(0, &[("example.com/gpu", 3), ("ephemeral-storage", 5)])
+    );
+    let gpu = r(0, &[("example.com/gpu", 1)]);
+    assert_eq!(
+        insufficient_resources(gpu.clone(), r(4000, &[]), r(0, &[])),
+        vec!["Insufficient example.com/gpu"],
+        "a node without the resource has none"
+    );
+    assert_eq!(
+        insufficient_resources(
+            gpu.clone(),
+            r(4000, &[("example.com/gpu", 2)]),
+            r(0, &[("example.com/gpu", 1)])
+        ),
+        Vec::<&str>::new()
+    );
+    assert_eq!(
+        insufficient_resources(
+            gpu,
+            r(4000, &[("example.com/gpu", 2)]),
+            r(0, &[("example.com/gpu", 2)])
+        ),
+        vec!["Insufficient example.com/gpu"]
+    );
+    assert_eq!(
+        insufficient_resources(
+            r(
+                5000,
+                &[("hugepages-2Mi", 2 << 20), ("ephemeral-storage", 1)]
+            ),
+            r(4000, &[]),
+            r(0, &[])
+        ),
+        vec![
+            "Insufficient cpu",
+            "Insufficient ephemeral-storage",
+            "Insufficient hugepages-2Mi"
+        ],
+        "cpu, memory, ephemeral-storage, then the scalar resources"
+    );
+    assert_eq!(
+        insufficient_resources(r(0, &[("example.com/gpu", 0)]), r(0, &[]), r(0, &[])),
+        Vec::<&str>::new(),
+        "a zero request fits"
+    );
+    assert!(is_extended_resource("nvidia.com/gpu"));
+    assert!(!is_extended_resource("kubernetes.io/foo"));
+    assert!(!is_extended_resource("hugepages-2Mi"));
+    assert!(!is_extended_resource("requests.example.com/foo"));
+    assert!(is_hugepages("hugepages-1Gi"));
 }
 
 /// pkg/scheduler/framework/plugins/noderesources/least_allocated_test.go
@@ -262,7 +333,7 @@ fn resource_fit_rules() {
 #[test]
 #[rustfmt::skip]
 fn test_least_allocated_scoring_strategy() {
-    let r = |cpu_milli, memory_mi| Resources { cpu_milli, memory_mi };
+    let r = |cpu_milli, memory_mi| Resources { cpu_milli, memory_mi, ..Default::default() };
     // (upstream name / node, pod request, node allocatable, node requested, score)
     let rows: &[(&str, Resources, Resources, Resources, i64)] = &[
         ("nothing scheduled, nothing requested", r(0, 0), r(4000, 10000), r(0, 0), 100),
@@ -280,9 +351,10 @@ fn test_least_allocated_scoring_strategy() {
         ("zero node resources, pods scheduled with resources / node1", r(0, 0), r(0, 0), r(3000, 0), 0),
         ("zero node resources, pods scheduled with resources / node2", r(0, 0), r(0, 0), r(3000, 5000), 0),
     ];
-    for &(name, pod_req, alloc, req, score) in rows {
+    for (name, pod_req, alloc, req, score) in rows {
+        let score = *score;
         assert_eq!(
-            least_allocated_score(pod_req, alloc, req),
+            least_allocated_score(pod_req.clone(), alloc.clone(), req.clone()),
             score,
             "pkg/scheduler/framework/plugins/noderesources/least_allocated_test.go TestLeastAllocatedScoringStrategy {name:?}"
         );
@@ -448,6 +520,7 @@ fn scheduling_types_serialize_as_the_api() {
     let r = serde_saphyr::to_string(&Resources {
         cpu_milli: 500,
         memory_mi: 64,
+        ..Default::default()
     })
     .expect("serialize");
     assert!(
@@ -465,9 +538,9 @@ proptest! {
         r in (0u64..100_000, 0u64..100_000),
     ) {
         let s = least_allocated_score(
-            Resources { cpu_milli: p.0, memory_mi: p.1 },
-            Resources { cpu_milli: a.0, memory_mi: a.1 },
-            Resources { cpu_milli: r.0, memory_mi: r.1 },
+            Resources { cpu_milli: p.0, memory_mi: p.1, ..Default::default() },
+            Resources { cpu_milli: a.0, memory_mi: a.1, ..Default::default() },
+            Resources { cpu_milli: r.0, memory_mi: r.1, ..Default::default() },
         );
         prop_assert!((0..=MAX_NODE_SCORE).contains(&s));
     }

@@ -14,15 +14,17 @@ pub fn pod_request(spec: &PodSpec) -> Resources {
     let init: Vec<Resources> = spec
         .init_containers
         .iter()
-        .map(|c| c.resources.requests)
+        .map(|c| c.resources.requests.clone())
         .collect();
     let regular: Vec<Resources> = spec
         .containers
         .iter()
-        .map(|c| c.resources.requests)
+        .map(|c| c.resources.requests.clone())
         .collect();
     k8s::pod_request(&init, &regular)
 }
+
+pub use podcheck_input::spec::placement::request_against;
 
 /// The pod worker is inside SyncPod, blocked in startContainer: a postStart hook runs, or
 /// the container it failed for is being killed (`kuberuntime_container.go`; a hung exec

@@ -1,5 +1,5 @@
 //! kube-scheduler: one pod without a node at a time. Filter (NodeUnschedulable,
-//! NodeResourcesFit, TaintToleration, nodeSelector), score (LeastAllocated), bind. When no node fits, the pod gets
+//! NodeResourcesFit over cpu, memory, ephemeral-storage, extended resources and hugepages, TaintToleration, nodeSelector), score (LeastAllocated), bind. When no node fits, the pod gets
 //! `PodScheduled=False` / Unschedulable with the upstream message, and it is tried again when
 //! the cluster has changed so that it would fit — the effect of the unschedulable queue being
 //! flushed on cluster events. Among equally scored nodes the real scheduler
@@ -9,7 +9,7 @@
 //! `docs/sources.md#scheduler-taints-and-tolerations`, `docs/sources.md#scheduler-nodeselector`.
 
 use crate::context::Context;
-use crate::derived::{pod_request, taints, tolerations};
+use crate::derived::{pod_request, request_against, taints, tolerations};
 use crate::k8s::{self, Resources, TaintEffect};
 use crate::state::*;
 
@@ -23,12 +23,12 @@ pub enum Action {
 /// Requests of the pods the scheduler's cache places on node `n`: other pods, plus every
 /// non-terminal pod object bound there (the API view, not the kubelet's).
 pub fn requested_on(m: &Context, s: &State, n: NodeId) -> Resources {
-    let mut r = m.scenario.cluster.nodes[n.index()].used_by_other_pods;
+    let mut r = m.scenario.cluster.nodes[n.index()]
+        .used_by_other_pods
+        .clone();
     for p in &s.api.pods {
         if p.node == Some(n) && !p.status.phase.is_terminal() {
-            let q = pod_request(m.workload(p.workload).template());
-            r.cpu_milli += q.cpu_milli;
-            r.memory_mi += q.memory_mi;
+            r.add(&pod_request(m.workload(p.workload).template()));
         }
     }
     r
@@ -86,13 +86,11 @@ pub fn filter(m: &Context, s: &State, pod: &Pod) -> Vec<Vec<String>> {
                     t.key, t.value
                 ));
             }
-            for r in k8s::insufficient_resources(
-                req,
-                node.allocatable,
+            reasons.extend(k8s::insufficient_resources(
+                request_against(&req, &node.allocatable, false),
+                node.allocatable.clone(),
                 requested_on(m, s, NodeId::new(n)),
-            ) {
-                reasons.push(r.to_string());
-            }
+            ));
             reasons
         })
         .collect()
@@ -128,8 +126,8 @@ pub fn actions<A: From<Action>>(m: &Context, s: &State, out: &mut Vec<A>) {
             .iter()
             .map(|&n| {
                 k8s::least_allocated_score(
-                    req,
-                    m.scenario.cluster.nodes[n.index()].allocatable,
+                    req.clone(),
+                    m.scenario.cluster.nodes[n.index()].allocatable.clone(),
                     requested_on(m, s, n),
                 )
             })

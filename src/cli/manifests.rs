@@ -429,7 +429,12 @@ pub fn run(a: ManifestArgs) -> Result<ExitCode, BadInput> {
             );
         }
     }
-    for n in not_applicable.iter().filter(|n| !n.why.contains(LEFT_OUT)) {
+    // A workload no node can take was warned of once, by the reader: not again per plan.
+    let no_node = podcheck_input::plan::NO_NODE;
+    for n in not_applicable
+        .iter()
+        .filter(|n| !n.why.contains(LEFT_OUT) && !n.why.contains(no_node))
+    {
         if n.why.contains(podcheck::SAME_SCENARIO) {
             eprintln!("note: {}: {}", n.application, n.why);
         } else {
@@ -464,6 +469,21 @@ pub fn run(a: ManifestArgs) -> Result<ExitCode, BadInput> {
         .map(|c| c.result.properties.iter().filter(|p| p.vacuous).count())
         .sum();
     let incomplete = results.iter().filter(|c| !c.result.complete).count();
+    // Nothing checked about any workload: no plan scenario, or each explored its start only.
+    let nothing = results
+        .iter()
+        .all(|c| c.result.complete && c.result.unique_states <= 1);
+    if nothing {
+        eprintln!(
+            "{}: nothing was checked about any workload: {} (see the warnings above; docs/manifests.md#nodes)",
+            if a.strict { "error" } else { "warning" },
+            if results.is_empty() {
+                "no plan acts on a workload whose pods a node can take"
+            } else {
+                "every plan scenario explored only its start"
+            }
+        );
+    }
     if a.sarif {
         let log = crate::cli::sarif::log(results, &printer.placed, &crate::cli::sarif::cwd());
         say!(
@@ -569,7 +589,7 @@ pub fn run(a: ManifestArgs) -> Result<ExitCode, BadInput> {
         );
     }
     Ok(
-        if n_findings > 0 || (a.strict && (n_warnings > 0 || one_state)) {
+        if n_findings > 0 || (a.strict && (n_warnings > 0 || one_state || nothing)) {
             ExitCode::from(1)
         } else if incomplete > 0 {
             ExitCode::from(3)
@@ -593,6 +613,15 @@ pub fn every_plan_applies(
                 .filter(|n| n.plan == plan)
                 .map(|n| format!("{}: {}", n.application, n.why))
                 .collect();
+            // Its workloads are there, but no node can take them: the reader warned, and the
+            // run says that it checked nothing.
+            if !why.is_empty()
+                && why
+                    .iter()
+                    .all(|w| w.contains(podcheck_input::plan::NO_NODE))
+            {
+                continue;
+            }
             return Err(BadInput(format!(
                 "--plan {} applies to nothing in the manifests ({})",
                 plan.name(),

@@ -8,8 +8,10 @@
 //!
 //! What it reads: multi-document YAML, `kind: List` and any `*List` with `items`, through the
 //! Kubernetes API types of `k8s-openapi` (one release: `v1_37`). Kinds: Pod, Deployment,
-//! ReplicaSet, StatefulSet, Job, Service, PodDisruptionBudget, PersistentVolumeClaim, Node;
-//! every other object is listed as ignored, by `kind/name`.
+//! ReplicaSet, ReplicationController (both checked as a Deployment of one ReplicaSet, without
+//! the rollout plan), StatefulSet, Job, Service, PodDisruptionBudget, PersistentVolumeClaim,
+//! Node; every other object is listed as ignored, by `kind/name` (a DaemonSet with why: its
+//! pods are what `kubectl drain --ignore-daemonsets` leaves).
 //!
 //! What YAML cannot say — how long the program boots, what SIGTERM does, which probes check
 //! an external dependency, the kube-proxy lag — comes from annotations under one prefix,
@@ -72,7 +74,6 @@ const KNOWN_KINDS: &[&str] = &[
     "Event",
     "ControllerRevision",
     "PodTemplate",
-    "ReplicationController",
 ];
 
 /// The prefix of the annotations that say what YAML cannot.
@@ -199,13 +200,21 @@ impl Doc<'_> {
         located(self.origin, loc, &format!("{}: {path}: {msg}", self.what))
     }
 
+    /// An error about the entry `key` of the mapping at `path`: `path.key` where the key is a
+    /// plain word (`resources.requests.cpu`), `path[key]` where it has dots or a domain
+    /// (`resources.limits[nvidia.com/gpu]`).
+    fn err_entry(&self, path: &str, key: &str, msg: impl std::fmt::Display) -> String {
+        if key.contains(['.', '/']) {
+            self.err_key(path, key, msg)
+        } else {
+            self.err(&format!("{path}.{key}"), msg)
+        }
+    }
+
     /// An error about the entry `key` of the mapping at `path` (an annotation, whose key has
     /// dots of its own): at the key's line, named as `path[key]`.
     fn err_key(&self, path: &str, key: &str, msg: impl std::fmt::Display) -> String {
-        let mut node = Some(self.tree);
-        for part in path.split('.') {
-            node = node.and_then(|n| n.get(part));
-        }
+        let node = node_at(self.tree, path);
         let loc = match node.map(|n| &n.node) {
             Some(Node::Map(entries)) => entries
                 .iter()
@@ -647,6 +656,27 @@ fn label_key(k: &str) -> Option<String> {
     name_part(name, false)
 }
 
+/// `validateContainerResourceName` (pkg/apis/core/validation): why `name` is not a resource
+/// a container may request, or None. A qualified name; without a domain, one of cpu, memory,
+/// ephemeral-storage and `hugepages-<size>` (`IsStandardContainerResourceName`); with one,
+/// in `kubernetes.io/` or an extended resource name (`IsExtendedResourceName`).
+fn container_resource_name(name: &str) -> Option<String> {
+    if let Some(why) = label_key(name) {
+        return Some(why);
+    }
+    if !name.contains('/') {
+        let standard = matches!(name, "cpu" | "memory" | podcheck_k8s::EPHEMERAL_STORAGE)
+            || podcheck_k8s::is_hugepages(name);
+        return (!standard).then(|| "must be a standard resource for containers (cpu, memory, ephemeral-storage, hugepages-<size>) or an extended resource with a domain, such as example.com/gpu".into());
+    }
+    if podcheck_k8s::is_native_resource(name) {
+        return None;
+    }
+    let extended = podcheck_k8s::is_extended_resource(name)
+        && label_key(&format!("requests.{name}")).is_none();
+    (!extended).then(|| "doesn't follow extended resource name standard".into())
+}
+
 /// `([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]` (empty allowed where `empty` is).
 fn name_part(v: &str, empty: bool) -> Option<String> {
     if v.is_empty() {
@@ -846,10 +876,11 @@ impl Reader {
             tree: t,
             what: format!("{kind}/{name}"),
         };
-        const KINDS: [&str; 9] = [
+        const KINDS: [&str; 10] = [
             "Pod",
             "Deployment",
             "ReplicaSet",
+            "ReplicationController",
             "StatefulSet",
             "Job",
             "Service",
@@ -864,8 +895,15 @@ impl Reader {
                 }
                 _ => String::new(),
             };
+            let why = if kind == "DaemonSet" {
+                // `kubectl drain --ignore-daemonsets` leaves a DaemonSet's pods on the node
+                // (its controller would put them back at once).
+                "a DaemonSet's pods are what `kubectl drain --ignore-daemonsets` leaves on a node, and the model has no DaemonSet controller: they are not checked".to_string()
+            } else {
+                format!("the model does not read {kind} objects{hint}")
+            };
             self.ignored.push(format!(
-                "{}: {kind}/{name} (the model does not read {kind} objects{hint})",
+                "{}: {kind}/{name} ({why})",
                 located(origin, t.loc, "").trim_end_matches(": ")
             ));
             return Ok(None);
@@ -1023,14 +1061,59 @@ impl Reader {
                     &labels(&tmpl.metadata),
                 )?;
                 self.warnings.push(format!(
-                    "{}: {}: a ReplicaSet is checked as a Deployment of one ReplicaSet (the model has no ReplicaSet without a Deployment)",
+                    "{}: {}: a ReplicaSet is checked as a Deployment of one ReplicaSet (the model has no ReplicaSet without a Deployment), without the rollout plan (kubectl rollout restart does not act on a ReplicaSet)",
                     origin, doc.what
                 ));
+                ds.no_rollout = true;
                 let w = Workload::Deployment {
                     metadata: spec::Metadata { name: name.clone() },
                     spec: ds,
                 };
                 Object::Workload(doc, Box::new(w), labels(&tmpl.metadata))
+            }
+            "ReplicationController" => {
+                let d = typed!(core::ReplicationController);
+                let s = d.spec.clone().unwrap_or_default();
+                let Some(tmpl) = s.template.clone() else {
+                    return Err(doc.err(
+                        "spec.template",
+                        "Required value: a ReplicationController needs a pod template",
+                    ));
+                };
+                let (pod, replicas) = self.replicated(&doc, &tmpl, s.replicas)?;
+                let mut ds = spec::DeploymentSpec::new(replicas, spec::PodTemplate { spec: pod });
+                if let Some(v) = s.min_ready_seconds {
+                    ds.min_ready_seconds = seconds(&doc, "spec.minReadySeconds", v as i64)?;
+                }
+                // `SetDefaults_ReplicationController`: no selector is the template's labels;
+                // `ValidateReplicationControllerSpec`: a selector that does not select the
+                // template is refused.
+                let tl = labels(&tmpl.metadata);
+                let sel = s.selector.clone().filter(|m| !m.is_empty());
+                if tl.is_empty() && sel.is_none() {
+                    return Err(doc.err(
+                        "spec.selector",
+                        "Required value: a selector, or labels on the pod template",
+                    ));
+                }
+                if let Some(sel) = &sel {
+                    if !map_selects(sel, &tl) {
+                        return Err(doc.err(
+                            "spec.template.metadata.labels",
+                            "Invalid value: `selector` does not match template `labels`",
+                        ));
+                    }
+                }
+                self.warnings.push(format!(
+                    "{}: {}: a ReplicationController is checked as a Deployment of one ReplicaSet (the model has no ReplicationController controller; both keep `replicas` pods of the template), without the rollout plan (kubectl rollout restart does not act on a ReplicationController)",
+                    origin, doc.what
+                ));
+                ds.no_rollout = true;
+                let w = Workload::Deployment {
+                    metadata: spec::Metadata { name: name.clone() },
+                    spec: ds,
+                };
+                Object::Workload(doc, Box::new(w), tl)
             }
             "StatefulSet" => {
                 let d = typed!(apps::StatefulSet);
@@ -1562,7 +1645,7 @@ impl Reader {
         let pod_and_plans: Vec<&str> = pod.iter().copied().chain(["plans"]).collect();
         let places: Vec<(&str, &[&str])> = match kind {
             "Pod" => vec![("metadata.annotations", &pod_and_plans)],
-            "Deployment" | "ReplicaSet" | "StatefulSet" | "Job" => vec![
+            "Deployment" | "ReplicaSet" | "ReplicationController" | "StatefulSet" | "Job" => vec![
                 ("metadata.annotations", &["plans"]),
                 ("spec.template.metadata.annotations", &pod),
             ],
@@ -1883,15 +1966,10 @@ impl Reader {
                 ))
             }
         };
-        let mut resources = spec::ResourceRequirements::default();
-        if let Some(r) = &c.resources {
-            for (part, map, out) in [
-                ("requests", &r.requests, &mut resources.requests),
-                ("limits", &r.limits, &mut resources.limits),
-            ] {
-                *out = self.resources(doc, &format!("{at}.resources.{part}"), map.as_ref())?;
-            }
-        }
+        let resources = match &c.resources {
+            Some(r) => self.container_resources(doc, at, r)?,
+            None => spec::ResourceRequirements::default(),
+        };
         let checks = match notes.get("probe-checks-dependency", Some(n)) {
             Some((key, v)) => {
                 let mut set = Vec::new();
@@ -2189,6 +2267,123 @@ impl Reader {
         })
     }
 
+    /// A container's `resources`, as the API server validates them
+    /// (`ValidateContainerResourceRequirements`, pkg/apis/core/validation) and defaults them
+    /// (`SetDefaults_Pod`: a resource with a limit and no request is requested at its limit).
+    /// Every resource name a container may use is read: cpu, memory, ephemeral-storage,
+    /// `hugepages-<size>`, and domain-prefixed ones (extended resources such as
+    /// `nvidia.com/gpu`).
+    fn container_resources(
+        &mut self,
+        doc: &Doc,
+        at: &str,
+        r: &core::ResourceRequirements,
+    ) -> Result<spec::ResourceRequirements, String> {
+        let base = format!("{at}.resources");
+        let empty = BTreeMap::new();
+        let requests = r.requests.as_ref().unwrap_or(&empty);
+        let limits = r.limits.as_ref().unwrap_or(&empty);
+        let mut hugepages = false;
+        for (part, map) in [("limits", limits), ("requests", requests)] {
+            let path = format!("{base}.{part}");
+            for (name, q) in map {
+                let err = |msg: String| doc.err_entry(&path, name, msg);
+                if let Some(why) = container_resource_name(name) {
+                    return Err(err(format!("Invalid value: \"{name}\": {why}")));
+                }
+                // `ValidateResourceQuantityValue`: not negative; an integer resource whole.
+                let whole = quantity::is_whole(&q.0).map_err(&err)?;
+                if podcheck_k8s::is_extended_resource(name) && !whole {
+                    return Err(err(format!(
+                        "Invalid value: \"{}\": must be an integer",
+                        q.0
+                    )));
+                }
+                if podcheck_k8s::is_hugepages(name) {
+                    hugepages = true;
+                    // `validateResourceQuantityHugePageValue`: a whole number of pages.
+                    let page = quantity::value(&name["hugepages-".len()..])
+                        .ok()
+                        .filter(|p| *p > 0);
+                    let (n, d) = quantity::exact(&q.0).map_err(&err)?;
+                    let divisible =
+                        page.is_some_and(|p| n % d == 0 && (n / d) % u128::from(p) == 0);
+                    if !divisible {
+                        return Err(err(format!(
+                            "Invalid value: \"{}\": {} is not positive integer multiple of {name}",
+                            q.0, q.0
+                        )));
+                    }
+                }
+            }
+        }
+        // Requests against limits: a request above its limit is refused; a resource that
+        // cannot be overcommitted (`IsOvercommitAllowed`: hugepages and extended resources)
+        // needs a limit, and its request must equal it.
+        for (name, q) in requests {
+            let path = format!("{base}.requests");
+            let overcommit =
+                podcheck_k8s::is_native_resource(name) && !podcheck_k8s::is_hugepages(name);
+            match limits.get(name) {
+                Some(l) => {
+                    let (a, b) =
+                        quantity::exact(&q.0).map_err(|e| doc.err_entry(&path, name, e))?;
+                    let (c, d) =
+                        quantity::exact(&l.0).map_err(|e| doc.err_entry(&path, name, e))?;
+                    // a/b against c/d.
+                    let (x, y) = (a * d, c * b);
+                    if x != y && !overcommit {
+                        return Err(doc.err_entry(
+                            &path,
+                            name,
+                            format!(
+                                "Invalid value: \"{}\": must be equal to {name} limit of {}",
+                                q.0, l.0
+                            ),
+                        ));
+                    }
+                    if x > y && !matches!(name.as_str(), "cpu" | "memory") {
+                        return Err(doc.err_entry(&path, name, format!("Invalid value: \"{}\": must be less than or equal to {name} limit of {}", q.0, l.0)));
+                    }
+                }
+                None if !overcommit => {
+                    return Err(doc.err_entry(&path, name, format!("Required value: Limit must be set for non overcommitable resources (write `limits: {{{name}: {}}}`; the request defaults to the limit)", q.0)));
+                }
+                None => {}
+            }
+        }
+        if hugepages {
+            let cpu_or_memory = [requests, limits]
+                .iter()
+                .any(|m| m.contains_key("cpu") || m.contains_key("memory"));
+            if !cpu_or_memory {
+                return Err(doc.err(&base, "Forbidden: HugePages require cpu or memory"));
+            }
+        }
+        let mut out = spec::ResourceRequirements {
+            requests: self.resources(doc, &format!("{base}.requests"), Some(requests))?,
+            limits: self.resources(doc, &format!("{base}.limits"), Some(limits))?,
+        };
+        // `SetDefaults_Pod`: a limit without a request is the request too.
+        let defaulted: BTreeMap<String, _> = limits
+            .iter()
+            .filter(|(k, _)| !requests.contains_key(*k))
+            .map(|(k, v)| (k.clone(), v.clone()))
+            .collect();
+        let more = self.resources(doc, &format!("{base}.limits"), Some(&defaulted))?;
+        if defaulted.contains_key("cpu") {
+            out.requests.cpu_milli = more.cpu_milli;
+        }
+        if defaulted.contains_key("memory") {
+            out.requests.memory_mi = more.memory_mi;
+        }
+        out.requests.scalar.extend(more.scalar);
+        Ok(out)
+    }
+
+    /// A map of resources (a container's requests or limits, a node's allocatable): cpu in
+    /// millicores, memory in MiB, every other resource in its own unit. A node's `pods` (the
+    /// count of pods it takes) is not modelled: said in the fields not read.
     fn resources(
         &mut self,
         doc: &Doc,
@@ -2197,12 +2392,21 @@ impl Reader {
     ) -> Result<Resources, String> {
         let mut r = Resources::default();
         for (k, q) in m.into_iter().flatten() {
-            let path = format!("{at}.{k}");
+            let err = |e: String| doc.err_entry(at, k, e);
             match k.as_str() {
-                "cpu" => r.cpu_milli = quantity::milli(&q.0).map_err(|e| doc.err(&path, e))?,
-                "memory" => r.memory_mi = quantity::mebi(&q.0).map_err(|e| doc.err(&path, e))?,
+                "cpu" => r.cpu_milli = quantity::milli(&q.0).map_err(err)?,
+                "memory" => r.memory_mi = quantity::mebi(&q.0).map_err(err)?,
+                "pods" => {
+                    quantity::value(&q.0).map_err(err)?;
+                    self.unused.push(doc.err_entry(
+                        at,
+                        k,
+                        "not modelled: the model's scheduler does not count pods per node (\"Too many pods\")",
+                    ));
+                }
                 _ => {
-                    quantity::milli(&q.0).map_err(|e| doc.err(&path, e))?;
+                    let v = quantity::value(&q.0).map_err(err)?;
+                    r.scalar.insert(k.clone(), v);
                 }
             }
         }
@@ -2292,6 +2496,109 @@ impl Reader {
         }
     }
 
+    /// One warning for each workload no node can take
+    /// ([`crate::spec::placement::no_node_can_take`]), naming the workload, what no node has
+    /// (the labels of its selector, a resource, a toleration) and how to say otherwise. The
+    /// plans leave such a workload out ([`crate::plan`]).
+    fn unplaceable(
+        &mut self,
+        scenario: &Scenario,
+        workloads: &[(Doc, Workload, BTreeMap<String, String>)],
+        given_nodes: bool,
+    ) {
+        let nodes = if given_nodes {
+            "no Node object of the manifests"
+        } else {
+            "neither default node (node-1, node-2: 4 CPUs, 8 GiB, the labels a kubelet sets)"
+        };
+        for (d, w, _) in workloads {
+            let Some(why) = crate::spec::placement::no_node_can_take(scenario, w) else {
+                continue;
+            };
+            let t = w.template();
+            let mut what = Vec::new();
+            if why.contains("node affinity/selector") {
+                let mut sel: Vec<String> = t
+                    .node_selector
+                    .iter()
+                    .map(|(k, v)| format!("{k}={v}"))
+                    .collect();
+                if t.required_node_affinity.is_some() {
+                    sel.push("its required node affinity".into());
+                }
+                what.push(format!(
+                    "{nodes} has the labels of its node selector ({})",
+                    sel.join(", ")
+                ));
+            }
+            let mut short: Vec<String> = scenario
+                .cluster
+                .nodes
+                .iter()
+                .flat_map(|n| crate::spec::placement::refusals(t, n, t.node_name.is_some()))
+                .filter_map(|r| r.strip_prefix("Insufficient ").map(str::to_string))
+                .collect();
+            if !short.is_empty() {
+                short.sort();
+                short.dedup();
+                what.push(format!(
+                    "{nodes} has enough {} in status.allocatable",
+                    short.join(", ")
+                ));
+            }
+            if why.contains("untolerated taint") {
+                what.push(format!("it tolerates no taint that {nodes} has"));
+            }
+            let how = if given_nodes {
+                "give a Node object that can take it (labels, status.allocatable, spec.taints)"
+            } else {
+                "give Node objects in the manifests (kind: Node, with the labels, status.allocatable and spec.taints of your nodes) to check it on your nodes"
+            };
+            self.warnings.push(located(
+                d.origin,
+                d.tree.loc,
+                &format!(
+                    "{}: no node can take its pods ({why}): {}; its pods stay Pending, so no plan acts on it and nothing about it is checked; {how} (docs/manifests.md#nodes)",
+                    d.what,
+                    what.join("; ")
+                ),
+            ));
+        }
+    }
+
+    /// What the model does with the resources beyond cpu and memory, said once: hugepages are
+    /// scheduled against node allocatable and nothing more; ephemeral-storage is checked only
+    /// on nodes that list it.
+    fn scalar_notes(&mut self, scenario: &Scenario) {
+        let mut requested: Vec<&str> = Vec::new();
+        for w in &scenario.workloads {
+            let t = w.template();
+            for c in t.init_containers.iter().chain(&t.containers) {
+                requested.extend(c.resources.requests.scalar.keys().map(String::as_str));
+            }
+        }
+        requested.sort();
+        requested.dedup();
+        let huge: Vec<&str> = requested
+            .iter()
+            .copied()
+            .filter(|n| podcheck_k8s::is_hugepages(n))
+            .collect();
+        if !huge.is_empty() {
+            self.assumed.push(format!("{}: scheduled against the nodes' status.allocatable only; the pages themselves (the hugetlb limit, an emptyDir of medium HugePages) are not modelled", huge.join(", ")));
+        }
+        let storage = podcheck_k8s::EPHEMERAL_STORAGE;
+        if requested.contains(&storage)
+            && scenario
+                .cluster
+                .nodes
+                .iter()
+                .any(|n| !n.allocatable.scalar.contains_key(storage))
+        {
+            self.assumed.push(format!("{storage}: requests of it are checked only against nodes whose status.allocatable lists it (a node that does not say how much it has is taken to have enough)"));
+        }
+    }
+
     fn scenario(
         mut self,
         objects: Vec<Object>,
@@ -2376,7 +2683,8 @@ impl Reader {
             start: spec::Start::Settled,
             ..spec::ClusterSpec::default()
         };
-        if !nodes.is_empty() {
+        let given_nodes = !nodes.is_empty();
+        if given_nodes {
             cluster.nodes = nodes;
         } else {
             self.assumed.push("cluster: no Node given: two nodes of 4 CPUs and 8 GiB, one with 1 CPU and one with 2 CPUs already requested by other pods, labelled as a kubelet labels its node (kubernetes.io/os=linux, kubernetes.io/arch=amd64, kubernetes.io/hostname=<name>)".into());
@@ -2576,6 +2884,8 @@ impl Reader {
             });
             return Err(located_e);
         }
+        self.unplaceable(&scenario, &workloads, given_nodes);
+        self.scalar_notes(&scenario);
         Ok(Reading {
             scenario,
             warnings: self.warnings,
@@ -2697,10 +3007,8 @@ fn used_paths(kind: &str) -> Vec<String> {
                 "restartPolicy",
                 "command.*",
                 "args.*",
-                "resources.requests.cpu",
-                "resources.requests.memory",
-                "resources.limits.cpu",
-                "resources.limits.memory",
+                "resources.requests.*",
+                "resources.limits.*",
                 "startupProbe.*",
                 "readinessProbe.*",
                 "livenessProbe.*",
@@ -2730,7 +3038,7 @@ fn used_paths(kind: &str) -> Vec<String> {
             }
             template(&mut v);
         }
-        "ReplicaSet" => {
+        "ReplicaSet" | "ReplicationController" => {
             v.push("spec.replicas".into());
             v.push("spec.minReadySeconds".into());
             template(&mut v);

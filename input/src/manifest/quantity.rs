@@ -98,6 +98,32 @@ pub fn mebi(text: &str) -> Result<u64, String> {
     scaled(text, 1, 1 << 20, "MiB")
 }
 
+/// Whether the quantity is a whole number (`MilliValue() % 1000 == 0`, as the API server's
+/// `ValidateResourceQuantityValue` checks an integer resource).
+pub fn is_whole(text: &str) -> Result<bool, String> {
+    let (n, d) = parse(text)?;
+    Ok(n % d == 0)
+}
+
+/// Any other resource's quantity in its own unit, rounded up (`Quantity.Value()`): bytes for
+/// ephemeral-storage and hugepages, units for an extended resource.
+pub fn value(text: &str) -> Result<u64, String> {
+    let (n, d) = parse(text)?;
+    let v = n.div_ceil(d);
+    let limit = u128::from(crate::spec::MAX_SCALAR);
+    if v > limit {
+        return Err(format!(
+            "`{text}` is too large for the model (at most {limit})"
+        ));
+    }
+    Ok(v as u64)
+}
+
+/// The quantity as an exact fraction, for comparing two (a request and its limit).
+pub fn exact(text: &str) -> Result<(u128, u128), String> {
+    parse(text)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -118,5 +144,18 @@ mod tests {
         assert!(milli("1.2.3").is_err());
         assert!(mebi("1Zi").is_err());
         assert!(mebi("999999999999999999999999Ei").is_err());
+    }
+
+    #[test]
+    fn other_resources() {
+        assert_eq!(value("2Gi"), Ok(2 << 30));
+        assert_eq!(value("1"), Ok(1));
+        assert_eq!(value("500m"), Ok(1));
+        assert_eq!(value("1.5k"), Ok(1500));
+        assert!(value("2Ei").is_err());
+        assert_eq!(is_whole("2"), Ok(true));
+        assert_eq!(is_whole("1000m"), Ok(true));
+        assert_eq!(is_whole("500m"), Ok(false));
+        assert_eq!(is_whole("0.5"), Ok(false));
     }
 }

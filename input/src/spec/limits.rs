@@ -5,6 +5,11 @@
 /// overflow.
 pub const MAX_RESOURCE: u64 = 1 << 40;
 
+/// The largest amount of any other resource (ephemeral-storage and hugepages in bytes, an
+/// extended resource in units) a scenario may give one container or node: 2^50 (1 PiB of
+/// bytes); the sums over a node's pods saturate rather than wrap.
+pub const MAX_SCALAR: u64 = 1 << 50;
+
 /// The longest duration a scenario may give, in seconds: the model's clock counts in 16 bits,
 /// and the sum of two durations (a delay after a grace period, say) must still fit.
 pub const MAX_SECONDS: u16 = u16::MAX / 2;

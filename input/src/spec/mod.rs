@@ -11,11 +11,13 @@
 //! - [`release`]: the Kubernetes release a scenario follows, and the rules that depend on it;
 //! - [`invalid`]: what validation refuses, typed (object, field path, detail);
 //! - [`limits`]: the sizes the model's state can hold;
-//! - [`parse`]: a file of scenarios read, validated and its errors given their line.
+//! - [`parse`]: a file of scenarios read, validated and its errors given their line;
+//! - [`placement`]: whether some node can take a workload's pods at all.
 
 pub mod invalid;
 pub mod limits;
 pub mod parse;
+pub mod placement;
 pub mod release;
 pub mod schema;
 pub mod validate;

@@ -165,10 +165,12 @@ impl NodeSpec {
             allocatable: Resources {
                 cpu_milli,
                 memory_mi: 8192,
+                ..Resources::default()
             },
             used_by_other_pods: Resources {
                 cpu_milli: used_cpu_milli,
                 memory_mi: 0,
+                ..Resources::default()
             },
             labels: BTreeMap::new(),
             taints: Vec::new(),
@@ -283,6 +285,11 @@ pub struct DeploymentSpec {
     /// at 0 replicas for rollbacks.
     #[serde(default = "ten_u8")]
     pub revision_history_limit: u8,
+    /// `true`: a ReplicaSet or ReplicationController of the manifests, checked as a Deployment
+    /// of one ReplicaSet; `kubectl rollout restart` does not act on one, so the rollout plan
+    /// leaves it out (default false).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub no_rollout: bool,
 }
 
 impl DeploymentSpec {
@@ -295,6 +302,7 @@ impl DeploymentSpec {
             min_ready_seconds: 0,
             progress_deadline_seconds: six_hundred(),
             revision_history_limit: ten_u8(),
+            no_rollout: false,
         }
     }
 }

@@ -54,6 +54,22 @@ fn resource_in_range(
             ));
         }
     }
+    for (name, &v) in &r.scalar {
+        if v > MAX_SCALAR {
+            return Err(Invalid::new(
+                object.clone(),
+                format!("{at}.scalar[{name}]"),
+                format!("{v} is larger than the model takes ({MAX_SCALAR})"),
+            ));
+        }
+        if name.is_empty() || matches!(name.as_str(), "cpu" | "memory") {
+            return Err(Invalid::new(
+                object.clone(),
+                format!("{at}.scalar[{name}]"),
+                "Invalid value: a scalar resource is one other than cpu and memory (cpuMilli, memoryMi)",
+            ));
+        }
+    }
     Ok(())
 }
 

@@ -13,7 +13,7 @@ pub(super) fn admission_failure(
     pod: &Pod,
 ) -> Option<(String, String)> {
     let node = &m.scenario.cluster.nodes[n.index()];
-    let mut requested = node.used_by_other_pods;
+    let mut requested = node.used_by_other_pods.clone();
     for rt in &s.nodes[n.index()].pods {
         // `filterOutInactivePods` (kubelet_pods.go): a pod whose worker has finished
         // terminating it (`IsPodKnownTerminated`), or whose phase is terminal and whose
@@ -25,33 +25,36 @@ pub(super) fn admission_failure(
             if p.status.phase.is_terminal() && !rt.terminating {
                 continue;
             }
-            let r = pod_request(spec_of(m, p));
-            requested.cpu_milli += r.cpu_milli;
-            requested.memory_mi += r.memory_mi;
+            requested.add(&pod_request(spec_of(m, p)));
         }
     }
     let spec = spec_of(m, pod);
-    let request = pod_request(spec);
-    let insufficient = k8s::insufficient_resources(request, node.allocatable, requested);
-    if let Some(reason) = k8s::admission_failure_reason(&insufficient) {
+    let request = request_against(&pod_request(spec), &node.allocatable, true);
+    let insufficient =
+        k8s::insufficient_resources(request.clone(), node.allocatable.clone(), requested.clone());
+    let first: Vec<&str> = insufficient.iter().map(String::as_str).collect();
+    if let Some(reason) = k8s::admission_failure_reason(&first) {
         // predicate.go `InsufficientResourceError.Error()`.
-        let (name, req, used, cap) = if reason == "OutOfmemory" {
-            (
-                "memory",
+        let name = reason.trim_start_matches("OutOf");
+        let (req, used, cap) = match name {
+            "memory" => (
                 request.memory_mi,
                 requested.memory_mi,
                 node.allocatable.memory_mi,
-            )
-        } else {
-            (
-                "cpu",
+            ),
+            "cpu" => (
                 request.cpu_milli,
                 requested.cpu_milli,
                 node.allocatable.cpu_milli,
-            )
+            ),
+            other => (
+                request.scalar(other),
+                requested.scalar(other),
+                node.allocatable.scalar(other),
+            ),
         };
         return Some((
-            reason,
+            reason.clone(),
             format!(
                 "Node didn't have enough resource: {name}, requested: {req}, used: {used}, capacity: {cap}"
             ),

@@ -286,7 +286,7 @@ fn property_lines(m: &Cluster, s: &State) -> Vec<String> {
         .collect()
 }
 
-fn cpu(r: Resources) -> String {
+fn cpu(r: &Resources) -> String {
     format!("{}m", r.cpu_milli)
 }
 
@@ -321,9 +321,9 @@ fn node_conditions(m: &Cluster, s: &State, n: u8) -> String {
         } else {
             taints.join(", ")
         },
-        cpu(req),
-        cpu(spec.allocatable),
-        cpu(spec.used_by_other_pods),
+        cpu(&req),
+        cpu(&spec.allocatable),
+        cpu(&spec.used_by_other_pods),
         req.memory_mi,
         spec.allocatable.memory_mi
     );
@@ -1222,9 +1222,9 @@ pub fn svg(
             "",
             &format!(
                 "cpu requested {} of {} (other pods {})",
-                cpu(req),
-                cpu(spec.allocatable),
-                cpu(spec.used_by_other_pods)
+                cpu(&req),
+                cpu(&spec.allocatable),
+                cpu(&spec.used_by_other_pods)
             ),
         );
         // The pods.
