@@ -116,9 +116,14 @@ fn a_finding_on_an_assumed_default_says_which_in_text_and_json() {
     assert_eq!(code, Some(1), "{out}\n{err}");
     let finding = format!("finding: {sh}: delete-pod worker: graceful_stop_within_grace: ");
     let at = out.find(&finding).unwrap_or_else(|| panic!("{out}"));
-    let next = out[at..].lines().nth(1).unwrap_or_default();
+    // Under the finding's line: what it is about, then what it assumes.
+    let next: Vec<&str> = out[at..].lines().skip(1).take(2).collect();
     assert_eq!(
-        next, "  assuming podcheck.dev/sigterm: ignore (Deployment/worker container app)",
+        next,
+        [
+            "  about: worker, container app",
+            "  assuming podcheck.dev/sigterm: ignore (Deployment/worker container app)"
+        ],
         "{out}"
     );
     assert!(
