@@ -91,6 +91,10 @@ pub const ANNOTATIONS: &[(&str, &str)] = &[
     ("plans", "on a workload's own metadata: the fault plans to check it under, comma-separated (`delete-pod,drain`), or `none` (default: every plan)"),
 ];
 
+/// The most Services one application may hold. Each scenario models one of them, so they
+/// cost no states; the limit keeps what the reader holds and says bounded.
+pub const MAX_SERVICES: usize = 64;
+
 /// Default boot time: a program that takes a while to answer makes probes and rollouts matter.
 const DEFAULT_BOOT_SECONDS: u16 = 5;
 /// A Job's program, or an init container's that is not a sidecar, exits after this long by
@@ -113,6 +117,10 @@ pub struct Reading {
     /// The fault plans each workload asked for with `podcheck.dev/plans` on its own metadata;
     /// a workload not listed takes every plan.
     pub plans: BTreeMap<String, Vec<crate::spec::Plan>>,
+    /// Every Service that selects pods of the manifests, in canonical order: not headless
+    /// first, then by name. The scenario holds the first; the plans give each of their
+    /// scenarios the one of the pods it acts on ([`crate::plan::plan_scenarios_served`]).
+    pub services: Vec<crate::plan::NamedService>,
 }
 
 /// One document, with where it came from.
@@ -2265,6 +2273,14 @@ impl Reader {
                 names.join(", ")
             ));
         }
+        // Canonical order, by name: the files' order and split decide nothing (the settled
+        // cluster places pods in the workloads' order, and the scheduler breaks ties in the
+        // nodes' order).
+        workloads.sort_by(|a, b| a.1.name().cmp(b.1.name()));
+        nodes.sort_by(|a: &spec::NodeSpec, b| a.name.cmp(&b.name));
+        claims.sort_by(|a: &ClaimSpec, b| a.metadata.name.cmp(&b.metadata.name));
+        pdbs.sort_by_key(|(d, _)| name_of(d.tree));
+        services.sort_by_key(|(d, _)| name_of(d.tree));
         if nodes.len() > 5 {
             return Err(format!(
                 "{}: {} Node objects: the model holds 1 to 5 nodes",
@@ -2311,8 +2327,22 @@ impl Reader {
         } else {
             self.assumed.push("cluster: no Node given: two nodes of 4 CPUs and 8 GiB, one with 1 CPU and one with 2 CPUs already requested by other pods, labelled as a kubelet labels its node (kubernetes.io/os=linux, kubernetes.io/arch=amd64, kubernetes.io/hostname=<name>)".into());
         }
-        // The Service: the model holds one, over the workloads whose pod labels it selects.
-        let mut service = None;
+        // The Services: every one that selects pods, in canonical order (not headless
+        // first, then by name), so that neither the files' order nor their split decides
+        // which a scenario holds. The model holds one per scenario: the plans
+        // (`crate::plan::plan_scenarios_served`) give each the one of its target's pods; the
+        // base scenario holds the first.
+        if let Some((d, _)) = services.get(MAX_SERVICES) {
+            return Err(located(
+                d.origin,
+                d.tree.loc,
+                &format!(
+                    "{}: more than {MAX_SERVICES} Services in one application: podcheck reads at most {MAX_SERVICES} (give the application's manifests as a folder of their own)",
+                    d.what
+                ),
+            ));
+        }
+        let mut modelled = Vec::new();
         for (d, s) in &services {
             let sel = s
                 .spec
@@ -2335,16 +2365,6 @@ impl Reader {
                 ));
                 continue;
             }
-            if service.is_some() {
-                self.ignored.push(format!("{}: {} (the model holds one Service; the first one that selects pods is checked)", located(d.origin, d.tree.loc, "").trim_end_matches(": "), d.what));
-                continue;
-            }
-            let notes = annotations(&Some(s.metadata.clone()));
-            let notes = Notes {
-                map: &notes,
-                used: Default::default(),
-                path: "metadata.annotations",
-            };
             // `clusterIP: None`: kube-proxy does not handle the Service (`ShouldSkipService`),
             // so no client request goes through a proxy.
             let headless = s
@@ -2352,6 +2372,17 @@ impl Reader {
                 .as_ref()
                 .and_then(|s| s.cluster_ip.as_deref())
                 .is_some_and(|ip| ip == "None");
+            modelled.push((d, s, selects, headless));
+        }
+        modelled.sort_by(|a, b| (a.3, name_of(a.0.tree)).cmp(&(b.3, name_of(b.0.tree))));
+        let mut named = Vec::new();
+        for (d, s, selects, headless) in modelled {
+            let notes = annotations(&Some(s.metadata.clone()));
+            let notes = Notes {
+                map: &notes,
+                used: Default::default(),
+                path: "metadata.annotations",
+            };
             let clients = match notes.get("clients", None) {
                 None if headless => {
                     self.assumed.push(format!("{}: clusterIP: None (headless): no kube-proxy routes to its pods and no client request goes through one (clients reach a headless Service's pods by DNS, which the model does not hold)", d.what));
@@ -2371,26 +2402,43 @@ impl Reader {
                     return Err(notes.err(d, &key, format!("must be true or false, not `{v}`")))
                 }
             };
-            match notes.get("proxy-lag-seconds", None) {
+            let proxy_lag_seconds = match notes.get("proxy-lag-seconds", None) {
                 Some((key, v)) => {
-                    let n: i64 = v.trim().parse().map_err(|_| notes.err(d, &key, format!("must be a whole number of seconds, not `{v}`")))?;
+                    let n: i64 = v.trim().parse().map_err(|_| {
+                        notes.err(
+                            d,
+                            &key,
+                            format!("must be a whole number of seconds, not `{v}`"),
+                        )
+                    })?;
                     if n < 0 || n > MAX_SECONDS as i64 {
                         return Err(notes.err(d, &key, format!("must be 0 to {MAX_SECONDS} seconds (the model's clock holds durations up to that many seconds), not {n}")));
                     }
-                    cluster.proxy_lag_seconds = n as u16;
+                    n as u16
                 }
-                None => self.assumed.push(format!("{}: {PREFIX}proxy-lag-seconds: {} (each kube-proxy may lag this long behind the EndpointSlice)", d.what, cluster.proxy_lag_seconds)),
-            }
-            service = Some(spec::ServiceSpec {
-                selects,
-                publish_not_ready_addresses: s
-                    .spec
-                    .as_ref()
-                    .and_then(|s| s.publish_not_ready_addresses)
-                    .unwrap_or(false),
-                headless,
-                clients,
+                None => {
+                    self.assumed.push(format!("{}: {PREFIX}proxy-lag-seconds: {} (each kube-proxy may lag this long behind the EndpointSlice)", d.what, cluster.proxy_lag_seconds));
+                    cluster.proxy_lag_seconds
+                }
+            };
+            named.push(crate::plan::NamedService {
+                name: d.what.clone(),
+                spec: spec::ServiceSpec {
+                    selects,
+                    publish_not_ready_addresses: s
+                        .spec
+                        .as_ref()
+                        .and_then(|s| s.publish_not_ready_addresses)
+                        .unwrap_or(false),
+                    headless,
+                    clients,
+                },
+                proxy_lag_seconds,
             });
+        }
+        let service = named.first().map(|v| v.spec.clone());
+        if let Some(v) = named.first() {
+            cluster.proxy_lag_seconds = v.proxy_lag_seconds;
         }
         let mut budgets = Vec::new();
         for (d, p) in &pdbs {
@@ -2496,6 +2544,7 @@ impl Reader {
             assumed: self.assumed,
             unused: self.unused,
             plans,
+            services: named,
         })
     }
 }
