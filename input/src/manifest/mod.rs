@@ -2274,10 +2274,9 @@ impl Reader {
             ));
         }
         // Canonical order, by name: the files' order and split decide nothing (the settled
-        // cluster places pods in the workloads' order, and the scheduler breaks ties in the
-        // nodes' order).
+        // cluster creates and places pods in the workloads' order). Node objects stay in the
+        // order given: it is the cluster's own description, node by node.
         workloads.sort_by(|a, b| a.1.name().cmp(b.1.name()));
-        nodes.sort_by(|a: &spec::NodeSpec, b| a.name.cmp(&b.name));
         claims.sort_by(|a: &ClaimSpec, b| a.metadata.name.cmp(&b.metadata.name));
         pdbs.sort_by_key(|(d, _)| name_of(d.tree));
         services.sort_by_key(|(d, _)| name_of(d.tree));
