@@ -2373,7 +2373,7 @@ impl Reader {
                 .is_some_and(|ip| ip == "None");
             modelled.push((d, s, selects, headless));
         }
-        modelled.sort_by(|a, b| (a.3, name_of(a.0.tree)).cmp(&(b.3, name_of(b.0.tree))));
+        modelled.sort_by_key(|m| (m.3, name_of(m.0.tree)));
         let mut named = Vec::new();
         for (d, s, selects, headless) in modelled {
             let notes = annotations(&Some(s.metadata.clone()));
