@@ -153,9 +153,8 @@ fn each_plan_scenario_models_the_service_of_its_target() {
     assert_eq!(seen, 4, "{:?}", set.scenarios.iter().map(|s| &s.name));
 }
 
-#[test]
-fn a_second_service_of_the_same_pods_is_said_not_modelled() {
-    let internal = "\
+/// A second Service over the web tier's pods, first in file order.
+const INTERNAL: &str = "\
 apiVersion: v1
 kind: Service
 metadata:
@@ -166,6 +165,10 @@ spec:
   ports:
   - port: 8080
 ";
+
+#[test]
+fn a_second_service_of_the_same_pods_is_said_not_modelled() {
+    let internal = INTERNAL;
     // In file order web-internal comes first; by name, `web` does.
     let r = reading(&[(
         "app.yaml",
@@ -338,4 +341,45 @@ fn the_same_objects_give_the_same_report_however_split_or_ordered() {
             .any(|f| f["property"] == "no_request_to_stopped_container"),
         "{web_scenario}"
     );
+}
+
+#[test]
+fn the_services_not_modelled_are_said_once_on_stderr_and_in_json() {
+    let dir = TempDir::new("services-said");
+    let app = dir.write(
+        "app.yaml",
+        &format!("{INTERNAL}---\n{}", joined(&two_tier())),
+    );
+    let args = [
+        "check",
+        "-f",
+        &app,
+        "--plan",
+        "delete-pod",
+        "--plan",
+        "crash",
+        "--format",
+        "json",
+    ];
+    let o = run_expect(&args, 1);
+    let err = String::from_utf8(o.stderr.clone()).expect("UTF-8");
+    let said: Vec<&str> = err.lines().filter(|l| l.contains("not modelled")).collect();
+    assert_eq!(
+        said,
+        [format!(
+            "note: {app}: the model holds one Service per scenario: delete-pod web, crash web model Service/web; Service/web-internal, which also selects the pods their plan acts on, is not modelled there"
+        )],
+        "{}",
+        describe(&args, &o)
+    );
+    let v: Value = serde_json::from_slice(&o.stdout).expect("JSON");
+    for s in v["scenarios"].as_array().expect("scenarios") {
+        let name = s["scenario"].as_str().unwrap();
+        let expected = if name.ends_with(" web") {
+            serde_json::json!(["Service/web-internal"])
+        } else {
+            Value::Null
+        };
+        assert_eq!(s["services_not_modelled"], expected, "{name}");
+    }
 }

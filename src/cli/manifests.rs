@@ -372,9 +372,10 @@ fn say_services_not_modelled(planned: &[podcheck::Planned]) {
     for (app, choice, names) in said {
         let others = &choice.not_modelled;
         eprintln!(
-            "note: {app}: the model holds one Service per scenario: {} is modelled in {}; {} also {} their pods and {} not",
-            choice.modelled.as_deref().unwrap_or("no Service"),
+            "note: {app}: the model holds one Service per scenario: {} {} {}; {}, which also {} the pods their plan acts on, {} not modelled there",
             names.join(", "),
+            if names.len() == 1 { "models" } else { "model" },
+            choice.modelled.as_deref().unwrap_or("no Service"),
             others.join(", "),
             if others.len() == 1 { "selects" } else { "select" },
             if others.len() == 1 { "is" } else { "are" },
