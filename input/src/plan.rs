@@ -29,7 +29,8 @@
 //! out with their settled pods' requests held on their nodes, where that is exact.
 
 use crate::cone::{self, Places, PodPlace};
-use crate::spec::{Expectation, Fault, Scenario, ServiceSpec, Start, Verdict, Workload};
+pub use crate::manifest::NamedService;
+use crate::spec::{Expectation, Fault, Scenario, Start, Verdict, Workload};
 use std::collections::BTreeMap;
 
 pub use crate::spec::{Plan, OUTAGE_SECONDS};
@@ -93,17 +94,6 @@ impl PlanPromise for Plan {
             Plan::Drain | Plan::Partition | Plan::PartitionForceDelete | Plan::PowerOff
         )
     }
-}
-
-/// One Service of an application, as a scenario holds it.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct NamedService {
-    /// `Service/<name>`, for messages.
-    pub name: String,
-    pub spec: ServiceSpec,
-    /// The lag of each kube-proxy behind its EndpointSlice (its
-    /// `podcheck.dev/proxy-lag-seconds`, or the cluster's default).
-    pub proxy_lag_seconds: u16,
 }
 
 /// Which of an application's Services a plan scenario models.

@@ -120,7 +120,18 @@ pub struct Reading {
     /// Every Service that selects pods of the manifests, in canonical order: not headless
     /// first, then by name. The scenario holds the first; the plans give each of their
     /// scenarios the one of the pods it acts on ([`crate::plan::plan_scenarios_served`]).
-    pub services: Vec<crate::plan::NamedService>,
+    pub services: Vec<NamedService>,
+}
+
+/// One Service of an application, as a scenario holds it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct NamedService {
+    /// `Service/<name>`, for messages.
+    pub name: String,
+    pub spec: spec::ServiceSpec,
+    /// The lag of each kube-proxy behind its EndpointSlice (its
+    /// `podcheck.dev/proxy-lag-seconds`, or the cluster's default).
+    pub proxy_lag_seconds: u16,
 }
 
 /// One document, with where it came from.
@@ -2420,7 +2431,7 @@ impl Reader {
                     cluster.proxy_lag_seconds
                 }
             };
-            named.push(crate::plan::NamedService {
+            named.push(NamedService {
                 name: d.what.clone(),
                 spec: spec::ServiceSpec {
                     selects,
