@@ -183,6 +183,9 @@ pub struct Planned {
     /// (`podcheck_input::cone`: they cannot change its verdicts); empty where it has them
     /// all, or with [`Size::no_cone`].
     pub left_out: Vec<String>,
+    /// The application's Service it models, and the others that select the pods its plan
+    /// acts on, not modelled in it (`podcheck_input::plan::plan_scenarios_served`).
+    pub services: podcheck_input::plan::ServiceChoice,
 }
 
 /// A plan that gave no scenario for an application, with why.
@@ -198,10 +201,13 @@ pub struct NotApplicable {
 /// plans that had nothing to act on. A workload in `chosen` (its `podcheck.dev/plans`
 /// annotation, [`Reading::plans`]) is checked only under the plans listed for it. Each
 /// scenario is reduced to its cone of influence where that is exact
-/// ([`podcheck_input::cone`]), unless `whole` asks for the whole application in each.
+/// ([`podcheck_input::cone`]), unless `whole` asks for the whole application in each. Each
+/// scenario holds the Service of `services` ([`Reading::services`]) that concerns its plan's
+/// pods; with none, `base`'s own.
 pub fn planned(
     application: &str,
     base: &Scenario,
+    services: &[podcheck_input::plan::NamedService],
     plans: &[Plan],
     chosen: &std::collections::BTreeMap<String, Vec<Plan>>,
     whole: bool,
@@ -215,22 +221,30 @@ pub fn planned(
         }
         seen.push(plan);
         let set = if whole {
-            podcheck_input::plan::plan_scenarios_for(
+            podcheck_input::plan::plan_scenarios_served(
                 base,
+                services,
                 &[plan],
                 chosen,
                 &podcheck_model::cluster::first_pod_nodes,
             )
         } else {
-            podcheck_input::plan::plan_scenarios_in_cones(
+            podcheck_input::plan::plan_scenarios_in_cones_served(
                 base,
+                services,
                 &[plan],
                 chosen,
                 &podcheck_model::cluster::pod_places,
             )
         };
         let first = out.len();
-        for (scenario, left_out) in set.scenarios.into_iter().zip(set.left_out) {
+        let choices = set
+            .services
+            .into_iter()
+            .chain(std::iter::repeat_with(Default::default));
+        for ((scenario, left_out), services) in
+            set.scenarios.into_iter().zip(set.left_out).zip(choices)
+        {
             // A node plan acts on a node, not on its target: the scenarios of two workloads
             // whose first pods share a node, with the same cone, are one scenario under two
             // names. It is checked once, under the first name.
@@ -253,6 +267,7 @@ pub fn planned(
                 plan,
                 scenario,
                 left_out,
+                services,
             });
         }
         na.extend(set.not_applicable.into_iter().map(|why| NotApplicable {
@@ -721,7 +736,14 @@ impl Check {
             let reading = read_application(app)?;
             observer.read(app, &reading)?;
             let base = resized(reading.scenario, self.size, &app.name)?;
-            let (p, na) = planned(&app.name, &base, &plans, &reading.plans, self.size.no_cone);
+            let (p, na) = planned(
+                &app.name,
+                &base,
+                &reading.services,
+                &plans,
+                &reading.plans,
+                self.size.no_cone,
+            );
             out.applications.push(app.name.clone());
             out.read_warnings.push(reading.warnings);
             out.defaults.push(reading.defaults);

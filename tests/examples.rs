@@ -83,7 +83,7 @@ const EXAMPLES: &[Example] = &[
         fixed_findings: &[],
         behaviour: (&["deployment_at_most_replicas_running"], &["deployment_at_most_replicas_running"]),
         witnesses: (&[], &[]),
-        states: (136, 506),
+        states: (75, 255),
     },
     Example {
         name: "statefulset-db",
@@ -96,7 +96,7 @@ const EXAMPLES: &[Example] = &[
         witnesses: (&[], &[]),
         // Its Service is headless (`clusterIP: None`): no kube-proxy routes it (61 and 17
         // while the reader took every Service for a ClusterIP one).
-        states: (54, 13),
+        states: (51, 10),
     },
     Example {
         name: "job-backoff",
@@ -136,7 +136,7 @@ const EXAMPLES: &[Example] = &[
         fixed_findings: &[],
         behaviour: (&[], &["deployment_at_most_replicas_running"]),
         witnesses: (&[], &[]),
-        states: (13, 5207),
+        states: (6, 3657),
     },
 ];
 

@@ -16,11 +16,20 @@
 //! cluster: the caller passes that reading in ([`Placement`]; the model's is
 //! `podcheck_model::cluster::first_pod_nodes`), and this module builds nothing but scenarios.
 //!
+//! The model holds one Service per scenario. An application with several
+//! ([`crate::manifest::Reading::services`], in canonical order: not headless first, then by
+//! name) gives each scenario the first one that selects a pod its plan acts on — the
+//! target's; for a node plan, those of the workloads whose first pod is on the node; for the
+//! dependency outage, those of the workloads whose probes check the dependency — and says
+//! which others select them and are not modelled in it ([`ServiceChoice`]). A scenario whose
+//! plan acts on no selected pod keeps the first Service of the application.
+//!
 //! [`plan_scenarios_in_cones`] makes the same scenarios, each reduced to its cone of
 //! influence ([`crate::cone`]): the workloads that can change its verdicts, the others left
 //! out with their settled pods' requests held on their nodes, where that is exact.
 
 use crate::cone::{self, Places, PodPlace};
+pub use crate::manifest::NamedService;
 use crate::spec::placement::no_node_can_take;
 use crate::spec::{Expectation, Fault, Scenario, Start, Verdict, Workload};
 use std::collections::BTreeMap;
@@ -93,6 +102,17 @@ impl PlanPromise for Plan {
     }
 }
 
+/// Which of an application's Services a plan scenario models.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct ServiceChoice {
+    /// The Service modelled (`Service/<name>`); None where the scenario keeps its base's
+    /// Service as it is (no list of Services was given).
+    pub modelled: Option<String>,
+    /// The other Services that select a pod the plan acts on, not modelled in the scenario
+    /// (the model holds one Service per scenario), in canonical order.
+    pub not_modelled: Vec<String>,
+}
+
 /// The scenarios of some plans, and the plans that had nothing to act on, each with why.
 #[derive(Clone, Debug, Default)]
 pub struct PlanSet {
@@ -102,6 +122,9 @@ pub struct PlanSet {
     /// For each scenario, in order: the workloads left out of it, outside its cone of
     /// influence ([`plan_scenarios_in_cones`]); empty where it has the whole application.
     pub left_out: Vec<Vec<String>>,
+    /// For each scenario, in order: the Service it models and those it does not
+    /// ([`plan_scenarios_served`]); default where no list of Services was given.
+    pub services: Vec<ServiceChoice>,
 }
 
 /// The scenarios of `plans` over `base` (a scenario with the manifests' workloads and no
@@ -118,6 +141,20 @@ pub fn plan_scenarios(base: &Scenario, plans: &[Plan], placement: Placement) -> 
 /// workload leaves it out.
 pub fn plan_scenarios_for(
     base: &Scenario,
+    plans: &[Plan],
+    chosen: &BTreeMap<String, Vec<Plan>>,
+    placement: Placement,
+) -> PlanSet {
+    plan_scenarios_served(base, &[], plans, chosen, placement)
+}
+
+/// [`plan_scenarios_for`], each scenario with the Service of `services` (the application's,
+/// in canonical order, as [`crate::manifest::Reading::services`] gives them; `base` holds the
+/// first) that concerns the pods its plan acts on, as the module says. With no `services`,
+/// each scenario keeps `base`'s Service.
+pub fn plan_scenarios_served(
+    base: &Scenario,
+    services: &[NamedService],
     plans: &[Plan],
     chosen: &BTreeMap<String, Vec<Plan>>,
     placement: Placement,
@@ -152,14 +189,22 @@ pub fn plan_scenarios_for(
             {
                 why = Some(format!("{NO_NODE}, of any workload"));
             } else if checks_dependency(base) {
-                set.scenarios.push(one(
+                let mut s = one(
                     &settled_base,
                     plan,
                     None,
                     vec![Fault::DependencyOutage {
                         seconds: OUTAGE_SECONDS,
                     }],
-                ));
+                );
+                let targets: Vec<&str> = base
+                    .workloads
+                    .iter()
+                    .filter(|w| crate::cone::checks_dependency(w))
+                    .map(|w| w.name())
+                    .collect();
+                set.services.push(serve(&mut s, services, &targets));
+                set.scenarios.push(s);
                 made += 1;
             } else {
                 why = Some("no probe checks the dependency, so its outage changes nothing the model sees (say which do with the annotation podcheck.dev/probe-checks-dependency)".to_string());
@@ -185,6 +230,8 @@ pub fn plan_scenarios_for(
                 why = Some(format!("{name}: {NO_NODE} ({no})"));
                 continue;
             }
+            // The workloads whose pods the plan acts on, for their Services.
+            let mut targets = vec![w.name()];
             let faults = match plan {
                 Plan::DeletePod => vec![Fault::DeletePod {
                     workload: name.clone(),
@@ -203,6 +250,13 @@ pub fn plan_scenarios_for(
                         why = Some(format!("{name} has no pod placed in the settled cluster"));
                         continue;
                     };
+                    targets = base
+                        .workloads
+                        .iter()
+                        .zip(&placement)
+                        .filter(|(_, p)| p.as_deref() == Some(node.as_str()))
+                        .map(|(w, _)| w.name())
+                        .collect();
                     match plan {
                         Plan::Drain => vec![Fault::Drain {
                             node,
@@ -222,8 +276,9 @@ pub fn plan_scenarios_for(
                     }
                 }
             };
-            set.scenarios
-                .push(one(&settled_base, plan, Some(&name), faults));
+            let mut s = one(&settled_base, plan, Some(&name), faults);
+            set.services.push(serve(&mut s, services, &targets));
+            set.scenarios.push(s);
             made += 1;
         }
         if made == 0 {
@@ -238,6 +293,30 @@ pub fn plan_scenarios_for(
     set
 }
 
+/// Gives `s` the first of `services` (in canonical order) that selects one of `targets`,
+/// with its kube-proxy lag, and says which others select them. Where none does, `s` keeps
+/// its base's Service (the first of `services`).
+fn serve(s: &mut Scenario, services: &[NamedService], targets: &[&str]) -> ServiceChoice {
+    let Some(first) = services.first() else {
+        return ServiceChoice::default();
+    };
+    let mut concern = services
+        .iter()
+        .filter(|v| v.spec.selects.iter().any(|w| targets.contains(&w.as_str())));
+    let Some(chosen) = concern.next() else {
+        return ServiceChoice {
+            modelled: Some(first.name.clone()),
+            not_modelled: Vec::new(),
+        };
+    };
+    s.service = Some(chosen.spec.clone());
+    s.cluster.proxy_lag_seconds = chosen.proxy_lag_seconds;
+    ServiceChoice {
+        modelled: Some(chosen.name.clone()),
+        not_modelled: concern.map(|v| v.name.clone()).collect(),
+    }
+}
+
 /// [`plan_scenarios_for`], each scenario reduced to its cone of influence where that leaves
 /// some workload out and is exact ([`crate::cone::reduce`]); `places` settles a scenario and
 /// tells where each pod is (the model's is `podcheck_model::cluster::pod_places`). Node
@@ -248,13 +327,26 @@ pub fn plan_scenarios_in_cones(
     chosen: &BTreeMap<String, Vec<Plan>>,
     places: Places,
 ) -> PlanSet {
+    plan_scenarios_in_cones_served(base, &[], plans, chosen, places)
+}
+
+/// [`plan_scenarios_in_cones`], each scenario with its Service of `services`, as
+/// [`plan_scenarios_served`] gives it, before it is reduced to its cone (which keeps the
+/// workloads that Service selects together).
+pub fn plan_scenarios_in_cones_served(
+    base: &Scenario,
+    services: &[NamedService],
+    plans: &[Plan],
+    chosen: &BTreeMap<String, Vec<Plan>>,
+    places: Places,
+) -> PlanSet {
     let mut settled_base = base.clone();
     settled_base.faults.clear();
     settled_base.expect.clear();
     settled_base.cluster.start = Start::Settled;
     let full = places(&settled_base);
     let first = |_: &Scenario| first_placed(&full);
-    let mut set = plan_scenarios_for(base, plans, chosen, &first);
+    let mut set = plan_scenarios_served(base, services, plans, chosen, &first);
     for (s, out) in set.scenarios.iter_mut().zip(&mut set.left_out) {
         if let Some(c) = cone::reduce(s, &full, places) {
             *s = c.scenario;

@@ -221,13 +221,14 @@ impl Cluster {
 
     /// The canonical startup (`start: settled`): from `s`, take the first enabled component
     /// action, or let time pass, until every Deployment and StatefulSet has all its pods
-    /// Ready, every bare pod is Ready, and no component has work left.
+    /// Ready, every bare pod is Ready, every program of their pods that will answer has
+    /// booted ([`Cluster::booting`]), and no component has work left.
     pub fn settle(&self, mut s: State) -> State {
         for _ in 0..10_000 {
             let mut acts = Vec::new();
             self.urgent_actions(&s, &mut acts);
             if acts.is_empty() {
-                if self.settled(&s) {
+                if self.settled(&s) && !self.booting(&s) {
                     break;
                 }
                 match time::next_deadline(&self.ctx, &s) {
@@ -278,6 +279,36 @@ impl Cluster {
         Action::Scheduler(scheduler::Action::Schedule {
             uid,
             node: Some(NodeId::new(at)),
+        })
+    }
+
+    /// Whether a program of a pod the settled start waits for (a Deployment's, a
+    /// StatefulSet's, a bare pod's) is still booting though it will answer: running, not
+    /// deadlocked, not being stopped, and not set to exit or outgrow its memory limit before
+    /// it has booted. A container without a readiness probe is Ready as soon as it runs
+    /// (`prober_manager.go` `UpdatePodStatus`), while its program may not answer yet: the
+    /// settled start waits for it, so that no run from it begins with a Ready pod that does
+    /// not serve.
+    fn booting(&self, s: &State) -> bool {
+        s.nodes.iter().flat_map(|n| n.pods.iter()).any(|rt| {
+            matches!(
+                self.scenario.workloads.get(rt.workload as usize),
+                Some(
+                    Workload::Deployment { .. }
+                        | Workload::StatefulSet { .. }
+                        | Workload::Pod { .. }
+                )
+            ) && !rt.terminating
+                && rt.init.iter().chain(&rt.ctrs).any(|c| match &c.run {
+                    Run::Running(p) => {
+                        p.boot_left > 0
+                            && !p.deadlocked
+                            && p.stop.is_none()
+                            && p.exit_left.is_none_or(|t| t > p.boot_left)
+                            && p.oom_left.is_none_or(|t| t > p.boot_left)
+                    }
+                    _ => false,
+                })
         })
     }
 

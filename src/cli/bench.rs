@@ -737,7 +737,14 @@ fn read_manifests(paths: &[String], plans: &[Plan], whole: bool) -> Result<Manif
     let mut not_applicable = Vec::new();
     for app in &apps.apps {
         let reading = podcheck::read_application(app)?;
-        let (p, na) = podcheck::planned(&app.name, &reading.scenario, plans, &reading.plans, whole);
+        let (p, na) = podcheck::planned(
+            &app.name,
+            &reading.scenario,
+            &reading.services,
+            plans,
+            &reading.plans,
+            whole,
+        );
         planned.extend(p);
         not_applicable.extend(na);
     }

@@ -151,6 +151,10 @@ struct JsonPlanScenario<'a> {
     /// The workloads left out of the scenario, outside its cone of influence.
     #[serde(skip_serializing_if = "<[String]>::is_empty")]
     left_out: &'a [String],
+    /// The Services that select pods its plan acts on but are not modelled in it (the model
+    /// holds one Service per scenario), as `Service/<name>`.
+    #[serde(skip_serializing_if = "<[String]>::is_empty")]
+    services_not_modelled: &'a [String],
 }
 
 /// The random walks of a plan scenario stopped at a bound (`--simulate`).
@@ -376,12 +380,49 @@ pub fn plan_scenarios(
             placed: Default::default(),
         })?;
     replicas_apply(&prepared.bases, size)?;
+    say_services_not_modelled(&prepared.planned);
     if prepared.planned.is_empty() {
         return Err(BadInput(
             "the manifests have no plan scenario: no plan acts on their workloads".into(),
         ));
     }
     Ok(prepared.planned.into_iter().map(|p| p.scenario).collect())
+}
+
+/// The Services not modelled in some plan scenarios (the model holds one per scenario), on
+/// stderr: one line for the scenarios that model the same Service and leave out the same
+/// others.
+fn say_services_not_modelled(planned: &[podcheck::Planned]) {
+    let mut said: Vec<(&str, &podcheck_input::plan::ServiceChoice, Vec<&str>)> = Vec::new();
+    for p in planned
+        .iter()
+        .filter(|p| !p.services.not_modelled.is_empty())
+    {
+        let name = p
+            .scenario
+            .name
+            .strip_prefix(&format!("{}: ", p.application))
+            .unwrap_or(&p.scenario.name);
+        match said
+            .iter_mut()
+            .find(|(a, c, _)| *a == p.application && **c == p.services)
+        {
+            Some((_, _, names)) => names.push(name),
+            None => said.push((&p.application, &p.services, vec![name])),
+        }
+    }
+    for (app, choice, names) in said {
+        let others = &choice.not_modelled;
+        eprintln!(
+            "note: {app}: the model holds one Service per scenario: {} {} {}; {}, which also {} the pods their plan acts on, {} not modelled there",
+            names.join(", "),
+            if names.len() == 1 { "models" } else { "model" },
+            choice.modelled.as_deref().unwrap_or("no Service"),
+            others.join(", "),
+            if others.len() == 1 { "selects" } else { "select" },
+            if others.len() == 1 { "is" } else { "are" },
+        );
+    }
 }
 
 pub fn run(a: ManifestArgs) -> Result<ExitCode, BadInput> {
@@ -412,6 +453,7 @@ pub fn run(a: ManifestArgs) -> Result<ExitCode, BadInput> {
     };
     let prepared = check.prepare(&mut printer)?;
     replicas_apply(&prepared.bases, a.size)?;
+    say_services_not_modelled(&prepared.planned);
     let not_applicable = &prepared.not_applicable;
     // The plans a workload's own `podcheck.dev/plans` leaves out, one line per application;
     // every other plan with nothing to act on, a line each with why.
@@ -547,6 +589,7 @@ pub fn run(a: ManifestArgs) -> Result<ExitCode, BadInput> {
                         })
                         .collect(),
                     left_out: &c.planned.left_out,
+                    services_not_modelled: &c.planned.services.not_modelled,
                 })
                 .collect(),
             findings: n_findings,

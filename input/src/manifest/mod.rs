@@ -96,6 +96,10 @@ pub const ANNOTATIONS: &[(&str, &str)] = &[
     ("plans", "on a workload's own metadata: the fault plans to check it under, comma-separated (`delete-pod,drain`), or `none` (default: every plan)"),
 ];
 
+/// The most Services one application may hold. Each scenario models one of them, so they
+/// cost no states; the limit keeps what the reader holds and says bounded.
+pub const MAX_SERVICES: usize = 64;
+
 /// Default boot time: a program that takes a while to answer makes probes and rollouts matter.
 const DEFAULT_BOOT_SECONDS: u16 = 5;
 /// A Job's program, or an init container's that is not a sidecar, exits after this long by
@@ -124,6 +128,10 @@ pub struct Reading {
     /// Where each workload was written, in the scenario's order: for reports that point at
     /// the manifest line a fix changes (`check -f --format sarif`).
     pub placed: Vec<Placed>,
+    /// Every Service that selects pods of the manifests, in canonical order: not headless
+    /// first, then by name. The scenario holds the first; the plans give each of their
+    /// scenarios the one of the pods it acts on ([`crate::plan::plan_scenarios_served`]).
+    pub services: Vec<NamedService>,
 }
 
 /// A workload's manifest: the file it came from and its document, which knows the line and
@@ -184,6 +192,17 @@ impl Assumed {
             .split_once('/')
             .map_or(self.object.as_str(), |(_, n)| n)
     }
+}
+
+/// One Service of an application, as a scenario holds it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct NamedService {
+    /// `Service/<name>`, for messages.
+    pub name: String,
+    pub spec: spec::ServiceSpec,
+    /// The lag of each kube-proxy behind its EndpointSlice (its
+    /// `podcheck.dev/proxy-lag-seconds`, or the cluster's default).
+    pub proxy_lag_seconds: u16,
 }
 
 /// One document, with where it came from.
@@ -2642,6 +2661,13 @@ impl Reader {
                 names.join(", ")
             ));
         }
+        // Canonical order, by name: the files' order and split decide nothing (the settled
+        // cluster creates and places pods in the workloads' order). Node objects stay in the
+        // order given: it is the cluster's own description, node by node.
+        workloads.sort_by(|a, b| a.1.name().cmp(b.1.name()));
+        claims.sort_by(|a: &ClaimSpec, b| a.metadata.name.cmp(&b.metadata.name));
+        pdbs.sort_by_key(|(d, _)| name_of(d.tree));
+        services.sort_by_key(|(d, _)| name_of(d.tree));
         if nodes.len() > 5 {
             return Err(format!(
                 "{}: {} Node objects: the model holds 1 to 5 nodes",
@@ -2689,8 +2715,22 @@ impl Reader {
         } else {
             self.assumed.push("cluster: no Node given: two nodes of 4 CPUs and 8 GiB, one with 1 CPU and one with 2 CPUs already requested by other pods, labelled as a kubelet labels its node (kubernetes.io/os=linux, kubernetes.io/arch=amd64, kubernetes.io/hostname=<name>)".into());
         }
-        // The Service: the model holds one, over the workloads whose pod labels it selects.
-        let mut service = None;
+        // The Services: every one that selects pods, in canonical order (not headless
+        // first, then by name), so that neither the files' order nor their split decides
+        // which a scenario holds. The model holds one per scenario: the plans
+        // (`crate::plan::plan_scenarios_served`) give each the one of its target's pods; the
+        // base scenario holds the first.
+        if let Some((d, _)) = services.get(MAX_SERVICES) {
+            return Err(located(
+                d.origin,
+                d.tree.loc,
+                &format!(
+                    "{}: more than {MAX_SERVICES} Services in one application: podcheck reads at most {MAX_SERVICES} (give the application's manifests as a folder of their own)",
+                    d.what
+                ),
+            ));
+        }
+        let mut modelled = Vec::new();
         for (d, s) in &services {
             let sel = s
                 .spec
@@ -2713,16 +2753,6 @@ impl Reader {
                 ));
                 continue;
             }
-            if service.is_some() {
-                self.ignored.push(format!("{}: {} (the model holds one Service; the first one that selects pods is checked)", located(d.origin, d.tree.loc, "").trim_end_matches(": "), d.what));
-                continue;
-            }
-            let notes = annotations(&Some(s.metadata.clone()));
-            let notes = Notes {
-                map: &notes,
-                used: Default::default(),
-                path: "metadata.annotations",
-            };
             // `clusterIP: None`: kube-proxy does not handle the Service (`ShouldSkipService`),
             // so no client request goes through a proxy.
             let headless = s
@@ -2730,6 +2760,17 @@ impl Reader {
                 .as_ref()
                 .and_then(|s| s.cluster_ip.as_deref())
                 .is_some_and(|ip| ip == "None");
+            modelled.push((d, s, selects, headless));
+        }
+        modelled.sort_by_key(|m| (m.3, name_of(m.0.tree)));
+        let mut named = Vec::new();
+        for (d, s, selects, headless) in modelled {
+            let notes = annotations(&Some(s.metadata.clone()));
+            let notes = Notes {
+                map: &notes,
+                used: Default::default(),
+                path: "metadata.annotations",
+            };
             let clients = match notes.get("clients", None) {
                 None if headless => {
                     self.assumed.push(format!("{}: clusterIP: None (headless): no kube-proxy routes to its pods and no client request goes through one (clients reach a headless Service's pods by DNS, which the model does not hold)", d.what));
@@ -2749,7 +2790,7 @@ impl Reader {
                     return Err(notes.err(d, &key, format!("must be true or false, not `{v}`")))
                 }
             };
-            match notes.get("proxy-lag-seconds", None) {
+            let proxy_lag_seconds = match notes.get("proxy-lag-seconds", None) {
                 Some((key, v)) => {
                     let n: i64 = v.trim().parse().map_err(|_| {
                         notes.err(
@@ -2761,7 +2802,7 @@ impl Reader {
                     if n < 0 || n > MAX_SECONDS as i64 {
                         return Err(notes.err(d, &key, format!("must be 0 to {MAX_SECONDS} seconds (the model's clock holds durations up to that many seconds), not {n}")));
                     }
-                    cluster.proxy_lag_seconds = n as u16;
+                    n as u16
                 }
                 None => {
                     self.assumed.push(format!("{}: {PREFIX}proxy-lag-seconds: {} (each kube-proxy may lag this long behind the EndpointSlice)", d.what, cluster.proxy_lag_seconds));
@@ -2773,18 +2814,27 @@ impl Reader {
                             cluster.proxy_lag_seconds
                         ),
                     });
+                    cluster.proxy_lag_seconds
                 }
-            }
-            service = Some(spec::ServiceSpec {
-                selects,
-                publish_not_ready_addresses: s
-                    .spec
-                    .as_ref()
-                    .and_then(|s| s.publish_not_ready_addresses)
-                    .unwrap_or(false),
-                headless,
-                clients,
+            };
+            named.push(NamedService {
+                name: d.what.clone(),
+                spec: spec::ServiceSpec {
+                    selects,
+                    publish_not_ready_addresses: s
+                        .spec
+                        .as_ref()
+                        .and_then(|s| s.publish_not_ready_addresses)
+                        .unwrap_or(false),
+                    headless,
+                    clients,
+                },
+                proxy_lag_seconds,
             });
+        }
+        let service = named.first().map(|v| v.spec.clone());
+        if let Some(v) = named.first() {
+            cluster.proxy_lag_seconds = v.proxy_lag_seconds;
         }
         let mut budgets = Vec::new();
         for (d, p) in &pdbs {
@@ -2902,6 +2952,7 @@ impl Reader {
                     tree: d.tree.clone(),
                 })
                 .collect(),
+            services: named,
         })
     }
 }
