@@ -313,27 +313,27 @@ fn the_docs_table_of_fixes_is_the_code_s() {
     assert!(!fix_table_errors(&dropped).is_empty());
 }
 
-/// Two Deployments behind one Service, on one node: `web` keeps serving through a preStop
-/// hook, `api` has none.
+/// Two Deployments behind one Service, on one node: `gateway` keeps serving through a preStop
+/// hook, `orders` has none.
 const SHOP: &str = "\
 apiVersion: apps/v1
 kind: Deployment
 metadata:
-  name: web
+  name: gateway
 spec:
   replicas: 1
   selector:
-    matchLabels: {app: web}
+    matchLabels: {app: gateway}
   template:
     metadata:
-      labels: {app: web, tier: shop}
+      labels: {app: gateway, tier: shop}
       annotations:
         podcheck.dev/boot-seconds: \"2\"
         podcheck.dev/sigterm: \"exit:0\"
     spec:
       containers:
-      - name: web
-        image: web:1
+      - name: gateway
+        image: gateway:1
         lifecycle:
           preStop:
             sleep: {seconds: 10}
@@ -344,21 +344,21 @@ spec:
 apiVersion: apps/v1
 kind: Deployment
 metadata:
-  name: api
+  name: orders
 spec:
   replicas: 1
   selector:
-    matchLabels: {app: api}
+    matchLabels: {app: orders}
   template:
     metadata:
-      labels: {app: api, tier: shop}
+      labels: {app: orders, tier: shop}
       annotations:
         podcheck.dev/boot-seconds: \"2\"
         podcheck.dev/sigterm: \"exit:0\"
     spec:
       containers:
-      - name: api
-        image: api:1
+      - name: orders
+        image: orders:1
         readinessProbe:
           httpGet: {path: /, port: 80}
           periodSeconds: 5
@@ -374,8 +374,8 @@ spec:
 
 #[test]
 fn a_finding_names_the_workload_it_is_about_not_the_plan_s_target() {
-    // The drain of the node both pods run on is one scenario, named after `web`; its
-    // finding is about `api`, whose container has no preStop hook, and points at it.
+    // The drain of the node both pods run on is one scenario, named after `gateway`; its
+    // finding is about `orders`, whose container has no preStop hook, and points at it.
     let dir = TempDir::new("sarif-shop");
     dir.write("shop.yaml", SHOP);
     let (code, log, stderr) = sarif_in(
@@ -397,15 +397,18 @@ fn a_finding_names_the_workload_it_is_about_not_the_plan_s_target() {
         .iter()
         .find(|r| r["ruleId"] == "no_request_to_stopped_container")
         .unwrap_or_else(|| panic!("{log:#}"));
-    assert_eq!(r["properties"]["scenario"], "shop.yaml: drain web", "{r:#}");
-    assert_eq!(r["properties"]["workload"], "api", "{r:#}");
-    assert_eq!(r["properties"]["container"], "api", "{r:#}");
+    assert_eq!(
+        r["properties"]["scenario"], "shop.yaml: drain gateway",
+        "{r:#}"
+    );
+    assert_eq!(r["properties"]["workload"], "orders", "{r:#}");
+    assert_eq!(r["properties"]["container"], "orders", "{r:#}");
     let ph = &r["locations"][0]["physicalLocation"];
     assert_eq!(ph["artifactLocation"]["uri"], "shop.yaml");
-    assert_eq!(ph["region"]["startLine"], line_of(SHOP, "- name: api"));
+    assert_eq!(ph["region"]["startLine"], line_of(SHOP, "- name: orders"));
     let text = r["message"]["text"].as_str().expect("message");
     assert!(
-        text.starts_with("Deployment/api, container api: "),
+        text.starts_with("Deployment/orders, container orders: "),
         "{text}"
     );
 }
