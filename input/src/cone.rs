@@ -260,17 +260,7 @@ pub fn reduce(s: &Scenario, full: &[Vec<PodPlace>], places: Places) -> Option<Co
         }
         left_out.push(w.name().to_string());
         let t = w.template();
-        let init: Vec<_> = t
-            .init_containers
-            .iter()
-            .map(|c| c.resources.requests.clone())
-            .collect();
-        let regular: Vec<_> = t
-            .containers
-            .iter()
-            .map(|c| c.resources.requests.clone())
-            .collect();
-        let request = podcheck_k8s::scheduling::pod_request(&init, &regular);
+        let request = crate::spec::placement::pod_request(t);
         for p in &full[i] {
             // A pod of a workload no node can take holds nothing anywhere.
             let Some(node) = p.node.as_deref() else {

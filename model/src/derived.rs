@@ -4,26 +4,13 @@
 //! another.
 
 use crate::context::Context;
-use crate::k8s::{self, EvictionDecision, Resources, Taint, TaintEffect, Toleration};
+use crate::k8s::{self, EvictionDecision, Taint, TaintEffect, Toleration};
 use crate::state::*;
 use podcheck_input::spec::PodSpec;
 
 /// The requests of a pod (`computePodResourceRequest`: sum of containers, max with each init
-/// container).
-pub fn pod_request(spec: &PodSpec) -> Resources {
-    let init: Vec<Resources> = spec
-        .init_containers
-        .iter()
-        .map(|c| c.resources.requests.clone())
-        .collect();
-    let regular: Vec<Resources> = spec
-        .containers
-        .iter()
-        .map(|c| c.resources.requests.clone())
-        .collect();
-    k8s::pod_request(&init, &regular)
-}
-
+/// container), as the reader's placement check counts them.
+pub use podcheck_input::spec::placement::pod_request;
 pub use podcheck_input::spec::placement::request_against;
 
 /// The pod worker is inside SyncPod, blocked in startContainer: a postStart hook runs, or
