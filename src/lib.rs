@@ -369,6 +369,87 @@ pub struct Behaviour {
     pub why: String,
 }
 
+/// A plan scenario that gave a finding (or a Kubernetes behaviour) of a [`Cause`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Under {
+    pub plan: Plan,
+    /// The plan scenario, as `<application>: <plan> <workload>`.
+    pub scenario: String,
+    /// Steps of its trace (`None`: no run to show).
+    pub trace_steps: Option<usize>,
+}
+
+/// One cause: the findings of the same property about the same workload (and container) of
+/// one application, under every plan scenario that gives it, said once with the shortest
+/// trace among them. A finding whose workload is not known ([`about::About`]) is a cause of
+/// its own.
+#[derive(Clone, Debug)]
+pub struct Cause {
+    /// The finding shown: the one with the shortest trace, the first checked among equals
+    /// (a finding with no run to show comes last).
+    pub shown: Finding,
+    /// Every plan scenario that gives it, in the order they were checked.
+    pub under: Vec<Under>,
+    /// `Some(what to do instead)` when every plan that gives it is an operator's action that
+    /// no manifest can make safe ([`Plan::operator_hazard`]): an operator hazard, reported
+    /// apart and failing a run only when asked.
+    pub hazard: Option<&'static str>,
+}
+
+/// The findings of `findings` (in check order) merged into causes, in the order of each
+/// cause's first finding.
+pub fn causes<'a>(findings: impl IntoIterator<Item = &'a Finding>) -> Vec<Cause> {
+    let mut out: Vec<Cause> = Vec::new();
+    // The length a finding's trace is ranked by: no run to show ranks last.
+    let rank = |f: &Finding| f.trace_steps.unwrap_or(usize::MAX);
+    for f in findings {
+        let under = Under {
+            plan: f.plan,
+            scenario: f.scenario.clone(),
+            trace_steps: f.trace_steps,
+        };
+        let same = |c: &&mut Cause| {
+            let s = &c.shown;
+            s.application == f.application
+                && s.property == f.property
+                && f.about.workload.is_some()
+                && s.about == f.about
+        };
+        match out.iter_mut().find(same) {
+            Some(c) => {
+                if rank(f) < rank(&c.shown) {
+                    c.shown = f.clone();
+                }
+                c.under.push(under);
+                c.hazard = c.hazard.and(f.plan.operator_hazard());
+            }
+            None => out.push(Cause {
+                shown: f.clone(),
+                under: vec![under],
+                hazard: f.plan.operator_hazard(),
+            }),
+        }
+    }
+    out
+}
+
+/// The Kubernetes behaviours of `behaviours` (in check order) said once each: the same
+/// property of one application for the same reason, with every plan scenario that gave it.
+pub fn behaviour_causes<'a>(
+    behaviours: impl IntoIterator<Item = &'a Behaviour>,
+) -> Vec<(Behaviour, Vec<String>)> {
+    let mut out: Vec<(Behaviour, Vec<String>)> = Vec::new();
+    for b in behaviours {
+        match out.iter_mut().find(|(s, _)| {
+            s.application == b.application && s.property == b.property && s.why == b.why
+        }) {
+            Some((_, under)) => under.push(b.scenario.clone()),
+            None => out.push((b.clone(), vec![b.scenario.clone()])),
+        }
+    }
+    out
+}
+
 /// The findings and the Kubernetes behaviours of one plan scenario's check, the findings'
 /// traces rendered in `format`.
 pub fn findings(
@@ -946,6 +1027,11 @@ impl Report {
     /// The findings: violated properties the manifests can change, each with its trace.
     pub fn findings(&self) -> &[Finding] {
         &self.findings
+    }
+    /// The findings merged by cause ([`causes`]): each property about each workload once,
+    /// with every plan scenario that gave it and the shortest trace among them.
+    pub fn causes(&self) -> Vec<Cause> {
+        causes(&self.findings)
     }
     /// Violations that are Kubernetes' own behaviour, with why: not findings.
     pub fn behaviours(&self) -> &[Behaviour] {

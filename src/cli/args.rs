@@ -193,10 +193,17 @@ pub struct CheckArgs {
     /// With -f: the format of each finding's trace (and, with --traces, of the others).
     #[arg(long, value_parser = trace_formats(), default_value_t = TraceFormat::Text)]
     pub trace_format: TraceFormat,
-    /// With -f: list the fields the model does not read, each with its line (without
-    /// --verbose, a note says how many; an error without -f).
+    /// With -f: also print each plan scenario's table of every property and its verdict
+    /// as it is checked, and list the fields the model does not read, each with its line
+    /// (without --verbose: one line per scenario after the findings, and a note says how
+    /// many fields are not read; an error without -f).
     #[arg(long)]
     pub verbose: bool,
+    /// With -f: what fails the run (exit 1) besides the findings. `operator-hazard`: a
+    /// finding that only an operator's action gives (a force delete of a pod on a node cut
+    /// off), reported in a section of its own and otherwise not failing the run.
+    #[arg(long, value_enum, value_name = "KIND")]
+    pub fail_on: Vec<FailOn>,
     #[command(flatten)]
     pub size: Size,
     #[command(flatten)]
@@ -330,6 +337,13 @@ pub enum CheckFormat {
     Json,
     /// A SARIF 2.1.0 log of the findings, each at the manifest line its fix changes (with -f)
     Sarif,
+}
+
+/// `podcheck check -f --fail-on`: what else fails the run.
+#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum FailOn {
+    /// A finding that only an operator's action gives.
+    OperatorHazard,
 }
 
 /// The command line, parsed: a bad flag or value is an error in words, exit 2.

@@ -1,7 +1,7 @@
 //! `podcheck check`: the scenarios of the catalogue checked, as a table or JSON; its report's
 //! parts (the table of a scenario, a scenario's JSON) are also those of `check -f`.
 
-use crate::cli::args::{Budget, CheckArgs, CheckFormat, Format};
+use crate::cli::args::{Budget, CheckArgs, CheckFormat, FailOn, Format};
 use crate::cli::common::{load, pick, replicas_apply, resize, stop_on_ctrl_c, BadInput};
 use crate::cli::{manifests, simulate};
 use podcheck::TraceFormat;
@@ -34,6 +34,7 @@ pub fn run(a: CheckArgs) -> Result<ExitCode, BadInput> {
         plan,
         trace_format,
         verbose,
+        fail_on,
         size,
         sim,
     } = a;
@@ -112,6 +113,7 @@ pub fn run(a: CheckArgs) -> Result<ExitCode, BadInput> {
             traces,
             strict,
             verbose,
+            fail_on_hazard: fail_on.contains(&FailOn::OperatorHazard),
             size,
             opts,
             jobs,
@@ -122,6 +124,11 @@ pub fn run(a: CheckArgs) -> Result<ExitCode, BadInput> {
     if !plan.is_empty() || trace_format != TraceFormat::Text {
         return Err(BadInput(
             "--plan and --trace-format go with -f (a scenario of the catalogue has its own faults; podcheck trace --format renders its traces)".into(),
+        ));
+    }
+    if !fail_on.is_empty() {
+        return Err(BadInput(
+            "--fail-on goes with -f: an operator hazard is a finding about your manifests under an operator's action (a scenario of the catalogue states its own expectations)".into(),
         ));
     }
     if verbose {
@@ -446,7 +453,9 @@ pub fn print_warnings(r: &ScenarioResult, strict: bool) {
     }
 }
 
-pub fn print_table(r: &ScenarioResult, checked: bool) {
+/// The line that heads a scenario's table, and stands for it in `check -f`'s report: its
+/// name, release, states, time and how the run ended.
+pub fn scenario_line(r: &ScenarioResult, checked: bool) -> String {
     if checked {
         let reduced = if r.symmetry.is_empty() {
             String::new()
@@ -454,21 +463,25 @@ pub fn print_table(r: &ScenarioResult, checked: bool) {
             let classes: Vec<String> = r.symmetry.iter().map(|c| c.join(" = ")).collect();
             format!(" up to interchangeable {}", classes.join(", "))
         };
-        say!(
+        format!(
             "{}  (Kubernetes {}, {} unique states{reduced}, {:.2} s, {})",
             r.scenario.name,
             release_of(&r.scenario),
             r.unique_states,
             r.seconds,
             run_end(r)
-        );
+        )
     } else {
-        say!(
+        format!(
             "{}  (Kubernetes {}, INCOMPLETE: not checked, interrupted (Ctrl-C) before it started)",
             r.scenario.name,
             release_of(&r.scenario)
-        );
+        )
     }
+}
+
+pub fn print_table(r: &ScenarioResult, checked: bool) {
+    say!("{}", scenario_line(r, checked));
     let w = r
         .properties
         .iter()

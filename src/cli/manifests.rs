@@ -6,7 +6,8 @@
 
 use crate::cli::args::{Format, Size};
 use crate::cli::check::{
-    json_scenario, print_table, print_warnings, with_traces, Bounds, JsonBounds, JsonScenario,
+    json_scenario, print_table, print_warnings, scenario_line, with_traces, Bounds, JsonBounds,
+    JsonScenario,
 };
 use crate::cli::common::{did_you_mean, replicas_apply, stop_on_ctrl_c, BadInput};
 use podcheck::{Application, Check, Checked, Observer, Plan, TraceFormat};
@@ -113,12 +114,85 @@ struct JsonFinding<'a> {
     /// Its container, where the fix is in one.
     #[serde(skip_serializing_if = "Option::is_none")]
     container: Option<&'a str>,
+    /// Its cause: the index in the report's `causes`, where the same property about the
+    /// same workload under every plan is said once.
+    cause: Option<usize>,
     trace_steps: Option<usize>,
     /// The shortest counterexample in `--trace-format`: a string (text, mermaid, dot) or
     /// the JSON of the trace (json, itf).
     trace: serde_json::Value,
     /// The annotations' defaults the finding rests on (empty: none).
     assuming: Vec<JsonAssumed<'a>>,
+}
+
+/// A cause: the findings of one property about one workload (and container), under every
+/// plan scenario that gives it ([`podcheck::causes`]).
+#[derive(Serialize)]
+struct JsonCause<'a> {
+    application: &'a str,
+    property: &'a str,
+    sentence: &'a str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    workload: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    container: Option<&'a str>,
+    /// Every plan scenario that gives it, in the order they were checked.
+    under: Vec<JsonUnder<'a>>,
+    /// The plan scenario whose trace is shown: the shortest.
+    shown: &'a str,
+    trace_steps: Option<usize>,
+    /// Only an operator's action gives it: reported apart, failing the run only with
+    /// `--fail-on operator-hazard`.
+    operator_hazard: bool,
+    /// For an operator hazard, what to do instead.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    instead: Option<&'static str>,
+    assuming: Vec<JsonAssumed<'a>>,
+}
+
+#[derive(Serialize)]
+struct JsonUnder<'a> {
+    plan: &'static str,
+    scenario: &'a str,
+    trace_steps: Option<usize>,
+}
+
+impl<'a> JsonCause<'a> {
+    fn of(c: &'a podcheck::Cause) -> Self {
+        let f = &c.shown;
+        JsonCause {
+            application: &f.application,
+            property: &f.property,
+            sentence: &f.sentence,
+            workload: f.about.workload.as_deref(),
+            container: f.about.container.as_deref(),
+            under: c
+                .under
+                .iter()
+                .map(|u| JsonUnder {
+                    plan: u.plan.name(),
+                    scenario: &u.scenario,
+                    trace_steps: u.trace_steps,
+                })
+                .collect(),
+            shown: &f.scenario,
+            trace_steps: f.trace_steps,
+            operator_hazard: c.hazard.is_some(),
+            instead: c.hazard,
+            assuming: json_assuming(&f.assuming),
+        }
+    }
+}
+
+fn json_assuming(assuming: &[manifest::Assumed]) -> Vec<JsonAssumed<'_>> {
+    assuming
+        .iter()
+        .map(|d| JsonAssumed {
+            object: &d.object,
+            container: d.container.as_deref(),
+            annotation: &d.annotation,
+        })
+        .collect()
 }
 
 #[derive(Serialize)]
@@ -221,9 +295,15 @@ struct JsonReport<'a> {
     applications: Vec<&'a str>,
     not_applicable: Vec<JsonNotApplicable<'a>>,
     scenarios: Vec<JsonPlanScenario<'a>>,
+    /// The findings merged by cause, operator hazards among them.
+    causes: Vec<JsonCause<'a>>,
+    /// The causes that are findings (not operator hazards).
     findings: usize,
     /// Of the findings, those that rest on an annotation's default.
     findings_assuming: usize,
+    /// The causes that only an operator's action gives.
+    operator_hazards: usize,
+    /// The Kubernetes behaviours, each property once per application and reason.
     kubernetes_behaviours: usize,
 }
 
@@ -247,6 +327,8 @@ pub struct ManifestArgs {
     pub traces: bool,
     pub strict: bool,
     pub verbose: bool,
+    /// `--fail-on operator-hazard`: an operator hazard fails the run as a finding does.
+    pub fail_on_hazard: bool,
     pub size: Size,
     pub opts: CheckOptions,
     /// Plan scenarios checked at once (`--jobs`).
@@ -273,6 +355,8 @@ struct Printer {
     heading: Option<String>,
     /// Where each application's workloads were written, for `--format sarif`.
     placed: std::collections::BTreeMap<String, Vec<manifest::Placed>>,
+    /// `--verbose`: each plan scenario's whole table as it is checked.
+    verbose: bool,
 }
 
 impl Observer for Printer {
@@ -308,43 +392,32 @@ impl Observer for Printer {
                 r.scenario.name
             );
         }
-        if let Some(h) = self.heading.take() {
-            say!("{h}");
-        }
         if format == Format::Table {
-            print_table(r, c.started);
-            if let Some(w) = &c.walked {
-                say!("{}", walked_line(w));
-            }
-            for f in &c.findings {
-                say!("finding: {}: {}: {}", f.scenario, f.property, f.sentence);
-                if let Some(about) = about_line(&f.about) {
-                    say!("{about}");
-                }
-                for l in podcheck::assuming_lines(&f.assuming) {
-                    say!("  {l}");
-                }
-                say!("{}", f.trace);
-            }
-            for b in &c.behaviours {
-                say!(
-                    "kubernetes behaviour: {}: {}: {}",
-                    b.scenario,
-                    b.property,
-                    b.why
-                );
-            }
-            // With --traces, the other runs: witnesses, and the counterexamples of
-            // Kubernetes' behaviour.
-            for (prop, t) in r.properties.iter().zip(&c.traces) {
-                if c.findings.iter().any(|f| f.property == prop.def.name) {
-                    continue;
-                }
-                if let Some(t) = t {
-                    say!("{t}");
+            // The findings come merged at the end; as each scenario is checked, its whole
+            // table with --verbose, and with --traces its other runs (witnesses, and the
+            // counterexamples of Kubernetes' behaviour).
+            let others: Vec<&String> = r
+                .properties
+                .iter()
+                .zip(&c.traces)
+                .filter(|(prop, _)| !c.findings.iter().any(|f| f.property == prop.def.name))
+                .filter_map(|(_, t)| t.as_ref())
+                .collect();
+            if self.verbose || !others.is_empty() {
+                if let Some(h) = self.heading.take() {
+                    say!("{h}");
                 }
             }
-            if !c.findings.is_empty() || !c.behaviours.is_empty() {
+            if self.verbose {
+                print_table(r, c.started);
+                if let Some(w) = &c.walked {
+                    say!("{}", walked_line(w));
+                }
+            }
+            for t in &others {
+                say!("{t}");
+            }
+            if self.verbose || !others.is_empty() {
                 say!("");
             }
         }
@@ -378,6 +451,7 @@ pub fn plan_scenarios(
             results: Vec::new(),
             heading: None,
             placed: Default::default(),
+            verbose: false,
         })?;
     replicas_apply(&prepared.bases, size)?;
     say_services_not_modelled(&prepared.planned);
@@ -450,6 +524,7 @@ pub fn run(a: ManifestArgs) -> Result<ExitCode, BadInput> {
         results: Vec::new(),
         heading: None,
         placed: Default::default(),
+        verbose: a.verbose,
     };
     let prepared = check.prepare(&mut printer)?;
     replicas_apply(&prepared.bases, a.size)?;
@@ -495,13 +570,28 @@ pub fn run(a: ManifestArgs) -> Result<ExitCode, BadInput> {
     let threads = a.opts.threads as u16;
     let report = check.check(prepared, &mut printer)?;
     let results = &printer.results;
-    let n_findings: usize = results.iter().map(|c| c.findings.len()).sum();
-    let k_scenarios = results.iter().filter(|c| !c.findings.is_empty()).count();
-    let n_assuming: usize = results
+    // Each finding once per cause: the same property about the same workload under several
+    // plans is one, shown with the shortest trace among them.
+    let all_findings: Vec<&podcheck::Finding> = results.iter().flat_map(|c| &c.findings).collect();
+    let causes = podcheck::causes(all_findings.iter().copied());
+    let (hazards, findings): (Vec<&podcheck::Cause>, Vec<&podcheck::Cause>) =
+        causes.iter().partition(|c| c.hazard.is_some());
+    let n_findings = findings.len();
+    let n_hazards = hazards.len();
+    let k_scenarios = results
         .iter()
-        .map(|c| c.findings.iter().filter(|f| !f.assuming.is_empty()).count())
-        .sum();
-    let n_behaviour: usize = results.iter().map(|c| c.behaviours.len()).sum();
+        .filter(|c| {
+            findings
+                .iter()
+                .any(|f| f.under.iter().any(|u| u.scenario == c.result.scenario.name))
+        })
+        .count();
+    let n_assuming = findings
+        .iter()
+        .filter(|c| !c.shown.assuming.is_empty())
+        .count();
+    let behaviours = podcheck::behaviour_causes(results.iter().flat_map(|c| &c.behaviours));
+    let n_behaviour = behaviours.len();
     let n_warnings: usize = results.iter().map(|c| c.result.warnings.len()).sum();
     let one_state = results
         .iter()
@@ -527,12 +617,22 @@ pub fn run(a: ManifestArgs) -> Result<ExitCode, BadInput> {
         );
     }
     if a.sarif {
-        let log = crate::cli::sarif::log(results, &printer.placed, &crate::cli::sarif::cwd());
+        let log =
+            crate::cli::sarif::log(results, &causes, &printer.placed, &crate::cli::sarif::cwd());
         say!(
             "{}",
             serde_json::to_string_pretty(&log).map_err(|e| BadInput(e.to_string()))?
         );
     } else if a.format == Format::Json {
+        // The cause of a scenario's finding: its index in `causes`.
+        let cause_of = |f: &podcheck::Finding| {
+            causes.iter().position(|c| {
+                c.shown.application == f.application
+                    && c.shown.property == f.property
+                    && c.shown.about == f.about
+                    && c.under.iter().any(|u| u.scenario == f.scenario)
+            })
+        };
         let out = JsonReport {
             bounds: a.bounds.json(),
             applications: report.applications().iter().map(String::as_str).collect(),
@@ -567,17 +667,10 @@ pub fn run(a: ManifestArgs) -> Result<ExitCode, BadInput> {
                             sentence: &f.sentence,
                             workload: f.about.workload.as_deref(),
                             container: f.about.container.as_deref(),
+                            cause: cause_of(f),
                             trace_steps: f.trace_steps,
                             trace: trace_value(&f.trace, a.trace_format),
-                            assuming: f
-                                .assuming
-                                .iter()
-                                .map(|d| JsonAssumed {
-                                    object: &d.object,
-                                    container: d.container.as_deref(),
-                                    annotation: &d.annotation,
-                                })
-                                .collect(),
+                            assuming: json_assuming(&f.assuming),
                         })
                         .collect(),
                     kubernetes_behaviour: c
@@ -592,8 +685,10 @@ pub fn run(a: ManifestArgs) -> Result<ExitCode, BadInput> {
                     services_not_modelled: &c.planned.services.not_modelled,
                 })
                 .collect(),
+            causes: causes.iter().map(JsonCause::of).collect(),
             findings: n_findings,
             findings_assuming: n_assuming,
+            operator_hazards: n_hazards,
             kubernetes_behaviours: n_behaviour,
         };
         say!(
@@ -601,6 +696,52 @@ pub fn run(a: ManifestArgs) -> Result<ExitCode, BadInput> {
             serde_json::to_string_pretty(&out).map_err(|e| BadInput(e.to_string()))?
         );
     } else {
+        if let Some(h) = printer.heading.take() {
+            say!("{h}");
+        }
+        for c in &findings {
+            print_cause("finding", c);
+        }
+        if !hazards.is_empty() {
+            say!(
+                "operator hazards: what an operator's action does whatever the manifests say; {} (docs/manifests.md#operator-hazards)",
+                if a.fail_on_hazard {
+                    "they fail the run (--fail-on operator-hazard)"
+                } else {
+                    "reported, they fail the run only with --fail-on operator-hazard"
+                }
+            );
+            say!("");
+            for c in &hazards {
+                print_cause("operator hazard", c);
+            }
+        }
+        for (b, under) in &behaviours {
+            say!(
+                "kubernetes behaviour: {}: {}: {}",
+                b.scenario,
+                b.property,
+                b.why
+            );
+            if under.len() > 1 {
+                say!("  also under: {}", others(&b.application, &under[1..]));
+            }
+        }
+        if !behaviours.is_empty() {
+            say!("");
+        }
+        if !a.verbose {
+            // One line per scenario; --verbose printed each one's table as it was checked.
+            for c in results {
+                say!("{}", scenario_line(&c.result, c.started));
+                if let Some(w) = &c.walked {
+                    say!("  {}", walked_line(w));
+                }
+            }
+            if !results.is_empty() {
+                say!("");
+            }
+        }
         let plural = |n: usize, one: &str, many: &str| {
             if n == 1 {
                 format!("1 {one}")
@@ -621,8 +762,16 @@ pub fn run(a: ManifestArgs) -> Result<ExitCode, BadInput> {
         } else {
             String::new()
         };
+        let hazards_said = if n_hazards > 0 {
+            format!(
+                "; {}",
+                plural(n_hazards, "operator hazard", "operator hazards")
+            )
+        } else {
+            String::new()
+        };
         say!(
-            "{}, {}: {} in {}{assuming}; {}; {} vacuous{tail}",
+            "{}, {}: {} in {}{assuming}{hazards_said}; {}; {} vacuous{tail}",
             plural(report.applications().len(), "application", "applications"),
             plural(results.len(), "plan scenario", "plan scenarios"),
             plural(n_findings, "finding", "findings"),
@@ -631,8 +780,9 @@ pub fn run(a: ManifestArgs) -> Result<ExitCode, BadInput> {
             n_vacuous
         );
     }
+    let fails = n_findings > 0 || (a.fail_on_hazard && n_hazards > 0);
     Ok(
-        if n_findings > 0 || (a.strict && (n_warnings > 0 || one_state || nothing)) {
+        if fails || (a.strict && (n_warnings > 0 || one_state || nothing)) {
             ExitCode::from(1)
         } else if incomplete > 0 {
             ExitCode::from(3)
@@ -640,6 +790,47 @@ pub fn run(a: ManifestArgs) -> Result<ExitCode, BadInput> {
             ExitCode::SUCCESS
         },
     )
+}
+
+/// The plan scenarios of `under` without their application's name: `drain web, crash web`.
+fn others(application: &str, under: &[String]) -> String {
+    let prefix = format!("{application}: ");
+    under
+        .iter()
+        .map(|s| s.strip_prefix(&prefix).unwrap_or(s))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// A cause in the table report: its plan scenario (the shortest trace's), property and
+/// sentence, what it is about, the other plan scenarios that give it, what to do instead for
+/// an operator hazard, the assumptions it rests on, and its trace.
+fn print_cause(label: &str, c: &podcheck::Cause) {
+    let f = &c.shown;
+    say!("{label}: {}: {}: {}", f.scenario, f.property, f.sentence);
+    if let Some(about) = about_line(&f.about) {
+        say!("{about}");
+    }
+    let also: Vec<String> = c
+        .under
+        .iter()
+        .filter(|u| u.scenario != f.scenario)
+        .map(|u| match u.trace_steps {
+            Some(n) => format!("{} ({n} steps)", u.scenario),
+            None => u.scenario.clone(),
+        })
+        .collect();
+    if !also.is_empty() {
+        say!("  also under: {}", others(&f.application, &also));
+    }
+    if let Some(instead) = c.hazard {
+        say!("  instead: {instead}");
+    }
+    for l in podcheck::assuming_lines(&f.assuming) {
+        say!("  {l}");
+    }
+    say!("{}", f.trace);
+    say!("");
 }
 
 /// Each plan of `plans` (named with `--plan`) has a scenario in `planned`; else the error says

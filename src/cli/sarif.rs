@@ -1,6 +1,8 @@
 //! `podcheck check -f … --format sarif`: the findings as a SARIF 2.1.0 log (OASIS SARIF
 //! v2.1.0), the form GitHub code scanning and GitLab read. One rule (`reportingDescriptor`)
-//! per property of the catalogue; one result per finding, at the manifest line where its fix
+//! per property of the catalogue; one result per finding (the same property about the same
+//! workload under several plans is one, [`podcheck::causes`]; an operator hazard is a warning,
+//! not an error), at the manifest line where its fix
 //! goes ([`podcheck::about::fix_location`]), with the plan scenario and the trace in its
 //! message; what the check could not decide (a scenario stopped at a bound) and the vacuity
 //! warnings as notifications of the run. This module only renders: what a finding is about
@@ -192,7 +194,12 @@ fn location(
 
 /// The SARIF log of a `check -f` run: its plan scenarios checked, in order, and where each
 /// application's workloads were written (by application name).
-pub fn log(results: &[Checked], placed: &BTreeMap<String, Vec<Placed>>, cwd: &Path) -> Sarif {
+pub fn log(
+    results: &[Checked],
+    causes: &[podcheck::Cause],
+    placed: &BTreeMap<String, Vec<Placed>>,
+    cwd: &Path,
+) -> Sarif {
     let rules = rules();
     let index: BTreeMap<&str, usize> = rules
         .iter()
@@ -202,45 +209,64 @@ pub fn log(results: &[Checked], placed: &BTreeMap<String, Vec<Placed>>, cwd: &Pa
     let none = Vec::new();
     let mut out = Vec::new();
     let mut notes = Vec::new();
-    for c in results {
-        let placed = placed.get(&c.planned.application).unwrap_or(&none);
-        for f in &c.findings {
-            let found = location(&f.about, &f.property, placed, cwd);
-            let what = found
-                .as_ref()
-                .map(|(_, w)| w.clone())
-                .unwrap_or_else(|| c.planned.application.clone());
-            let text = format!(
-                "{what}: {} ({}; plan scenario `{}`)\n\n{}",
-                f.sentence,
-                f.property,
-                f.scenario,
-                f.trace.trim_end()
-            );
-            let mut props = vec![
-                ("application", f.application.clone().into()),
-                ("plan", f.plan.name().into()),
-                ("scenario", f.scenario.clone().into()),
-            ];
-            if let Some(w) = &f.about.workload {
-                props.push(("workload", w.clone().into()));
-            }
-            if let Some(ctr) = &f.about.container {
-                props.push(("container", ctr.clone().into()));
-            }
-            if let Some(n) = f.trace_steps {
-                props.push(("traceSteps", n.into()));
-            }
-            let mut r = SarifResult::builder()
-                .rule_id(f.property.clone())
-                .level(ResultLevel::Error)
-                .message(Message::builder().text(text).build())
-                .properties(bag(props))
-                .build();
-            r.rule_index = index.get(f.property.as_str()).map(|&i| i as i64);
-            r.locations = found.map(|(l, _)| vec![l]);
-            out.push(r);
+    // One result per cause: the same property about the same workload under several plans
+    // is one, with the shortest trace among them.
+    for c in causes {
+        let f = &c.shown;
+        let placed = placed.get(&f.application).unwrap_or(&none);
+        let found = location(&f.about, &f.property, placed, cwd);
+        let what = found
+            .as_ref()
+            .map(|(_, w)| w.clone())
+            .unwrap_or_else(|| f.application.clone());
+        let plans: Vec<&str> = c.under.iter().map(|u| u.scenario.as_str()).collect();
+        let instead = c
+            .hazard
+            .map(|i| format!("\n\nAn operator hazard, not a manifest's: {i}."))
+            .unwrap_or_default();
+        let text = format!(
+            "{what}: {} ({}; plan scenario{} `{}`){instead}\n\n{}",
+            f.sentence,
+            f.property,
+            if plans.len() == 1 { "" } else { "s" },
+            plans.join("`, `"),
+            f.trace.trim_end()
+        );
+        let mut props = vec![
+            ("application", f.application.clone().into()),
+            ("plan", f.plan.name().into()),
+            ("scenario", f.scenario.clone().into()),
+        ];
+        if plans.len() > 1 {
+            props.push(("scenarios", serde_json::json!(plans)));
         }
+        if let Some(w) = &f.about.workload {
+            props.push(("workload", w.clone().into()));
+        }
+        if let Some(ctr) = &f.about.container {
+            props.push(("container", ctr.clone().into()));
+        }
+        if let Some(n) = f.trace_steps {
+            props.push(("traceSteps", n.into()));
+        }
+        if c.hazard.is_some() {
+            props.push(("operatorHazard", true.into()));
+        }
+        let mut r = SarifResult::builder()
+            .rule_id(f.property.clone())
+            .level(if c.hazard.is_some() {
+                ResultLevel::Warning
+            } else {
+                ResultLevel::Error
+            })
+            .message(Message::builder().text(text).build())
+            .properties(bag(props))
+            .build();
+        r.rule_index = index.get(f.property.as_str()).map(|&i| i as i64);
+        r.locations = found.map(|(l, _)| vec![l]);
+        out.push(r);
+    }
+    for c in results {
         let name = &c.result.scenario.name;
         for w in &c.result.warnings {
             notes.push(note("warning", format!("{name}: {w}")));

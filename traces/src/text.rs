@@ -12,7 +12,84 @@ fn indent(out: &mut String, label: &str, lines: &[String]) {
     }
 }
 
-/// Renders a trace as a timeline.
+/// The fewest steps in a row that change nothing shown for them to be folded into one line.
+const FOLD_AT_LEAST: usize = 3;
+
+/// The runs of steps (as `from..to`, indices into `t.steps`) folded into one line: at least
+/// [`FOLD_AT_LEAST`] routine steps in a row ([`crate::Step::routine`]): the clock moving on, and
+/// probe runs, that change nothing the timeline shows. A fold never holds the last step
+/// (where the property breaks), the first step of a lasso's cycle, or the step after which a
+/// timed property's clock starts: those are always shown.
+fn folds(t: &Trace) -> Vec<(usize, usize)> {
+    let keep = |i: usize| {
+        let index = t.steps[i].index;
+        i + 1 == t.steps.len()
+            || t.loop_start == Some(index)
+            || t.clock.is_some_and(|c| c.from == index)
+    };
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < t.steps.len() {
+        let from = i;
+        while i < t.steps.len() && t.steps[i].routine && !keep(i) {
+            i += 1;
+        }
+        if i - from >= FOLD_AT_LEAST {
+            out.push((from, i));
+        }
+        if i == from {
+            i += 1;
+        }
+    }
+    out
+}
+
+/// The line that stands for the steps `from..to` of a fold: their indices and times, how long
+/// the clock moved on, and the probe runs (each kind once, with how many times).
+fn fold_line(t: &Trace, from: usize, to: usize) -> String {
+    let steps = &t.steps[from..to];
+    let before = if from == 0 { 0 } else { t.steps[from - 1].time };
+    let (first, last) = (&steps[0], &steps[steps.len() - 1]);
+    let mut kinds: Vec<(String, usize)> = Vec::new();
+    let mut previous = before;
+    for s in steps {
+        // Only the clock moves time on.
+        if s.time != previous {
+            previous = s.time;
+            continue;
+        }
+        let words: Vec<&str> = s.action.split(' ').filter(|w| !w.contains('/')).collect();
+        let kind = format!(
+            "{}: {}",
+            s.actor.split('@').next().unwrap_or(&s.actor),
+            words.join(" ")
+        );
+        match kinds.iter_mut().find(|(k, _)| *k == kind) {
+            Some((_, n)) => *n += 1,
+            None => kinds.push((kind, 1)),
+        }
+    }
+    let mut what = Vec::new();
+    if last.time > before {
+        what.push(format!("time passes {} s", last.time - before));
+    }
+    what.extend(kinds.into_iter().map(|(k, n)| format!("{k} ×{n}")));
+    let times = if before == last.time {
+        format!("t={before}s")
+    } else {
+        format!("t={before}s–{}s", last.time)
+    };
+    format!(
+        "\n[{:>2}–{}] {times}  … {} routine steps, nothing shown changes: {}\n",
+        first.index,
+        last.index,
+        steps.len(),
+        what.join("; ")
+    )
+}
+
+/// Renders a trace as a timeline. Runs of steps that change nothing shown are folded into one
+/// line each ([`folds`]); the trace's JSON keeps every step.
 pub fn render_text(t: &Trace) -> String {
     let what = match (t.kind, t.verdict) {
         _ if t.clock.is_some_and(|c| c.slowest) => "the slowest run",
@@ -52,7 +129,16 @@ pub fn render_text(t: &Trace) -> String {
     for l in t.initial_pods.lines() {
         out.push_str(&format!("        {l}\n"));
     }
-    for s in &t.steps {
+    let folds = folds(t);
+    let mut i = 0;
+    while i < t.steps.len() {
+        if let Some(&(from, to)) = folds.iter().find(|(from, _)| *from == i) {
+            out.push_str(&fold_line(t, from, to));
+            i = to;
+            continue;
+        }
+        let s = &t.steps[i];
+        i += 1;
         if t.loop_start == Some(s.index) {
             out.push_str(
                 "\n──── the cycle starts here: from this step on the run repeats forever ────\n",

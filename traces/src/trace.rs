@@ -33,6 +33,24 @@ pub struct Step {
     pub events: Vec<Event>,
     /// `kubectl get pods` after the step, where its output changed.
     pub pods: Option<String>,
+    /// A routine step: the clock moving on, or a probe run, that changed nothing the trace
+    /// shows ([`Step::changes_nothing`]). The timeline folds runs of them into one line. Not
+    /// in the trace's JSON, which keeps every step: a trace read back from JSON folds nothing.
+    #[serde(skip)]
+    pub routine: bool,
+}
+
+impl Step {
+    /// Whether the step changes nothing a trace shows: no API object, no runtime truth, no
+    /// data plane, no event, no `kubectl get pods` change. Some steps that change the state
+    /// still show nothing (a taint, a partition): only [`Step::routine`] ones are folded.
+    pub fn changes_nothing(&self) -> bool {
+        self.api.is_empty()
+            && self.runtime.is_empty()
+            && self.data_plane.is_empty()
+            && self.events.is_empty()
+            && self.pods.is_none()
+    }
 }
 
 /// The kind of property a trace is about. It serializes as the catalogue writes it:
@@ -239,7 +257,7 @@ pub fn from_raw(
         // (RESTARTS "(X ago)" grows with every tick).
         let (pb, pa) = (kubectl_get_pods(m, before), kubectl_get_pods(m, after));
         let shown = kubectl_get_pods_at(m, after, &history);
-        steps.push(Step {
+        let mut step = Step {
             index: i + 1,
             time,
             actor: actor_name,
@@ -258,7 +276,13 @@ pub fn from_raw(
             },
             events: events(m, before, a, &replayed),
             pods: (pb != pa).then_some(shown),
-        });
+            routine: false,
+        };
+        step.routine = matches!(
+            a,
+            Action::Tick(_) | Action::Kubelet(podcheck_model::kubelet::Action::Probe { .. })
+        ) && step.changes_nothing();
+        steps.push(step);
     }
     Ok(Trace {
         scenario: m.scenario.name.clone(),

@@ -1502,6 +1502,28 @@ impl Plan {
         }
     }
 
+    /// For a plan whose fault is an operator's action that no manifest can make safe, what to
+    /// do instead; `None` for the others. A finding that only such a plan gives is an operator
+    /// hazard: reported apart, and it fails a run only when asked (`--fail-on
+    /// operator-hazard`).
+    ///
+    /// A force delete removes the pod object without waiting for its kubelet
+    /// (`pkg/registry/core/pod/strategy.go` `CheckGracefulDelete`), so on a node that is cut off
+    /// but still running, the controllers create the replacement beside the pod that still
+    /// runs. The docs' "Force Delete StatefulSet Pods" says to force delete only once the node
+    /// is known down; "Node shutdowns" (non-graceful node shutdown, KEP-2268, GA in 1.28) gives
+    /// the way that lets Kubernetes do the rest: fence the node, then taint it
+    /// `node.kubernetes.io/out-of-service`, and PodGC force-deletes its terminating pods and
+    /// the attach-detach controller detaches their volumes without its 6 min wait.
+    pub fn operator_hazard(self) -> Option<&'static str> {
+        match self {
+            Plan::PartitionForceDelete => Some(
+                "force delete a pod only once its node is known to be down. Fence the node first (power it off, or cut it from its storage and network), then taint it `node.kubernetes.io/out-of-service=nodeshutdown:NoExecute`: its pods are deleted and their volumes detached at once, and the replacements start elsewhere (docs: Node shutdowns, non-graceful node shutdown; Force Delete StatefulSet Pods)",
+            ),
+            _ => None,
+        }
+    }
+
     /// The plan named `s`, or an error listing the names.
     pub fn parse(s: &str) -> Result<Plan, String> {
         Plan::ALL
