@@ -829,7 +829,7 @@ fn print_cause(label: &str, c: &podcheck::Cause) {
     for l in podcheck::assuming_lines(&f.assuming) {
         say!("  {l}");
     }
-    say!("{}", f.trace);
+    say!("{}", f.trace.trim_end());
     say!("");
 }
 
