@@ -2462,7 +2462,7 @@ fn simulate_with_manifests_walks_the_scenarios_stopped_at_a_bound() {
     ];
     let out = stdout(&run_expect(&args, 1));
     assert!(
-        out.contains("\nwalked: 300 walks, depth 60 (seed 0), "),
+        out.contains("\n  walked: 300 walks, depth 60 (seed 0), "),
         "{out}"
     );
     // A swarm's shards are no flags of -f.

@@ -386,7 +386,7 @@ fn a_replication_controller_is_read_and_a_daemonset_is_listed_as_ignored() {
     // vacuous), and the rollout plan does not apply.
     let dir = TempDir::new("rc");
     let file = dir.write("app.yaml", RC);
-    let (code, out, err) = podcheck(&["check", "-f", &file, "--plan", "delete-pod"]);
+    let (code, out, err) = podcheck(&["check", "-f", &file, "--plan", "delete-pod", "--verbose"]);
     assert_ne!(code, Some(2), "{out}\n{err}");
     let row = out
         .lines()

@@ -293,6 +293,8 @@ struct JsonReport<'a> {
     /// The memory bound and the time budget of each plan scenario.
     bounds: JsonBounds,
     applications: Vec<&'a str>,
+    /// What the reader made of each application: warnings, ignored objects, assumptions.
+    read: &'a [JsonReading],
     not_applicable: Vec<JsonNotApplicable<'a>>,
     scenarios: Vec<JsonPlanScenario<'a>>,
     /// The findings merged by cause, operator hazards among them.
@@ -357,6 +359,22 @@ struct Printer {
     placed: std::collections::BTreeMap<String, Vec<manifest::Placed>>,
     /// `--verbose`: each plan scenario's whole table as it is checked.
     verbose: bool,
+    /// What the reader made of each application, for the JSON report.
+    readings: Vec<JsonReading>,
+}
+
+/// What the reader made of an application's manifests, as stderr says it: the JSON report
+/// carries it too.
+#[derive(Serialize)]
+struct JsonReading {
+    application: String,
+    warnings: Vec<String>,
+    /// The objects the model does not read, each with its file, line and why.
+    ignored: Vec<String>,
+    /// Every default taken where the manifests say nothing (annotations, nodes, Services).
+    assumed: Vec<String>,
+    /// The fields given that the model does not read, each with its line.
+    unused: Vec<String>,
 }
 
 impl Observer for Printer {
@@ -370,6 +388,13 @@ impl Observer for Printer {
     fn read(&mut self, app: &Application, reading: &Reading) -> Result<(), podcheck::Error> {
         print_reading(reading, self.unused);
         self.placed.insert(app.name.clone(), reading.placed.clone());
+        self.readings.push(JsonReading {
+            application: app.name.clone(),
+            warnings: reading.warnings.clone(),
+            ignored: reading.ignored.clone(),
+            assumed: reading.assumed.clone(),
+            unused: reading.unused.clone(),
+        });
         Ok(())
     }
 
@@ -452,6 +477,7 @@ pub fn plan_scenarios(
             heading: None,
             placed: Default::default(),
             verbose: false,
+            readings: Vec::new(),
         })?;
     replicas_apply(&prepared.bases, size)?;
     say_services_not_modelled(&prepared.planned);
@@ -525,6 +551,7 @@ pub fn run(a: ManifestArgs) -> Result<ExitCode, BadInput> {
         heading: None,
         placed: Default::default(),
         verbose: a.verbose,
+        readings: Vec::new(),
     };
     let prepared = check.prepare(&mut printer)?;
     replicas_apply(&prepared.bases, a.size)?;
@@ -636,6 +663,7 @@ pub fn run(a: ManifestArgs) -> Result<ExitCode, BadInput> {
         let out = JsonReport {
             bounds: a.bounds.json(),
             applications: report.applications().iter().map(String::as_str).collect(),
+            read: &printer.readings,
             not_applicable: report
                 .not_applicable()
                 .iter()

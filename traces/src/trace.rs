@@ -34,9 +34,9 @@ pub struct Step {
     /// `kubectl get pods` after the step, where its output changed.
     pub pods: Option<String>,
     /// A routine step: the clock moving on, or a probe run, that changed nothing the trace
-    /// shows ([`Step::changes_nothing`]). The timeline folds runs of them into one line. Not
-    /// in the trace's JSON, which keeps every step: a trace read back from JSON folds nothing.
-    #[serde(skip)]
+    /// shows ([`Step::changes_nothing`]). The timeline folds runs of them into one line; the
+    /// trace's JSON keeps every step, and says `"routine": true` of these.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub routine: bool,
 }
 
