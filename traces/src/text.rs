@@ -207,3 +207,114 @@ pub fn render_text(t: &Trace) -> String {
     }
     out
 }
+
+#[cfg(test)]
+mod tests {
+    use super::{folds, render_text};
+    use crate::{Clock, Kind, Step, Trace};
+    use podcheck_model::Verdict;
+
+    /// A step at `time`: a routine one (the clock or a probe run that changed nothing shown),
+    /// or one that changed an API object.
+    fn step(index: usize, time: u64, actor: &str, action: &str, routine: bool) -> Step {
+        Step {
+            index,
+            time,
+            actor: actor.into(),
+            action: action.into(),
+            api: if routine {
+                Vec::new()
+            } else {
+                vec!["pod web-1 Ready: True → False".into()]
+            },
+            runtime: Vec::new(),
+            data_plane: Vec::new(),
+            events: Vec::new(),
+            pods: None,
+            routine,
+        }
+    }
+
+    fn trace(steps: Vec<Step>) -> Trace {
+        Trace {
+            scenario: "s".into(),
+            kubernetes_version: "1.35".into(),
+            property: "p".into(),
+            kind: Kind::Always,
+            verdict: Verdict::Violated,
+            initial_pods: String::new(),
+            steps,
+            loop_start: None,
+            describe: Vec::new(),
+            clock: None,
+        }
+    }
+
+    /// Steps 1–3 routine, 4 not, 5–6 routine (two: not folded), 7–10 routine with the last
+    /// step among them (never folded).
+    fn steps() -> Vec<Step> {
+        let probe = |i, t| step(i, t, "kubelet@node-1", "readiness probe web-1/app", true);
+        let tick = |i, t| step(i, t, "clock", "time passes", true);
+        vec![
+            tick(1, 5),
+            probe(2, 5),
+            tick(3, 10),
+            step(4, 10, "network", "node-1 is cut off", false),
+            tick(5, 15),
+            probe(6, 15),
+            tick(7, 20),
+            probe(8, 20),
+            tick(9, 25),
+            probe(10, 25),
+        ]
+    }
+
+    #[test]
+    fn runs_of_three_routine_steps_fold_and_the_last_step_is_shown() {
+        let t = trace(steps());
+        assert_eq!(folds(&t), [(0, 3), (4, 9)]);
+        let text = render_text(&t);
+        assert!(
+            text.contains("\n[ 1–3] t=0s–10s  … 3 routine steps, nothing shown changes: time passes 10 s; kubelet: readiness probe ×1\n"),
+            "{text}"
+        );
+        assert!(
+            text.contains("\n[ 4] t=10s  network: node-1 is cut off\n"),
+            "{text}"
+        );
+        assert!(
+            text.contains("\n[ 5–9] t=10s–25s  … 5 routine steps, nothing shown changes: time passes 15 s; kubelet: readiness probe ×2\n"),
+            "{text}"
+        );
+        assert!(
+            text.contains("\n[10] t=25s  kubelet@node-1: readiness probe web-1/app\n"),
+            "{text}"
+        );
+        // The JSON keeps every step.
+        let json = serde_json::to_string(&t).unwrap();
+        let back: Trace = serde_json::from_str(&json).unwrap();
+        assert_eq!(back, t);
+    }
+
+    #[test]
+    fn a_lasso_start_and_a_clock_start_are_never_folded() {
+        let mut t = trace(steps());
+        t.loop_start = Some(2);
+        // Step 2 starts the cycle: 1 alone, and 3 alone, fold nothing.
+        assert_eq!(folds(&t), [(4, 9)]);
+        let mut t = trace(steps());
+        t.clock = Some(Clock {
+            from: 7,
+            from_time: 20,
+            deadline: Some(30),
+            slowest: false,
+        });
+        // The clock starts after step 7: 5–6 are two, 8–9 two: nothing folds there.
+        assert_eq!(folds(&t), [(0, 3)]);
+        // Fewer than three routine steps in a row never fold; none at all, nothing.
+        let mut few = steps();
+        few.truncate(6);
+        few[2].routine = false;
+        assert!(folds(&trace(few)).is_empty());
+    }
+}
