@@ -460,11 +460,17 @@ pub fn findings(
     let mut found = Vec::new();
     let mut behaviour = Vec::new();
     let mut model = None;
-    let target = r.scenario.name.strip_prefix(&format!(
-        "{}: {} ",
-        planned.application,
-        planned.plan.name()
-    ));
+    // The plan's target workload: the name's last word, before the Service of a scenario
+    // `… via Service/<name>`.
+    let target = r
+        .scenario
+        .name
+        .strip_prefix(&format!(
+            "{}: {} ",
+            planned.application,
+            planned.plan.name()
+        ))
+        .map(|t| t.split(podcheck_input::plan::VIA).next().unwrap_or(t));
     for p in &r.properties {
         if p.verdict == Verdict::Incomplete || p.verdict == p.expected {
             continue;

@@ -147,13 +147,14 @@ fn each_plan_scenario_models_the_service_of_its_target() {
             "{}",
             s.name
         );
-        assert!(choice.not_modelled.is_empty(), "{}: {choice:?}", s.name);
+        assert!(choice.alike.is_empty(), "{}: {choice:?}", s.name);
         seen += 1;
     }
     assert_eq!(seen, 4, "{:?}", set.scenarios.iter().map(|s| &s.name));
 }
 
-/// A second Service over the web tier's pods, first in file order.
+/// A second Service over the web tier's pods, first in file order, whose kube-proxies lag
+/// less: routed otherwise, so it is checked in a scenario of its own.
 const INTERNAL: &str = "\
 apiVersion: v1
 kind: Service
@@ -166,17 +167,54 @@ spec:
   - port: 8080
 ";
 
+/// A third one, alike to `web` (the same pods, the same lag): checked with it.
+const ALIAS: &str = "\
+apiVersion: v1
+kind: Service
+metadata:
+  name: web-alias
+spec:
+  selector: {app: web}
+  ports:
+  - port: 8081
+";
+
+/// A headless one over the web tier's pods: the same EndpointSlice as `web`'s, no kube-proxy
+/// routes it, so `web` stands for it.
+const PEERS: &str = "\
+apiVersion: v1
+kind: Service
+metadata:
+  name: web-peers
+spec:
+  clusterIP: None
+  selector: {app: web}
+  ports:
+  - port: 80
+";
+
 #[test]
-fn a_second_service_of_the_same_pods_is_said_not_modelled() {
-    let internal = INTERNAL;
-    // In file order web-internal comes first; by name, `web` does.
+fn every_service_of_the_pods_is_checked_and_one_alike_with_the_other() {
+    // In file order web-internal comes first; by name, `web` does, headless last.
     let r = reading(&[(
         "app.yaml",
-        format!("{internal}---\n{}", joined(&two_tier())),
+        format!(
+            "{INTERNAL}---\n{PEERS}---\n{ALIAS}---\n{}",
+            joined(&two_tier())
+        ),
     )]);
     let names: Vec<&str> = r.services.iter().map(|v| v.name.as_str()).collect();
-    assert_eq!(names, ["Service/web", "Service/web-internal", "Service/db"]);
-    assert_eq!(r.services[1].proxy_lag_seconds, 1);
+    assert_eq!(
+        names,
+        [
+            "Service/web",
+            "Service/web-alias",
+            "Service/web-internal",
+            "Service/db",
+            "Service/web-peers"
+        ]
+    );
+    assert_eq!(r.services[2].proxy_lag_seconds, 1);
     let set = plan_scenarios_served(
         &r.scenario,
         &r.services,
@@ -184,20 +222,42 @@ fn a_second_service_of_the_same_pods_is_said_not_modelled() {
         &BTreeMap::new(),
         &first_pod_nodes,
     );
-    let web = set
+    let made: Vec<(&str, Option<&str>, &[String])> = set
         .scenarios
         .iter()
-        .position(|s| s.name.ends_with("delete-pod web"))
-        .expect("delete-pod web");
-    assert_eq!(set.services[web].modelled.as_deref(), Some("Service/web"));
-    assert_eq!(set.services[web].not_modelled, ["Service/web-internal"]);
-    let db = set
-        .scenarios
-        .iter()
-        .position(|s| s.name.ends_with("delete-pod db"))
-        .expect("delete-pod db");
-    assert_eq!(set.services[db].modelled.as_deref(), Some("Service/db"));
-    assert!(set.services[db].not_modelled.is_empty());
+        .zip(&set.services)
+        .map(|(s, c)| (s.name.as_str(), c.modelled.as_deref(), c.alike.as_slice()))
+        .collect();
+    let app = &r.scenario.name;
+    assert_eq!(
+        made,
+        [
+            (
+                format!("{app}: delete-pod db").as_str(),
+                Some("Service/db"),
+                &[][..]
+            ),
+            (
+                format!("{app}: delete-pod web").as_str(),
+                Some("Service/web"),
+                &[
+                    "Service/web-alias".to_string(),
+                    "Service/web-peers".to_string()
+                ][..]
+            ),
+            (
+                format!("{app}: delete-pod web via Service/web-internal").as_str(),
+                Some("Service/web-internal"),
+                &[][..]
+            ),
+        ]
+    );
+    // The scenario of web-internal routes with its lag.
+    assert_eq!(set.scenarios[2].cluster.proxy_lag_seconds, 1);
+    assert_eq!(
+        set.scenarios[1].cluster.proxy_lag_seconds,
+        r.services[0].proxy_lag_seconds
+    );
 }
 
 #[test]
@@ -346,11 +406,11 @@ fn the_same_objects_give_the_same_report_however_split_or_ordered() {
 }
 
 #[test]
-fn the_services_not_modelled_are_said_once_on_stderr_and_in_json() {
+fn the_services_checked_alike_are_said_once_on_stderr_and_in_json() {
     let dir = TempDir::new("services-said");
     let app = dir.write(
         "app.yaml",
-        &format!("{INTERNAL}---\n{}", joined(&two_tier())),
+        &format!("{INTERNAL}---\n{ALIAS}---\n{}", joined(&two_tier())),
     );
     let args = [
         "check",
@@ -365,23 +425,60 @@ fn the_services_not_modelled_are_said_once_on_stderr_and_in_json() {
     ];
     let o = run_expect(&args, 1);
     let err = String::from_utf8(o.stderr.clone()).expect("UTF-8");
-    let said: Vec<&str> = err.lines().filter(|l| l.contains("not modelled")).collect();
+    let said: Vec<&str> = err.lines().filter(|l| l.contains(", alike ")).collect();
     assert_eq!(
         said,
         [format!(
-            "note: {app}: the model holds one Service per scenario: delete-pod web, crash web model Service/web; Service/web-internal, which also selects the pods their plan acts on, is not modelled there"
+            "note: {app}: Service/web-alias selects the same pods as Service/web, alike (or headless over them: the same EndpointSlice, and no kube-proxy routes it), so it is checked with it in delete-pod web, crash web"
         )],
         "{}",
         describe(&args, &o)
     );
     let v: Value = serde_json::from_slice(&o.stdout).expect("JSON");
+    let mut names = Vec::new();
     for s in v["scenarios"].as_array().expect("scenarios") {
         let name = s["scenario"].as_str().unwrap();
+        names.push(name.strip_prefix(&format!("{app}: ")).unwrap().to_string());
         let expected = if name.ends_with(" web") {
-            serde_json::json!(["Service/web-internal"])
+            serde_json::json!(["Service/web-alias"])
         } else {
             Value::Null
         };
-        assert_eq!(s["services_not_modelled"], expected, "{name}");
+        assert_eq!(s["services_alike"], expected, "{name}");
     }
+    assert_eq!(
+        names,
+        [
+            "delete-pod db",
+            "delete-pod web",
+            "delete-pod web via Service/web-internal",
+            "crash db",
+            "crash web",
+            "crash web via Service/web-internal"
+        ]
+    );
+    // The same finding about web under both Services of it is one.
+    let causes = v["causes"].as_array().expect("causes");
+    let stopped: Vec<&Value> = causes
+        .iter()
+        .filter(|c| c["property"] == "no_request_to_stopped_container" && c["workload"] == "web")
+        .collect();
+    assert_eq!(stopped.len(), 1, "{v:#}");
+    let under: Vec<&str> = stopped[0]["under"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|u| {
+            u["scenario"]
+                .as_str()
+                .unwrap()
+                .strip_prefix(&format!("{app}: "))
+                .unwrap()
+        })
+        .collect();
+    assert_eq!(
+        under,
+        ["delete-pod web", "delete-pod web via Service/web-internal"],
+        "{v:#}"
+    );
 }

@@ -18,11 +18,16 @@
 //!
 //! The model holds one Service per scenario. An application with several
 //! ([`crate::manifest::Reading::services`], in canonical order: not headless first, then by
-//! name) gives each scenario the first one that selects a pod its plan acts on — the
-//! target's; for a node plan, those of the workloads whose first pod is on the node; for the
-//! dependency outage, those of the workloads whose probes check the dependency — and says
-//! which others select them and are not modelled in it ([`ServiceChoice`]). A scenario whose
-//! plan acts on no selected pod keeps the first Service of the application.
+//! name) has every Service that selects a pod a plan acts on — the target's; for a node plan,
+//! those of the workloads whose first pod is on the node; for the dependency outage, those of
+//! the workloads whose probes check the dependency — checked under that plan: the first in a
+//! scenario named `<application>: <plan> <workload>`, each other in one of its own named
+//! `… via Service/<name>`. A Service that another one checked already stands for is not checked
+//! again, and is named in that one's [`ServiceChoice`]: one that selects the same workloads
+//! alike (the same `publishNotReadyAddresses`, the same kube-proxy lag), or a headless one
+//! over the same workloads as a Service with kube-proxies — its EndpointSlice is the same, and
+//! no kube-proxy routes it, so nothing can happen with it that does not with the other. A
+//! scenario whose plan acts on no selected pod keeps the first Service of the application.
 //!
 //! [`plan_scenarios_in_cones`] makes the same scenarios, each reduced to its cone of
 //! influence ([`crate::cone`]): the workloads that can change its verdicts, the others left
@@ -108,9 +113,31 @@ pub struct ServiceChoice {
     /// The Service modelled (`Service/<name>`); None where the scenario keeps its base's
     /// Service as it is (no list of Services was given).
     pub modelled: Option<String>,
-    /// The other Services that select a pod the plan acts on, not modelled in the scenario
-    /// (the model holds one Service per scenario), in canonical order.
-    pub not_modelled: Vec<String>,
+    /// The other Services that select a pod the plan acts on and that the modelled one stands
+    /// for (the same workloads, alike; or headless over the same workloads), in canonical
+    /// order: checked with it, not in a scenario of their own.
+    pub alike: Vec<String>,
+}
+
+/// The separator of a plan scenario's name from the Service it checks, where it is not the
+/// first Service of its plan and target: `<application>: <plan> <workload> via Service/<name>`.
+pub const VIA: &str = " via ";
+
+/// Whether a scenario with Service `r` checks all that one with `c` would: both select the
+/// same workloads with the same `publishNotReadyAddresses` (so their EndpointSlices are the
+/// same), and `c` is headless (no kube-proxy routes it, so it adds no route and no request) or
+/// routed alike (neither headless, the same lag and clients).
+fn stands_for(r: &NamedService, c: &NamedService) -> bool {
+    let mut rs = r.spec.selects.clone();
+    let mut cs = c.spec.selects.clone();
+    rs.sort();
+    cs.sort();
+    rs == cs
+        && r.spec.publish_not_ready_addresses == c.spec.publish_not_ready_addresses
+        && (c.spec.headless
+            || (!r.spec.headless
+                && r.proxy_lag_seconds == c.proxy_lag_seconds
+                && r.spec.clients == c.spec.clients))
 }
 
 /// The scenarios of some plans, and the plans that had nothing to act on, each with why.
@@ -189,7 +216,7 @@ pub fn plan_scenarios_served(
             {
                 why = Some(format!("{NO_NODE}, of any workload"));
             } else if checks_dependency(base) {
-                let mut s = one(
+                let s = one(
                     &settled_base,
                     plan,
                     None,
@@ -203,8 +230,10 @@ pub fn plan_scenarios_served(
                     .filter(|w| crate::cone::checks_dependency(w))
                     .map(|w| w.name())
                     .collect();
-                set.services.push(serve(&mut s, services, &targets));
-                set.scenarios.push(s);
+                for (s, choice) in serve(s, services, &targets) {
+                    set.services.push(choice);
+                    set.scenarios.push(s);
+                }
                 made += 1;
             } else {
                 why = Some("no probe checks the dependency, so its outage changes nothing the model sees (say which do with the annotation podcheck.dev/probe-checks-dependency)".to_string());
@@ -276,9 +305,11 @@ pub fn plan_scenarios_served(
                     }
                 }
             };
-            let mut s = one(&settled_base, plan, Some(&name), faults);
-            set.services.push(serve(&mut s, services, &targets));
-            set.scenarios.push(s);
+            let s = one(&settled_base, plan, Some(&name), faults);
+            for (s, choice) in serve(s, services, &targets) {
+                set.services.push(choice);
+                set.scenarios.push(s);
+            }
             made += 1;
         }
         if made == 0 {
@@ -293,28 +324,58 @@ pub fn plan_scenarios_served(
     set
 }
 
-/// Gives `s` the first of `services` (in canonical order) that selects one of `targets`,
-/// with its kube-proxy lag, and says which others select them. Where none does, `s` keeps
-/// its base's Service (the first of `services`).
-fn serve(s: &mut Scenario, services: &[NamedService], targets: &[&str]) -> ServiceChoice {
+/// The scenarios of `s` for each Service of `services` (in canonical order) that selects one
+/// of `targets` and that no earlier one stands for ([`stands_for`]), each with what it
+/// models: the first named as `s`, the others `… via Service/<name>`. Where none selects
+/// them, `s` alone keeps its base's Service (the first of `services`).
+fn serve(
+    s: Scenario,
+    services: &[NamedService],
+    targets: &[&str],
+) -> Vec<(Scenario, ServiceChoice)> {
     let Some(first) = services.first() else {
-        return ServiceChoice::default();
+        return vec![(s, ServiceChoice::default())];
     };
-    let mut concern = services
+    let concern: Vec<&NamedService> = services
         .iter()
-        .filter(|v| v.spec.selects.iter().any(|w| targets.contains(&w.as_str())));
-    let Some(chosen) = concern.next() else {
-        return ServiceChoice {
-            modelled: Some(first.name.clone()),
-            not_modelled: Vec::new(),
-        };
-    };
-    s.service = Some(chosen.spec.clone());
-    s.cluster.proxy_lag_seconds = chosen.proxy_lag_seconds;
-    ServiceChoice {
-        modelled: Some(chosen.name.clone()),
-        not_modelled: concern.map(|v| v.name.clone()).collect(),
+        .filter(|v| v.spec.selects.iter().any(|w| targets.contains(&w.as_str())))
+        .collect();
+    if concern.is_empty() {
+        return vec![(
+            s,
+            ServiceChoice {
+                modelled: Some(first.name.clone()),
+                alike: Vec::new(),
+            },
+        )];
     }
+    let mut chosen: Vec<(&NamedService, Vec<String>)> = Vec::new();
+    for c in concern {
+        match chosen.iter_mut().find(|(r, _)| stands_for(r, c)) {
+            Some((_, stood)) => stood.push(c.name.clone()),
+            None => chosen.push((c, Vec::new())),
+        }
+    }
+    chosen
+        .into_iter()
+        .enumerate()
+        .map(|(k, (svc, stood))| {
+            let mut one = s.clone();
+            if k > 0 {
+                one.name = format!("{}{VIA}{}", s.name, svc.name);
+                one.description = format!("{}, with {}", s.description, svc.name);
+            }
+            one.service = Some(svc.spec.clone());
+            one.cluster.proxy_lag_seconds = svc.proxy_lag_seconds;
+            (
+                one,
+                ServiceChoice {
+                    modelled: Some(svc.name.clone()),
+                    alike: stood,
+                },
+            )
+        })
+        .collect()
 }
 
 /// [`plan_scenarios_for`], each scenario reduced to its cone of influence where that leaves

@@ -225,10 +225,10 @@ struct JsonPlanScenario<'a> {
     /// The workloads left out of the scenario, outside its cone of influence.
     #[serde(skip_serializing_if = "<[String]>::is_empty")]
     left_out: &'a [String],
-    /// The Services that select pods its plan acts on but are not modelled in it (the model
-    /// holds one Service per scenario), as `Service/<name>`.
+    /// The Services that select the same pods as the one it models, alike (or headless over
+    /// them), and so are checked with it, as `Service/<name>`: no scenario of their own.
     #[serde(skip_serializing_if = "<[String]>::is_empty")]
-    services_not_modelled: &'a [String],
+    services_alike: &'a [String],
 }
 
 /// The random walks of a plan scenario stopped at a bound (`--simulate`).
@@ -480,7 +480,7 @@ pub fn plan_scenarios(
             readings: Vec::new(),
         })?;
     replicas_apply(&prepared.bases, size)?;
-    say_services_not_modelled(&prepared.planned);
+    say_services_alike(&prepared.planned);
     if prepared.planned.is_empty() {
         return Err(BadInput(
             "the manifests have no plan scenario: no plan acts on their workloads".into(),
@@ -489,15 +489,11 @@ pub fn plan_scenarios(
     Ok(prepared.planned.into_iter().map(|p| p.scenario).collect())
 }
 
-/// The Services not modelled in some plan scenarios (the model holds one per scenario), on
-/// stderr: one line for the scenarios that model the same Service and leave out the same
-/// others.
-fn say_services_not_modelled(planned: &[podcheck::Planned]) {
+/// The Services checked with another one, alike, in some plan scenarios, on stderr: one line
+/// for the scenarios that model the same Service for the same others.
+fn say_services_alike(planned: &[podcheck::Planned]) {
     let mut said: Vec<(&str, &podcheck_input::plan::ServiceChoice, Vec<&str>)> = Vec::new();
-    for p in planned
-        .iter()
-        .filter(|p| !p.services.not_modelled.is_empty())
-    {
+    for p in planned.iter().filter(|p| !p.services.alike.is_empty()) {
         let name = p
             .scenario
             .name
@@ -512,15 +508,15 @@ fn say_services_not_modelled(planned: &[podcheck::Planned]) {
         }
     }
     for (app, choice, names) in said {
-        let others = &choice.not_modelled;
+        let others = &choice.alike;
         eprintln!(
-            "note: {app}: the model holds one Service per scenario: {} {} {}; {}, which also {} the pods their plan acts on, {} not modelled there",
-            names.join(", "),
-            if names.len() == 1 { "models" } else { "model" },
-            choice.modelled.as_deref().unwrap_or("no Service"),
+            "note: {app}: {} {} the same pods as {}, alike (or headless over them: the same EndpointSlice, and no kube-proxy routes it), so {} {} checked with it in {}",
             others.join(", "),
             if others.len() == 1 { "selects" } else { "select" },
+            choice.modelled.as_deref().unwrap_or("the Service modelled"),
+            if others.len() == 1 { "it" } else { "they" },
             if others.len() == 1 { "is" } else { "are" },
+            names.join(", "),
         );
     }
 }
@@ -555,7 +551,7 @@ pub fn run(a: ManifestArgs) -> Result<ExitCode, BadInput> {
     };
     let prepared = check.prepare(&mut printer)?;
     replicas_apply(&prepared.bases, a.size)?;
-    say_services_not_modelled(&prepared.planned);
+    say_services_alike(&prepared.planned);
     let not_applicable = &prepared.not_applicable;
     // The plans a workload's own `podcheck.dev/plans` leaves out, one line per application;
     // every other plan with nothing to act on, a line each with why.
@@ -710,7 +706,7 @@ pub fn run(a: ManifestArgs) -> Result<ExitCode, BadInput> {
                         })
                         .collect(),
                     left_out: &c.planned.left_out,
-                    services_not_modelled: &c.planned.services.not_modelled,
+                    services_alike: &c.planned.services.alike,
                 })
                 .collect(),
             causes: causes.iter().map(JsonCause::of).collect(),
