@@ -149,7 +149,11 @@ fn shutdown_probing(release: &str) -> (bool, bool) {
     let Workload::Deployment { spec, .. } = &mut s.workloads[0] else {
         panic!("a Deployment");
     };
-    let pre_stop = &mut spec.template.spec.containers[0].lifecycle.as_mut().unwrap().pre_stop;
+    let pre_stop = &mut spec.template.spec.containers[0]
+        .lifecycle
+        .as_mut()
+        .unwrap()
+        .pre_stop;
     *pre_stop = Some(PreStop {
         sleep: SleepAction { seconds: 15 },
     });
@@ -175,7 +179,10 @@ fn shutdown_probing(release: &str) -> (bool, bool) {
             },
         };
         let killed = |st: &podcheck_model::state::State, uid| {
-            st.nodes[0].pods.iter().any(|rt| rt.uid == uid && rt.shutdown)
+            st.nodes[0]
+                .pods
+                .iter()
+                .any(|rt| rt.uid == uid && rt.shutdown)
         };
         if let Action::Kubelet(kubelet::Action::Probe { uid, .. }) = a {
             probed |= killed(&st, uid);
@@ -206,10 +213,26 @@ fn shutdown_probing(release: &str) -> (bool, bool) {
 /// worker owns the probes (PR #110191) and readiness is probed until the containers stop.
 #[test]
 fn shutdown_removes_probe_workers_in_1_23_and_1_24_only() {
-    assert_eq!(shutdown_probing("1.22"), (true, false), "1.22 keeps probing");
-    assert_eq!(shutdown_probing("1.23"), (false, true), "1.23 removes the workers");
-    assert_eq!(shutdown_probing("1.24"), (false, true), "1.24 removes the workers");
-    assert_eq!(shutdown_probing("1.25"), (true, false), "1.25 keeps probing");
+    assert_eq!(
+        shutdown_probing("1.22"),
+        (true, false),
+        "1.22 keeps probing"
+    );
+    assert_eq!(
+        shutdown_probing("1.23"),
+        (false, true),
+        "1.23 removes the workers"
+    );
+    assert_eq!(
+        shutdown_probing("1.24"),
+        (false, true),
+        "1.24 removes the workers"
+    );
+    assert_eq!(
+        shutdown_probing("1.25"),
+        (true, false),
+        "1.25 keeps probing"
+    );
 }
 
 /// Every built-in scenario, at the releases on both sides of each change the model follows:

@@ -256,9 +256,17 @@ fn no_finding_under_crash(yaml: &str) -> String {
     let args = ["check", "-f", file.as_str(), "--plan", "crash"];
     let o = common::bin::podcheck(&args);
     let (out, err) = (common::bin::stdout(&o), common::bin::stderr(&o));
-    assert_eq!(o.status.code(), Some(0), "{}", common::bin::describe(&args, &o));
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        common::bin::describe(&args, &o)
+    );
     assert!(!out.contains("finding:"), "{out}");
-    assert!(out.contains("crash indexed") && out.contains("complete"), "{out}");
+    assert!(
+        out.contains("crash indexed") && out.contains("complete"),
+        "{out}"
+    );
     err
 }
 
@@ -328,7 +336,11 @@ fn a_succeeded_pod_starts_no_container_again() {
             };
             if p.status.phase.is_terminal() {
                 let after = next.rt(node, rt.uid).map_or(0, running);
-                assert!(after <= running(rt), "a container starts in {}: {a:?}", p.uid);
+                assert!(
+                    after <= running(rt),
+                    "a container starts in {}: {a:?}",
+                    p.uid
+                );
             }
         }
         st = next;

@@ -160,12 +160,13 @@ pub(super) fn next_step(
     // instant would have its sidecar started again: computePodActions sees no regular
     // container Created or Running and redoes the init sequence.
     // docs/sources.md#kubelet-terminal-pods-start-no-container.
-    let maybe_terminal = pod.status.phase.is_terminal()
+    // The API's phase is the kubelet's to read only while it reaches the API server (a
+    // partitioned kubelet does not see what PodGC writes).
+    let maybe_terminal = (online && pod.status.phase.is_terminal())
         || (spec.restart_policy != k8s::RestartPolicy::Always
             && rt.ctrs.iter().all(|c| matches!(c.run, Run::Exited(_))));
     if maybe_terminal
-        && super::computed_status(m, s, node, pod.uid)
-            .is_some_and(|e| e.status.phase.is_terminal())
+        && super::computed_status(m, s, node, pod.uid).is_some_and(|e| e.status.phase.is_terminal())
     {
         return Some(Step::KillPod);
     }
