@@ -302,13 +302,59 @@ fn an_indexed_job_whose_sidecar_exits_with_the_work_has_no_finding_under_crash()
     );
 }
 
-/// The catalogue's `sidecar-indexed-job` (the sidecar exits with the work, at 5 s): along the
-/// canonical run no container starts in a pod whose phase is terminal in the API, at most two
-/// pods run at once, and the Job completes with a pod per index.
+/// The catalogue's `sidecar-indexed-job` (the sidecar exits with the work, at 5 s): in no
+/// reachable step does a container start in a pod whose phase is terminal in the API, and in
+/// every reachable state at most two pods run (its parallelism); along the canonical run the
+/// Job completes with one pod per index.
 #[test]
 fn a_succeeded_pod_starts_no_container_again() {
     let s = catalogue::find("sidecar-indexed-job").unwrap();
     let m = model(&s);
+    let running = |r: &podcheck_model::state::PodRt| {
+        r.init
+            .iter()
+            .chain(&r.ctrs)
+            .filter(|c| matches!(c.run, Run::Running(_)))
+            .count()
+    };
+    // Every reachable step, breadth first.
+    let init = m.initial_state();
+    let mut seen = std::collections::HashSet::from([init.clone()]);
+    let mut queue = std::collections::VecDeque::from([init]);
+    let mut terminal_pods_seen = 0;
+    while let Some(st) = queue.pop_front() {
+        let mut acts = Vec::new();
+        m.actions(&st, &mut acts);
+        for a in acts {
+            let Some(next) = m.next_state(&st, a) else {
+                continue;
+            };
+            for p in st.api.pods.iter().filter(|p| p.status.phase.is_terminal()) {
+                terminal_pods_seen += 1;
+                let Some((node, rt)) = st.rt_any(p.uid) else {
+                    continue;
+                };
+                let after = next.rt(node, rt.uid).map_or(0, running);
+                assert!(
+                    after <= running(rt),
+                    "a container starts in {}: {a:?}",
+                    p.uid
+                );
+            }
+            let pods_running = next
+                .nodes
+                .iter()
+                .flat_map(|n| &n.pods)
+                .filter(|rt| running(rt) > 0)
+                .count();
+            assert!(pods_running <= 2, "{pods_running} pods run after {a:?}");
+            if seen.insert(next.clone()) {
+                queue.push_back(next);
+            }
+        }
+    }
+    assert!(terminal_pods_seen > 0, "pods reach a terminal phase");
+    // The canonical run: the Job completes, three pods, one per index.
     let mut st = m.initial_state();
     let mut pods = std::collections::BTreeSet::new();
     for _ in 0..1_000 {
@@ -321,36 +367,14 @@ fn a_succeeded_pod_starts_no_container_again() {
                 None => break,
             },
         };
-        let next = m.apply(&st, &a).unwrap();
-        for p in &st.api.pods {
-            pods.insert((p.uid, p.job_index));
-            let Some((node, rt)) = st.rt_any(p.uid) else {
-                continue;
-            };
-            let running = |r: &podcheck_model::state::PodRt| {
-                r.init
-                    .iter()
-                    .chain(&r.ctrs)
-                    .filter(|c| matches!(c.run, Run::Running(_)))
-                    .count()
-            };
-            if p.status.phase.is_terminal() {
-                let after = next.rt(node, rt.uid).map_or(0, running);
-                assert!(
-                    after <= running(rt),
-                    "a container starts in {}: {a:?}",
-                    p.uid
-                );
-            }
-        }
-        st = next;
+        st = m.apply(&st, &a).unwrap();
+        pods.extend(st.api.pods.iter().map(|p| (p.uid, p.job_index)));
     }
     let job = st.api.workloads[0].job.as_ref().unwrap();
     assert!(
         matches!(job.condition, Some(JobCondition::Complete(_))),
         "{job:?}"
     );
-    // Three pods, one per index, none started again.
     let indexes: Vec<_> = pods.iter().map(|(_, i)| *i).collect();
     assert_eq!(indexes, [Some(0), Some(1), Some(2)], "{pods:?}");
 }
