@@ -136,6 +136,105 @@ fn probe_termination_grace_differs_between_1_24_and_1_25() {
     );
 }
 
+/// The canonical run of `node-shutdown-prestop` at `release`, its preStop lengthened to 15 s
+/// so that a readiness period (10 s) passes while the shut-down pod stops: whether a probe of
+/// the pod ran after the shutdown manager killed it, and whether, with its readiness result
+/// set to Failure at the kill, the kubelet then reads its running container ready.
+fn shutdown_probing(release: &str) -> (bool, bool) {
+    use podcheck_input::spec::{PreStop, SleepAction, Workload};
+    use podcheck_model::state::{ProbeKind, ProbeResult, Run};
+    use podcheck_model::{faults, kubelet, time, Action};
+    use stateright::Model;
+    let mut s = at("node-shutdown-prestop", release);
+    let Workload::Deployment { spec, .. } = &mut s.workloads[0] else {
+        panic!("a Deployment");
+    };
+    let pre_stop = &mut spec.template.spec.containers[0]
+        .lifecycle
+        .as_mut()
+        .unwrap()
+        .pre_stop;
+    *pre_stop = Some(PreStop {
+        sleep: SleepAction { seconds: 15 },
+    });
+    s.validate().unwrap();
+    let m = check::model(&s, &[], false);
+    let mut st = m.initial_state();
+    let mut acts = Vec::new();
+    m.actions(&st, &mut acts);
+    let shutdown = acts
+        .into_iter()
+        .find(|a| matches!(a, Action::Fault(faults::Action::Fault { index: 0, .. })))
+        .expect("the shutdown is enabled");
+    st = m.apply(&st, &shutdown).unwrap();
+    let (mut probed, mut ready_unprobed) = (false, None);
+    for _ in 0..1_000 {
+        let mut acts = Vec::new();
+        m.urgent_actions(&st, &mut acts);
+        let a = match acts.first() {
+            Some(a) => *a,
+            None => match time::next_deadline(&m, &st) {
+                Some(d) => Action::Tick(d),
+                None => break,
+            },
+        };
+        let killed = |st: &podcheck_model::state::State, uid| {
+            st.nodes[0]
+                .pods
+                .iter()
+                .any(|rt| rt.uid == uid && rt.shutdown)
+        };
+        if let Action::Kubelet(kubelet::Action::Probe { uid, .. }) = a {
+            probed |= killed(&st, uid);
+        }
+        let next = m.apply(&st, &a).unwrap();
+        // At the kill: the readiness result Failure, as a program that stops answering gives.
+        if ready_unprobed.is_none() {
+            if let Some(rt) = next.nodes[0].pods.iter().find(|rt| rt.shutdown) {
+                let mut failing = (**rt).clone();
+                if let Some(w) = failing.ctrs[0].probes[ProbeKind::Readiness as usize].as_mut() {
+                    w.result = ProbeResult::Failure;
+                }
+                assert!(matches!(failing.ctrs[0].run, Run::Running(_)));
+                let pod = next.pod(rt.uid).unwrap();
+                let status = kubelet::compute_status(&m, &next, pod, &failing);
+                ready_unprobed = Some(status.statuses[0].ready);
+            }
+        }
+        st = next;
+    }
+    (probed, ready_unprobed.expect("the pod is killed"))
+}
+
+/// Graceful node shutdown in 1.23 and 1.24 removes a pod's probe workers before it kills it
+/// (`probeManager.RemovePod`, PR #105215), so nothing probes the stopping pod and, with no
+/// readiness worker, its running container reads ready whatever its probe would say
+/// (kubernetes#105780, kubernetes#116965); 1.22 had no such call, and from 1.25 the pod
+/// worker owns the probes (PR #110191) and readiness is probed until the containers stop.
+#[test]
+fn shutdown_removes_probe_workers_in_1_23_and_1_24_only() {
+    assert_eq!(
+        shutdown_probing("1.22"),
+        (true, false),
+        "1.22 keeps probing"
+    );
+    assert_eq!(
+        shutdown_probing("1.23"),
+        (false, true),
+        "1.23 removes the workers"
+    );
+    assert_eq!(
+        shutdown_probing("1.24"),
+        (false, true),
+        "1.24 removes the workers"
+    );
+    assert_eq!(
+        shutdown_probing("1.25"),
+        (true, false),
+        "1.25 keeps probing"
+    );
+}
+
 /// Every built-in scenario, at the releases on both sides of each change the model follows:
 /// each verdict is the catalogue's expectation for that release.
 #[test]
@@ -143,7 +242,7 @@ fn every_scenario_meets_its_expectations_at_every_release_boundary() {
     let mut failures = Vec::new();
     let mut refused = Vec::new();
     for release in [
-        "1.22", "1.25", "1.26", "1.27", "1.28", "1.29", "1.30", "1.31", "1.32", "1.35",
+        "1.22", "1.24", "1.25", "1.26", "1.27", "1.28", "1.29", "1.30", "1.31", "1.32", "1.35",
     ] {
         for s in catalogue::builtin() {
             if s.name == "termination-race" && !["1.25", "1.35"].contains(&release) {
@@ -195,6 +294,18 @@ fn every_scenario_meets_its_expectations_at_every_release_boundary() {
             "sidecar-termination at 1.22",
             "sidecar-restart-never at 1.22",
             "sidecar-startup-probe at 1.22",
+            "sidecar-indexed-job at 1.22",
+            "job-pod-deleted-replace-failed at 1.24",
+            "job-evicted-ignored at 1.24",
+            "job-fail-job-exit-code at 1.24",
+            "job-success-policy at 1.24",
+            "job-backoff-limit-per-index at 1.24",
+            "job-drained-ignored at 1.24",
+            "sidecar-job at 1.24",
+            "sidecar-termination at 1.24",
+            "sidecar-restart-never at 1.24",
+            "sidecar-startup-probe at 1.24",
+            "sidecar-indexed-job at 1.24",
             "job-pod-deleted-replace-failed at 1.25",
             "job-evicted-ignored at 1.25",
             "job-fail-job-exit-code at 1.25",
@@ -205,6 +316,7 @@ fn every_scenario_meets_its_expectations_at_every_release_boundary() {
             "sidecar-termination at 1.25",
             "sidecar-restart-never at 1.25",
             "sidecar-startup-probe at 1.25",
+            "sidecar-indexed-job at 1.25",
             "job-pod-deleted-replace-failed at 1.26",
             "job-success-policy at 1.26",
             "job-backoff-limit-per-index at 1.26",
@@ -212,6 +324,7 @@ fn every_scenario_meets_its_expectations_at_every_release_boundary() {
             "sidecar-termination at 1.26",
             "sidecar-restart-never at 1.26",
             "sidecar-startup-probe at 1.26",
+            "sidecar-indexed-job at 1.26",
             "job-pod-deleted-replace-failed at 1.27",
             "job-success-policy at 1.27",
             "job-backoff-limit-per-index at 1.27",
@@ -219,6 +332,7 @@ fn every_scenario_meets_its_expectations_at_every_release_boundary() {
             "sidecar-termination at 1.27",
             "sidecar-restart-never at 1.27",
             "sidecar-startup-probe at 1.27",
+            "sidecar-indexed-job at 1.27",
             "job-pod-deleted-replace-failed at 1.28",
             "job-success-policy at 1.28",
             "job-backoff-limit-per-index at 1.28",
@@ -226,6 +340,7 @@ fn every_scenario_meets_its_expectations_at_every_release_boundary() {
             "sidecar-termination at 1.28",
             "sidecar-restart-never at 1.28",
             "sidecar-startup-probe at 1.28",
+            "sidecar-indexed-job at 1.28",
             "job-success-policy at 1.29",
             "job-success-policy at 1.30",
         ]
@@ -246,6 +361,8 @@ fn behaviours_switch_at_their_releases() {
     assert!(!r(28).sidecar_containers && r(29).sidecar_containers);
     assert!(!r(26).pdb_unhealthy_pod_eviction_policy && r(27).pdb_unhealthy_pod_eviction_policy);
     assert!(!r(24).probe_termination_grace_period && r(25).probe_termination_grace_period);
+    assert!(!r(22).shutdown_removes_probe_workers && r(23).shutdown_removes_probe_workers);
+    assert!(r(24).shutdown_removes_probe_workers && !r(25).shutdown_removes_probe_workers);
     assert_eq!(r(31).node_monitor_grace_default, 40);
     assert_eq!(r(32).node_monitor_grace_default, 50);
 }

@@ -169,6 +169,10 @@ const PINNED: &[(&str, usize)] = &[
     // From the empty cluster: the proxy's startup probe every 2 s through its 6 s boot, then
     // the app's start, the status updates in between.
     ("sidecar-startup-probe", 32),
+    // An Indexed Job (3 completions, 2 at a time) whose pods' sidecar exits with the work at
+    // 5 s: the two first pods in any order of the kubelet's and the Job controller's steps,
+    // each Succeeded pod terminated without a start, the third index on either node.
+    ("sidecar-indexed-job", 4403),
 ];
 
 /// (scenario, --nodes, --replicas, unique states): the same scenarios at a larger size.

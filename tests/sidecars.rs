@@ -1,11 +1,16 @@
 //! Sidecar containers along the canonical run (each step the first enabled component action,
 //! else time passes): the termination order after the main containers and in reverse spec
 //! order, the 2 s minimum a late sidecar still gets, and the property that judges the order
-//! failing where a sidecar stops on its own (docs/sources.md#sidecar-containers).
+//! failing where a sidecar stops on its own (docs/sources.md#sidecar-containers); a pod whose
+//! phase is terminal starts no container again, and an Indexed Job with a sidecar read from a
+//! manifest gives no finding under the crash plan
+//! (docs/sources.md#kubelet-terminal-pods-start-no-container).
+
+mod common;
 
 use podcheck_input::catalogue;
 use podcheck_input::spec::{OnSigterm, Scenario};
-use podcheck_model::state::{Run, State};
+use podcheck_model::state::{JobCondition, Run, State};
 use podcheck_model::{faults, time, Action, Cluster, Verdict};
 use podcheck_properties::{catalogue as props, check, CheckOptions};
 use stateright::Model;
@@ -210,4 +215,166 @@ fn the_start_order_property_judges_a_start_before_the_startup_probe_passed() {
         st = next;
     }
     assert!(judged > 0, "the run passes through the proxy's boot");
+}
+
+/// An Indexed Job of three completions, two at a time, `restartPolicy: Never`, with a log
+/// sidecar per pod, as a user writes it; `EXTRA` goes under the pod template's metadata.
+fn indexed_job_with_a_sidecar(extra: &str) -> String {
+    format!(
+        "apiVersion: batch/v1
+kind: Job
+metadata:
+  name: indexed
+spec:
+  completionMode: Indexed
+  completions: 3
+  parallelism: 2
+  backoffLimit: 0
+  template:
+    metadata:
+      labels: {{app: indexed}}
+{extra}    spec:
+      restartPolicy: Never
+      initContainers:
+      - name: log
+        image: busybox:1.36
+        restartPolicy: Always
+        command: [\"tail\", \"-F\", \"/var/log/app.log\"]
+      containers:
+      - name: work
+        image: busybox:1.36
+        command: [\"sh\", \"-c\", \"echo work; sleep 5; exit 0\"]
+"
+    )
+}
+
+/// `podcheck check -f` of the manifest under the crash plan: exit 0, no finding, the
+/// scenario complete. Returns stderr (the defaults taken).
+fn no_finding_under_crash(yaml: &str) -> String {
+    let dir = common::dir::TempDir::new("sidecar-indexed-job");
+    let file = dir.write("job.yaml", yaml);
+    let args = ["check", "-f", file.as_str(), "--plan", "crash"];
+    let o = common::bin::podcheck(&args);
+    let (out, err) = (common::bin::stdout(&o), common::bin::stderr(&o));
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        common::bin::describe(&args, &o)
+    );
+    assert!(!out.contains("finding:"), "{out}");
+    assert!(
+        out.contains("crash indexed") && out.contains("complete"),
+        "{out}"
+    );
+    err
+}
+
+/// The issue's done-when: the crash plan crashes a pod's work (exit 1, a failed pod and, at
+/// `backoffLimit: 0`, a failed Job); nothing else goes wrong. The sidecar, without an
+/// annotation, runs until the kubelet stops it (it is not taken to exit after 10 s as a Job's
+/// container is), so the pod is Succeeded on its work alone and no more than two pods run.
+#[test]
+fn an_indexed_job_with_a_sidecar_read_from_a_manifest_has_no_finding_under_crash() {
+    let err = no_finding_under_crash(&indexed_job_with_a_sidecar(""));
+    assert!(
+        err.contains("container work: podcheck.dev/exit-after-seconds: 10"),
+        "{err}"
+    );
+    assert!(
+        !err.contains("container log: podcheck.dev/exit-after-seconds"),
+        "a sidecar's program runs until it is stopped: {err}"
+    );
+}
+
+/// The same Job whose sidecar is said to exit 0 when the work does: the pod is Succeeded with
+/// every container exited, and the kubelet starts no container of it again (SyncPod returns
+/// `isTerminal` before computePodActions, which would redo the init sequence and start the
+/// sidecar), so no third pod runs beside the two.
+#[test]
+fn an_indexed_job_whose_sidecar_exits_with_the_work_has_no_finding_under_crash() {
+    let err = no_finding_under_crash(&indexed_job_with_a_sidecar(
+        "      annotations:\n        podcheck.dev/exit-after-seconds.log: \"10\"\n",
+    ));
+    assert!(
+        !err.contains("container log: podcheck.dev/exit-after-seconds"),
+        "{err}"
+    );
+}
+
+/// The catalogue's `sidecar-indexed-job` (the sidecar exits with the work, at 5 s): in no
+/// reachable step does a container start in a pod whose phase is terminal in the API, and in
+/// every reachable state at most two pods run (its parallelism); along the canonical run the
+/// Job completes with one pod per index.
+#[test]
+fn a_succeeded_pod_starts_no_container_again() {
+    let s = catalogue::find("sidecar-indexed-job").unwrap();
+    let m = model(&s);
+    let running = |r: &podcheck_model::state::PodRt| {
+        r.init
+            .iter()
+            .chain(&r.ctrs)
+            .filter(|c| matches!(c.run, Run::Running(_)))
+            .count()
+    };
+    // Every reachable step, breadth first.
+    let init = m.initial_state();
+    let mut seen = std::collections::HashSet::from([init.clone()]);
+    let mut queue = std::collections::VecDeque::from([init]);
+    let mut terminal_pods_seen = 0;
+    while let Some(st) = queue.pop_front() {
+        let mut acts = Vec::new();
+        m.actions(&st, &mut acts);
+        for a in acts {
+            let Some(next) = m.next_state(&st, a) else {
+                continue;
+            };
+            for p in st.api.pods.iter().filter(|p| p.status.phase.is_terminal()) {
+                terminal_pods_seen += 1;
+                let Some((node, rt)) = st.rt_any(p.uid) else {
+                    continue;
+                };
+                let after = next.rt(node, rt.uid).map_or(0, running);
+                assert!(
+                    after <= running(rt),
+                    "a container starts in {}: {a:?}",
+                    p.uid
+                );
+            }
+            let pods_running = next
+                .nodes
+                .iter()
+                .flat_map(|n| &n.pods)
+                .filter(|rt| running(rt) > 0)
+                .count();
+            assert!(pods_running <= 2, "{pods_running} pods run after {a:?}");
+            if seen.insert(next.clone()) {
+                queue.push_back(next);
+            }
+        }
+    }
+    assert!(terminal_pods_seen > 0, "pods reach a terminal phase");
+    // The canonical run: the Job completes, three pods, one per index.
+    let mut st = m.initial_state();
+    let mut pods = std::collections::BTreeSet::new();
+    for _ in 0..1_000 {
+        let mut acts = Vec::new();
+        m.urgent_actions(&st, &mut acts);
+        let a = match acts.first() {
+            Some(a) => *a,
+            None => match time::next_deadline(&m, &st) {
+                Some(d) => Action::Tick(d),
+                None => break,
+            },
+        };
+        st = m.apply(&st, &a).unwrap();
+        pods.extend(st.api.pods.iter().map(|p| (p.uid, p.job_index)));
+    }
+    let job = st.api.workloads[0].job.as_ref().unwrap();
+    assert!(
+        matches!(job.condition, Some(JobCondition::Complete(_))),
+        "{job:?}"
+    );
+    let indexes: Vec<_> = pods.iter().map(|(_, i)| *i).collect();
+    assert_eq!(indexes, [Some(0), Some(1), Some(2)], "{pods:?}");
 }

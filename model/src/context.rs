@@ -209,6 +209,15 @@ pub struct ByRelease {
     /// and the kill has the pod's grace.
     /// `docs/sources.md#kubelet-probe-termination-grace-period`.
     pub probe_termination_grace_period: bool,
+    /// 1.23 and 1.24 (PR #105215, "kubelet: add probe termination to graceful shutdowns",
+    /// until PR #110191 moved the start and stop of probes into the pod worker in 1.25): the
+    /// node shutdown manager calls `probeManager.RemovePod` for each pod of a group before
+    /// it kills it (`nodeshutdown_manager_linux.go` `processShutdownEvent`), so the pod is
+    /// probed no more while it stops, and with no readiness worker `UpdatePodStatus` reads
+    /// a running container ready (kubernetes#105780, kubernetes#116965). Before and after,
+    /// readiness probes keep running until the containers have stopped.
+    /// `docs/sources.md#graceful-node-shutdown-probe-workers`.
+    pub shutdown_removes_probe_workers: bool,
 }
 
 impl ByRelease {
@@ -229,6 +238,7 @@ impl ByRelease {
             job_backoff_limit_per_index: since(29),
             job_success_policy: since(31),
             probe_termination_grace_period: since(25),
+            shutdown_removes_probe_workers: since(23) && !since(25),
         }
     }
 

@@ -396,6 +396,14 @@ pub fn apply(m: &Context, s: &mut State, index: u8, target: Option<u16>) -> Opti
                 return None;
             }
             crate::runtime::exit_now(c, 1, false);
+            // A failed run of a Job's container, as a program's own non-zero exit counts
+            // (`crate::time`): the history `JobStatus::failed_runs` keeps.
+            let w = rt.workload;
+            if matches!(m.workload(w), podcheck_input::spec::Workload::Job { .. }) {
+                if let Some(j) = s.api.workloads[w as usize].job.as_mut() {
+                    j.failed_runs = j.failed_runs.saturating_add(1);
+                }
+            }
             Some(())
         }
         Fault::Deadlock { .. } => {

@@ -85,7 +85,7 @@ pub const ANNOTATIONS: &[(&str, &str)] = &[
     ("boot-seconds", "seconds from start until the program answers probes and requests (default 5)"),
     ("sigterm", "`exit`, `exit:<code>` or `ignore` (default: `ignore` for an `sh -c`/`bash -c` wrapper that keeps the shell as PID 1, or where the image's shell decides, else `exit:143`)"),
     ("probe-checks-dependency", "which probes also check the external dependency: a list of `startup`, `readiness`, `liveness`, or `none` (default: none)"),
-    ("exit-after-seconds", "the program exits on its own this long after start (default: a Job's containers and init containers that are not sidecars after 10 s, others never)"),
+    ("exit-after-seconds", "the program exits on its own this long after start (default: a Job's regular containers and every init container that is not a sidecar after 10 s; others, sidecars too, never: they run until stopped)"),
     ("exit-code", "the code of that exit (default: the `N` of an `sh -c` script that ends with `exit N`, else 0)"),
     ("memory-usage-mi", "memory the program uses once up, in MiB (default 0)"),
     ("pre-stop-seconds", "how long a preStop exec, httpGet or tcpSocket hook runs (default 0; `sleep N` is read from the command)"),
@@ -103,7 +103,7 @@ pub const MAX_SERVICES: usize = 64;
 /// Default boot time: a program that takes a while to answer makes probes and rollouts matter.
 const DEFAULT_BOOT_SECONDS: u16 = 5;
 /// A Job's program, or an init container's that is not a sidecar, exits after this long by
-/// default, with code 0.
+/// default, with code 0 (a sidecar's runs until it is stopped, in a Job's pod too).
 const DEFAULT_JOB_EXIT_SECONDS: u16 = 10;
 
 /// What the reader made of the manifests.
@@ -2171,9 +2171,13 @@ impl Reader {
             .note_seconds(doc, notes, "boot-seconds", n, Some(DEFAULT_BOOT_SECONDS))?
             .unwrap_or(0);
         // An init container that is not a sidecar runs to completion before the next starts:
-        // like a Job's container, it is taken to exit on its own.
-        let runs_to_completion = job
-            || (at.contains(".initContainers[") && c.restart_policy.as_deref() != Some("Always"));
+        // like a Job's container, it is taken to exit on its own. A sidecar (an init container
+        // with `restartPolicy: Always`) runs until it is stopped, in a Job's pod too: the
+        // kubelet stops it once the regular containers are done (KEP-753;
+        // docs/sources.md#sidecar-containers).
+        let init = at.contains(".initContainers[");
+        let sidecar = init && c.restart_policy.as_deref() == Some("Always");
+        let runs_to_completion = (job || init) && !sidecar;
         app.exit_after_seconds = self.note_seconds(
             doc,
             notes,

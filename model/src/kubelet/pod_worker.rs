@@ -152,6 +152,24 @@ pub(super) fn next_step(
         return (!waiting_retry).then_some(Step::Cleanup);
     }
     let spec = spec_of(m, pod);
+    // SyncPod (kubelet.go) generates the pod's status first, and a pod whose phase is
+    // terminal there (from its containers, or already terminal in the API: a terminal phase
+    // is never left) returns `isTerminal` before computePodActions; the pod worker then
+    // moves it to terminating (pod_workers.go `completeSync`) and no container of it starts
+    // again. Without this, a Job pod whose main container and sidecar exit at the same
+    // instant would have its sidecar started again: computePodActions sees no regular
+    // container Created or Running and redoes the init sequence.
+    // docs/sources.md#kubelet-terminal-pods-start-no-container.
+    // The API's phase is the kubelet's to read only while it reaches the API server (a
+    // partitioned kubelet does not see what PodGC writes).
+    let maybe_terminal = (online && pod.status.phase.is_terminal())
+        || (spec.restart_policy != k8s::RestartPolicy::Always
+            && rt.ctrs.iter().all(|c| matches!(c.run, Run::Exited(_))));
+    if maybe_terminal
+        && super::computed_status(m, s, node, pod.uid).is_some_and(|e| e.status.phase.is_terminal())
+    {
+        return Some(Step::KillPod);
+    }
     let claims = m.claims_of(pod.workload, pod.suffix);
     if (!spec.volumes.is_empty() || !claims.is_empty()) && !rt.volumes {
         // The volume manager mounts a claim's volume once the attach/detach controller has

@@ -125,3 +125,18 @@ pub fn probe(
     }
     Some(())
 }
+
+/// `probeManager.RemovePod`: the pod's probe workers stop and are gone. Nothing probes the
+/// pod any more, and `UpdatePodStatus`, finding neither a result nor a worker, reads each
+/// running container started and ready (`rt.probes_pending`, as before a restarted
+/// kubelet's `AddPod`). The node shutdown manager does this in 1.23 and 1.24
+/// ([`crate::context::ByRelease::shutdown_removes_probe_workers`]).
+pub(super) fn remove_probe_workers(rt: &mut PodRt) {
+    rt.probes_pending = true;
+    for c in rt.init.iter_mut().chain(rt.ctrs.iter_mut()) {
+        for w in c.probes.iter_mut().flatten() {
+            w.next_in = None;
+            w.answer_in = None;
+        }
+    }
+}

@@ -118,15 +118,20 @@ fn kill(m: &Context, s: &mut State, n: NodeId, uid: u16, group_grace: Secs) -> O
             }
         }
     }
-    if already {
-        return Some(());
+    if !already {
+        terminate(
+            m,
+            s,
+            n,
+            uid,
+            group_grace.min(spec_grace),
+            StopWhy::NodeShutdown,
+        )?;
     }
-    terminate(
-        m,
-        s,
-        n,
-        uid,
-        group_grace.min(spec_grace),
-        StopWhy::NodeShutdown,
-    )
+    // 1.23–1.24: "Stop probes for the pod" (`probeManager.RemovePod`, PR #105215) before
+    // `killPodFunc`.
+    if m.by_release.shutdown_removes_probe_workers {
+        prober::remove_probe_workers(s.rt_mut(n, uid)?);
+    }
+    Some(())
 }

@@ -462,10 +462,10 @@ pub struct PodRt {
     pub evicted: bool,
     /// Killed by the kubelet's node shutdown manager (status reason `Terminated`).
     pub shutdown: bool,
-    /// A restarted kubelet has not yet created the pod's probe workers: its first SyncPod
-    /// generates the status before `probeManager.AddPod` (`kubelet.go` `SyncPod`), and with
-    /// no result and no worker `UpdatePodStatus` reports a running container started and
-    /// ready.
+    /// The pod has no probe workers: a restarted kubelet has not yet created them (its first
+    /// SyncPod generates the status before `probeManager.AddPod`, `kubelet.go` `SyncPod`), or
+    /// the node shutdown manager removed them (1.23–1.24, PR #105215). With no result and no
+    /// worker `UpdatePodStatus` reports a running container started and ready.
     pub probes_pending: bool,
     /// The pod's volumes are attached and mounted (`WaitForAttachAndMount` in kubelet
     /// SyncPod, before the runtime's SyncPod creates the sandbox).
