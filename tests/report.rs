@@ -8,39 +8,14 @@ mod common;
 
 use common::bin::{describe, podcheck, run_expect, stdout};
 use common::dir::TempDir;
+use common::yaml::web_behind_a_service;
 use serde_json::Value;
 
 /// Two replicas behind a Service, without a preStop hook: a `kubectl delete pod` and a rollout
 /// both send a request to a stopped container.
-const WEB: &str = "\
-apiVersion: apps/v1
-kind: Deployment
-metadata:
-  name: web
-spec:
-  replicas: 2
-  selector:
-    matchLabels: {app: web}
-  template:
-    metadata:
-      labels: {app: web}
-    spec:
-      containers:
-      - name: web
-        image: nginx:1.27
-        readinessProbe:
-          httpGet: {path: /, port: 80}
-          periodSeconds: 5
----
-apiVersion: v1
-kind: Service
-metadata:
-  name: web
-spec:
-  selector: {app: web}
-  ports:
-  - port: 80
-";
+fn web() -> String {
+    web_behind_a_service("none", 30, None)
+}
 
 /// A StatefulSet of two replicas with a claim template, behind its headless Service.
 const DB: &str = "\
@@ -92,7 +67,7 @@ fn json(args: &[&str], code: i32) -> Value {
 #[test]
 fn a_finding_under_two_plans_is_said_once_with_the_shortest_trace() {
     let dir = TempDir::new("report-web");
-    let file = dir.write("web.yaml", WEB);
+    let file = dir.write("web.yaml", &web());
     let args = ["check", "-f", &file, "--plan", "delete-pod,rollout"];
     let out = stdout(&run_expect(&args, 1));
     let heads: Vec<&str> = out.lines().filter(|l| l.starts_with("finding: ")).collect();
@@ -113,7 +88,7 @@ fn a_finding_under_two_plans_is_said_once_with_the_shortest_trace() {
         .and_then(|rest| rest.split("\nfinding: ").next())
         .unwrap_or_else(|| panic!("{out}"));
     let lines: Vec<&str> = block.lines().skip(1).take(3).collect();
-    assert_eq!(lines[0], "  about: web, container web", "{out}");
+    assert_eq!(lines[0], "  about: web, container app", "{out}");
     assert!(
         lines[1].starts_with("  also under: rollout web (") && lines[1].ends_with(" steps)"),
         "{out}"
@@ -191,7 +166,7 @@ fn a_finding_under_two_plans_is_said_once_with_the_shortest_trace() {
         .unwrap_or_else(|| panic!("{v:#}"));
     let c = &causes[i];
     assert_eq!(c["workload"], "web");
-    assert_eq!(c["container"], "web");
+    assert_eq!(c["container"], "app");
     assert_eq!(c["shown"], format!("{file}: delete-pod web"));
     assert_eq!(c["trace_steps"], 3);
     let plans: Vec<&str> = c["under"]
@@ -335,7 +310,7 @@ fn fail_on_goes_with_manifests_and_takes_known_kinds() {
         describe(&[], &o)
     );
     let dir = TempDir::new("report-fail-on");
-    let file = dir.write("web.yaml", WEB);
+    let file = dir.write("web.yaml", &web());
     let o = podcheck(&["check", "-f", &file, "--fail-on", "hazards"]);
     assert_eq!(o.status.code(), Some(2), "{}", describe(&[], &o));
     assert!(
