@@ -148,22 +148,16 @@ pub fn cone(s: &Scenario, places: &[Vec<PodPlace>]) -> BTreeSet<usize> {
             | Fault::RolloutRestart { workload }
             | Fault::Scale { workload, .. }
             | Fault::SetPodImage { workload, .. } => keep.extend(index(workload)),
-            Fault::Partition { node, .. }
-            | Fault::DeleteNode { node }
-            | Fault::OutOfServiceTaint { node }
-            | Fault::MemoryPressure { node }
-            | Fault::KubeletRestart { node }
-            | Fault::PowerOff { node }
-            | Fault::NodeShutdown { node }
-            | Fault::Cordon { node }
-            | Fault::Uncordon { node }
-            | Fault::Drain { node, .. } => {
-                keep.extend(on_node(node));
-                keep.extend(service.iter().copied());
-            }
             Fault::ControlPlanePartition {} => keep.extend(0..n),
             Fault::DependencyOutage { .. } => {
                 keep.extend((0..n).filter(|&i| checks_dependency(&s.workloads[i])))
+            }
+            // A fault of one node (`Fault::node`): the workloads with a pod there.
+            _ => {
+                if let Some(node) = f.node() {
+                    keep.extend(on_node(node));
+                    keep.extend(service.iter().copied());
+                }
             }
         }
     }

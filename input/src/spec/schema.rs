@@ -939,6 +939,23 @@ fn minus_one() -> i64 {
 }
 
 impl Fault {
+    /// The node a fault acts on, for the faults that act on one node.
+    pub fn node(&self) -> Option<&str> {
+        match self {
+            Fault::Partition { node, .. }
+            | Fault::DeleteNode { node }
+            | Fault::OutOfServiceTaint { node }
+            | Fault::MemoryPressure { node }
+            | Fault::KubeletRestart { node }
+            | Fault::PowerOff { node }
+            | Fault::NodeShutdown { node }
+            | Fault::Cordon { node }
+            | Fault::Uncordon { node }
+            | Fault::Drain { node, .. } => Some(node),
+            _ => None,
+        }
+    }
+
     /// A `deletePod` fault's `gracePeriodSeconds` for the request (None: the pod's own), or
     /// the error kubectl gives for its flags (`podcheck_k8s::delete_grace_period`).
     pub fn delete_grace(&self) -> Result<Option<u16>, String> {

@@ -683,18 +683,16 @@ impl Scenario {
                         "scale `{workload}`: one scale per Deployment (the model does not scale during a scale-down's rollout of pods)"
                     )));
                 }
-                Fault::Partition { node, .. }
-                | Fault::DeleteNode { node }
-                | Fault::OutOfServiceTaint { node }
-                | Fault::MemoryPressure { node }
-                | Fault::KubeletRestart { node }
-                | Fault::PowerOff { node }
-                | Fault::NodeShutdown { node }
-                    if !self.cluster.nodes.iter().any(|n| &n.name == node) =>
+                f if f
+                    .node()
+                    .is_some_and(|node| !self.cluster.nodes.iter().any(|n| n.name == node)) =>
                 {
                     return Err(Invalid::said(
                         Object::Part(Part::Faults),
-                        format!("fault names unknown node `{node}`"),
+                        format!(
+                            "fault names unknown node `{}`",
+                            f.node().unwrap_or_default()
+                        ),
                     ));
                 }
                 // `NewManager`: with no shutdown grace period the kubelet takes no inhibitor
@@ -793,17 +791,6 @@ impl Scenario {
                 (None, Some(v)) => {
                     v.amount(&format!("{what}: spec.maxUnavailable"))
                         .map_err(|e| Invalid::said(Object::Budget(b.metadata.name.clone()), e))?;
-                }
-            }
-        }
-        for f in &self.faults {
-            if let Fault::Cordon { node } | Fault::Uncordon { node } | Fault::Drain { node, .. } = f
-            {
-                if !self.cluster.nodes.iter().any(|n| &n.name == node) {
-                    return Err(Invalid::said(
-                        Object::Part(Part::Faults),
-                        format!("fault names unknown node `{node}`"),
-                    ));
                 }
             }
         }
