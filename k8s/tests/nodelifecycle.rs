@@ -17,7 +17,7 @@ fn compute_zone_state_rows() {
         (1, 1, ZoneState::Normal), // 50 %, but not more than 2 not Ready
         (1, 2, ZoneState::Normal), // 67 %, but only 2 not Ready
         (2, 3, ZoneState::PartialDisruption), // 3 of 5: 60 % ≥ 55 %
-        (3, 3, ZoneState::Normal),  // 50 % < 55 %
+        (3, 3, ZoneState::Normal), // 50 % < 55 %
         (9, 11, ZoneState::PartialDisruption), // exactly 55 %
         (10, 10, ZoneState::Normal),
         (1, 4, ZoneState::PartialDisruption),
@@ -37,11 +37,24 @@ fn tainting_rates_follow_set_limiter_in_zone() {
     assert_eq!(zone_tainting_rate(ZoneState::Normal, 5, false), 0.1);
     assert_eq!(zone_tainting_rate(ZoneState::FullDisruption, 5, false), 0.1);
     // Partial disruption: ReducedQPSFunc, 0 up to 50 nodes, the secondary rate above.
-    assert_eq!(zone_tainting_rate(ZoneState::PartialDisruption, 5, false), 0.0);
-    assert_eq!(zone_tainting_rate(ZoneState::PartialDisruption, 50, false), 0.0);
-    assert_eq!(zone_tainting_rate(ZoneState::PartialDisruption, 51, false), 0.01);
+    assert_eq!(
+        zone_tainting_rate(ZoneState::PartialDisruption, 5, false),
+        0.0
+    );
+    assert_eq!(
+        zone_tainting_rate(ZoneState::PartialDisruption, 50, false),
+        0.0
+    );
+    assert_eq!(
+        zone_tainting_rate(ZoneState::PartialDisruption, 51, false),
+        0.01
+    );
     // Every zone fully disrupted: master disruption mode stops all tainting.
-    for st in [ZoneState::Normal, ZoneState::PartialDisruption, ZoneState::FullDisruption] {
+    for st in [
+        ZoneState::Normal,
+        ZoneState::PartialDisruption,
+        ZoneState::FullDisruption,
+    ] {
         assert_eq!(zone_tainting_rate(st, 100, true), 0.0);
     }
 }
@@ -49,7 +62,9 @@ fn tainting_rates_follow_set_limiter_in_zone() {
 #[test]
 fn zone_key_reads_the_beta_labels_first() {
     let labels = |kv: &[(&str, &str)]| -> BTreeMap<String, String> {
-        kv.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect()
+        kv.iter()
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .collect()
     };
     assert_eq!(zone_key(&labels(&[])), "");
     assert_eq!(
@@ -83,9 +98,15 @@ fn ready_condition_and_kubectl_status() {
     assert_eq!(unknown.reason, "NodeStatusUnknown");
     assert_eq!(unknown.message, "Kubelet stopped posting node status.");
     let ready = node_ready_condition(false, false);
-    assert_eq!((ready.status, ready.reason), (ConditionStatus::True, "KubeletReady"));
+    assert_eq!(
+        (ready.status, ready.reason),
+        (ConditionStatus::True, "KubeletReady")
+    );
     assert_eq!(print_node_status(&ready, false), "Ready");
     assert_eq!(print_node_status(&ready, true), "Ready,SchedulingDisabled");
     assert_eq!(print_node_status(&shutting, false), "NotReady");
-    assert_eq!(print_node_status(&unknown, true), "NotReady,SchedulingDisabled");
+    assert_eq!(
+        print_node_status(&unknown, true),
+        "NotReady,SchedulingDisabled"
+    );
 }

@@ -109,7 +109,12 @@ pub struct Disruption {
 impl Disruption {
     /// The zone states now.
     pub fn of(m: &Context, s: &State) -> Self {
-        let zone_count = m.node_zone.iter().map(|z| *z as usize + 1).max().unwrap_or(0);
+        let zone_count = m
+            .node_zone
+            .iter()
+            .map(|z| *z as usize + 1)
+            .max()
+            .unwrap_or(0);
         let mut counts = vec![(0usize, 0usize); zone_count];
         for (n, obj) in s.api.nodes.iter().enumerate() {
             if obj.deleted || m.disruption_excluded[n] {
@@ -147,11 +152,7 @@ impl Disruption {
         let zone = self.zones[m.node_zone[node.index()] as usize];
         let rate = match zone {
             Some((st, size)) => k8s::zone_tainting_rate(st, size, self.all_fully_disrupted),
-            None => k8s::zone_tainting_rate(
-                k8s::ZoneState::Normal,
-                0,
-                self.all_fully_disrupted,
-            ),
+            None => k8s::zone_tainting_rate(k8s::ZoneState::Normal, 0, self.all_fully_disrupted),
         };
         rate <= 0.0
     }
