@@ -89,7 +89,7 @@ pub struct PrintedNode {
 /// kubectl's view of node `n`'s Node object.
 pub fn print_node(s: &State, n: NodeId) -> PrintedNode {
     let obj = &s.api.nodes[n.index()];
-    let ready = crate::derived::node_ready_condition(obj);
+    let ready = k8s::node_ready_condition(obj.unknown, obj.not_ready);
     PrintedNode {
         status: k8s::print_node_status(&ready, obj.unschedulable),
         ready,
