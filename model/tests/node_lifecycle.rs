@@ -267,3 +267,56 @@ fn out_of_service_collection_adds_no_disruption_target() {
     let p = s.pod(uid).unwrap();
     assert!(!p.status.phase.is_terminal() && !p.disruption_target);
 }
+
+/// partial-disruption with zone labels (`topology.kubernetes.io/zone`) or the exclusion label
+/// on some nodes, `label(i)` giving node i's.
+fn labelled(label: impl Fn(usize) -> Option<(&'static str, &'static str)>) -> Cluster {
+    let mut s = catalogue::find("partial-disruption").unwrap();
+    for (i, n) in s.cluster.nodes.iter_mut().enumerate() {
+        if let Some((k, v)) = label(i) {
+            n.labels.insert(k.into(), v.into());
+        }
+    }
+    s.validate().expect("a valid scenario");
+    Cluster::new(s, Vec::new())
+}
+
+fn cut_three(m: &Cluster) -> State {
+    let mut s = m.start.clone();
+    for i in 0..3 {
+        s = m.apply(&s, &fault(i)).unwrap();
+    }
+    run(m, s, 400).0
+}
+
+/// Zones by label: node-1..3 in zone a, node-4 and node-5 in zone b. The three cut off make
+/// zone a fully disrupted while zone b is normal: not master disruption mode, so zone a keeps
+/// the normal tainting rate (`HealthyQPSFunc`), its nodes are tainted and web's pod evicted.
+#[test]
+fn a_fully_disrupted_zone_beside_a_normal_one_is_tainted() {
+    let m = labelled(|i| Some(("topology.kubernetes.io/zone", if i < 3 { "a" } else { "b" })));
+    let s = cut_three(&m);
+    let d = derived::Disruption::of(&m.ctx, &s);
+    use podcheck_model::k8s::ZoneState;
+    assert_eq!(
+        d.zones,
+        vec![
+            Some((ZoneState::FullDisruption, 3)),
+            Some((ZoneState::Normal, 2))
+        ]
+    );
+    assert!(!d.all_fully_disrupted);
+    assert!((0..3).all(|n| s.api.nodes[n].unreachable_taint));
+    assert!(web_pod(&s).deletion.is_some());
+}
+
+/// node-4 and node-5 excluded from disruption checks: only the three cut off are counted,
+/// none of them Ready, so every zone is fully disrupted: master disruption mode, no taint.
+#[test]
+fn excluded_nodes_are_not_counted() {
+    let m = labelled(|i| (i >= 3).then_some(("node.kubernetes.io/exclude-disruption", "")));
+    let s = cut_three(&m);
+    assert!(derived::full_disruption(&m.ctx, &s));
+    assert!((0..3).all(|n| !s.api.nodes[n].unreachable_taint));
+    assert!(web_pod(&s).deletion.is_none());
+}
