@@ -74,6 +74,9 @@ const PINNED: &[(&str, usize)] = &[
     ("statefulset-out-of-service", 151),
     ("statefulset-force-delete-no-force-detach", 16),
     ("all-nodes-unreachable", 8),
+    // Three partitions, each at any moment or never: the nodes go Unknown one by one or
+    // together, and node-1 is tainted only while fewer than three nodes are not Ready.
+    ("partial-disruption", 5025),
     ("node-pressure-eviction", 7),
     ("stuck-sandbox", 21),
     ("stuck-cni", 21),

@@ -14,7 +14,7 @@
 //! composition. Wording and pictures live outside the model, in the renderings.
 
 use crate::context::{Context, Memo};
-use crate::derived::full_disruption;
+use crate::derived::Disruption;
 use crate::state::*;
 use crate::symmetry::Symmetry;
 use crate::{apiserver, controllers, drain, faults, kubelet, proxy, scheduler, time};
@@ -532,14 +532,20 @@ impl Cluster {
                 scheduler::actions(&self.ctx, state, &mut schedule);
                 let mut nodes = Vec::new();
                 if self.ctx.node_health {
-                    let full = full_disruption(state);
+                    let disruption = Disruption::of(&self.ctx, state);
                     let mut part = Vec::new();
                     for (n, obj) in state.api.nodes.iter().enumerate() {
                         let node = NodeId::new(n);
                         if obj.deleted {
                             controllers::deleted_node_actions(state, node, &mut part);
                         } else {
-                            controllers::node_api_actions(&self.ctx, state, node, full, &mut part);
+                            controllers::node_api_actions(
+                                &self.ctx,
+                                state,
+                                node,
+                                &disruption,
+                                &mut part,
+                            );
                         }
                         nodes.extend(part.drain(..).map(|a| (node, a)));
                     }

@@ -53,6 +53,13 @@ pub struct Context {
     /// `kubernetes.io/arch`: [`crate::k8s::node_labels_with_kubelet_defaults`]). The
     /// scheduler and kubelet admission match a pod's node selector against these.
     pub node_labels: Vec<BTreeMap<String, String>>,
+    /// Per node, in node order: its zone for the node lifecycle controller, numbered in
+    /// order of first appearance (`GetZoneKey` of its labels; nodes without zone labels share
+    /// one zone). `docs/sources.md#node-lifecycle-zone-disruption`.
+    pub node_zone: Vec<u8>,
+    /// Per node: it carries `node.kubernetes.io/exclude-disruption` and is left out of the
+    /// zone states (`isNodeExcludedFromDisruptionChecks`).
+    pub disruption_excluded: Vec<bool>,
 }
 
 /// A cache of a pure function of parts of the state, by their content hashes (64-bit, as the
@@ -456,9 +463,34 @@ impl Context {
             .iter()
             .map(|n| crate::k8s::node_labels_with_kubelet_defaults(&n.name, &n.labels))
             .collect();
+        let mut zone_keys: Vec<String> = Vec::new();
+        let node_zone = scenario
+            .cluster
+            .nodes
+            .iter()
+            .map(|n| {
+                let key = crate::k8s::zone_key(&n.labels);
+                let i = zone_keys.iter().position(|k| *k == key).unwrap_or_else(|| {
+                    zone_keys.push(key);
+                    zone_keys.len() - 1
+                });
+                i as u8
+            })
+            .collect();
+        let disruption_excluded = scenario
+            .cluster
+            .nodes
+            .iter()
+            .map(|n| {
+                n.labels
+                    .contains_key(crate::k8s::LABEL_NODE_DISRUPTION_EXCLUSION)
+            })
+            .collect();
         Context {
             budgets,
             node_labels,
+            node_zone,
+            disruption_excluded,
             min_ready,
             claims,
             pod_claims,

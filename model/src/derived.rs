@@ -78,10 +78,90 @@ pub fn tolerations(spec: &PodSpec) -> Vec<Toleration> {
     k8s::with_default_tolerations(&spec.tolerations)
 }
 
-/// No node is Ready: every zone (here: the one zone) is in full disruption.
-pub fn full_disruption(s: &State) -> bool {
-    let live: Vec<&NodeObj> = s.api.nodes.iter().filter(|n| !n.deleted).collect();
-    !live.is_empty() && live.iter().all(|n| n.unknown)
+/// The node's Ready condition is True: the kubelet posts Ready and the node lifecycle
+/// controller has not marked it Unknown (`IsNodeReady`).
+pub fn node_ready(obj: &NodeObj) -> bool {
+    !obj.unknown && !obj.not_ready
+}
+
+/// The node's Ready condition as the API holds it, with upstream's reason and message
+/// (`docs/sources.md#kubelet-node-lease-and-status`).
+pub fn node_ready_condition(obj: &NodeObj) -> k8s::NodeReadyCondition {
+    k8s::node_ready_condition(obj.unknown, obj.not_ready)
+}
+
+/// The zone states the node lifecycle controller computes at the end of a monitor pass
+/// (`monitorNodeHealth` → `handleDisruption`), over the Node objects that exist and are not
+/// excluded from disruption checks, grouped by zone (`GetZoneKey`; a scenario whose nodes
+/// carry no zone label has one zone, the whole cluster). A node is not Ready when its
+/// Ready condition is False or Unknown (`ComputeZoneState`).
+/// `docs/sources.md#node-lifecycle-zone-disruption`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Disruption {
+    /// Per zone (as [`Context::node_zone`] numbers them): its state and its size, or None
+    /// for a zone with no node counted.
+    pub zones: Vec<Option<(k8s::ZoneState, usize)>>,
+    /// Every zone is fully disrupted ("master disruption mode"): the controller removes
+    /// every node's NoExecute taints and adds none.
+    pub all_fully_disrupted: bool,
+}
+
+impl Disruption {
+    /// The zone states now.
+    pub fn of(m: &Context, s: &State) -> Self {
+        let zone_count = m
+            .node_zone
+            .iter()
+            .map(|z| *z as usize + 1)
+            .max()
+            .unwrap_or(0);
+        let mut counts = vec![(0usize, 0usize); zone_count];
+        for (n, obj) in s.api.nodes.iter().enumerate() {
+            if obj.deleted || m.disruption_excluded[n] {
+                continue;
+            }
+            let c = &mut counts[m.node_zone[n] as usize];
+            if node_ready(obj) {
+                c.0 += 1;
+            } else {
+                c.1 += 1;
+            }
+        }
+        let zones: Vec<Option<(k8s::ZoneState, usize)>> = counts
+            .iter()
+            .map(|&(ready, not_ready)| {
+                (ready + not_ready > 0)
+                    .then(|| (k8s::compute_zone_state(ready, not_ready), ready + not_ready))
+            })
+            .collect();
+        let counted: Vec<_> = zones.iter().flatten().collect();
+        let all_fully_disrupted = !counted.is_empty()
+            && counted
+                .iter()
+                .all(|(st, _)| *st == k8s::ZoneState::FullDisruption);
+        Disruption {
+            zones,
+            all_fully_disrupted,
+        }
+    }
+
+    /// The controller adds no NoExecute taint to `node` now: its zone's tainting rate is 0
+    /// (`setLimiterInZone`; a rate-0 limiter never lets the queue through, and the node
+    /// waits in it). A zone with no node counted keeps the normal rate.
+    pub fn tainting_stopped(&self, m: &Context, node: NodeId) -> bool {
+        let zone = self.zones[m.node_zone[node.index()] as usize];
+        let rate = match zone {
+            Some((st, size)) => k8s::zone_tainting_rate(st, size, self.all_fully_disrupted),
+            None => k8s::zone_tainting_rate(k8s::ZoneState::Normal, 0, self.all_fully_disrupted),
+        };
+        rate <= 0.0
+    }
+}
+
+/// No node is Ready: every zone is fully disrupted ("master disruption mode"; with no zone
+/// labels, the one zone is the cluster).
+pub fn full_disruption(m: &Context, s: &State) -> bool {
+    Disruption::of(m, s).all_fully_disrupted
 }
 
 /// The taint-eviction controller's decision for a pod, on a node whose NoExecute taints are

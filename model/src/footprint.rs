@@ -81,7 +81,8 @@ pub enum Part {
     /// [`Part::NodeSpec`].
     NodeObj(NodeId),
     /// What the kubelet posts in a Node object: its Ready condition is Unknown (the node
-    /// lifecycle controller has not heard from it), or False (shutting down).
+    /// lifecycle controller has not heard from it), or False (shutting down); and whether
+    /// the controller has handled the condition's leaving True (its pods marked not Ready).
     NodeReady(NodeId),
     /// The NoExecute taints on a Node object (unreachable, not-ready, out-of-service) and
     /// their age.
@@ -444,9 +445,9 @@ fn controller(m: &Context, s: &State, c: controllers::Action) -> Footprint {
 
 /// One step of the node lifecycle controller about node `n`: its guard reads the node's
 /// Node object (and its Lease, kept with the node's runtime fields), and whether every node
-/// is not Ready (full disruption: all Node objects). Marking the node Unknown or not Ready
-/// marks its pods not Ready; marking it Unknown in full disruption lifts every node's
-/// NoExecute taints; a taint or untaint writes the node's taints.
+/// is not Ready (the zone states: all Node objects). Marking the node Unknown or not Ready
+/// marks its pods not Ready, and where that makes every zone fully disrupted lifts every
+/// node's NoExecute taints; a taint or untaint writes the node's taints.
 fn node_lifecycle(
     m: &Context,
     s: &State,
@@ -469,7 +470,8 @@ fn node_lifecycle(
                 .map(|p| Part::Pod(p.uid)),
         );
     }
-    if step == Step::MarkUnknown {
+    if let Step::MarkUnknown | Step::MarkNotReady = step {
+        // Entering master disruption mode lifts every node's NoExecute taints.
         writes.extend(nodes().map(Part::NodeObj));
     }
     let mut f = component(m, reads, writes);
@@ -875,7 +877,10 @@ pub fn part_values(m: &Context, s: &State) -> Vec<(Part, u64)> {
     }
     for (n, obj) in s.api.nodes.iter().enumerate() {
         let n = NodeId::new(n);
-        out.push((Part::NodeReady(n), h.hash_one((obj.unknown, obj.not_ready))));
+        out.push((
+            Part::NodeReady(n),
+            h.hash_one((obj.unknown, obj.not_ready, obj.seen_not_ready)),
+        ));
         out.push((
             Part::NodeTaints(n),
             h.hash_one((
@@ -888,6 +893,7 @@ pub fn part_values(m: &Context, s: &State) -> Vec<(Part, u64)> {
         let rest = NodeObj {
             unknown: false,
             not_ready: false,
+            seen_not_ready: false,
             unreachable_taint: false,
             not_ready_taint: false,
             out_of_service: false,

@@ -1,5 +1,7 @@
 //! What `kubectl get pods` computes for a pod: its view for the upstream printPod port, and the
-//! printed row (READY, STATUS, RESTARTS) the properties and renderings read.
+//! printed row (READY, STATUS, RESTARTS) the properties and renderings read. And what
+//! `kubectl get nodes` (STATUS) and `kubectl describe node` (the Ready condition's reason and
+//! message) show of a node.
 
 use crate::context::Context;
 use crate::k8s::{self, Condition, ConditionStatus, PodView, PrintedPod};
@@ -73,4 +75,23 @@ pub fn print_at(
         p.restarts = format!("{}+", p.restarts);
     }
     p
+}
+
+/// What kubectl shows of a Node object: `kubectl get nodes` STATUS (`printNode`) and the Ready
+/// row of `kubectl describe node`'s conditions.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct PrintedNode {
+    /// `Ready`, `NotReady` (False or Unknown), with `,SchedulingDisabled` when cordoned.
+    pub status: String,
+    pub ready: k8s::NodeReadyCondition,
+}
+
+/// kubectl's view of node `n`'s Node object.
+pub fn print_node(s: &State, n: NodeId) -> PrintedNode {
+    let obj = &s.api.nodes[n.index()];
+    let ready = k8s::node_ready_condition(obj.unknown, obj.not_ready);
+    PrintedNode {
+        status: k8s::print_node_status(&ready, obj.unschedulable),
+        ready,
+    }
 }

@@ -1819,8 +1819,8 @@ fn deleted_on_unknown_or_cut_off_node(_: &Cluster, s: &State) -> bool {
     })
 }
 
-fn all_nodes_not_ready(_: &Cluster, s: &State) -> bool {
-    derived::full_disruption(s)
+fn all_nodes_not_ready(m: &Cluster, s: &State) -> bool {
+    derived::full_disruption(m, s)
 }
 
 fn static_pod_runs(_: &Cluster, s: &State) -> bool {
@@ -2171,11 +2171,11 @@ fn terminating_until_kubelet_confirms(_: &Cluster, s: &State, a: &Action, _: &St
 }
 
 /// Judged on each taint eviction: not every (live) node is not Ready.
-fn no_eviction_in_full_disruption(_: &Cluster, s: &State, a: &Action, _: &State) -> bool {
+fn no_eviction_in_full_disruption(m: &Cluster, s: &State, a: &Action, _: &State) -> bool {
     !matches!(
         a,
         Action::Controller(controllers::Action::TaintEviction { .. })
-    ) || !derived::full_disruption(s)
+    ) || !derived::full_disruption(m, s)
 }
 
 /// Judged on each node-pressure eviction: no other pod of a lower QoS class, not evicted,

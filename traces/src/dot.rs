@@ -55,6 +55,9 @@ fn label(m: &Cluster, s: &State) -> String {
             lines.push(format!("{name} deleted"));
         } else if obj.unknown {
             lines.push(format!("{name} Ready=Unknown"));
+        } else if obj.not_ready {
+            let c = podcheck_model::derived::node_ready_condition(obj);
+            lines.push(format!("{name} Ready=False ({}: {})", c.reason, c.message));
         }
         if s.nodes[n].partitioned {
             lines.push(format!("{name} cut off from the API server"));

@@ -183,8 +183,24 @@ pub fn what(m: &Context, state: &State, action: &Action, after: &State) -> Strin
                     node_lifecycle::Step::MarkUnknown => format!(
                         "{n} Ready=Unknown (Kubelet stopped posting node status), its pods Ready=False"
                     ),
-                    node_lifecycle::Step::MarkNotReady => format!(
-                        "{n} Ready=False: its pods Ready=False, taint it node.kubernetes.io/not-ready:NoSchedule,NoExecute"
+                    node_lifecycle::Step::MarkNotReady => {
+                        let obj = &after.api.nodes[node.index()];
+                        if obj.not_ready_taint {
+                            format!(
+                                "{n} Ready=False: its pods Ready=False, taint it node.kubernetes.io/not-ready:NoSchedule,NoExecute"
+                            )
+                        } else if podcheck_model::derived::full_disruption(m, after) {
+                            format!(
+                                "{n} Ready=False: its pods Ready=False; no node is Ready, so no taint (master disruption mode)"
+                            )
+                        } else {
+                            format!(
+                                "{n} Ready=False: its pods Ready=False; no taint while the zone is partially disrupted (tainting rate 0 up to 50 nodes)"
+                            )
+                        }
+                    }
+                    node_lifecycle::Step::TaintNotReady => format!(
+                        "taint {n} node.kubernetes.io/not-ready:NoSchedule,NoExecute"
                     ),
                     node_lifecycle::Step::Taint => format!(
                         "taint {n} node.kubernetes.io/unreachable:NoSchedule,NoExecute"
@@ -247,7 +263,7 @@ pub fn what(m: &Context, state: &State, action: &Action, after: &State) -> Strin
         Action::Kubelet(k) => match k {
             kubelet::Action::NodeStatus { node } => {
                 if state.nodes[node.index()].shutdown.is_some() {
-                    "post node status Ready=False (node is shutting down)".into()
+                    "post node status Ready=False (KubeletNotReady: node is shutting down)".into()
                 } else {
                     "post node status Ready=True".into()
                 }

@@ -193,47 +193,42 @@ pub fn node_lease_actions<A: From<Action>>(m: &Context, s: &State, node: NodeId,
 }
 
 /// The rest of the node lifecycle controller, taint eviction and PodGC's out-of-service
-/// collection for one node that still exists (`full`: every node is not Ready). It reads the
-/// API objects alone (the Node object's condition, taints and their age, the pods bound to
-/// it), so the search keeps it by the API's content hash.
+/// collection for one node that still exists (`disruption`: the zone states now). It reads
+/// the API objects alone (the Node objects' conditions, taints and their age, the pods bound
+/// to the node), so the search keeps it by the API's content hash.
 pub fn node_api_actions<A: From<Action>>(
     m: &Context,
     s: &State,
     node: NodeId,
-    full: bool,
+    disruption: &Disruption,
     out: &mut Vec<A>,
 ) {
     let obj = &s.api.nodes[node.index()];
+    let master = disruption.all_fully_disrupted;
+    let stopped = disruption.tainting_stopped(m, node);
+    let step = |step| Action::NodeLifecycle { node, step }.into();
     // Ready=False from the kubelet (a node shutting down): `MarkPodsNotReady` on the
-    // transition, and the not-ready taints.
-    if obj.not_ready && !obj.unknown && !obj.not_ready_taint {
-        out.push(
-            Action::NodeLifecycle {
-                node,
-                step: node_lifecycle::Step::MarkNotReady,
-            }
-            .into(),
-        );
+    // transition, and the not-ready taints unless the zone's tainting rate is 0.
+    if obj.not_ready && !obj.unknown && !obj.seen_not_ready {
+        out.push(step(node_lifecycle::Step::MarkNotReady));
     }
-    if obj.unknown && !obj.unreachable_taint && !full {
-        out.push(
-            Action::NodeLifecycle {
-                node,
-                step: node_lifecycle::Step::Taint,
-            }
-            .into(),
-        );
+    // `processTaintBaseEviction`: a node whose Ready is Unknown (False) gets the unreachable
+    // (not-ready) taint through the rate-limited queue, which a rate of 0 holds back; a node
+    // with the opposite taint has it swapped at once.
+    if obj.unknown && !obj.unreachable_taint && (!stopped || (obj.not_ready_taint && !master)) {
+        out.push(step(node_lifecycle::Step::Taint));
     }
-    if (obj.unreachable_taint && (!obj.unknown || full))
-        || (obj.not_ready_taint && obj.unknown && full)
+    if obj.not_ready
+        && !obj.unknown
+        && obj.seen_not_ready
+        && !obj.not_ready_taint
+        && (!stopped || (obj.unreachable_taint && !master))
     {
-        out.push(
-            Action::NodeLifecycle {
-                node,
-                step: node_lifecycle::Step::Untaint,
-            }
-            .into(),
-        );
+        out.push(step(node_lifecycle::Step::TaintNotReady));
+    }
+    // Ready again (`markNodeAsReachable`), or master disruption mode.
+    if (obj.unreachable_taint || obj.not_ready_taint) && (node_ready(obj) || master) {
+        out.push(step(node_lifecycle::Step::Untaint));
     }
     // Taint eviction: pods whose tolerations of the NoExecute taints ran out.
     let no_exec: Vec<Taint> = taints(m, s, node)
@@ -250,8 +245,9 @@ pub fn node_api_actions<A: From<Action>>(
             }
         }
     }
-    // PodGC: terminating pods on a not-Ready node with the out-of-service taint (from 1.26).
-    if obj.out_of_service && obj.unknown && m.by_release.pod_gc_out_of_service {
+    // PodGC `gcTerminating`: terminating pods on a node that is not Ready (Unknown or
+    // False) and has the out-of-service taint (from 1.26).
+    if obj.out_of_service && !node_ready(obj) && m.by_release.pod_gc_out_of_service {
         for p in s.api.pods.iter().filter(|p| p.node == Some(node)) {
             if p.deletion.is_some() {
                 out.push(Action::PodGc { uid: p.uid }.into());

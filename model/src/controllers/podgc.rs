@@ -20,15 +20,33 @@ pub fn terminated_gc_victim(m: &Context, s: &State) -> Option<u16> {
         .map(|p| p.uid)
 }
 
-/// PodGC: phase Failed, DisruptionTarget (from 1.26, gate `PodDisruptionConditions`), then a
-/// force delete (grace 0).
+/// PodGC's force delete (`markFailedAndDeletePod`): the status patch, then a delete with
+/// grace 0.
 pub fn collect(m: &Context, s: &mut State, uid: u16) -> Option<()> {
+    mark_failed(m, s, uid)?;
+    s.api.pods.retain(|p| p.uid != uid);
+    Some(())
+}
+
+/// The status patch PodGC sends before it force-deletes a pod
+/// (`markFailedAndDeletePodWithCondition`): phase Failed for a pod not yet terminal, and
+/// `DisruptionTarget` (reason `DeletionByPodGC`, "PodGC: node no longer exists") only for an
+/// orphan, a pod whose Node object is gone (`gcOrphaned`). The out-of-service collection
+/// (`gcTerminating`) and the terminated-pod collection (`gcTerminated`) pass no condition
+/// (`markFailedAndDeletePod`). From 1.26: the patch comes with the gate
+/// `PodDisruptionConditions` (before, PodGC only deletes; the gate check is gone once GA).
+pub fn mark_failed(m: &Context, s: &mut State, uid: u16) -> Option<()> {
     let conditions = m.by_release.pod_disruption_conditions;
+    let orphan = s
+        .pod(uid)?
+        .node
+        .is_some_and(|n| s.api.nodes[n.index()].deleted);
     let p = s.pod_mut(uid)?;
     if !p.status.phase.is_terminal() && conditions {
         p.status.phase = Phase::Failed;
-        p.disruption_target = true;
+        if orphan {
+            p.disruption_target = true;
+        }
     }
-    s.api.pods.retain(|p| p.uid != uid);
     Some(())
 }

@@ -6,14 +6,20 @@
 
 use super::*;
 
-/// The kubelet posts its Ready condition: True, or False while its node shutdown manager
-/// reports "node is shutting down" (`nodestatus.ReadyCondition`, whose errors include
-/// `ShutdownStatus`; the shutdown manager syncs the node status at once).
+/// The kubelet posts its Ready condition: True (reason `KubeletReady`), or False with reason
+/// `KubeletNotReady` and message "node is shutting down" while its node shutdown manager
+/// reports so (`nodestatus.ReadyCondition`, whose errors include `ShutdownStatus`; the
+/// shutdown manager syncs the node status at once). The condition is
+/// [`crate::derived::node_ready_condition`]. A node Ready again ends the node lifecycle
+/// controller's not-Ready transition.
 pub fn post(s: &mut State, node: NodeId) -> Option<()> {
     let not_ready = s.nodes[node.index()].shutdown.is_some();
     let obj = &mut s.api.nodes[node.index()];
     obj.unknown = false;
     obj.not_ready = not_ready;
+    if !not_ready {
+        obj.seen_not_ready = false;
+    }
     Some(())
 }
 

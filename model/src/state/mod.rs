@@ -187,6 +187,11 @@ pub struct NodeObj {
     /// `node.kubernetes.io/not-ready` with effects NoSchedule and NoExecute, added by the
     /// node lifecycle controller for a node whose Ready is False.
     pub not_ready_taint: bool,
+    /// The node lifecycle controller has seen the Ready condition leave True (it marked the
+    /// node Unknown, or saw the kubelet post False) and marked the node's pods not Ready
+    /// (`MarkPodsNotReady`, on the transition only); cleared when the kubelet posts Ready
+    /// again. Its not-ready taint may still wait in the tainting queue.
+    pub seen_not_ready: bool,
 }
 
 /// A workload's controller-visible status.

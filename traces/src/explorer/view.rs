@@ -91,8 +91,23 @@ fn node_ready(s: &State, n: u8) -> &'static str {
         "deleted"
     } else if obj.unknown {
         "Unknown"
+    } else if obj.not_ready {
+        "False"
     } else {
         "True"
+    }
+}
+
+/// The Ready condition's status, with its reason and message where it is False (the kubelet's
+/// own words, `nodestatus.ReadyCondition`).
+fn node_ready_words(s: &State, n: u8) -> String {
+    let obj = &s.api.nodes[n as usize];
+    let ready = node_ready(s, n);
+    if ready == "False" {
+        let c = podcheck_model::derived::node_ready_condition(obj);
+        format!("{ready} ({}: {})", c.reason, c.message)
+    } else {
+        ready.to_string()
     }
 }
 
@@ -315,7 +330,7 @@ fn node_conditions(m: &Cluster, s: &State, n: u8) -> String {
     let req = scheduler::requested_on(m, s, NodeId(n));
     let mut out = format!(
         "Ready={}; taints: {}; cpu requested {} of {} allocatable ({} by other pods); memory requested {}Mi of {}Mi",
-        node_ready(s, n),
+        node_ready_words(s, n),
         if taints.is_empty() {
             "none".to_string()
         } else {
