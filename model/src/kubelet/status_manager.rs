@@ -135,9 +135,8 @@ pub fn compute_status(m: &Context, _s: &State, pod: &Pod, rt: &PodRt) -> PodStat
             started_and_ready(&rt.ctrs[i], &spec.containers[i], rt.probes_pending);
     }
     // The model reports the terminal phase of a terminating pod once the pod worker has
-    // finished with it (after SyncTerminatedPod). Upstream may write it just before
-    // SyncTerminatedPod; that window is where the OutOfcpu race of kubernetes#106884 lives,
-    // which this model leaves out (see docs/model.md).
+    // finished with it (`rt.killed`), as the merge below does for every terminal phase; the
+    // hold (PR #108366) closed the OutOfcpu race of kubernetes#106884 (see docs/model.md).
     // Before 1.27 (PR #115331) the kubelet wrote no terminal phase for a pod it terminated:
     // `getPhase` had no `podIsTerminal`, and `TerminatePod` did not mark the pod Failed.
     let terminal_phase = m.by_release.terminal_phase_on_delete;
