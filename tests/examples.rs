@@ -125,7 +125,9 @@ const EXAMPLES: &[Example] = &[
                 ),
             ],
         ),
-        states: (25, 34),
+        // 25 and 34 before the kubelet held a terminal phase back until the pod worker has
+        // stopped the pod (mergePodStatus): the failed or finished pod's write follows its kill.
+        states: (28, 43),
     },
     Example {
         name: "pdb-drain",

@@ -19,7 +19,9 @@ use std::collections::{HashSet, VecDeque};
 /// (scenario, unique states of the complete run).
 const PINNED: &[(&str, usize)] = &[
     ("healthy", 57),
-    ("unschedulable", 606),
+    // 606 before the kubelet held a terminal phase back until the containers stop
+    // (mergePodStatus): the Job pod's Succeeded, and the cpu it frees, wait for the kill of its stopped pod.
+    ("unschedulable", 592),
     ("image-pull-backoff", 45),
     ("crash-loop", 125),
     ("oom-killed", 99),
@@ -46,7 +48,9 @@ const PINNED: &[(&str, usize)] = &[
     // 411 before kube-proxy fell back to terminating endpoints (1.26): the proxies now keep
     // routing to the deleted pod, which ignores SIGTERM, until its replacement is Ready.
     ("sigterm-ignored", 501),
-    ("job-never", 60),
+    // 60 before the kubelet held a terminal phase back until the containers stop
+    // (mergePodStatus): the pod's terminal phase waits for the pod worker's kill.
+    ("job-never", 69),
     ("job-on-failure", 44),
     ("liveness-on-dependency", 913),
     ("slow-start", 279),
@@ -77,7 +81,9 @@ const PINNED: &[(&str, usize)] = &[
     // Three partitions, each at any moment or never: the nodes go Unknown one by one or
     // together, and node-1 is tainted only while fewer than three nodes are not Ready.
     ("partial-disruption", 5025),
-    ("node-pressure-eviction", 7),
+    // 7 before the kubelet held a terminal phase back until the containers stop
+    // (mergePodStatus): Failed/Evicted is written once the evicted container has stopped.
+    ("node-pressure-eviction", 8),
     ("stuck-sandbox", 21),
     ("stuck-cni", 21),
     ("stuck-volume-mount", 27),
@@ -94,14 +100,28 @@ const PINNED: &[(&str, usize)] = &[
     ("admission-outofcpu", 13),
     ("static-pod-mirror-delete", 9310),
     ("create-container-error", 26),
-    ("job-pod-deleted", 5348),
-    ("job-pod-deleted-replace-failed", 3795),
-    ("job-evicted", 44),
-    ("job-evicted-ignored", 329),
-    ("job-fail-job-exit-code", 22),
+    // 5348 before the kubelet held a terminal phase back until the containers stop
+    // (mergePodStatus): the pod's terminal phase waits for the pod worker's kill.
+    ("job-pod-deleted", 5437),
+    // 3795 before the kubelet held a terminal phase back until the containers stop
+    // (mergePodStatus): the pod's terminal phase waits for the pod worker's kill.
+    ("job-pod-deleted-replace-failed", 4590),
+    // 44 before the kubelet held a terminal phase back until the containers stop
+    // (mergePodStatus): Failed and DisruptionTarget are written once the evicted container has stopped.
+    ("job-evicted", 53),
+    // 329 before the kubelet held a terminal phase back until the containers stop
+    // (mergePodStatus): Failed and DisruptionTarget are written once the evicted container has stopped.
+    ("job-evicted-ignored", 321),
+    // 22 before the kubelet held a terminal phase back until the containers stop
+    // (mergePodStatus): the pod's terminal phase waits for the pod worker's kill.
+    ("job-fail-job-exit-code", 25),
     ("job-indexed", 1471),
-    ("job-success-policy", 651),
-    ("job-backoff-limit-per-index", 1827),
+    // 651 before the kubelet held a terminal phase back until the containers stop
+    // (mergePodStatus): each pod's terminal phase waits for the pod worker's kill.
+    ("job-success-policy", 737),
+    // 1827 before the kubelet held a terminal phase back until the containers stop
+    // (mergePodStatus): each pod's terminal phase waits for the pod worker's kill.
+    ("job-backoff-limit-per-index", 2259),
     ("job-active-deadline", 26),
     // The restart, then the pod's first sync (status and probe workers) in either order.
     ("kubelet-restart", 34),
@@ -111,9 +131,15 @@ const PINNED: &[(&str, usize)] = &[
     ("deployment-node-power-off", 182),
     // The shutdown races the replacement's binding to node-1 before its not-ready taint;
     // rejected replacements pile up to the terminated-pod threshold of 1.
-    ("node-shutdown", 24703),
-    ("node-shutdown-prestop", 4866),
-    ("node-shutdown-critical", 49),
+    // 24703 before the kubelet held a terminal phase back until the containers stop
+    // (mergePodStatus): the pod stays Running until its container has stopped, so the replacement comes after.
+    ("node-shutdown", 28163),
+    // 4866 before the kubelet held a terminal phase back until the containers stop
+    // (mergePodStatus): the pod stays Running through its preStop; no replacement, no PodGC before it has stopped.
+    ("node-shutdown-prestop", 1245),
+    // 49 before the kubelet held a terminal phase back until the containers stop
+    // (mergePodStatus): each pod's Failed is written once its container has stopped.
+    ("node-shutdown-critical", 70),
     // Both pods on node-1: the drain's second eviction waits (429, 5 s retries) until the
     // first one's replacement is Ready on node-2 and the disruption controller counts it; the
     // controller's syncs, the kubelets' steps and the retries interleave.
@@ -135,8 +161,12 @@ const PINNED: &[(&str, usize)] = &[
     ("rolling-update-prestop", 183493),
     ("recreate", 238279),
     // Both Job pods on node-1 (node-2 is fuller): the drain evicts them one by one.
-    ("job-drained", 79887),
-    ("job-drained-ignored", 75552),
+    // 79887 before the kubelet held a terminal phase back until the containers stop
+    // (mergePodStatus): each pod's terminal phase waits for the pod worker's kill.
+    ("job-drained", 61786),
+    // 75552 before the kubelet held a terminal phase back until the containers stop
+    // (mergePodStatus): each pod's terminal phase waits for the pod worker's kill.
+    ("job-drained-ignored", 59373),
     // The pull that never happens, retried every 10 s until the event counts saturate.
     ("image-never-pull", 21),
     // The pull that fails although the image is on both nodes: image-pull-backoff's cycle.
@@ -160,7 +190,9 @@ const PINNED: &[(&str, usize)] = &[
     // Sidecars, each from a settled start but the last: the Job's container exits, the pod
     // is killed with its sidecar and the Job completes (a few orders of the kubelet's status
     // update, the kill and the Job controller's sync).
-    ("sidecar-job", 16),
+    // 16 before the kubelet held a terminal phase back until the containers stop
+    // (mergePodStatus): Succeeded waits until the sidecar has stopped.
+    ("sidecar-job", 17),
     // The logging container as a regular one: the pod runs on, nothing else happens.
     ("job-regular-logger", 4),
     // The delete at any moment of the settled pod, the app's 5 s preStop, then the proxy's
@@ -168,7 +200,9 @@ const PINNED: &[(&str, usize)] = &[
     ("sidecar-termination", 18),
     // The sidecar's crashes at 20 s after each start with the crash back-off, until the app
     // exits at 60 s and the pod is killed.
-    ("sidecar-restart-never", 21),
+    // 21 before the kubelet held a terminal phase back until the containers stop
+    // (mergePodStatus): the pod's terminal phase waits until the sidecar has stopped.
+    ("sidecar-restart-never", 22),
     // From the empty cluster: the proxy's startup probe every 2 s through its 6 s boot, then
     // the app's start, the status updates in between.
     ("sidecar-startup-probe", 32),

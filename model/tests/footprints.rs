@@ -349,11 +349,12 @@ fn footprints_hold_on_every_builtin_scenario() {
     // state counts do); how many the footprints judge independent, with the footprints.
     // (376,000, 342,597 and 255,809 before statefulset-partition's Service was headless and
     // statefulset-partition-clusterip was added; 371,475, 338,347 and 253,126 before
-    // sidecar-indexed-job added its 3,976, 2,853 and 2,154; partial-disruption, whose 1,500
-    // states add 1,466, 901 and 614.)
+    // sidecar-indexed-job and partial-disruption were added and the kubelet held a terminal
+    // phase back until the pod worker has stopped the pod, which changes the state spaces of
+    // the Job and shutdown scenarios.)
     assert_eq!(
         (total.co_enabled, total.commuting, total.independent),
-        (376_917, 342_101, 255_894),
+        (0, 0, 0),
         "pairs co-enabled, commuting, judged independent"
     );
 }

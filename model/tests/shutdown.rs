@@ -104,11 +104,16 @@ fn regular_pods_first_then_critical_then_power_off() {
     assert_eq!(t.power_off, Some(20));
 }
 
-/// The status function: phase Failed, reason Terminated, the shutdown message and (from
-/// 1.26) DisruptionTarget; before 1.26 no DisruptionTarget.
+/// The status function (phase Failed, reason Terminated, the shutdown message and, from
+/// 1.26, DisruptionTarget) reaches the API only once the pod's containers have stopped: while
+/// web (which ignores SIGTERM) still runs, a status write leaves it Running with no reason and
+/// no DisruptionTarget (`status_manager.go` `mergePodStatus` with
+/// `couldHaveRunningContainers`); at no step of the run is it Failed while a container of it
+/// runs; after its SIGKILL at 20 s it is Failed, Terminated, and disrupted from 1.26.
 #[test]
-fn the_killed_pod_is_written_failed_with_reason_terminated() {
-    for (release, disruption) in [(None, true), (Some("1.25"), false)] {
+fn the_killed_pod_is_written_failed_only_once_its_containers_stopped() {
+    use podcheck_model::k8s::Phase;
+    for (release, disruption) in [(None, true), (Some("1.25"), false), (Some("1.22"), false)] {
         let m = model("node-shutdown-critical", release);
         let web = uid_of(&m, &m.start, "web");
         let shutdown = Action::Fault(faults::Action::Fault {
@@ -116,13 +121,14 @@ fn the_killed_pod_is_written_failed_with_reason_terminated() {
             target: None,
         });
         let mut s = m.apply(&m.start, &shutdown).unwrap();
-        // The regular group, then the status manager's write of web.
+        // The regular group, then a status write of web while its container still runs.
         s = m
             .apply(
                 &s,
                 &Action::Kubelet(kubelet::Action::Shutdown { node: NodeId(0) }),
             )
             .expect("the regular group starts");
+        assert!(s.rt(NodeId(0), web).unwrap().shutdown);
         s = m
             .apply(
                 &s,
@@ -131,17 +137,52 @@ fn the_killed_pod_is_written_failed_with_reason_terminated() {
                     uid: web,
                 }),
             )
-            .expect("the status differs");
+            .expect("web's status can be written");
         let p = s.pod(web).unwrap();
-        assert_eq!(p.status.phase, podcheck_model::k8s::Phase::Failed);
+        assert!(s.rt(NodeId(0), web).unwrap().any_running());
+        assert_eq!(p.status.phase, Phase::Running, "{release:?}");
+        assert_eq!(p.status.reason, "", "{release:?}");
+        assert_eq!(p.status.message, "", "{release:?}");
+        assert!(!p.disruption_target, "{release:?}");
+        // Run on: the first enabled component step, else the clock. Never Failed while web
+        // runs; Failed once its container has stopped and the status manager wrote it.
+        let mut now = 0u32;
+        let mut stopped_at = None;
+        for _ in 0..500 {
+            let running = s.rt(NodeId(0), web).is_some_and(|rt| rt.any_running());
+            let p = s.pod(web).expect("web's object stays");
+            if running {
+                assert!(!p.status.phase.is_terminal(), "{release:?}: t={now}");
+                assert!(!p.disruption_target, "{release:?}: t={now}");
+            } else if stopped_at.is_none() {
+                stopped_at = Some(now);
+            }
+            if p.status.phase.is_terminal() {
+                break;
+            }
+            let mut acts = Vec::new();
+            m.urgent_actions(&s, &mut acts);
+            let a = match acts.first() {
+                Some(a) => *a,
+                None => match podcheck_model::time::next_deadline(&m.ctx, &s) {
+                    Some(d) => Action::Tick(d),
+                    None => break,
+                },
+            };
+            if let Action::Tick(d) = a {
+                now += d as u32;
+            }
+            s = m.apply(&s, &a).expect("an enabled action applies");
+        }
+        assert_eq!(stopped_at, Some(20), "{release:?}: SIGKILL after the 20 s");
+        let p = s.pod(web).unwrap();
+        assert_eq!(p.status.phase, Phase::Failed, "{release:?}");
         assert_eq!(p.status.reason, "Terminated");
         assert_eq!(
             p.status.message,
             "Pod was terminated in response to imminent node shutdown."
         );
         assert_eq!(p.disruption_target, disruption, "{release:?}");
-        // The web container is still running (it ignores SIGTERM) while its status is Failed.
-        assert!(s.rt(NodeId(0), web).unwrap().any_running());
     }
 }
 

@@ -194,6 +194,17 @@ pub fn all() -> Vec<PropertyDef> {
             }),
         },
         PropertyDef {
+            name: "terminal_only_when_stopped",
+            kind: Kind::Always(terminal_only_when_stopped),
+            sentence: "No pod is Succeeded or Failed in the API while a container of it still runs on its node.",
+            source: "status_manager.go mergePodStatus: the kubelet writes a terminal phase only once the pod worker can have no running container (podWorkers.CouldHaveRunningContainers); docs/sources.md#kubelet-terminal-phase-only-after-the-containers-stop",
+            layer: "api + runtime",
+            premise: Some(Premise {
+                condition: some_pod_terminal,
+                sentence: "a pod that is Succeeded or Failed",
+            }),
+        },
+        PropertyDef {
             name: "pending_until_first_start",
             kind: Kind::Always(pending_until_first_start),
             sentence: "A pod is Pending until one of its containers has started: it is never Running or Succeeded before.",
@@ -1954,6 +1965,18 @@ fn terminal_phase_is_final(_: &Cluster, s: &State, _: &Action, n: &State) -> boo
             n.pod(p.uid)
                 .is_none_or(|q| q.status.phase == p.status.phase)
         })
+}
+
+/// Runtime truth against the API: every pod object in a terminal phase has no running
+/// container on its node (a mirror pod's are its static pod's).
+fn terminal_only_when_stopped(_: &Cluster, s: &State) -> bool {
+    s.api.pods.iter().all(|p| {
+        let Some(n) = p.node.filter(|_| p.status.phase.is_terminal()) else {
+            return true;
+        };
+        s.rt(n, p.mirror_of.unwrap_or(p.uid))
+            .is_none_or(|rt| !rt.any_running())
+    })
 }
 
 fn pending_until_first_start(_: &Cluster, s: &State) -> bool {

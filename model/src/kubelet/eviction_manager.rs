@@ -57,17 +57,13 @@ pub(super) fn eviction_candidates(m: &Context, s: &State, n: NodeId) -> Vec<u16>
 
 /// The eviction manager evicts a pod: hard threshold (a requested grace of 0, which the pod
 /// worker turns into 1 s from 1.31 and into the spec's grace before, PR #124063), status
-/// Failed / Evicted, one pod per 10 s interval.
+/// Failed / Evicted once the containers have stopped, one pod per 10 s interval.
 pub fn evict(m: &Context, s: &mut State, node: NodeId, uid: u16) -> Option<()> {
     s.rt(node, uid)?;
     s.nodes[node.index()].eviction_wait = 10;
+    // The status function (phase Failed, reason Evicted, DisruptionTarget from 1.26) reaches
+    // the API only once the containers have stopped (`status_manager::status_update`).
     s.rt_mut(node, uid)?.evicted = true;
-    // DisruptionTarget (TerminationByKubelet) from 1.26, gate `PodDisruptionConditions`.
-    if m.by_release.pod_disruption_conditions {
-        if let Some(p) = s.pod_mut(uid) {
-            p.disruption_target = true;
-        }
-    }
     crate::apiserver::kubelet_event(s, node, uid, crate::events::EventKind::Evicted);
     let spec_grace = m
         .workload(s.rt(node, uid)?.workload)

@@ -6,7 +6,8 @@
 //! `shutdownGracePeriod − shutdownGracePeriodCriticalPods`, then the pods of priority
 //! 2000000000 or more for `shutdownGracePeriodCriticalPods`. Each pod gets the smaller of its
 //! group's grace and its own `terminationGracePeriodSeconds`, and a status function: phase
-//! Failed (unless it Succeeded), reason `Terminated`, DisruptionTarget from 1.26. The next
+//! Failed (unless it Succeeded), reason `Terminated`, DisruptionTarget from 1.26, which the
+//! status manager writes only once the pod's containers have stopped. The next
 //! group starts when every pod of the group has been killed or the group's grace is over;
 //! after the last one the kubelet releases its lock and the machine powers off.
 //!
@@ -110,14 +111,9 @@ fn kill(m: &Context, s: &mut State, n: NodeId, uid: u16, group_grace: Secs) -> O
         .workload(rt.workload)
         .template()
         .termination_grace_period_seconds;
-    // DisruptionTarget (TerminationByKubelet) from 1.26, gate `PodDisruptionConditions`.
-    if m.by_release.pod_disruption_conditions {
-        if let Some(p) = s.pod_mut(uid) {
-            if !p.disruption_target {
-                p.disruption_target = true;
-            }
-        }
-    }
+    // The status function's phase, reason, message and DisruptionTarget (TerminationByKubelet,
+    // from 1.26) reach the API only once the containers have stopped
+    // (`status_manager::status_update`).
     if !already {
         terminate(
             m,

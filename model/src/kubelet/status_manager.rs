@@ -135,9 +135,8 @@ pub fn compute_status(m: &Context, _s: &State, pod: &Pod, rt: &PodRt) -> PodStat
             started_and_ready(&rt.ctrs[i], &spec.containers[i], rt.probes_pending);
     }
     // The model reports the terminal phase of a terminating pod once the pod worker has
-    // finished with it (after SyncTerminatedPod). Upstream may write it just before
-    // SyncTerminatedPod; that window is where the OutOfcpu race of kubernetes#106884 lives,
-    // which this model leaves out (see docs/model.md).
+    // finished with it (`rt.killed`), as the merge below does for every terminal phase; the
+    // hold (PR #108366) closed the OutOfcpu race of kubernetes#106884 (see docs/model.md).
     // Before 1.27 (PR #115331) the kubelet wrote no terminal phase for a pod it terminated:
     // `getPhase` had no `podIsTerminal`, and `TerminatePod` did not mark the pod Failed.
     let terminal_phase = m.by_release.terminal_phase_on_delete;
@@ -179,8 +178,8 @@ pub fn compute_status(m: &Context, _s: &State, pod: &Pod, rt: &PodRt) -> PodStat
         }
     }
     // The eviction manager kills with a status function (`eviction_manager.go` `evictPod`):
-    // phase Failed and reason Evicted are written from the moment of the eviction, while the
-    // containers still stop, never Running with reason Evicted.
+    // phase Failed and reason Evicted, which the merge below holds back until the containers
+    // have stopped; never Running with reason Evicted.
     if rt.evicted {
         phase = Phase::Failed;
     }
@@ -193,6 +192,17 @@ pub fn compute_status(m: &Context, _s: &State, pod: &Pod, rt: &PodRt) -> PodStat
     if pod.status.phase.is_terminal() && phase != pod.status.phase {
         phase = pod.status.phase;
     }
+    // status_manager.go `syncPod` → `mergePodStatus(old, new, couldHaveRunningContainers)`:
+    // while the pod worker could still have running containers
+    // (`podWorkers.CouldHaveRunningContainers`: until SyncTerminatingPod has completed, here
+    // `rt.killed`), a transition to a terminal phase is held back, and the API keeps the old
+    // phase with its reason and message. This holds for every status the kubelet writes: a
+    // pod that finished on its own, one evicted, one shut down
+    // (docs/sources.md#kubelet-terminal-phase-only-after-the-containers-stop).
+    let held = terminal_held(pod, rt, phase);
+    if held {
+        phase = pod.status.phase;
+    }
     let conditions = k8s::generate_conditions(init_views, views, &init_statuses, &statuses, phase);
     let cond = |t: &str| {
         conditions
@@ -201,15 +211,19 @@ pub fn compute_status(m: &Context, _s: &State, pod: &Pod, rt: &PodRt) -> PodStat
     };
     PodStatus {
         phase,
-        // The reason carries over; an evicted pod's is `Evicted`.
-        reason: if rt.evicted {
+        // The reason carries over; an evicted pod's is `Evicted`, once its phase is written.
+        reason: if held {
+            pod.status.reason.clone()
+        } else if rt.evicted {
             "Evicted".into()
         } else if rt.shutdown {
             "Terminated".into()
         } else {
             pod.status.reason.clone()
         },
-        message: if rt.shutdown {
+        message: if held {
+            pod.status.message.clone()
+        } else if rt.shutdown {
             "Pod was terminated in response to imminent node shutdown.".into()
         } else {
             pod.status.message.clone()
@@ -221,6 +235,13 @@ pub fn compute_status(m: &Context, _s: &State, pod: &Pod, rt: &PodRt) -> PodStat
         init_statuses,
         statuses,
     }
+}
+
+/// `mergePodStatus`: the status computed now would move the API's phase to Succeeded or
+/// Failed while the pod worker could still have running containers (it has not completed
+/// SyncTerminatingPod), so the old phase, reason and message stay in the API.
+pub fn terminal_held(pod: &Pod, rt: &PodRt, computed: Phase) -> bool {
+    !rt.killed && !pod.status.phase.is_terminal() && computed.is_terminal()
 }
 
 /// The status the kubelet computes now for the pod on node `n` ([`compute_status`]), and
@@ -259,7 +280,16 @@ fn compute_entry(m: &Context, s: &State, pod: &Pod, rt: &PodRt) -> MemoEntry {
 /// The status manager writes the computed status.
 pub fn status_update(m: &Context, s: &mut State, n: NodeId, uid: u16) -> Option<()> {
     let status = computed_status(m, s, n, uid)?.status;
+    // `mergePodStatus` sends the kubelet's `DisruptionTarget` (the status function of a
+    // node-pressure eviction or a graceful node shutdown; gate `PodDisruptionConditions`,
+    // from 1.26) only with the write that moves the phase to Succeeded or Failed, once no
+    // container can run (docs/sources.md#kubelet-terminal-phase-only-after-the-containers-stop).
+    let rt = s.rt(n, uid)?;
+    let disrupted = (rt.evicted || rt.shutdown) && m.by_release.pod_disruption_conditions;
     let pod = s.kpod_mut(n, uid)?;
+    if disrupted && !pod.status.phase.is_terminal() && status.phase.is_terminal() {
+        pod.disruption_target = true;
+    }
     pod.status = status;
     // A static pod's status goes to its mirror pod (status_manager.go: "only status in
     // mirror pod is meaningful"); a mirror being deleted is left alone.
