@@ -2,6 +2,8 @@
 //! is chosen by `cluster.kubernetesVersion` (or `--kubernetes-version`), and a release changes
 //! exactly the verdicts that the cited changes imply (`docs/sources.md#behaviour-by-release`).
 
+mod common;
+
 use podcheck_input::catalogue;
 use podcheck_input::spec::{Expectation, Release, Scenario};
 use podcheck_model::context::{ByRelease, Context};
@@ -143,7 +145,7 @@ fn probe_termination_grace_differs_between_1_24_and_1_25() {
 fn shutdown_probing(release: &str) -> (bool, bool) {
     use podcheck_input::spec::{PreStop, SleepAction, Workload};
     use podcheck_model::state::{ProbeKind, ProbeResult, Run};
-    use podcheck_model::{faults, kubelet, time, Action};
+    use podcheck_model::{faults, kubelet, Action};
     use stateright::Model;
     let mut s = at("node-shutdown-prestop", release);
     let Workload::Deployment { spec, .. } = &mut s.workloads[0] else {
@@ -169,14 +171,8 @@ fn shutdown_probing(release: &str) -> (bool, bool) {
     st = m.apply(&st, &shutdown).unwrap();
     let (mut probed, mut ready_unprobed) = (false, None);
     for _ in 0..1_000 {
-        let mut acts = Vec::new();
-        m.urgent_actions(&st, &mut acts);
-        let a = match acts.first() {
-            Some(a) => *a,
-            None => match time::next_deadline(&m, &st) {
-                Some(d) => Action::Tick(d),
-                None => break,
-            },
+        let Some(a) = common::run::next_step(&m, &st) else {
+            break;
         };
         let killed = |st: &podcheck_model::state::State, uid| {
             st.nodes[0]

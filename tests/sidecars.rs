@@ -178,14 +178,8 @@ fn the_start_order_property_judges_a_start_before_the_startup_probe_passed() {
     let mut st = m.initial_state();
     let mut judged = 0;
     for _ in 0..200 {
-        let mut acts = Vec::new();
-        m.urgent_actions(&st, &mut acts);
-        let a = match acts.first() {
-            Some(a) => *a,
-            None => match time::next_deadline(&m, &st) {
-                Some(d) => Action::Tick(d),
-                None => break,
-            },
+        let Some(a) = common::run::next_step(&m, &st) else {
+            break;
         };
         let next = m.apply(&st, &a).unwrap();
         // Every step the model takes is judged to hold.
@@ -358,14 +352,8 @@ fn a_succeeded_pod_starts_no_container_again() {
     let mut st = m.initial_state();
     let mut pods = std::collections::BTreeSet::new();
     for _ in 0..1_000 {
-        let mut acts = Vec::new();
-        m.urgent_actions(&st, &mut acts);
-        let a = match acts.first() {
-            Some(a) => *a,
-            None => match time::next_deadline(&m, &st) {
-                Some(d) => Action::Tick(d),
-                None => break,
-            },
+        let Some(a) = common::run::next_step(&m, &st) else {
+            break;
         };
         st = m.apply(&st, &a).unwrap();
         pods.extend(st.api.pods.iter().map(|p| (p.uid, p.job_index)));
