@@ -482,3 +482,35 @@ fn the_services_checked_alike_are_said_once_on_stderr_and_in_json() {
         "{v:#}"
     );
 }
+
+/// A plan that acts on the pods of several workloads (here a drain of the node both tiers'
+/// first pods are on) models the first of their Services only, and says the others are not
+/// modelled there: one scenario per Service of a node's workloads would repeat the drain, the
+/// costliest fault, for each. Each Service is checked under the plans that act on its own
+/// workload alone.
+#[test]
+fn a_plan_over_several_workloads_models_the_first_service_and_names_the_others() {
+    let r = reading(&[("app.yaml", joined(&two_tier()))]);
+    let set = plan_scenarios_served(
+        &r.scenario,
+        &r.services,
+        &[Plan::Drain],
+        &BTreeMap::new(),
+        &first_pod_nodes,
+    );
+    let nodes = first_pod_nodes(&r.scenario);
+    assert_eq!(
+        nodes[0], nodes[1],
+        "both tiers' first pods on one node: {nodes:?}"
+    );
+    assert!(
+        set.scenarios.iter().all(|s| !s.name.contains(" via ")),
+        "{:?}",
+        set.scenarios.iter().map(|s| &s.name).collect::<Vec<_>>()
+    );
+    for (s, c) in set.scenarios.iter().zip(&set.services) {
+        assert_eq!(c.modelled.as_deref(), Some("Service/web"), "{}", s.name);
+        assert_eq!(c.not_modelled, ["Service/db"], "{}", s.name);
+        assert!(c.alike.is_empty(), "{}", s.name);
+    }
+}

@@ -22,7 +22,10 @@
 //! those of the workloads whose first pod is on the node; for the dependency outage, those of
 //! the workloads whose probes check the dependency — checked under that plan: the first in a
 //! scenario named `<application>: <plan> <workload>`, each other in one of its own named
-//! `… via Service/<name>`. A Service that another one checked already stands for is not checked
+//! `… via Service/<name>`. Where the plan acts on the pods of several workloads (a node plan
+//! with several workloads' pods on the node, the dependency outage), that would be a scenario
+//! for each of their Services, of the same costly fault: only the first is modelled there, and
+//! the others are said not modelled ([`ServiceChoice::not_modelled`]). A Service that another one checked already stands for is not checked
 //! again, and is named in that one's [`ServiceChoice`]: one that selects the same workloads
 //! alike (the same `publishNotReadyAddresses`, the same kube-proxy lag), or a headless one
 //! over the same workloads as a Service with kube-proxies — its EndpointSlice is the same, and
@@ -117,6 +120,10 @@ pub struct ServiceChoice {
     /// for (the same workloads, alike; or headless over the same workloads), in canonical
     /// order: checked with it, not in a scenario of their own.
     pub alike: Vec<String>,
+    /// For a plan that acts on the pods of several workloads (a node's, the dependency's):
+    /// the other Services that select them and behave otherwise, not modelled in this
+    /// plan's scenario, in canonical order.
+    pub not_modelled: Vec<String>,
 }
 
 /// The separator of a plan scenario's name from the Service it checks, where it is not the
@@ -326,13 +333,17 @@ pub fn plan_scenarios_served(
 
 /// The scenarios of `s` for each Service of `services` (in canonical order) that selects one
 /// of `targets` and that no earlier one stands for ([`stands_for`]), each with what it
-/// models: the first named as `s`, the others `… via Service/<name>`. Where none selects
-/// them, `s` alone keeps its base's Service (the first of `services`).
+/// models: the first named as `s`, the others `… via Service/<name>`. With several `targets`
+/// (a node plan, the dependency outage), only the first, and the others said not modelled.
+/// Where none selects them, `s` alone keeps its base's Service (the first of `services`).
 fn serve(
     s: Scenario,
     services: &[NamedService],
     targets: &[&str],
 ) -> Vec<(Scenario, ServiceChoice)> {
+    // A plan that acts on several workloads' pods: its first Service only (each of them has
+    // a scenario of its own under the plans that act on it alone).
+    let every = targets.len() == 1;
     let Some(first) = services.first() else {
         return vec![(s, ServiceChoice::default())];
     };
@@ -345,7 +356,7 @@ fn serve(
             s,
             ServiceChoice {
                 modelled: Some(first.name.clone()),
-                alike: Vec::new(),
+                ..ServiceChoice::default()
             },
         )];
     }
@@ -355,6 +366,18 @@ fn serve(
             Some((_, stood)) => stood.push(c.name.clone()),
             None => chosen.push((c, Vec::new())),
         }
+    }
+    let not_modelled: Vec<String> = if every {
+        Vec::new()
+    } else {
+        chosen
+            .iter()
+            .skip(1)
+            .flat_map(|(r, stood)| std::iter::once(r.name.clone()).chain(stood.iter().cloned()))
+            .collect()
+    };
+    if !every {
+        chosen.truncate(1);
     }
     chosen
         .into_iter()
@@ -372,6 +395,7 @@ fn serve(
                 ServiceChoice {
                     modelled: Some(svc.name.clone()),
                     alike: stood,
+                    not_modelled: not_modelled.clone(),
                 },
             )
         })

@@ -229,6 +229,10 @@ struct JsonPlanScenario<'a> {
     /// them), and so are checked with it, as `Service/<name>`: no scenario of their own.
     #[serde(skip_serializing_if = "<[String]>::is_empty")]
     services_alike: &'a [String],
+    /// Where its plan acts on the pods of several workloads: the other Services that select
+    /// them, not modelled in it (the model holds one Service per scenario).
+    #[serde(skip_serializing_if = "<[String]>::is_empty")]
+    services_not_modelled: &'a [String],
 }
 
 /// The random walks of a plan scenario stopped at a bound (`--simulate`).
@@ -480,7 +484,7 @@ pub fn plan_scenarios(
             readings: Vec::new(),
         })?;
     replicas_apply(&prepared.bases, size)?;
-    say_services_alike(&prepared.planned);
+    say_services(&prepared.planned);
     if prepared.planned.is_empty() {
         return Err(BadInput(
             "the manifests have no plan scenario: no plan acts on their workloads".into(),
@@ -489,11 +493,21 @@ pub fn plan_scenarios(
     Ok(prepared.planned.into_iter().map(|p| p.scenario).collect())
 }
 
-/// The Services checked with another one, alike, in some plan scenarios, on stderr: one line
-/// for the scenarios that model the same Service for the same others.
-fn say_services_alike(planned: &[podcheck::Planned]) {
+/// Plan scenarios grouped by application and Service choice.
+type ByChoice<'a> = Vec<(
+    &'a str,
+    &'a podcheck_input::plan::ServiceChoice,
+    Vec<&'a str>,
+)>;
+
+/// The plan scenarios of `planned` whose Service choice has something in the list `pick`
+/// gives, grouped by application and choice: `(application, choice, scenario names)`.
+fn by_choice(
+    planned: &[podcheck::Planned],
+    pick: fn(&podcheck_input::plan::ServiceChoice) -> &[String],
+) -> ByChoice<'_> {
     let mut said: Vec<(&str, &podcheck_input::plan::ServiceChoice, Vec<&str>)> = Vec::new();
-    for p in planned.iter().filter(|p| !p.services.alike.is_empty()) {
+    for p in planned.iter().filter(|p| !pick(&p.services).is_empty()) {
         let name = p
             .scenario
             .name
@@ -507,7 +521,13 @@ fn say_services_alike(planned: &[podcheck::Planned]) {
             None => said.push((&p.application, &p.services, vec![name])),
         }
     }
-    for (app, choice, names) in said {
+    said
+}
+
+/// On stderr, once for the scenarios that share the choice: the Services checked with
+/// another one, alike, and those a plan acting on several workloads does not model.
+fn say_services(planned: &[podcheck::Planned]) {
+    for (app, choice, names) in by_choice(planned, |c| &c.alike) {
         let others = &choice.alike;
         eprintln!(
             "note: {app}: {} {} the same pods as {}, alike (or headless over them: the same EndpointSlice, and no kube-proxy routes it), so {} {} checked with it in {}",
@@ -517,6 +537,19 @@ fn say_services_alike(planned: &[podcheck::Planned]) {
             if others.len() == 1 { "it" } else { "they" },
             if others.len() == 1 { "is" } else { "are" },
             names.join(", "),
+        );
+    }
+    for (app, choice, names) in by_choice(planned, |c| &c.not_modelled) {
+        let others = &choice.not_modelled;
+        eprintln!(
+            "note: {app}: the model holds one Service per scenario, and {} {} on the pods of several workloads: {} {}; {}, which also {} the pods their plan acts on, {} not modelled there (each is checked under the plans that act on its own workload)",
+            names.join(", "),
+            if names.len() == 1 { "acts" } else { "act" },
+            if names.len() == 1 { "it models" } else { "they model" },
+            choice.modelled.as_deref().unwrap_or("no Service"),
+            others.join(", "),
+            if others.len() == 1 { "selects" } else { "select" },
+            if others.len() == 1 { "is" } else { "are" },
         );
     }
 }
@@ -551,7 +584,7 @@ pub fn run(a: ManifestArgs) -> Result<ExitCode, BadInput> {
     };
     let prepared = check.prepare(&mut printer)?;
     replicas_apply(&prepared.bases, a.size)?;
-    say_services_alike(&prepared.planned);
+    say_services(&prepared.planned);
     let not_applicable = &prepared.not_applicable;
     // The plans a workload's own `podcheck.dev/plans` leaves out, one line per application;
     // every other plan with nothing to act on, a line each with why.
@@ -707,6 +740,7 @@ pub fn run(a: ManifestArgs) -> Result<ExitCode, BadInput> {
                         .collect(),
                     left_out: &c.planned.left_out,
                     services_alike: &c.planned.services.alike,
+                    services_not_modelled: &c.planned.services.not_modelled,
                 })
                 .collect(),
             causes: causes.iter().map(JsonCause::of).collect(),
