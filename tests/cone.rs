@@ -172,31 +172,72 @@ fn workloads_that_share_a_service_a_budget_or_a_claim_stay_in_the_cone() {
     assert_eq!(c["manifests: delete-pod d"], ["d"]);
 }
 
+/// The workloads with a pod on the node of `target`'s first pod, in the settled cluster.
+fn on_first_node(whole: &Scenario, target: &str) -> Vec<String> {
+    let places = pod_places(whole);
+    let i = whole
+        .workloads
+        .iter()
+        .position(|w| w.name() == target)
+        .unwrap();
+    let node = first_pod_nodes(whole)[i].clone().unwrap();
+    whole
+        .workloads
+        .iter()
+        .zip(&places)
+        .filter(|(_, ps)| ps.iter().any(|p| p.node.as_deref() == Some(&node)))
+        .map(|(w, _)| w.name().to_string())
+        .collect()
+}
+
 #[test]
-fn a_node_plan_keeps_every_workload_with_a_pod_on_its_node() {
+fn a_node_plan_over_independent_workloads_keeps_its_targets_group() {
     let text = independent();
     let whole = base(&text);
-    let places = pod_places(&whole);
-    for (plan, name) in [(Plan::Drain, "drain"), (Plan::PowerOff, "power-off")] {
+    for plan in [
+        Plan::Drain,
+        Plan::Partition,
+        Plan::PartitionForceDelete,
+        Plan::PowerOff,
+    ] {
         let c = cones(&text, plan);
+        assert_eq!(c.len(), 3, "{c:?}");
         for (scenario, kept) in &c {
             let target = scenario.rsplit(' ').next().unwrap();
-            let i = whole
-                .workloads
-                .iter()
-                .position(|w| w.name() == target)
-                .unwrap();
-            let node = first_pod_nodes(&whole)[i].clone().unwrap();
-            let on_node: Vec<String> = whole
-                .workloads
-                .iter()
-                .zip(&places)
-                .filter(|(_, ps)| ps.iter().any(|p| p.node.as_deref() == Some(&node)))
-                .map(|(w, _)| w.name().to_string())
-                .collect();
-            assert_eq!(kept, &on_node, "{name}: {scenario}");
+            assert!(on_first_node(&whole, target).len() > 1, "{scenario}");
+            assert_eq!(kept, &[target.to_string()], "{scenario}");
         }
     }
+}
+
+#[test]
+fn a_node_plan_keeps_every_workload_on_its_node_where_they_could_compete() {
+    // The node's pods need more than the other node has left: which replacement gets the
+    // room depends on the order, so the node's workloads stay together.
+    let text = independent().replace("cpu: 100m", "cpu: 700m");
+    let whole = base(&text);
+    let c = cones(&text, Plan::Drain);
+    let mut shared = 0;
+    for (scenario, kept) in &c {
+        let target = scenario.rsplit(' ').next().unwrap();
+        let on_node = on_first_node(&whole, target);
+        assert_eq!(kept, &on_node, "{scenario}");
+        shared += usize::from(on_node.len() > 1);
+    }
+    assert!(shared > 0, "{c:?}");
+    // A Service over two of them: those two stay together, the third apart.
+    let text = [
+        deployment("a", "ab", 1, None),
+        deployment("b", "ab", 1, None),
+        deployment("c", "c", 2, None),
+        service("ab"),
+    ]
+    .concat();
+    let whole = base(&text);
+    assert_eq!(on_first_node(&whole, "a"), ["a", "b", "c"]);
+    let c = cones(&text, Plan::PowerOff);
+    assert_eq!(c["manifests: power-off c"], ["c"]);
+    assert_eq!(c["manifests: power-off a"], ["a", "b"]);
 }
 
 #[test]
@@ -232,6 +273,12 @@ fn verdicts(text: &str, plans: &[Plan], no_cone: bool) -> (Verdicts, Vec<(String
         .size(podcheck::Size {
             no_cone,
             ..podcheck::Size::default()
+        })
+        // A bound, so that a scenario grown too big fails the test (incomplete) instead of
+        // taking the machine's memory (a memory bound would count the other tests' too).
+        .options(podcheck_properties::check::CheckOptions {
+            max_states: Some(1_000_000),
+            ..Default::default()
         })
         .run_with(&mut Recorder(&mut findings, &mut states))
         .expect("the check runs");
@@ -352,27 +399,34 @@ fn first_placed_is_the_models_first_pod_node() {
 fn a_node_plan_of_two_workloads_on_one_node_is_checked_once() {
     struct Quiet;
     impl podcheck::Observer for Quiet {}
-    let text = independent();
+    // a and b behind one Service, on one node: one group, one scenario.
+    let text = [
+        deployment("a", "ab", 1, None),
+        deployment("b", "ab", 1, None),
+        deployment("c", "c", 2, None),
+        service("ab"),
+    ]
+    .concat();
     let whole = base(&text);
-    let nodes: std::collections::BTreeSet<String> =
-        first_pod_nodes(&whole).into_iter().flatten().collect();
-    assert!(
-        nodes.len() < whole.workloads.len(),
-        "no two workloads share a node: {nodes:?}"
-    );
+    assert_eq!(on_first_node(&whole, "b"), ["a", "b", "c"]);
     let prepared = podcheck::Check::text("manifests", &text)
         .plan(Plan::PowerOff)
         .prepare(&mut Quiet)
         .unwrap();
-    // One scenario per node (every cone of a node plan is the node's workloads).
-    assert_eq!(prepared.planned.len(), nodes.len());
+    let names: Vec<&str> = prepared
+        .planned
+        .iter()
+        .map(|p| p.scenario.name.as_str())
+        .collect();
+    assert_eq!(names, ["manifests: power-off a", "manifests: power-off c"]);
     let same: Vec<&str> = prepared
         .not_applicable
         .iter()
         .filter(|n| n.why.contains(podcheck::SAME_SCENARIO))
         .map(|n| n.why.as_str())
         .collect();
-    assert_eq!(same.len(), whole.workloads.len() - nodes.len(), "{same:?}");
+    assert_eq!(same.len(), 1, "{same:?}");
+    assert!(same[0].contains("power-off b"), "{same:?}");
     // Each is the same scenario as one checked, but for its name.
     let set = plan_scenarios_in_cones(&whole, &[Plan::PowerOff], &BTreeMap::new(), &pod_places);
     for s in &set.scenarios {
@@ -428,4 +482,83 @@ fn a_cone_binds_its_pods_where_the_whole_cluster_did() {
     let (with, _) = verdicts(&text, &plans, false);
     let (without, _) = verdicts(&text, &plans, true);
     assert_eq!(with, without);
+}
+
+/// Each property's verdict over the whole node plan, from the verdicts of its groups'
+/// scenarios: a witness (`sometimes`) is found where some group's run finds it; any other
+/// property holds where it holds in every group.
+fn combined(verdicts: &[&str], witness: bool) -> &'static str {
+    let any = |v: &str| verdicts.contains(&v);
+    match (witness, any("Holds"), any("Violated")) {
+        (true, true, _) => "Holds",
+        (true, false, _) => "Violated",
+        (false, _, true) => "Violated",
+        (false, _, false) => "Holds",
+    }
+}
+
+#[test]
+fn a_node_plan_split_into_groups_has_the_whole_plans_verdicts() {
+    // Two single-replica Deployments without probes (so that the whole node's scenario
+    // stays small: with three, its drain passes a million states), one behind a Service.
+    let probe = "        readinessProbe:\n          httpGet: {path: /, port: 80}\n          periodSeconds: 5\n";
+    let text = [
+        deployment("a", "a", 1, None),
+        deployment("c", "c", 1, None),
+        service("c"),
+    ]
+    .concat()
+    .replace(probe, "");
+    assert!(!text.contains("readinessProbe"));
+    let whole = base(&text);
+    let first = first_pod_nodes(&whole);
+    let witness: BTreeSet<&str> = podcheck_properties::catalogue::all()
+        .iter()
+        .filter(|p| p.kind.is_witness())
+        .map(|p| p.name)
+        .collect();
+    let plans = [Plan::Drain, Plan::PowerOff, Plan::PartitionForceDelete];
+    let (split, _) = verdicts(&text, &plans, false);
+    let (all, _) = verdicts(&text, &plans, true);
+    let mut compared = 0;
+    // Properties on which the groups' verdicts differ: the combination is put to the test.
+    let mut differ = 0;
+    for plan in plans {
+        for node in first.iter().flatten().collect::<BTreeSet<_>>() {
+            let here: Vec<String> = whole
+                .workloads
+                .iter()
+                .zip(&first)
+                .filter(|(_, n)| n.as_ref() == Some(node))
+                .map(|(w, _)| format!("app.yaml: {} {}", plan.name(), w.name()))
+                .collect();
+            // The whole plan's scenario of the node is checked under its first name.
+            let whole_name = here
+                .iter()
+                .find(|n| all.iter().any(|(s, _, _)| s == *n))
+                .unwrap_or_else(|| panic!("{plan:?} on {node}: no whole scenario"));
+            let groups: Vec<&String> = here
+                .iter()
+                .filter(|n| split.iter().any(|(s, _, _)| s == *n))
+                .collect();
+            assert!(!groups.is_empty());
+            for (_, property, verdict) in all.iter().filter(|(s, _, _)| s == whole_name) {
+                let of_groups: Vec<&str> = split
+                    .iter()
+                    .filter(|(s, p, _)| groups.contains(&s) && p == property)
+                    .map(|(_, _, v)| v.as_str())
+                    .collect();
+                assert_eq!(
+                    combined(&of_groups, witness.contains(property.as_str())),
+                    verdict,
+                    "{whole_name}: {property}: groups {groups:?} say {of_groups:?}"
+                );
+                compared += 1;
+                differ +=
+                    usize::from(of_groups.contains(&"Holds") && of_groups.contains(&"Violated"));
+            }
+        }
+    }
+    assert!(compared > 0);
+    assert!(differ > 0);
 }

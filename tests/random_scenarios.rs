@@ -391,6 +391,7 @@ fn scenario() -> impl Strategy<Value = Scenario> {
                     pod_disruption_budgets: vec![],
                     expect: vec![],
                     settle_placement: vec![],
+                    node_focus: None,
                 }
             },
         )

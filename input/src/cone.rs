@@ -16,9 +16,12 @@
 //! - for a fault on a node (drain, partition, power-off, …): every workload with a pod on
 //!   that node — a drain evicts every pod there (`kubectl drain` lists the node's pods), a
 //!   partition makes the node controller taint the node and evict every pod that does not
-//!   tolerate it, a power-off stops every container there — and the workloads of the
-//!   Service, whose clients reach its pods through every node's kube-proxy, the faulted
-//!   node's too; a fault on the whole control plane keeps everything;
+//!   tolerate it, a power-off stops every container there — or, where the plan split the
+//!   node's workloads into groups that share nothing and cannot compete for a place
+//!   ([`independent_groups`]), the plan target's group ([`Scenario::node_focus`]); and the
+//!   workloads of the Service, whose clients reach its pods through every node's
+//!   kube-proxy, the faulted node's too; a fault on the whole control plane keeps
+//!   everything;
 //! - for the dependency outage: every workload with a probe that checks the dependency;
 //! - every workload that is not *quiet*: a Job or a static pod, a workload whose program
 //!   exits or outgrows its memory limit by itself or whose image cannot be pulled, and one
@@ -80,12 +83,17 @@
 //!
 //! # Where it would not be exact, and what is done
 //!
-//! A node plan on a node that also holds pods of other workloads would evict or stop those
-//! too, and their replacements take capacity elsewhere: they are kept (the cone of a node
-//! plan is every workload on the node, and what shares with them). So no plan scenario is
-//! an abstraction: every reduction made is exact, and the reports of a scenario with and
-//! without the cone have the same verdicts. The scenario says which workloads it left out
-//! ([`Coned::left_out`]), and `--no-cone` checks every scenario with the whole application.
+//! A node plan on a node that also holds pods of other workloads evicts or stops those too,
+//! and their replacements take capacity elsewhere. They are kept (the cone of a node plan is
+//! every workload on the node, and what shares with them), unless the plan split the node's
+//! workloads into groups ([`independent_groups`] says when that is exact: nothing shared, and
+//! every replacement has one place to go with room for all). Then each group is checked in
+//! a scenario of its own, and the whole plan's verdict on a property is theirs combined:
+//! violated where some group's is, a witness found where some group's run finds it. So no
+//! plan scenario is an abstraction: every reduction made is exact, and the reports with and
+//! without the cone have the same verdicts (for a split node plan, over its groups' scenarios
+//! together). The scenario says which workloads it left out ([`Coned::left_out`]), and
+//! `--no-cone` checks every scenario with the whole application.
 
 use crate::spec::placement::no_node_can_take;
 use crate::spec::{Fault, Scenario, SettlePlacement, Workload};
@@ -152,10 +160,15 @@ pub fn cone(s: &Scenario, places: &[Vec<PodPlace>]) -> BTreeSet<usize> {
             Fault::DependencyOutage { .. } => {
                 keep.extend((0..n).filter(|&i| checks_dependency(&s.workloads[i])))
             }
-            // A fault of one node (`Fault::node`): the workloads with a pod there.
+            // A fault of one node (`Fault::node`): the workloads with a pod there, or the
+            // plan's group of them where the plan split the node's workloads
+            // ([`independent_groups`]).
             _ => {
                 if let Some(node) = f.node() {
-                    keep.extend(on_node(node));
+                    match &s.node_focus {
+                        Some(focus) => keep.extend(focus.iter().filter_map(|w| index(w))),
+                        None => keep.extend(on_node(node)),
+                    }
                     keep.extend(service.iter().copied());
                 }
             }
@@ -190,6 +203,166 @@ pub fn cone(s: &Scenario, places: &[Vec<PodPlace>]) -> BTreeSet<usize> {
             return keep;
         }
     }
+}
+
+/// The workloads with a pod on `node` in the settled cluster (`places`), split into groups
+/// that a node plan can check one at a time, where that is exact; None where it is not.
+///
+/// A node plan (drain, partition, partition with a force delete, power-off) acts on every pod
+/// of its node. Where those pods belong to workloads that share nothing — no Service of
+/// `services` (the application's, or the scenario's own where none is given), no
+/// PodDisruptionBudget, no PersistentVolumeClaim, directly or through another workload — each
+/// workload's pods go through the fault on their own: the drain evicts and waits for each pod
+/// by itself (`kubectl drain` evicts the node's pods one request each, and waits for each by
+/// name), the node lifecycle controller taints the node once and each pod is evicted on its
+/// own toleration, a power-off stops each container, and every controller that reacts (the
+/// ReplicaSet, StatefulSet, EndpointSlice and disruption controllers) reads its own
+/// workload's pods only. What could still couple them is where their replacements go, which
+/// is the one thing the scheduler reads across workloads (the requests on each node). The
+/// split is made only where that cannot couple them:
+///
+/// - every workload of the application is quiet ([`quiet`]): nothing is Pending and nothing
+///   acts by itself, so the only pods scheduled after the start are the node's pods'
+///   replacements;
+/// - no pod on the node is bound by `nodeName` (its replacement would skip the scheduler and
+///   come back to the node);
+/// - every pod on the node has at most one place to go: at most one other node passes the
+///   scheduler's filters for it alone (node affinity and selector, taints,
+///   [`crate::spec::placement::refusals`]), the same node for all of them. The faulted node
+///   itself is out of the question from the moment any replacement exists: a drain cordons
+///   it before it evicts, and a node cut off or powered off has the `unreachable` NoSchedule
+///   taint before its pods are evicted;
+/// - that node has room for all the node's pods at once, on top of what it holds in the
+///   settled cluster: so every replacement fits whatever the others did, and its scheduling
+///   decision (bind there, or Pending where no node passes) is the same in every
+///   interleaving of the groups, with the others or without them. Then no score is ever
+///   compared.
+///
+/// Under these conditions a run of the whole node plan is, for each group, a run of the
+/// group's own scenario with the other groups' steps taken out (those steps change no
+/// object the group's pods, Services, budgets or claims read), and the reverse: a group's
+/// run can be completed by letting the other groups take their steps as time passes. So a
+/// property about a group's objects has the same verdict in the whole scenario and in the
+/// group's; a promise over the whole node (`drain_completes`: every pod of the node evicted
+/// and gone) holds in the whole scenario exactly when it holds in every group's, and a
+/// counterexample in a group's scenario is one of the whole plan (its trace shows only the
+/// group's pods). The groups are in the order of their first workload.
+pub fn independent_groups(
+    s: &Scenario,
+    services: &[Vec<String>],
+    places: &[Vec<PodPlace>],
+    node: &str,
+) -> Option<Vec<Vec<usize>>> {
+    let n = s.workloads.len();
+    if (0..n).any(|i| !quiet(s, i, places)) {
+        return None;
+    }
+    let on_node: Vec<usize> = (0..n)
+        .filter(|&i| {
+            places
+                .get(i)
+                .is_some_and(|ps| ps.iter().any(|p| p.node.as_deref() == Some(node)))
+        })
+        .collect();
+    if on_node.len() < 2 {
+        return None;
+    }
+    // Where the node's pods can go, and what they need there all at once.
+    let mut elsewhere: BTreeSet<&str> = BTreeSet::new();
+    let mut needed = podcheck_k8s::Resources::default();
+    for &i in &on_node {
+        let spec = s.workloads[i].template();
+        if spec.node_name.is_some() {
+            return None;
+        }
+        let count = places[i]
+            .iter()
+            .filter(|p| p.node.as_deref() == Some(node))
+            .count();
+        let request = crate::spec::placement::pod_request(spec);
+        for _ in 0..count {
+            needed.add(&request);
+        }
+        for other in s.cluster.nodes.iter().filter(|m| m.name != node) {
+            let mut empty = other.clone();
+            empty.used_by_other_pods = podcheck_k8s::Resources::default();
+            if crate::spec::placement::refusals(spec, &empty, false).is_empty() {
+                elsewhere.insert(other.name.as_str());
+            }
+        }
+    }
+    if elsewhere.len() > 1 {
+        return None;
+    }
+    if let Some(&to) = elsewhere.iter().next() {
+        let dest = s.cluster.nodes.iter().find(|m| m.name == to)?;
+        let mut held = dest.used_by_other_pods.clone();
+        for (i, ps) in places.iter().enumerate() {
+            let request = crate::spec::placement::pod_request(s.workloads.get(i)?.template());
+            for _ in ps.iter().filter(|p| p.node.as_deref() == Some(to)) {
+                held.add(&request);
+            }
+        }
+        let req = crate::spec::placement::request_against(&needed, &dest.allocatable, false);
+        if !podcheck_k8s::insufficient_resources(req, dest.allocatable.clone(), held).is_empty() {
+            return None;
+        }
+    }
+    // What the workloads share: a Service, a budget, a claim.
+    let index = |name: &str| s.workloads.iter().position(|w| w.name() == name);
+    let mut links: Vec<Vec<usize>> = services
+        .iter()
+        .map(|v| v.iter().filter_map(|w| index(w)).collect())
+        .collect();
+    links.extend(
+        s.service
+            .iter()
+            .map(|v| v.selects.iter().filter_map(|w| index(w)).collect()),
+    );
+    for b in &s.pod_disruption_budgets {
+        links.push(b.spec.selects.iter().filter_map(|w| index(w)).collect());
+    }
+    let claims_of = |i: usize| -> BTreeSet<&str> {
+        s.workloads[i]
+            .template()
+            .volumes
+            .iter()
+            .filter_map(|v| v.persistent_volume_claim.as_ref())
+            .map(|c| c.claim_name.as_str())
+            .collect()
+    };
+    for c in (0..n).flat_map(claims_of).collect::<BTreeSet<_>>() {
+        links.push((0..n).filter(|&i| claims_of(i).contains(c)).collect());
+    }
+    // Connected components over every workload (two workloads of the node may be linked
+    // through one elsewhere), kept where they meet the node.
+    let mut component: Vec<usize> = (0..n).collect();
+    fn root(c: &mut [usize], mut i: usize) -> usize {
+        while c[i] != i {
+            c[i] = c[c[i]];
+            i = c[i];
+        }
+        i
+    }
+    for l in &links {
+        for w in l.windows(2) {
+            let (a, b) = (root(&mut component, w[0]), root(&mut component, w[1]));
+            component[a.max(b)] = a.min(b);
+        }
+    }
+    let mut groups: Vec<Vec<usize>> = Vec::new();
+    let mut roots: Vec<usize> = Vec::new();
+    for &i in &on_node {
+        let r = root(&mut component, i);
+        match roots.iter().position(|&x| x == r) {
+            Some(k) => groups[k].push(i),
+            None => {
+                roots.push(r);
+                groups.push(vec![i]);
+            }
+        }
+    }
+    (groups.len() > 1).then_some(groups)
 }
 
 /// Whether workload `i` does nothing by itself once settled: a Deployment, StatefulSet or

@@ -193,6 +193,21 @@ pub fn plan_scenarios_served(
     chosen: &BTreeMap<String, Vec<Plan>>,
     placement: Placement,
 ) -> PlanSet {
+    plan_scenarios_split(base, services, plans, chosen, placement, None)
+}
+
+/// [`plan_scenarios_served`]; with `full` (every pod's place in the settled cluster), a node
+/// plan whose node holds workloads that [`cone::independent_groups`] splits checks only its
+/// target's group ([`Scenario::node_focus`]), with that group's Services. A group of the
+/// node with no workload whose first pod is there goes with the first target's.
+fn plan_scenarios_split(
+    base: &Scenario,
+    services: &[NamedService],
+    plans: &[Plan],
+    chosen: &BTreeMap<String, Vec<Plan>>,
+    placement: Placement,
+    full: Option<&[Vec<PodPlace>]>,
+) -> PlanSet {
     let wants = |w: &str, p: Plan| chosen.get(w).is_none_or(|ps| ps.contains(&p));
     let mut settled_base = base.clone();
     settled_base.faults.clear();
@@ -268,6 +283,7 @@ pub fn plan_scenarios_served(
             }
             // The workloads whose pods the plan acts on, for their Services.
             let mut targets = vec![w.name()];
+            let mut focused: Option<Vec<String>> = None;
             let faults = match plan {
                 Plan::DeletePod => vec![Fault::DeletePod {
                     workload: name.clone(),
@@ -293,6 +309,16 @@ pub fn plan_scenarios_served(
                         .filter(|(_, p)| p.as_deref() == Some(node.as_str()))
                         .map(|(w, _)| w.name())
                         .collect();
+                    if let Some(group) = full.and_then(|full| {
+                        focus(base, services, full, &placement, &node, i, |w| {
+                            plan.targets(w)
+                                && wants(w.name(), plan)
+                                && no_node_can_take(base, w).is_none()
+                        })
+                    }) {
+                        targets = group.iter().map(|&k| base.workloads[k].name()).collect();
+                        focused = Some(targets.iter().map(|t| t.to_string()).collect());
+                    }
                     match plan {
                         Plan::Drain => vec![Fault::Drain {
                             node,
@@ -312,8 +338,20 @@ pub fn plan_scenarios_served(
                     }
                 }
             };
-            let s = one(&settled_base, plan, Some(&name), faults);
-            for (s, choice) in serve(s, services, &targets) {
+            let mut s = one(&settled_base, plan, Some(&name), faults);
+            let alone = focused.is_some();
+            s.node_focus = focused;
+            for (mut s, mut choice) in serve(s, services, &targets) {
+                // A group of a split node plan that no Service selects has none: another
+                // group's Service would bring that group back into the cone.
+                if alone
+                    && s.service
+                        .as_ref()
+                        .is_some_and(|v| !v.selects.iter().any(|w| targets.contains(&w.as_str())))
+                {
+                    s.service = None;
+                    choice.modelled = None;
+                }
                 set.services.push(choice);
                 set.scenarios.push(s);
             }
@@ -431,7 +469,7 @@ pub fn plan_scenarios_in_cones_served(
     settled_base.cluster.start = Start::Settled;
     let full = places(&settled_base);
     let first = |_: &Scenario| first_placed(&full);
-    let mut set = plan_scenarios_served(base, services, plans, chosen, &first);
+    let mut set = plan_scenarios_split(base, services, plans, chosen, &first, Some(&full));
     for (s, out) in set.scenarios.iter_mut().zip(&mut set.left_out) {
         if let Some(c) = cone::reduce(s, &full, places) {
             *s = c.scenario;
@@ -439,6 +477,37 @@ pub fn plan_scenarios_in_cones_served(
         }
     }
     set
+}
+
+/// The workloads a node plan on `node` for target `i` checks, where the node's workloads
+/// split into independent groups ([`cone::independent_groups`]): the target's group, and
+/// with the first eligible target of the node (by `eligible`, among the workloads whose
+/// first pod is there) every group that has no such workload, so that each pod of the node
+/// is checked under the plan. None: no split, every workload of the node.
+fn focus(
+    base: &Scenario,
+    services: &[NamedService],
+    full: &[Vec<PodPlace>],
+    placement: &[Option<String>],
+    node: &str,
+    i: usize,
+    eligible: impl Fn(&Workload) -> bool,
+) -> Option<Vec<usize>> {
+    let selects: Vec<Vec<String>> = services.iter().map(|v| v.spec.selects.clone()).collect();
+    let groups = cone::independent_groups(base, &selects, full, node)?;
+    let first_here = |k: usize| placement.get(k).and_then(|p| p.as_deref()) == Some(node);
+    let lead = (0..base.workloads.len()).find(|&k| first_here(k) && eligible(&base.workloads[k]));
+    let mut mine: Vec<usize> = Vec::new();
+    for g in &groups {
+        let has_target = g
+            .iter()
+            .any(|&k| first_here(k) && eligible(&base.workloads[k]));
+        if g.contains(&i) || (!has_target && lead.is_some_and(|l| l == i)) {
+            mine.extend(g.iter().copied());
+        }
+    }
+    mine.sort_unstable();
+    Some(mine)
 }
 
 /// The node of each workload's first placed pod, from every pod's place.

@@ -2919,6 +2919,7 @@ impl Reader {
             pod_disruption_budgets: budgets,
             expect: Vec::new(),
             settle_placement: Vec::new(),
+            node_focus: None,
         };
         // The scenario's own validation, its message pointed back at the manifest.
         if let Err(e) = scenario.validate() {

@@ -43,6 +43,13 @@ pub struct Scenario {
     /// suffix, node name), as the whole application's settled cluster placed them.
     #[serde(skip)]
     pub settle_placement: Vec<SettlePlacement>,
+    /// Never read from YAML: set by the plans ([`crate::plan`]) only. For a node plan whose
+    /// node holds pods of workloads that share nothing and cannot compete for a place
+    /// ([`crate::cone::independent_groups`]): the workloads on that node this scenario checks
+    /// (the target's group); the cone then leaves the node's other workloads out. None: every
+    /// workload with a pod on the node.
+    #[serde(skip)]
+    pub node_focus: Option<Vec<String>>,
 }
 
 /// One pod's node in the settled start ([`Scenario::settle_placement`]).
