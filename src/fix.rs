@@ -205,7 +205,6 @@ pub fn fix_application(app: &Application, opts: &FixOptions, out: &mut Fixes) ->
     let mut current = app.clone();
     // The findings of the files as they are now.
     let mut now: Vec<String> = before.iter().map(key).collect();
-    let mut fixed: Vec<usize> = Vec::new();
     for cause in &before {
         let k = key(cause);
         let under: Vec<String> = cause.under.iter().map(|u| u.scenario.clone()).collect();
@@ -221,13 +220,7 @@ pub fn fix_application(app: &Application, opts: &FixOptions, out: &mut Fixes) ->
             continue;
         }
         if !now.contains(&k) {
-            // Removed by an earlier fix of this application.
-            if let Some(&i) = fixed.last() {
-                let f: &mut Fix = &mut out.fixes[i];
-                if !f.also_removes.contains(&k) {
-                    f.also_removes.push(k);
-                }
-            }
+            // Removed by an earlier fix of this application (listed in its `also_removes`).
             continue;
         }
         let reading = read_application(&current)?;
@@ -312,7 +305,6 @@ pub fn fix_application(app: &Application, opts: &FixOptions, out: &mut Fixes) ->
                     }
                 })
                 .collect();
-            fixed.push(out.fixes.len());
             out.fixes.push(Fix {
                 application: app.name.clone(),
                 finding: k.clone(),
@@ -347,6 +339,9 @@ pub fn fix_application(app: &Application, opts: &FixOptions, out: &mut Fixes) ->
             });
         }
     }
+    // A finding without a fix of its own that a later fix removed is that fix's.
+    out.unfixed
+        .retain(|n| n.application != app.name || n.operator_hazard || now.contains(&n.finding));
     out.files.push((app.name.clone(), current.sources));
     Ok(())
 }
@@ -639,10 +634,14 @@ pub fn candidates(
                         what: "the PodDisruptionBudget's minAvailable replaced by maxUnavailable: 1".into(),
                         source: "Kubernetes docs, \"Specifying a Disruption Budget for your Application\"; disruption.go updatePdbStatus, eviction.go checkAndDecrement",
                         why: "maxUnavailable: 1 lets one pod be evicted at a time whatever the replicas, and the next once its replacement is Ready; it keeps working when the workload is scaled, where minAvailable must follow replicas by hand".into(),
-                        changes: vec![
-                            (bfile, FileChange::Edit(Edit { doc: bdoc, path: "spec.minAvailable".into(), change: Change::Remove })),
-                            (bfile, FileChange::Edit(Edit { doc: bdoc, path: "spec.maxUnavailable".into(), change: Change::Set(Value::int(1)) })),
-                        ],
+                        changes: vec![(
+                            bfile,
+                            FileChange::Edit(Edit {
+                                doc: bdoc,
+                                path: "spec.minAvailable".into(),
+                                change: Change::Replace("maxUnavailable".into(), Value::int(1)),
+                            }),
+                        )],
                     });
                     if let Node::Int(m) = min.node {
                         if m >= replicas && w.kind != "Pod" {

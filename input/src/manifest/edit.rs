@@ -112,6 +112,9 @@ pub enum Change {
     Set(Value),
     /// Remove the field (an entry of a block mapping) with its lines.
     Remove,
+    /// Replace a scalar entry, key and value, where it was written by another:
+    /// `minAvailable: 2` by `maxUnavailable: 1` on the same line.
+    Replace(String, Value),
 }
 
 /// One change of one field of one document of a file.
@@ -410,6 +413,20 @@ pub fn apply(text: &str, edit: &Edit) -> Result<String, String> {
     if depth == segs.len() {
         return match &edit.change {
             Change::Set(v) => set_existing(text, &lines, here, in_flow, v).map_err(|e| at(&e)),
+            Change::Replace(new_key, v) => {
+                let Some(kl) = key_loc else {
+                    return Err(at("only an entry of a mapping can be replaced"));
+                };
+                if matches!(here.node, Node::Map(_) | Node::Seq(_)) || here.loc.line == 0 {
+                    return Err(at("only an entry with a scalar value is replaced in place"));
+                }
+                let from = lines.offset(kl)?;
+                let (_, e) = scalar_range(text, lines.offset(here.loc)?, in_flow)?;
+                let mut out = text[..from].to_string();
+                out.push_str(&format!("{}: {}", key_text(new_key), v.flow()));
+                out.push_str(&text[e..]);
+                Ok(out)
+            }
             Change::Remove => {
                 let Some(kl) = key_loc else {
                     return Err(at("only an entry of a mapping can be removed"));
@@ -436,7 +453,7 @@ pub fn apply(text: &str, edit: &Edit) -> Result<String, String> {
             }
         };
     }
-    let Change::Set(value) = &edit.change else {
+    let (Change::Set(value) | Change::Replace(_, value)) = &edit.change else {
         // Nothing to remove.
         return Ok(text.to_string());
     };
@@ -703,6 +720,17 @@ spec:
             out.contains("worker.py\"]\n  minReadySeconds: 3\n\n      # a trailing comment\n---"),
             "{out}"
         );
+    }
+
+    #[test]
+    fn an_entry_is_replaced_by_another_on_its_line() {
+        let e = Edit {
+            doc: 0,
+            path: "spec.replicas".into(),
+            change: Change::Replace("minReadySeconds".into(), Value::int(4)),
+        };
+        let out = apply(DEPLOY, &e).unwrap();
+        assert_eq!(out, DEPLOY.replace("replicas: 1 #", "minReadySeconds: 4 #"));
     }
 
     #[test]
