@@ -248,13 +248,22 @@ fn indentation(line: &str) -> usize {
 
 /// The last line (from 0) of the block entry whose key is on line `key_line` at `indent`
 /// spaces: the lines after it that are indented deeper (or a sequence's `- ` at the same
-/// indentation), blank lines and comments between them included, trailing ones not.
+/// indentation), comments indented deeper and blank lines between them included, trailing
+/// blank lines and comments at the entry's own indentation or less not.
 fn entry_end(lines: &Lines, key_line: usize, indent: usize) -> usize {
     let mut end = key_line;
     for l in key_line + 1..lines.count() {
         let s = lines.line(l);
         let t = s.trim_start();
-        if t.is_empty() || t.starts_with('#') {
+        if t.is_empty() {
+            continue;
+        }
+        if t.starts_with('#') {
+            // A comment indented deeper is the entry's; one at its own indentation or less
+            // is left to what follows.
+            if indentation(s) > indent {
+                end = l;
+            }
             continue;
         }
         if s.starts_with("---") || s.starts_with("...") {
@@ -717,7 +726,7 @@ spec:
         );
         let out = apply(&out, &set("spec.minReadySeconds", Value::int(3))).unwrap();
         assert!(
-            out.contains("worker.py\"]\n  minReadySeconds: 3\n\n      # a trailing comment\n---"),
+            out.contains("worker.py\"]\n\n      # a trailing comment\n  minReadySeconds: 3\n---"),
             "{out}"
         );
     }
