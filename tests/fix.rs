@@ -192,3 +192,42 @@ fn stdin_is_diffed_as_stdin_and_never_written() {
         "{stdout}"
     );
 }
+
+#[test]
+fn a_prestop_sleep_is_added_below_the_container_with_every_comment_kept() {
+    let dir = TempDir::new("fix-prestop");
+    let original = include_str!("fixtures/fix/prestop-comments.yaml");
+    let path = dir.write("api.yaml", original);
+    let out = podcheck(&[
+        "fix",
+        "-f",
+        &path,
+        "--plan",
+        "delete-pod",
+        "--write",
+        "--max-memory",
+        "3G",
+    ]);
+    let stdout = text(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{stdout}");
+    // The lag is the Service's 2 s: the shortest sleep that holds is 3 s, margin 1 s.
+    assert!(
+        stdout.contains("preStop sleep 3 s (kube-proxy lag 2 s, margin 1 s)"),
+        "{stdout}"
+    );
+    let written = std::fs::read_to_string(&path).unwrap();
+    assert_eq!(
+        written,
+        original.replace(
+            "            periodSeconds: 5\n",
+            "            periodSeconds: 5\n          lifecycle:\n            preStop:\n              sleep: {seconds: 3}\n"
+        )
+    );
+    // Only lines added: none of the file's own lines is removed or changed.
+    assert!(
+        !stdout
+            .lines()
+            .any(|l| l.starts_with('-') && !l.starts_with("---")),
+        "{stdout}"
+    );
+}
