@@ -56,7 +56,8 @@ fn fix_write_on_each_example_leaves_no_finding_under_its_plan() {
             .map(|e| std::fs::read_to_string(e.unwrap().path()).unwrap())
             .collect();
         if app == "statefulset-db" {
-            assert_eq!(out.status.code(), Some(1), "{app}: {stdout}");
+            // An operator hazard does not fail the run, as for `check -f`.
+            assert_eq!(out.status.code(), Some(0), "{app}: {stdout}");
             assert!(
                 stdout.contains("operator hazard, no manifest fix")
                     && stdout.contains("node.kubernetes.io/out-of-service")

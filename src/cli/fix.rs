@@ -39,9 +39,9 @@ pub struct FixArgs {
     pub size: Size,
 }
 
-/// `podcheck fix`: exit 0 when every finding has a verified fix (or there is none), 1 when a
-/// finding is left without one (an operator hazard included) or a check stopped at a bound,
-/// 2 on bad input.
+/// `podcheck fix`: exit 0 when every finding has a verified fix (or there is none; an operator
+/// hazard, which no manifest fixes, does not count, as for `check -f`), 1 when a finding is
+/// left without one, 2 on bad input, 3 when the check before the fixes stopped at a bound.
 pub fn run(a: FixArgs) -> Result<ExitCode, BadInput> {
     let plans = parse_plans(&a.plan)?;
     if a.write && a.filename.iter().any(|f| f == "-") {
@@ -74,8 +74,11 @@ pub fn run(a: FixArgs) -> Result<ExitCode, BadInput> {
     if a.write {
         write(&fixes)?;
     }
-    let ok = fixes.unfixed.is_empty() && fixes.complete;
-    Ok(if ok {
+    // As for `check -f`: an operator hazard alone does not fail the run.
+    let all_fixed = fixes.unfixed.iter().all(|n| n.operator_hazard);
+    Ok(if !fixes.complete {
+        ExitCode::from(3)
+    } else if all_fixed {
         ExitCode::SUCCESS
     } else {
         ExitCode::from(1)
