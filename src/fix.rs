@@ -296,8 +296,8 @@ pub fn fix_application(app: &Application, opts: &FixOptions, out: &mut Fixes) ->
                     FileDiff {
                         file: shown.to_string(),
                         diff: edit::unified_diff(
-                            &format!("a/{shown}"),
-                            &format!("b/{shown}"),
+                            &format!("a/{}", shown.trim_start_matches('/')),
+                            &format!("b/{}", shown.trim_start_matches('/')),
                             old,
                             new,
                         ),
