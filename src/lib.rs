@@ -61,6 +61,7 @@ use podcheck_properties::findings::kubernetes_behaviour_in;
 use std::path::Path;
 
 pub mod about;
+pub mod fix;
 pub mod swarm;
 
 /// The layers below, for what the re-exports above do not cover.

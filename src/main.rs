@@ -16,6 +16,7 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Command::List { catalogue } => cli::list::run(&catalogue),
         Command::Check(args) => cli::check::run(args),
+        Command::Fix(args) => cli::fix::run(args),
         Command::Merge {
             files,
             format,

@@ -26,6 +26,9 @@ pub enum Command {
     },
     /// Check scenarios (all built-in ones when none is named).
     Check(CheckArgs),
+    /// Propose a fix for each finding of your manifests, checked before it is shown: a
+    /// unified diff of your files (`--write` makes it); docs/fixes.md.
+    Fix(crate::cli::fix::FixArgs),
     /// Merge the JSON reports of a swarm run's shards (`check SCENARIO --simulate --shard …
     /// --format json`): per property the verdict any shard decided, with the shortest trace,
     /// else `incomplete`.

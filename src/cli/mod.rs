@@ -11,6 +11,7 @@ pub mod bench;
 pub mod check;
 pub mod common;
 pub mod explore;
+pub mod fix;
 pub mod list;
 pub mod manifests;
 pub mod merge;

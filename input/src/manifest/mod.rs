@@ -24,6 +24,7 @@
 //! Every error names the file, line, column and field path in the user's words, and a field
 //! the API types do not know (`readinesProbe`) is a warning naming the closest known one.
 
+pub mod edit;
 pub mod quantity;
 pub mod shell;
 pub mod tree;
