@@ -1,11 +1,17 @@
 //! kube-scheduler: one pod without a node at a time. Filter (NodeUnschedulable,
-//! NodeResourcesFit over cpu, memory, ephemeral-storage, extended resources and hugepages, TaintToleration, nodeSelector), score (LeastAllocated), bind. When no node fits, the pod gets
+//! NodeResourcesFit over cpu, memory, ephemeral-storage, extended resources and hugepages,
+//! TaintToleration, nodeSelector and required node affinity), score as the default profile
+//! does ([`scores`]: NodeResourcesFit's LeastAllocated over the non-zero requests,
+//! NodeResourcesBalancedAllocation, PodTopologySpread's system default constraints over the
+//! pods of the same ReplicaSet, StatefulSet or Service, TaintToleration's PreferNoSchedule
+//! count, weighted), bind. When no node fits, the pod gets
 //! `PodScheduled=False` / Unschedulable with the upstream message, and it is tried again when
 //! the cluster has changed so that it would fit — the effect of the unschedulable queue being
 //! flushed on cluster events. Among equally scored nodes the real scheduler
-//! picks at random; the model explores each.
+//! picks at random (`selectHost`); the model explores each.
 //!
 //! Sources: `docs/sources.md#scheduler-resource-fit-and-scoring`,
+//! `docs/sources.md#scheduler-default-scoring`,
 //! `docs/sources.md#scheduler-taints-and-tolerations`, `docs/sources.md#scheduler-nodeselector`.
 
 use crate::context::Context;
