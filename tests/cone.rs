@@ -562,3 +562,49 @@ fn a_node_plan_split_into_groups_has_the_whole_plans_verdicts() {
     assert!(compared > 0);
     assert!(differ > 0);
 }
+
+#[test]
+fn a_cone_holds_what_scoring_counts_for_left_out_pods_without_requests() {
+    // b requests nothing: the scheduler's scoring still counts 100m and 200Mi for its
+    // container (NonZeroRequested), its fit nothing. Left out of a's cone, it is held both
+    // ways on its node, so every later score of the cone sees the numbers the whole cluster
+    // has.
+    let text = [
+        deployment("a", "a", 1, None),
+        deployment("b", "b", 1, None).replace(
+            "        resources: {requests: {cpu: 100m, memory: 64Mi}}\n",
+            "",
+        ),
+    ]
+    .concat();
+    let whole = base(&text);
+    let places = pod_places(&whole);
+    let b_node = places[1][0].node.clone().expect("b is placed");
+    let set = plan_scenarios_in_cones(&whole, &[Plan::DeletePod], &BTreeMap::new(), &pod_places);
+    let i = set
+        .left_out
+        .iter()
+        .position(|l| l == &["b".to_string()])
+        .expect("b is left out of a's cone");
+    let coned = &set.scenarios[i];
+    let node = |s: &Scenario| {
+        s.cluster
+            .nodes
+            .iter()
+            .find(|n| n.name == b_node)
+            .cloned()
+            .expect("b's node")
+    };
+    let (before, after) = (node(&whole), node(coned));
+    // Its plain request is nothing: usedByOtherPods is unchanged.
+    assert_eq!(after.used_by_other_pods, before.used_by_other_pods);
+    let mut scored = before.used_by_other_pods.clone();
+    scored.cpu_milli += 100;
+    scored.memory_mi += 200;
+    assert_eq!(after.scored_as_used_by_other_pods, Some(scored));
+    // And the verdicts are those of the whole application.
+    let plans = [Plan::DeletePod, Plan::Crash];
+    let (with, _) = verdicts(&text, &plans, false);
+    let (without, _) = verdicts(&text, &plans, true);
+    assert_eq!(with, without);
+}

@@ -222,8 +222,8 @@ fn every_manifest_of_the_folder_is_on_the_page() {
     );
 }
 
-/// The model's scheduler does not run pod anti-affinity: the page says its finding stands with
-/// a warning, and the warning is there.
+/// The model's scheduler does not run pod anti-affinity: the page says so, with a warning,
+/// and the warning is there.
 #[test]
 fn anti_affinity_is_a_warning() {
     let file = fixtures().join("anti-affinity.yaml");

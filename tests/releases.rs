@@ -361,6 +361,13 @@ fn behaviours_switch_at_their_releases() {
     assert!(r(24).shutdown_removes_probe_workers && !r(25).shutdown_removes_probe_workers);
     assert_eq!(r(31).node_monitor_grace_default, 40);
     assert_eq!(r(32).node_monitor_grace_default, 50);
+    use podcheck_model::k8s::BalancedAllocation::*;
+    assert_eq!(r(22).balanced_allocation, NonZeroDifference);
+    assert_eq!(r(23).balanced_allocation, PlainDeviation);
+    assert_eq!(r(32).balanced_allocation, PlainDeviation);
+    assert_eq!(r(33).balanced_allocation, SkipBestEffort);
+    assert_eq!(r(22).score_weights.taint_toleration, 1);
+    assert_eq!(r(23).score_weights.taint_toleration, 3);
 }
 
 /// `nodeMonitorGracePeriodSeconds` unset follows the release; set, it stays. The node is

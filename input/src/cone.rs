@@ -43,12 +43,21 @@
 //! - Services, budgets, claims: none shared, by the closure; a Service over left-out
 //!   workloads only is left out with them (its endpoints never change, and the cone's faults
 //!   do not touch the nodes' proxies unless a node fault keeps it);
-//! - node capacity: the scheduler's fit and LeastAllocated score and the kubelet's
-//!   admission count the requests of the pods bound to a node; the left-out pods never
-//!   leave theirs, so holding their requests (`k8s::pod_request`, as the model counts a
-//!   pod) in the node's `usedByOtherPods` gives every placement decision the same numbers
-//!   in every state. The model has no preemption and no inter-pod (anti-)affinity, which
-//!   would read them otherwise;
+//! - node capacity: the scheduler's fit, its LeastAllocated and BalancedAllocation scores
+//!   and the kubelet's admission count the requests of the pods bound to a node; the
+//!   left-out pods never leave theirs, so holding their requests (`k8s::pod_request`, as the
+//!   model counts a pod) in the node's `usedByOtherPods`, and what scoring counts for them
+//!   (`k8s::non_zero_pod_request`: 100m / 200Mi for a container requesting none) in its
+//!   `scoredAsUsedByOtherPods`, gives every placement decision the same numbers in every
+//!   state. The model has no preemption and no inter-pod (anti-)affinity, which would read
+//!   them otherwise;
+//! - spreading: PodTopologySpread's default constraints count, per node and per zone, the
+//!   pods its default selector matches — for a Deployment's pod those of its own ReplicaSet,
+//!   for a StatefulSet's pod those of its StatefulSet, for a bare pod or a Job's pod those of
+//!   the workloads the Service selects (`podcheck_model::scheduler::spread_peer`). All of
+//!   them are in the cone with the pod: its own workload, and the Service's workloads by the
+//!   closure. A left-out pod is never counted for a cone pod, so leaving it out changes no
+//!   spreading score;
 //! - images: a left-out pod pulled its images onto its node; they are listed as present;
 //! - the settled start itself: the cone's own canonical startup is replayed without the
 //!   left-out pods, whose requests are held from the start. In the whole cluster a cone pod
@@ -57,7 +66,7 @@
 //!   the node the whole settled cluster bound it to ([`Scenario::settle_placement`]; the
 //!   scheduler's filter must still accept the node, and only the startup reads it: every
 //!   scheduling after the start scores as usual, against the same held requests the whole
-//!   cluster has by then). The reduction is only made when the cone's pods then stand
+//!   cluster has by then, and the same spreading counts, which read cone pods only). The reduction is only made when the cone's pods then stand
 //!   exactly as in the whole settled cluster, pod by pod, Ready as there; otherwise the
 //!   scenario keeps every workload. What can still differ is where in their periodic cycle
 //!   the probe timers stand when the start is reached (the whole cluster settles when its
@@ -428,13 +437,23 @@ pub fn reduce(s: &Scenario, full: &[Vec<PodPlace>], places: Places) -> Option<Co
         left_out.push(w.name().to_string());
         let t = w.template();
         let request = crate::spec::placement::pod_request(t);
+        let scored = crate::spec::placement::non_zero_pod_request(t);
         for p in &full[i] {
             // A pod of a workload no node can take holds nothing anywhere.
             let Some(node) = p.node.as_deref() else {
                 continue;
             };
             let spec = r.cluster.nodes.iter_mut().find(|n| n.name == node)?;
+            // Scoring counts the held pods as the whole cluster does: with their non-zero
+            // requests (100m / 200Mi for a container that requests none).
+            let mut as_scored = spec
+                .scored_as_used_by_other_pods
+                .clone()
+                .unwrap_or_else(|| spec.used_by_other_pods.clone());
+            as_scored.add(&scored);
             spec.used_by_other_pods.add(&request);
+            spec.scored_as_used_by_other_pods =
+                (as_scored != spec.used_by_other_pods).then_some(as_scored);
             for c in t.init_containers.iter().chain(&t.containers) {
                 if !spec.images.contains(&c.image) {
                     spec.images.push(c.image.clone());

@@ -244,6 +244,322 @@ pub fn least_allocated_score(
     (cpu + mem) / 2
 }
 
+/// `schedutil.DefaultMilliCPURequest` (pkg/scheduler/util/pod_resources.go): the cpu, in
+/// millicores, that scoring counts for a container requesting none.
+pub const DEFAULT_MILLI_CPU_REQUEST: u64 = 100;
+
+/// `schedutil.DefaultMemoryRequest`: 200 MiB (`200 * 1024 * 1024` bytes), the memory that
+/// scoring counts for a container requesting none.
+pub const DEFAULT_MEMORY_REQUEST_MI: u64 = 200;
+
+/// A container's request as NodeResourcesFit's scoring and the node's `NonZeroRequested`
+/// count it (`schedutil.GetNonzeroRequestForResource`, and `resourcehelper.PodRequests` with
+/// `NonMissingContainerRequests`): a cpu or memory request that is absent counts as
+/// [`DEFAULT_MILLI_CPU_REQUEST`] / [`DEFAULT_MEMORY_REQUEST_MI`]; every other resource as
+/// it is.
+///
+/// Upstream fills only a request that is *absent*; an explicit `0` stays 0. [`Resources`]
+/// cannot tell the two apart, so a 0 here counts as absent (an explicit zero request is the
+/// rare case; the difference is listed in docs/sources.md).
+pub fn non_zero_container_request(r: &Resources) -> Resources {
+    let mut out = r.clone();
+    if out.cpu_milli == 0 {
+        out.cpu_milli = DEFAULT_MILLI_CPU_REQUEST;
+    }
+    if out.memory_mi == 0 {
+        out.memory_mi = DEFAULT_MEMORY_REQUEST_MI;
+    }
+    out
+}
+
+/// A pod's non-zero request (`calculateResource` in pkg/scheduler/framework/types.go, which
+/// adds it to `NodeInfo.NonZeroRequested`; the same for the pod being scored,
+/// `resourceAllocationScorer.calculatePodResourceRequest` with `useRequested` false):
+/// [`pod_request`] over the containers' [`non_zero_container_request`]s.
+pub fn non_zero_pod_request(init: &[Resources], regular: &[Resources]) -> Resources {
+    let nz = |cs: &[Resources]| -> Vec<Resources> {
+        cs.iter().map(non_zero_container_request).collect()
+    };
+    pod_request(&nz(init), &nz(regular))
+}
+
+/// Which NodeResourcesBalancedAllocation the release runs (balanced_allocation.go).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum BalancedAllocation {
+    /// 1.22: `1 - |cpuFraction - memoryFraction|` over the node's `NonZeroRequested` plus the
+    /// pod's non-zero request, each fraction capped at 1 (PR #102925).
+    NonZeroDifference,
+    /// 1.23 to 1.32: `1 - std` of the fractions over the plain requests
+    /// (`useRequested: true`, PR #105845), each capped at 1; a pod without requests is scored.
+    PlainDeviation,
+    /// 1.33 on: as [`BalancedAllocation::PlainDeviation`], but `PreScore` skips a pod whose
+    /// requests are all zero (`isBestEffortPod`, PR #130260, kubernetes#129138): the plugin
+    /// then scores no node.
+    SkipBestEffort,
+}
+
+impl BalancedAllocation {
+    /// The form `1.<minor>` runs.
+    pub fn of_minor(minor: u8) -> Self {
+        if minor >= 33 {
+            BalancedAllocation::SkipBestEffort
+        } else if minor >= 23 {
+            BalancedAllocation::PlainDeviation
+        } else {
+            BalancedAllocation::NonZeroDifference
+        }
+    }
+
+    /// Whether the requests scoring reads are the non-zero ones (true in 1.22 only).
+    pub fn reads_non_zero(self) -> bool {
+        self == BalancedAllocation::NonZeroDifference
+    }
+}
+
+/// NodeResourcesBalancedAllocation's score of one node over the default resources cpu and
+/// memory (`balancedResourceScorer`): `pod_req` and `requested` are the plain requests, or
+/// the non-zero ones for [`BalancedAllocation::NonZeroDifference`]
+/// ([`BalancedAllocation::reads_non_zero`]). None: the plugin skips the pod
+/// ([`BalancedAllocation::SkipBestEffort`] and a pod requesting no cpu and no memory), so
+/// it adds nothing to any node.
+///
+/// The deviation form: each resource with allocatable > 0 gives
+/// `fraction = (requested + pod) / allocatable` capped at 1; with two fractions
+/// `std = |f1 - f2| / 2`, with one `std = 0`; the score is `int64((1 - std) * MaxNodeScore)`
+/// (a truncation, as Go's conversion). MiB instead of bytes: the fractions are ratios.
+pub fn balanced_allocation_score(
+    form: BalancedAllocation,
+    pod_req: &Resources,
+    allocatable: &Resources,
+    requested: &Resources,
+) -> Option<i64> {
+    if form == BalancedAllocation::SkipBestEffort
+        && pod_req.cpu_milli == 0
+        && pod_req.memory_mi == 0
+    {
+        return None;
+    }
+    let fraction = |req: u64, pod: u64, alloc: u64| -> Option<f64> {
+        if alloc == 0 {
+            // `fractionOfCapacity` of 1.22 gives 1 for a capacity of 0; the deviation form
+            // leaves the resource out.
+            return (form == BalancedAllocation::NonZeroDifference).then_some(1.0);
+        }
+        // u64 → f64 as Go's float64(int64): exact below 2^53.
+        #[allow(clippy::cast_precision_loss)]
+        let f = req.saturating_add(pod) as f64 / alloc as f64;
+        Some(f.min(1.0))
+    };
+    let fractions: Vec<f64> = [
+        fraction(
+            requested.cpu_milli,
+            pod_req.cpu_milli,
+            allocatable.cpu_milli,
+        ),
+        fraction(
+            requested.memory_mi,
+            pod_req.memory_mi,
+            allocatable.memory_mi,
+        ),
+    ]
+    .into_iter()
+    .flatten()
+    .collect();
+    let deviation = match (form, fractions.as_slice()) {
+        (BalancedAllocation::NonZeroDifference, [a, b]) => (a - b).abs(),
+        (_, [a, b]) => ((a - b) / 2.0).abs(),
+        _ => 0.0,
+    };
+    // `int64(x)` truncates toward zero; 0 ≤ (1 - deviation) * 100 ≤ 100.
+    #[allow(clippy::cast_possible_truncation, clippy::cast_precision_loss)]
+    let score = ((1.0 - deviation) * MAX_NODE_SCORE as f64).trunc() as i64;
+    Some(score)
+}
+
+/// TaintToleration's score of one node (`countIntolerableTaintsPreferNoSchedule`): the
+/// node's PreferNoSchedule taints that none of the pod's tolerations with an empty or
+/// PreferNoSchedule effect tolerates (`getAllTolerationPreferNoSchedule`). Normalized by
+/// [`default_normalize_score`] reversed: fewer such taints score higher.
+pub fn intolerable_prefer_no_schedule_taints(taints: &[Taint], tolerations: &[Toleration]) -> i64 {
+    let usable: Vec<&Toleration> = tolerations
+        .iter()
+        .filter(|t| matches!(t.effect, None | Some(TaintEffect::PreferNoSchedule)))
+        .collect();
+    let n = taints
+        .iter()
+        .filter(|t| t.effect == TaintEffect::PreferNoSchedule)
+        .filter(|t| !usable.iter().any(|tol| tolerates_taint(tol, t)))
+        .count();
+    i64::try_from(n).unwrap_or(i64::MAX)
+}
+
+/// `helper.DefaultNormalizeScore(maxPriority, reverse, scores)`
+/// (pkg/scheduler/framework/plugins/helper/normalize_score.go): with the highest score 0,
+/// every score becomes `max_priority` when reversed and stays otherwise; else each becomes
+/// `max_priority * score / highest` (int64 division), then `max_priority - that` when
+/// reversed.
+pub fn default_normalize_score(max_priority: i64, reverse: bool, scores: &mut [i64]) {
+    let highest = scores.iter().copied().fold(0, i64::max);
+    if highest == 0 {
+        if reverse {
+            scores.iter_mut().for_each(|s| *s = max_priority);
+        }
+        return;
+    }
+    for s in scores.iter_mut() {
+        let v = max_priority * *s / highest;
+        *s = if reverse { max_priority - v } else { v };
+    }
+}
+
+/// The label of PodTopologySpread's per-node domain (`v1.LabelHostname`).
+pub const LABEL_HOSTNAME: &str = "kubernetes.io/hostname";
+
+/// The label of PodTopologySpread's zone domain (`v1.LabelTopologyZone`).
+pub const LABEL_TOPOLOGY_ZONE: &str = "topology.kubernetes.io/zone";
+
+/// PodTopologySpread's system default constraints (`systemDefaultConstraints` in
+/// pkg/scheduler/framework/plugins/podtopologyspread/plugin.go, used when the plugin's
+/// `defaultingType` is `System`, the default): topology key and `maxSkew`, both
+/// `ScheduleAnyway`, so they only score.
+pub const SYSTEM_DEFAULT_SPREAD: [(&str, i64); 2] = [(LABEL_HOSTNAME, 3), (LABEL_TOPOLOGY_ZONE, 5)];
+
+/// `topologyNormalizingWeight(size)` (podtopologyspread/scoring.go): `ln(size + 2)`, so that
+/// a topology of many domains weighs more than one of few.
+pub fn topology_normalizing_weight(size: usize) -> f64 {
+    #[allow(clippy::cast_precision_loss)]
+    (size as f64 + 2.0).ln()
+}
+
+/// `scoreForCount(cnt, maxSkew, tpWeight)` (scoring.go): `cnt * tpWeight + (maxSkew - 1)`.
+pub fn score_for_count(count: u64, max_skew: i64, weight: f64) -> f64 {
+    #[allow(clippy::cast_precision_loss)]
+    let c = count as f64;
+    #[allow(clippy::cast_precision_loss)]
+    let skew = (max_skew - 1) as f64;
+    c * weight + skew
+}
+
+/// One node as PodTopologySpread's scoring sees it, for the system default constraints.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SpreadNode<'a> {
+    /// The node passed the filters (it is one of the `filteredNodes` scored).
+    pub feasible: bool,
+    /// The node matches the pod's nodeSelector and required node affinity
+    /// (`requiredNodeAffinity.Match`, or `matchNodeInclusionPolicies` with the default
+    /// `nodeAffinityPolicy: Honor`, `nodeTaintsPolicy: Ignore`): only such nodes' pods are
+    /// counted into a zone.
+    pub affinity_matches: bool,
+    /// Its `topology.kubernetes.io/zone` label, if it has one.
+    pub zone: Option<&'a str>,
+    /// Pods on the node that the default selector matches and that are not terminating
+    /// (`countPodsMatchSelector`).
+    pub matching_pods: u64,
+}
+
+/// PodTopologySpread's normalized scores of the feasible nodes of `nodes` (in order) for a
+/// pod without `topologySpreadConstraints` of its own, whose default selector
+/// (`helper.DefaultSelector`) is not empty — for an empty one the plugin skips the pod and
+/// scores no node (`buildDefaultConstraints` returns none). Every node has the hostname
+/// label (the kubelet sets it), so with system defaults (`requireAllTopologies` false) no node
+/// is ignored.
+///
+/// `initPreScoreState`: the zone constraint's size is the number of distinct zone values
+/// (the empty value for a node without the label) among the feasible nodes, the hostname
+/// constraint's the number of feasible nodes; `PreScore` sums each zone's matching pods over
+/// every node that matches the pod's node affinity and whose zone is one of the feasible
+/// nodes'. `Score`: per constraint whose key the node has, `scoreForCount` of the node's
+/// count (hostname) or its zone's count; the sum rounded (`math.Round`, half away from
+/// zero). `NormalizeScore`: with `maxScore` 0 every node gets MaxNodeScore, else
+/// `MaxNodeScore * (maxScore + minScore - score) / maxScore` (int64 division).
+pub fn default_spread_scores(nodes: &[SpreadNode]) -> Vec<i64> {
+    let feasible: Vec<&SpreadNode> = nodes.iter().filter(|n| n.feasible).collect();
+    fn zone_of<'a>(n: &SpreadNode<'a>) -> &'a str {
+        n.zone.unwrap_or("")
+    }
+    let mut zones: BTreeMap<&str, u64> = BTreeMap::new();
+    for n in &feasible {
+        zones.entry(zone_of(n)).or_insert(0);
+    }
+    for n in nodes.iter().filter(|n| n.affinity_matches) {
+        if let Some(c) = zones.get_mut(zone_of(n)) {
+            *c += n.matching_pods;
+        }
+    }
+    let (host_skew, zone_skew) = (SYSTEM_DEFAULT_SPREAD[0].1, SYSTEM_DEFAULT_SPREAD[1].1);
+    let host_weight = topology_normalizing_weight(feasible.len());
+    let zone_weight = topology_normalizing_weight(zones.len());
+    let raw: Vec<i64> = feasible
+        .iter()
+        .map(|n| {
+            let mut score = score_for_count(n.matching_pods, host_skew, host_weight);
+            if let Some(z) = n.zone {
+                score += score_for_count(zones[z], zone_skew, zone_weight);
+            }
+            // `int64(math.Round(score))`: Rust's `round` is half away from zero, as Go's.
+            #[allow(clippy::cast_possible_truncation)]
+            let r = score.round() as i64;
+            r
+        })
+        .collect();
+    let min = raw.iter().copied().min().unwrap_or(0);
+    let max = raw.iter().copied().max().unwrap_or(0);
+    raw.iter()
+        .map(|&s| {
+            if max == 0 {
+                MAX_NODE_SCORE
+            } else {
+                MAX_NODE_SCORE * (max + min - s) / max
+            }
+        })
+        .collect()
+}
+
+/// The default profile's score plugins and their weights (`getDefaultPlugins` in
+/// pkg/scheduler/apis/config/v1/default_plugins.go, v1beta3 from 1.23; v1beta2 in 1.22),
+/// for the plugins the model scores. NodeAffinity (2; 1 in 1.22) scores preferred terms,
+/// InterPodAffinity (2; 1 in 1.22) preferred pod (anti-)affinity, ImageLocality (1) image
+/// sizes: the model reads none of them (see docs/sources.md), so they add the same to every
+/// node and are left out of the sum.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct ScoreWeights {
+    pub node_resources_fit: i64,
+    pub balanced_allocation: i64,
+    pub pod_topology_spread: i64,
+    pub taint_toleration: i64,
+}
+
+impl ScoreWeights {
+    /// The weights of `1.<minor>`: TaintToleration went from 1 to 3 with v1beta3 (1.23).
+    pub fn of_minor(minor: u8) -> Self {
+        ScoreWeights {
+            node_resources_fit: 1,
+            balanced_allocation: 1,
+            pod_topology_spread: 2,
+            taint_toleration: if minor >= 23 { 3 } else { 1 },
+        }
+    }
+}
+
+/// One feasible node's normalized score from each plugin the model scores; `None` for a
+/// plugin that skipped the pod (it adds nothing).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PluginScores {
+    pub node_resources_fit: i64,
+    pub balanced_allocation: Option<i64>,
+    pub pod_topology_spread: Option<i64>,
+    pub taint_toleration: i64,
+}
+
+/// The node's total (`RunScorePlugins`: each plugin's normalized score times its weight,
+/// summed per node, then `selectHost` takes a node of the highest total).
+pub fn weighted_score(w: ScoreWeights, s: PluginScores) -> i64 {
+    w.node_resources_fit * s.node_resources_fit
+        + w.balanced_allocation * s.balanced_allocation.unwrap_or(0)
+        + w.pod_topology_spread * s.pod_topology_spread.unwrap_or(0)
+        + w.taint_toleration * s.taint_toleration
+}
+
 /// The well-known labels a kubelet gives the Node it registers (`pkg/kubelet/kubelet_node_status.go`
 /// `initialNode`): `kubernetes.io/hostname` (its hostname, here the node's name),
 /// `kubernetes.io/os` and `kubernetes.io/arch` (`runtime.GOOS` and `runtime.GOARCH` of the

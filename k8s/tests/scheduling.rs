@@ -546,3 +546,244 @@ proptest! {
     }
 
 }
+
+// ---- Default scoring: NonZeroRequested, BalancedAllocation, TaintToleration,
+// PodTopologySpread's system defaults, the weighted sum. Rows derived from the upstream
+// functions each test names; the BalancedAllocation row "resources requested, differently
+// sized nodes" is a case of upstream `TestNodeResourcesBalancedAllocation`.
+
+fn cpu_mem(cpu_milli: u64, memory_mi: u64) -> Resources {
+    Resources {
+        cpu_milli,
+        memory_mi,
+        ..Resources::default()
+    }
+}
+
+#[test]
+fn non_zero_request_fills_absent_cpu_and_memory() {
+    // `GetNonzeroRequestForResource`: 100m and 200 MiB for a container requesting none.
+    assert_eq!(
+        non_zero_container_request(&cpu_mem(0, 0)),
+        cpu_mem(100, 200)
+    );
+    assert_eq!(
+        non_zero_container_request(&cpu_mem(250, 0)),
+        cpu_mem(250, 200)
+    );
+    assert_eq!(
+        non_zero_container_request(&cpu_mem(0, 64)),
+        cpu_mem(100, 64)
+    );
+    // Two containers without requests: 200m, 400 MiB; an init container's larger request
+    // is the max, as in `computePodResourceRequest`.
+    assert_eq!(
+        non_zero_pod_request(&[], &[cpu_mem(0, 0), cpu_mem(0, 0)]),
+        cpu_mem(200, 400)
+    );
+    assert_eq!(
+        non_zero_pod_request(&[cpu_mem(500, 0)], &[cpu_mem(0, 0)]),
+        cpu_mem(500, 200)
+    );
+}
+
+#[test]
+fn balanced_allocation_rows() {
+    use BalancedAllocation::*;
+    let pod = cpu_mem(3000, 5000);
+    // Upstream row: node1 4000m / 10000 → fractions 0.75, 0.5, std 0.125 → int64(87.5) = 87;
+    // node2 6000m / 10000 → 0.5, 0.5 → 100.
+    let n1 = cpu_mem(4000, 10000);
+    let n2 = cpu_mem(6000, 10000);
+    let none = Resources::default();
+    assert_eq!(
+        balanced_allocation_score(PlainDeviation, &pod, &n1, &none),
+        Some(87)
+    );
+    assert_eq!(
+        balanced_allocation_score(PlainDeviation, &pod, &n2, &none),
+        Some(100)
+    );
+    // 1.22's difference form: 1 - |0.75 - 0.5| = 0.75 → 75.
+    assert_eq!(
+        balanced_allocation_score(NonZeroDifference, &pod, &n1, &none),
+        Some(75)
+    );
+    // Fractions are capped at 1: requested beyond allocatable.
+    assert_eq!(
+        balanced_allocation_score(PlainDeviation, &cpu_mem(8000, 5000), &n1, &none),
+        Some(75)
+    );
+    // A resource with no allocatable is left out: one fraction, std 0.
+    assert_eq!(
+        balanced_allocation_score(PlainDeviation, &pod, &cpu_mem(4000, 0), &none),
+        Some(100)
+    );
+    // A best-effort pod: scored until 1.32 (fractions of the node alone), skipped from 1.33.
+    let be = Resources::default();
+    assert_eq!(
+        balanced_allocation_score(PlainDeviation, &be, &n1, &cpu_mem(2000, 0)),
+        Some(75)
+    );
+    assert_eq!(
+        balanced_allocation_score(SkipBestEffort, &be, &n1, &none),
+        None
+    );
+    assert_eq!(
+        balanced_allocation_score(SkipBestEffort, &pod, &n1, &none),
+        Some(87)
+    );
+    assert_eq!(BalancedAllocation::of_minor(22), NonZeroDifference);
+    assert_eq!(BalancedAllocation::of_minor(23), PlainDeviation);
+    assert_eq!(BalancedAllocation::of_minor(32), PlainDeviation);
+    assert_eq!(BalancedAllocation::of_minor(33), SkipBestEffort);
+}
+
+#[test]
+fn taint_toleration_score_counts_prefer_no_schedule_and_normalizes_reversed() {
+    let prefer = |k: &str| taint(k, TaintEffect::PreferNoSchedule);
+    let nodes = [
+        vec![],
+        vec![prefer("a")],
+        vec![
+            prefer("a"),
+            prefer("b"),
+            taint("c", TaintEffect::NoSchedule),
+        ],
+    ];
+    let mut scores: Vec<i64> = nodes
+        .iter()
+        .map(|t| intolerable_prefer_no_schedule_taints(t, &[]))
+        .collect();
+    assert_eq!(scores, vec![0, 1, 2]);
+    // `DefaultNormalizeScore(MaxNodeScore, true, …)`: 100 - 100 * count / maxCount.
+    default_normalize_score(MAX_NODE_SCORE, true, &mut scores);
+    assert_eq!(scores, vec![100, 50, 0]);
+    // A toleration with effect NoSchedule does not count for PreferNoSchedule taints; one with
+    // the empty effect does.
+    assert_eq!(
+        intolerable_prefer_no_schedule_taints(
+            &nodes[1],
+            &[tol_exists("a", Some(TaintEffect::NoSchedule), None)]
+        ),
+        1
+    );
+    assert_eq!(
+        intolerable_prefer_no_schedule_taints(&nodes[1], &[tol_exists("a", None, None)]),
+        0
+    );
+    // No intolerable taint anywhere: every node gets 100 reversed, 0 otherwise.
+    let mut zeros = vec![0, 0];
+    default_normalize_score(MAX_NODE_SCORE, true, &mut zeros);
+    assert_eq!(zeros, vec![100, 100]);
+    let mut plain = vec![0, 0];
+    default_normalize_score(MAX_NODE_SCORE, false, &mut plain);
+    assert_eq!(plain, vec![0, 0]);
+    let mut three = vec![1, 3, 2];
+    default_normalize_score(MAX_NODE_SCORE, false, &mut three);
+    assert_eq!(three, vec![33, 100, 66]);
+}
+
+fn spread_node(zone: Option<&str>, pods: u64) -> SpreadNode<'_> {
+    SpreadNode {
+        feasible: true,
+        affinity_matches: true,
+        zone,
+        matching_pods: pods,
+    }
+}
+
+#[test]
+fn default_spread_scores_rows() {
+    // `topologyNormalizingWeight(2)` = ln 4; `scoreForCount`: cnt·w + (maxSkew - 1).
+    assert!((topology_normalizing_weight(2) - 4f64.ln()).abs() < 1e-12);
+    assert!((score_for_count(2, 3, 1.5) - 5.0).abs() < 1e-12);
+    // Two nodes without zones, one matching pod on the first: raw round(ln 4 + 2) = 3 and
+    // 2; normalized 100·(3+2-3)/3 = 66 and 100·(3+2-2)/3 = 100.
+    assert_eq!(
+        default_spread_scores(&[spread_node(None, 1), spread_node(None, 0)]),
+        vec![66, 100]
+    );
+    // No matching pod anywhere: every raw score is round(2) = 2, all normalize to 100.
+    assert_eq!(
+        default_spread_scores(&[spread_node(None, 0), spread_node(None, 0)]),
+        vec![100, 100]
+    );
+    // Three nodes, counts 2, 1, 0: w = ln 5 ≈ 1.609; raw round(5.22) = 5, round(3.61) = 4, 2;
+    // normalized 100·(7-5)/5 = 40, 100·3/5 = 60, 100.
+    assert_eq!(
+        default_spread_scores(&[
+            spread_node(None, 2),
+            spread_node(None, 1),
+            spread_node(None, 0)
+        ]),
+        vec![40, 60, 100]
+    );
+    // Zones: nodes a1, a2 in zone a, b1 in zone b; one pod on a1. Hostname w = ln 5, zone
+    // w = ln 4. a1: round(1.609 + 2 + 1.386 + 4) = 9; a2: round(2 + 5.386) = 7; b1:
+    // round(2 + 4) = 6. Normalized: 100·(9+6-9)/9 = 66, 100·8/9 = 88, 100.
+    assert_eq!(
+        default_spread_scores(&[
+            spread_node(Some("a"), 1),
+            spread_node(Some("a"), 0),
+            spread_node(Some("b"), 0)
+        ]),
+        vec![66, 88, 100]
+    );
+    // A node that is not feasible (cordoned) is not scored, but its pods count in its zone
+    // when it matches the pod's node affinity: zone a has 1 pod through it.
+    let cordoned = SpreadNode {
+        feasible: false,
+        ..spread_node(Some("a"), 1)
+    };
+    assert_eq!(
+        default_spread_scores(&[
+            cordoned.clone(),
+            spread_node(Some("a"), 0),
+            spread_node(Some("b"), 0)
+        ]),
+        // Hostname w = ln 4, zone w = ln 4: a2 round(2 + 1.386 + 4) = 7, b1 round(2 + 4) = 6;
+        // normalized 100·6/7 = 85, 100·7/7 = 100.
+        vec![85, 100]
+    );
+    let elsewhere = SpreadNode {
+        affinity_matches: false,
+        ..cordoned
+    };
+    assert_eq!(
+        default_spread_scores(&[
+            elsewhere,
+            spread_node(Some("a"), 0),
+            spread_node(Some("b"), 0)
+        ]),
+        vec![100, 100]
+    );
+}
+
+#[test]
+fn weights_of_the_default_profile() {
+    let w = ScoreWeights::of_minor(35);
+    assert_eq!(
+        (
+            w.node_resources_fit,
+            w.balanced_allocation,
+            w.pod_topology_spread,
+            w.taint_toleration
+        ),
+        (1, 1, 2, 3)
+    );
+    assert_eq!(ScoreWeights::of_minor(22).taint_toleration, 1);
+    let s = PluginScores {
+        node_resources_fit: 72,
+        balanced_allocation: Some(86),
+        pod_topology_spread: Some(66),
+        taint_toleration: 100,
+    };
+    assert_eq!(weighted_score(w, s), 72 + 86 + 2 * 66 + 3 * 100);
+    let skipped = PluginScores {
+        balanced_allocation: None,
+        pod_topology_spread: None,
+        ..s
+    };
+    assert_eq!(weighted_score(w, skipped), 72 + 300);
+}

@@ -225,6 +225,13 @@ pub struct ByRelease {
     /// readiness probes keep running until the containers have stopped.
     /// `docs/sources.md#graceful-node-shutdown-probe-workers`.
     pub shutdown_removes_probe_workers: bool,
+    /// The scheduler's NodeResourcesBalancedAllocation: 1.22 over the non-zero requests, 1.23
+    /// over the plain ones (PR #105845), 1.33 skipping pods that request nothing (PR
+    /// #130260). `docs/sources.md#scheduler-default-scoring`.
+    pub balanced_allocation: crate::k8s::BalancedAllocation,
+    /// The default profile's score weights: TaintToleration 1 in 1.22 (v1beta2), 3 from
+    /// 1.23 (v1beta3). `docs/sources.md#scheduler-default-scoring`.
+    pub score_weights: crate::k8s::ScoreWeights,
 }
 
 impl ByRelease {
@@ -246,6 +253,8 @@ impl ByRelease {
             job_success_policy: since(31),
             probe_termination_grace_period: since(25),
             shutdown_removes_probe_workers: since(23) && !since(25),
+            balanced_allocation: crate::k8s::BalancedAllocation::of_minor(release.minor),
+            score_weights: crate::k8s::ScoreWeights::of_minor(release.minor),
         }
     }
 

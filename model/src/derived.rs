@@ -8,10 +8,10 @@ use crate::k8s::{self, EvictionDecision, Taint, TaintEffect, Toleration};
 use crate::state::*;
 use podcheck_input::spec::PodSpec;
 
+pub use podcheck_input::spec::placement::request_against;
 /// The requests of a pod (`computePodResourceRequest`: sum of containers, max with each init
 /// container), as the reader's placement check counts them.
-pub use podcheck_input::spec::placement::pod_request;
-pub use podcheck_input::spec::placement::request_against;
+pub use podcheck_input::spec::placement::{non_zero_pod_request, pod_request};
 
 /// The pod worker is inside SyncPod, blocked in startContainer: a postStart hook runs, or
 /// the container it failed for is being killed (`kuberuntime_container.go`; a hung exec

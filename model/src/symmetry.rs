@@ -11,8 +11,11 @@
 //! record, Node object and kube-proxy to the new index and renaming every reference to a
 //! node index (`pod.spec.nodeName`, an endpoint's node, a proxy route's node, the node of a
 //! `Scheduled` event). Every component treats nodes alike by index: the scheduler offers
-//! every best-scoring node as a choice of its own, kubelets, proxies and the node
-//! controllers act per node, and nothing else tells interchangeable nodes apart, by
+//! every best-scoring node as a choice of its own (a node's score reads its spec, which
+//! interchangeable nodes share, and the pods bound to it, which π moves with it: the
+//! spreading score counts them per node and per zone label, part of the spec; the hostname
+//! label spells the name but only tells a node's own pods from the others'), kubelets,
+//! proxies and the node controllers act per node, and nothing else tells interchangeable nodes apart, by
 //! definition. So π is an automorphism of the transition system: `s → t` by an action `a`
 //! exactly when `π(s) → π(t)` by `π(a)`. A property that does not tell interchangeable
 //! nodes apart either (the catalogue's quantify over all nodes or name nodes by the
@@ -64,7 +67,8 @@
 //! terminated pods (the place in the API's list; reached only under a low
 //! `terminatedPodGcThreshold`); the Multi-Attach event's first four users; and any
 //! workload that is not such a Deployment (a Job's or a StatefulSet's pods are told apart
-//! by index or ordinal, and renumbering changes which uids are free for them). Everything else compares uids for equality: the scheduler, the
+//! by index or ordinal, and renumbering changes which uids are free for them). Everything else compares uids for equality: the scheduler (whose
+//! spreading score counts pods by workload and revision, never by uid), the
 //! kubelets, the faults and the eviction manager offer every pod (every tied pod) as a
 //! choice of its own, the EndpointSlice is sorted by uid only to be a set, the proxies copy
 //! its order. A drain run lists the node's pods in the API's order (`GetPodsForDeletion`),

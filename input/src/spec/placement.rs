@@ -8,7 +8,7 @@
 //! the nodes, not about the manifest. The manifest reader warns of it once, and the plans
 //! leave it out.
 
-use super::{NodeSpec, PodSpec, Scenario, Workload};
+use super::{Container, NodeSpec, PodSpec, Scenario, Workload};
 use podcheck_k8s::{self as k8s, Resources, TaintEffect};
 
 /// A pod's request as a node's resource check sees it (`fitsRequest`).
@@ -44,6 +44,15 @@ pub fn pod_request(spec: &PodSpec) -> Resources {
         .map(|c| c.resources.requests.clone())
         .collect();
     k8s::pod_request(&init, &regular)
+}
+
+/// The request of one pod of `spec` as the scheduler's scoring counts it
+/// (`NonZeroRequested`: [`k8s::non_zero_pod_request`]).
+pub fn non_zero_pod_request(spec: &PodSpec) -> Resources {
+    let reqs = |cs: &[Container]| -> Vec<Resources> {
+        cs.iter().map(|c| c.resources.requests.clone()).collect()
+    };
+    k8s::non_zero_pod_request(&reqs(&spec.init_containers), &reqs(&spec.containers))
 }
 
 /// Why the scheduler's filters refuse one pod of `spec` on `node` with nothing else of the

@@ -143,6 +143,12 @@ pub struct NodeSpec {
     /// Requests of pods outside the scenario that already run on the node.
     #[serde(default)]
     pub used_by_other_pods: Resources,
+    /// What the scheduler's scoring counts for those pods (its `NonZeroRequested`, where a
+    /// container requesting no cpu or no memory counts 100m or 200Mi;
+    /// `docs/sources.md#scheduler-default-scoring`). Absent: `usedByOtherPods`, pods that
+    /// request what they use. The cone of influence sets it for the pods it leaves out.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub scored_as_used_by_other_pods: Option<Resources>,
     /// The node's labels. The model adds the three a kubelet registers its node with where
     /// they are missing: `kubernetes.io/hostname` (the name), `kubernetes.io/os=linux`,
     /// `kubernetes.io/arch=amd64` (`docs/sources.md#kubelet-well-known-node-labels`).
@@ -179,6 +185,7 @@ impl NodeSpec {
                 memory_mi: 0,
                 ..Resources::default()
             },
+            scored_as_used_by_other_pods: None,
             labels: BTreeMap::new(),
             taints: Vec::new(),
             images: Vec::new(),
