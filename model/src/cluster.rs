@@ -50,10 +50,6 @@ pub struct Cluster {
     controller_memo: Memo<u64, ControllerMemo>,
     /// The scenario's interchangeable nodes.
     pub symmetry: Symmetry,
-    /// A drain run's observation that a pod is gone waits until no other component has
-    /// anything to do at that instant ([`drain::gone_deferrable`], where that is exact; off,
-    /// it interleaves with every other step of the instant).
-    pub deferred_gone: bool,
 }
 
 impl std::ops::Deref for Cluster {
@@ -214,10 +210,9 @@ impl Cluster {
             start: State::default(),
             controller_memo: Memo::default(),
             symmetry: Symmetry::default(),
-            deferred_gone: false,
         };
         m.symmetry = Symmetry::of(&m.scenario);
-        m.deferred_gone = drain::gone_deferrable(&m.scenario);
+        m.ctx.deferred_gone = drain::gone_deferrable(&m.scenario);
         m.start = m.empty_state();
         if m.scenario.cluster.start == Start::Settled {
             m.start = m.settle(m.start.clone());
@@ -520,10 +515,10 @@ impl Cluster {
         out.extend(schedule.into_iter().map(Action::Scheduler));
         kubelet::actions(ctx, state, out);
         proxy::urgent_actions(state, out);
-        drain::actions(ctx, state, out, self.deferred_gone);
+        drain::actions(ctx, state, out, ctx.deferred_gone);
         // Deferred, a drain's observations that pods are gone wait until nothing else is
         // enabled at this instant, and come one at a time (`drain::gone_deferrable`).
-        if self.deferred_gone && out.len() == start {
+        if ctx.deferred_gone && out.len() == start {
             out.extend(drain::first_gone(state).map(Action::Drain));
         }
     }

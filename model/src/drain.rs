@@ -15,9 +15,10 @@
 //! time can move (it is urgent). Offered as soon as it is due, it interleaves with every
 //! other step of that instant, and each of those steps makes two states: the run still
 //! waiting, and the run that has seen it. Where [`gone_deferrable`] holds, the model
-//! ([`crate::Cluster::deferred_gone`]) offers it only once no other component has anything
+//! ([`Context::deferred_gone`]) offers it only once no other component has anything
 //! to do at that instant (before the clock's step), and only the first one due
-//! ([`first_gone`]); faults and client requests stay enabled all along.
+//! ([`first_gone`]); faults and client requests stay enabled all along. Its footprint
+//! (`crate::footprint`) is then the clock's: it reads and writes everything.
 //!
 //! **Why it is exact.** Let `s ~ t` when the two states are equal but for (i) which of the
 //! runs' entries of pods already gone are still listed (with the stage `Ended` exactly when

@@ -257,7 +257,7 @@ pub fn check_with(
     }
     let start = Instant::now();
     let mut m = Cluster::new(scenario.clone(), Vec::new());
-    m.deferred_gone &= opts.deferred_gone;
+    m.ctx.deferred_gone &= opts.deferred_gone;
     let m = m;
     // The probes of each property, by index into `probes`.
     let mut probes: Vec<Probe<'_, State, Action>> = Vec::new();
@@ -535,7 +535,7 @@ pub fn check_with(
                 ))
             )
     });
-    if m.deferred_gone && decided && not_shown {
+    if m.ctx.deferred_gone && decided && not_shown {
         let whole = CheckOptions {
             deferred_gone: false,
             budget: opts.budget.map(|b| b.saturating_sub(start.elapsed())),

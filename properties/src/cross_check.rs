@@ -71,7 +71,7 @@ pub fn stateright_with(
     deferred_gone: bool,
 ) -> StaterightRun {
     let mut m = model(scenario, defs, true);
-    m.deferred_gone &= deferred_gone;
+    m.ctx.deferred_gone &= deferred_gone;
     let checker = m.checker().threads(threads.max(1)).spawn_bfs().join();
     let verdicts = defs
         .iter()
