@@ -36,12 +36,13 @@
 //!   property, a step property and the premise of a `leads_to` have the same value on
 //!   `~`-related states and steps, except that "drained" comes when the last `Gone` is
 //!   taken.
-//! - A path of the whole model maps to a path of the deferred one of the same length
-//!   ending in a `~`-related state: move each `Gone` later, past the steps of its instant
-//!   that follow it, to just before the clock's step (or to the end of the path), and order
-//!   the `Gone`s of one instant as [`first_gone`] does. A `Gone` commutes with every other
-//!   step up to `~` (it writes only the run's list, which nothing else reads but the uid a
-//!   creation takes), so the moved path is a path, and it has the same steps. Each path of
+//! - A path of the whole model maps to a path of the deferred one, no longer, ending in a
+//!   `~`-related state: move each `Gone` later, past the steps of its instant that follow
+//!   it, to just before the clock's step, order the `Gone`s of one instant as [`first_gone`]
+//!   does, and leave out those with no clock step after them (the state they lead to is
+//!   `~`-related to the one without them). A `Gone` commutes with every other step up to `~`
+//!   (it writes only the run's list, which nothing else reads but the uid a creation takes,
+//!   renamed from there on), so the moved path is a path of the deferred model. Each path of
 //!   the deferred model is one of the whole model. So a state satisfying a property of the
 //!   first kind is reachable in `n` steps in one model iff a `~`-related one is in the
 //!   other: `always`, `sometimes` and step verdicts and the shortest trace lengths are the
