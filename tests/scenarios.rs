@@ -147,16 +147,19 @@ const PINNED: &[(&str, usize)] = &[
     ("node-shutdown-critical", 70),
     // Both pods on node-1: the drain's second eviction waits (429, 5 s retries) until the
     // first one's replacement is Ready on node-2 and the disruption controller counts it; the
-    // controller's syncs, the kubelets' steps and the retries interleave.
-    ("drain-respects-budget", 5297),
+    // controller's syncs, the kubelets' steps and the retries interleave. 5297 before the
+    // drain's observation that a pod is gone waited for the end of its instant
+    // (model/src/drain.rs), as in the three below.
+    ("drain-respects-budget", 4491),
     // The drain, the cordon-and-list step, then 429 and the 5 s wait, forever.
     ("drain-budget-never-met", 4),
     // The delete of web-1 and its replacement's start on node-2 interleave.
-    ("drain-disable-eviction", 315),
+    ("drain-disable-eviction", 268),
     // Readiness probes on the database, its 30 s outage and the drain at any moment, with the
     // disruption controller's syncs in between (19248 at 1.26: before 1.27 the unready pod's
-    // eviction is refused, and the deleted pods get no terminal phase).
-    ("drain-unhealthy-always-allow", 29564),
+    // eviction is refused, and the deleted pods get no terminal phase; 29564 before the drain's
+    // observation that a pod is gone waited for the end of its instant).
+    ("drain-unhealthy-always-allow", 27542),
     // The rollouts, from a settled start on one node: the rollout restart may come at any
     // moment of the settled cycle (probes ticking), then the Deployment controller, the
     // ReplicaSet controller, the kubelet, the EndpointSlice controller, the kube-proxy and
@@ -167,11 +170,13 @@ const PINNED: &[(&str, usize)] = &[
     ("recreate", 238279),
     // Both Job pods on node-1 (node-2 is fuller): the drain evicts them one by one.
     // 79887 before the kubelet held a terminal phase back until the containers stop
-    // (mergePodStatus): each pod's terminal phase waits for the pod worker's kill.
-    ("job-drained", 61786),
+    // (mergePodStatus): each pod's terminal phase waits for the pod worker's kill; 61786
+    // before the drain's observation that a pod is gone waited for the end of its instant.
+    ("job-drained", 14298),
     // 75552 before the kubelet held a terminal phase back until the containers stop
-    // (mergePodStatus): each pod's terminal phase waits for the pod worker's kill.
-    ("job-drained-ignored", 59373),
+    // (mergePodStatus): each pod's terminal phase waits for the pod worker's kill; 59373
+    // before the drain's observation that a pod is gone waited for the end of its instant.
+    ("job-drained-ignored", 13509),
     // The pull that never happens, retried every 10 s until the event counts saturate.
     ("image-never-pull", 21),
     // The pull that fails although the image is on both nodes: image-pull-backoff's cycle.

@@ -212,6 +212,7 @@ impl Cluster {
             symmetry: Symmetry::default(),
         };
         m.symmetry = Symmetry::of(&m.scenario);
+        m.ctx.deferred_gone = drain::gone_deferrable(&m.scenario);
         m.start = m.empty_state();
         if m.scenario.cluster.start == Start::Settled {
             m.start = m.settle(m.start.clone());
@@ -473,6 +474,7 @@ impl Cluster {
     /// created and fail in zero model time would pile up without bound.
     pub fn urgent_actions(&self, state: &State, out: &mut Vec<Action>) {
         let ctx = &self.ctx;
+        let start = out.len();
         let mut schedule = smallvec::SmallVec::<[scheduler::Action; 4]>::new();
         let mut node_actions = smallvec::SmallVec::<[(NodeId, controllers::Action); 4]>::new();
         let first = self.read_controller_memo(state, |m| match m.gc_victim {
@@ -513,7 +515,12 @@ impl Cluster {
         out.extend(schedule.into_iter().map(Action::Scheduler));
         kubelet::actions(ctx, state, out);
         proxy::urgent_actions(state, out);
-        drain::actions(ctx, state, out);
+        drain::actions(ctx, state, out, ctx.deferred_gone);
+        // Deferred, a drain's observations that pods are gone wait until nothing else is
+        // enabled at this instant, and come one at a time (`drain::gone_deferrable`).
+        if ctx.deferred_gone && out.len() == start {
+            out.extend(drain::first_gone(state).map(Action::Drain));
+        }
     }
 
     /// The controllers' enabled actions ([`controllers::actions`]), kept by the API's

@@ -60,6 +60,10 @@ pub struct Context {
     /// Per node: it carries `node.kubernetes.io/exclude-disruption` and is left out of the
     /// zone states (`isNodeExcludedFromDisruptionChecks`).
     pub disruption_excluded: Vec<bool>,
+    /// A drain run's observation that a pod is gone waits until no other component has
+    /// anything to do at that instant, and comes one at a time (`drain::gone_deferrable`,
+    /// where that is exact; set by the cluster). Off, each is offered as soon as it is due.
+    pub deferred_gone: bool,
 }
 
 /// A cache of a pure function of parts of the state, by their content hashes (64-bit, as the
@@ -500,6 +504,7 @@ impl Context {
             node_labels,
             node_zone,
             disruption_excluded,
+            deferred_gone: false,
             min_ready,
             claims,
             pod_claims,

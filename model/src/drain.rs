@@ -7,11 +7,62 @@
 //! infinite) is not modelled.
 //!
 //! Sources: `docs/sources.md#kubectl-drain`.
+//!
+//! # The observation that a pod is gone, deferred
+//!
+//! `Gone` changes nothing but the run's own list (and its stage, once the list is empty),
+//! and it is enabled from the step that removes the pod until it is taken, which is before
+//! time can move (it is urgent). Offered as soon as it is due, it interleaves with every
+//! other step of that instant, and each of those steps makes two states: the run still
+//! waiting, and the run that has seen it. Where [`gone_deferrable`] holds, the model
+//! ([`Context::deferred_gone`]) offers it only once no other component has anything
+//! to do at that instant (before the clock's step), and only the first one due
+//! ([`first_gone`]); faults and client requests stay enabled all along. Its footprint
+//! (`crate::footprint`) is then the clock's: it reads and writes everything.
+//!
+//! **Why it is exact.** Let `s ~ t` when the two states are equal but for (i) which of the
+//! runs' entries of pods already gone are still listed (with the stage `Ended` exactly when
+//! the list is empty), and (ii) the uids that pods created since took (a bijection). Then:
+//! - Nothing but the drain steps and the uid a creation takes reads an entry of a pod that
+//!   is gone: an eviction is sent only for a pod still to be requested, and the entries of
+//!   gone pods keep their uid from being taken again (`waitForDelete` compares uids). The
+//!   uid a creation takes is read only by equality elsewhere, provided no scale-down tie is
+//!   broken by the higher uid ([`gone_deferrable`]'s proviso; PodGC's oldest-first order is
+//!   the place in the API's list, where a pod goes last whatever its uid). So `~` relates
+//!   states in which the same steps but the `Gone`s are enabled, each leading to `~`-related
+//!   states, and the same clock step once no `Gone` is due.
+//! - Every property reads a run only through whether it has started and whether it has
+//!   ended with its node drained (the stage), and reads uids by equality: a safety
+//!   property, a step property and the premise of a `leads_to` have the same value on
+//!   `~`-related states and steps, except that "drained" comes when the last `Gone` is
+//!   taken.
+//! - A path of the whole model maps to a path of the deferred one, no longer, ending in a
+//!   `~`-related state: move each `Gone` later, past the steps of its instant that follow
+//!   it, to just before the clock's step, order the `Gone`s of one instant as [`first_gone`]
+//!   does, and leave out those with no clock step after them (the state they lead to is
+//!   `~`-related to the one without them). A `Gone` commutes with every other step up to `~`
+//!   (it writes only the run's list, which nothing else reads but the uid a creation takes,
+//!   renamed from there on), so the moved path is a path of the deferred model. Each path of
+//!   the deferred model is one of the whole model. So a state satisfying a property of the
+//!   first kind is reachable in `n` steps in one model iff a `~`-related one is in the
+//!   other: `always`, `sometimes` and step verdicts and the shortest trace lengths are the
+//!   same. The time of each state is the same (a `Gone` takes none and stays in its
+//!   instant), so the times of `within` are too; "drained" is reached at the same instant.
+//! - Fairness: a cycle of the whole model takes no `Gone` (a run's list only shrinks, and
+//!   a gone uid is not taken again while it is listed), and a fair one has none due (the
+//!   drain run would be enabled all along and never taken), so it is a fair cycle of the
+//!   deferred model too: a `leads_to` that holds deferred holds. The converse needs more
+//!   (deferred, the run is enabled only at the end of an instant, so a cycle within one
+//!   instant could be fair there and not in the whole model): a `leads_to` or `within` that
+//!   the deferred model does not show to hold is judged again without the deferral
+//!   (`podcheck_properties::check`), as the symmetry reduction does.
+//!
+//! Off (`CheckOptions::deferred_gone`), each `Gone` is offered as soon as it is due.
 
 use crate::apiserver::{self, EvictionResult};
 use crate::context::Context;
 use crate::state::*;
-use podcheck_input::spec::{Fault, Workload};
+use podcheck_input::spec::{Fault, Scenario, Workload};
 
 /// `EvictErrorRetryDelay`: drain waits 5 s after a 429 before it evicts the pod again.
 pub const EVICT_ERROR_RETRY_DELAY: Secs = 5;
@@ -83,8 +134,9 @@ pub fn listed(s: &State, n: NodeId) -> impl Iterator<Item = &Pod> {
         .filter(move |p| p.node == Some(n) && p.mirror_of.is_none())
 }
 
-/// Enabled drain steps.
-pub fn actions<A: From<Action>>(_m: &Context, s: &State, out: &mut Vec<A>) {
+/// Enabled drain steps; with `deferred`, without the observations that a pod is gone
+/// ([`first_gone`] offers those).
+pub fn actions<A: From<Action>>(_m: &Context, s: &State, out: &mut Vec<A>, deferred: bool) {
     for d in &s.env.drains {
         let fault = d.fault;
         match d.stage {
@@ -95,7 +147,7 @@ pub fn actions<A: From<Action>>(_m: &Context, s: &State, out: &mut Vec<A>) {
                         DrainStep::Request { wait: 0 } => {
                             out.push(Action::Evict { fault, uid: p.uid }.into())
                         }
-                        DrainStep::Deleting if s.pod(p.uid).is_none() => {
+                        DrainStep::Deleting if !deferred && s.pod(p.uid).is_none() => {
                             out.push(Action::Gone { fault, uid: p.uid }.into())
                         }
                         _ => {}
@@ -190,6 +242,40 @@ pub fn apply(m: &Context, s: &mut State, a: Action) -> Option<()> {
             Some(())
         }
     }
+}
+
+/// The first observation due that a pod is gone, in the order of the runs and of their lists:
+/// where [`gone_deferrable`], the only one offered, once nothing else is enabled.
+pub fn first_gone(s: &State) -> Option<Action> {
+    s.env
+        .drains
+        .iter()
+        .filter(|d| d.stage == DrainStage::Evicting)
+        .find_map(|d| {
+            d.pods
+                .iter()
+                .find(|p| p.step == DrainStep::Deleting && s.pod(p.uid).is_none())
+                .map(|p| Action::Gone {
+                    fault: d.fault,
+                    uid: p.uid,
+                })
+        })
+}
+
+/// Whether the drain runs' observations that a pod is gone can wait until nothing else is
+/// enabled at their instant, one at a time (see the module doc): the scenario has a drain,
+/// and nothing in it reads the value of a uid, only its equality with another one. The
+/// ReplicaSet's scale-down ties, broken by the higher uid, are reached only by a `scale` or
+/// a `rolloutRestart`.
+pub fn gone_deferrable(scenario: &Scenario) -> bool {
+    scenario
+        .faults
+        .iter()
+        .any(|f| matches!(f, Fault::Drain { .. }))
+        && !scenario
+            .faults
+            .iter()
+            .any(|f| matches!(f, Fault::Scale { .. } | Fault::RolloutRestart { .. }))
 }
 
 fn end_if_done(d: &mut DrainRun) {

@@ -341,6 +341,11 @@ pub fn footprint(m: &Context, s: &State, a: &Action) -> Footprint {
             writes: Parts::new(),
         },
         Action::Fault(f) => fault(m, s, f),
+        // Deferred, the observation that a pod is gone is enabled only when no component
+        // step is (`crate::drain`), as the clock is.
+        Action::Drain(crate::drain::Action::Gone { .. }) if m.deferred_gone => {
+            Footprint::everything()
+        }
         Action::Drain(_) => drain_step(m, s),
         // The clock is enabled when no component step is, and moves every timer.
         Action::Tick(_) => Footprint::everything(),

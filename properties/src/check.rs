@@ -95,6 +95,11 @@ pub struct CheckOptions {
     /// [`podcheck_model::footprint`]). The graph, the counts, the verdicts and the traces are
     /// the same either way; off, every successor is made.
     pub diamonds: bool,
+    /// Let a drain run's observations that pods are gone wait until nothing else is
+    /// enabled at their instant, where that is exact ([`podcheck_model::drain`]): fewer
+    /// states, the same verdicts, trace lengths and times. A `leads_to` or `within` that
+    /// does not hold so is judged again without it. Off, each is offered as soon as due.
+    pub deferred_gone: bool,
 }
 
 impl Default for CheckOptions {
@@ -111,6 +116,7 @@ impl Default for CheckOptions {
             position: None,
             worst_case: false,
             diamonds: true,
+            deferred_gone: true,
         }
     }
 }
@@ -250,7 +256,9 @@ pub fn check_with(
         }
     }
     let start = Instant::now();
-    let m = Cluster::new(scenario.clone(), Vec::new());
+    let mut m = Cluster::new(scenario.clone(), Vec::new());
+    m.ctx.deferred_gone &= opts.deferred_gone;
+    let m = m;
     // The probes of each property, by index into `probes`.
     let mut probes: Vec<Probe<'_, State, Action>> = Vec::new();
     let mut slots: Vec<(usize, usize)> = Vec::new();
@@ -514,6 +522,27 @@ pub fn check_with(
             ));
         }
     }
+    // Deferred, a drain's "gone" observations show a `leads_to` or `within` to hold, never
+    // that it fails (podcheck_model::drain): anything else is judged without the deferral.
+    let decided = graph.is_complete() && progress.stopped().is_none();
+    let not_shown = live.iter().zip(&timed).any(|(l, t)| {
+        matches!(l, Some(LeadsTo::Violated(_)))
+            || matches!(
+                t,
+                Some((
+                    Worst::Never(_) | Worst::Loop { .. } | Worst::Bounded { over: Some(_), .. },
+                    _
+                ))
+            )
+    });
+    if m.ctx.deferred_gone && decided && not_shown {
+        let whole = CheckOptions {
+            deferred_gone: false,
+            budget: opts.budget.map(|b| b.saturating_sub(start.elapsed())),
+            ..opts.clone()
+        };
+        return check_with(scenario, defs, &whole);
+    }
     let graph_seconds = graph_start.elapsed().as_secs_f64();
 
     // The traces phase: every trace and lasso replayed through the model.
@@ -640,7 +669,8 @@ pub fn check_with(
     let stopped = progress.stops().first().copied();
     let complete = graph.is_complete() && stopped.is_none();
     if opts.cross_check && complete {
-        let theirs = crate::cross_check::stateright(scenario, defs, opts.threads);
+        let theirs =
+            crate::cross_check::stateright_with(scenario, defs, opts.threads, opts.deferred_gone);
         crate::cross_check::compare(graph.state_count(), &properties, &theirs)
             .map_err(|e| format!("{}: cross-check with Stateright failed: {e}", scenario.name))?;
     }

@@ -60,7 +60,18 @@ pub struct StaterightRun {
 /// Runs Stateright's BFS with `threads` threads on the scenario's model carrying the `always`
 /// and `sometimes` properties of `defs`, plus a sentinel that keeps it going to the end.
 pub fn stateright(scenario: &Scenario, defs: &[PropertyDef], threads: usize) -> StaterightRun {
-    let m = model(scenario, defs, true);
+    stateright_with(scenario, defs, threads, true)
+}
+
+/// [`stateright`], with `deferred_gone` as [`crate::CheckOptions::deferred_gone`].
+pub fn stateright_with(
+    scenario: &Scenario,
+    defs: &[PropertyDef],
+    threads: usize,
+    deferred_gone: bool,
+) -> StaterightRun {
+    let mut m = model(scenario, defs, true);
+    m.ctx.deferred_gone &= deferred_gone;
     let checker = m.checker().threads(threads.max(1)).spawn_bfs().join();
     let verdicts = defs
         .iter()
