@@ -100,6 +100,8 @@ type Keys<T> = smallvec::SmallVec<[T; 8]>;
 pub struct Symmetry {
     classes: Vec<Vec<NodeId>>,
     pod_workloads: Vec<u8>,
+    /// The classes of interchangeable kube-proxies ([`interchangeable_proxies`]).
+    proxy_classes: Vec<Vec<NodeId>>,
 }
 
 impl Symmetry {
@@ -131,15 +133,47 @@ impl Symmetry {
             }
         }
         classes.retain(|c| c.len() > 1);
+        let pod_workloads = interchangeable_pods(scenario);
+        let proxy_classes = if pod_workloads.is_empty() {
+            interchangeable_proxies(scenario)
+        } else {
+            Vec::new()
+        };
         Symmetry {
             classes,
-            pod_workloads: interchangeable_pods(scenario),
+            pod_workloads,
+            proxy_classes,
         }
     }
 
-    /// No node is interchangeable with another, and no pod either.
+    /// No node is interchangeable with another, no pod and no kube-proxy either.
     pub fn is_trivial(&self) -> bool {
-        self.classes.is_empty() && self.pod_workloads.is_empty()
+        self.classes.is_empty() && self.pod_workloads.is_empty() && self.proxy_classes.is_empty()
+    }
+
+    /// The same symmetry without the interchangeable kube-proxies: a proxy moves only with
+    /// its node (the reduction switched off, `CheckOptions::proxy_symmetry`).
+    pub fn without_proxies(&self) -> Self {
+        Symmetry {
+            classes: self.classes.clone(),
+            pod_workloads: self.pod_workloads.clone(),
+            proxy_classes: Vec::new(),
+        }
+    }
+
+    /// The classes of interchangeable kube-proxies, each sorted (by their nodes).
+    pub fn proxy_classes(&self) -> &[Vec<NodeId>] {
+        &self.proxy_classes
+    }
+
+    /// The class of node `n`'s kube-proxy and how many proxies it has: its class of
+    /// interchangeable proxies, else its node's class of interchangeable nodes, else itself.
+    pub fn proxy_class(&self, n: NodeId) -> (NodeId, usize) {
+        self.proxy_classes
+            .iter()
+            .chain(&self.classes)
+            .find(|c| c.contains(&n))
+            .map_or((n, 1), |c| (c[0], c.len()))
     }
 
     /// The Deployments (by workload index) whose pods are interchangeable.
@@ -152,6 +186,7 @@ impl Symmetry {
         Symmetry {
             classes: self.classes.clone(),
             pod_workloads: Vec::new(),
+            proxy_classes: self.proxy_classes.clone(),
         }
     }
 
@@ -178,9 +213,43 @@ impl Symmetry {
     /// with its interchangeable nodes in the order of their keys (`s` itself when they are
     /// in that order, or when no node is interchangeable). The pods keep their identities.
     pub fn canonical(&self, s: State) -> State {
-        match self.moved_nodes(&s) {
+        let mut t = match self.moved_nodes(&s) {
             Some(t) => t,
             None => s,
+        };
+        self.sort_proxies(&mut t);
+        t
+    }
+
+    /// Within each class of interchangeable kube-proxies, the proxies (their routes, pending
+    /// update and history variable) in ascending order of what they hold, each group of nodes
+    /// that agree on what a proxy reads of its node (cut off, powered off) apart; the nodes
+    /// stay where they are. Leaves `s` as it is, shared parts and all, when they are in that
+    /// order already.
+    fn sort_proxies(&self, s: &mut State) {
+        for class in &self.proxy_classes {
+            let flags = |n: &NodeId| {
+                let node = &s.nodes[n.index()];
+                (node.partitioned, node.powered_off)
+            };
+            let mut groups: Keys<(bool, bool)> = class.iter().map(flags).collect();
+            groups.sort_unstable();
+            groups.dedup();
+            for g in groups {
+                let slots: Keys<NodeId> = class.iter().filter(|n| flags(n) == g).copied().collect();
+                let sorted = slots.windows(2).all(|w| {
+                    proxy_order(&s.proxies[w[0].index()]) <= proxy_order(&s.proxies[w[1].index()])
+                });
+                if sorted {
+                    continue;
+                }
+                let mut held: Vec<Proxy> =
+                    slots.iter().map(|n| s.proxies[n.index()].clone()).collect();
+                held.sort_by(|a, b| proxy_order(a).cmp(&proxy_order(b)));
+                for (n, p) in slots.iter().zip(held) {
+                    s.proxies[n.index()] = p;
+                }
+            }
         }
     }
 
@@ -207,7 +276,15 @@ impl Symmetry {
         for class in &self.classes {
             let mut keyed: Keys<(u64, NodeId)> = class
                 .iter()
-                .map(|&i| (node_key(s, i, !self.pod_workloads.is_empty()), i))
+                .map(|&i| {
+                    let key = node_key(
+                        s,
+                        i,
+                        !self.pod_workloads.is_empty(),
+                        !self.proxy_classes.is_empty(),
+                    );
+                    (key, i)
+                })
                 .collect();
             keyed.sort();
             for (slot, (_, old)) in class.iter().zip(&keyed) {
@@ -223,8 +300,10 @@ impl Symmetry {
 /// node: its runtime record, its Node object, its kube-proxy's pending update and the
 /// routes' pods, and the pods bound to it. Where the pods are interchangeable
 /// (`pods_renumbered`), it does not depend on their identities either: the runtime record
-/// is read by [`node_content_key`], the pods by what they hold.
-fn node_key(s: &State, i: NodeId, pods_renumbered: bool) -> u64 {
+/// is read by [`node_content_key`], the pods by what they hold. Where the kube-proxies are
+/// interchangeable apart from their nodes (`proxies_apart`), it leaves the node's own proxy
+/// out: the proxies are put in order on their own ([`Symmetry::canonical`]).
+fn node_key(s: &State, i: NodeId, pods_renumbered: bool, proxies_apart: bool) -> u64 {
     let hasher = ahash::RandomState::with_seeds(7, 11, 13, 17);
     // A pod, by what tells pods apart without naming its node: its uid (or, where the pods'
     // uids are renumbered afterwards, not the uid but what the pod holds), its status and
@@ -264,10 +343,16 @@ fn node_key(s: &State, i: NodeId, pods_renumbered: bool) -> u64 {
         .iter()
         .flat_map(|p| p.routes.iter().filter(|r| r.1 == i))
         .map(|r| hasher.hash_one(who(r.0))));
-    let own_routes = bag(&mut s.proxies[i.index()]
+    let own = &s.proxies[i.index()];
+    let own_routes = bag(&mut own
         .routes
         .iter()
+        .filter(|_| !proxies_apart)
         .map(|r| hasher.hash_one(who(r.0))));
+    let (own_lag, own_served) = match proxies_apart {
+        true => (None, false),
+        false => (own.lag_left, own.served),
+    };
     // The attach/detach controller's attachments and failing attaches to the node.
     let attached = bag(&mut s
         .api
@@ -290,8 +375,8 @@ fn node_key(s: &State, i: NodeId, pods_renumbered: bool) -> u64 {
             s.nodes[i.index()].content_hash()
         },
         &s.api.nodes[i.index()],
-        s.proxies[i.index()].lag_left,
-        s.proxies[i.index()].served,
+        own_lag,
+        own_served,
         own_routes,
         bound,
         endpoints,
@@ -404,6 +489,12 @@ impl Symmetry {
             }
             s
         };
+        // Interchangeable kube-proxies (only where no pod is renumbered): in their order.
+        let canon = |s: State| {
+            let mut s = canon(s);
+            self.sort_proxies(&mut s);
+            s
+        };
         let b = &canon(b.clone());
         if self.classes.is_empty() {
             return canon(a.clone()) == *b;
@@ -436,6 +527,68 @@ impl Symmetry {
                 i += 1;
             }
         }
+    }
+}
+
+/// The order in which [`Symmetry::canonical`] puts interchangeable kube-proxies: by what
+/// each holds.
+fn proxy_order(p: &Proxy) -> (&[(u16, NodeId)], Option<Secs>, bool) {
+    (&p.routes[..], p.lag_left, p.served)
+}
+
+/// The kube-proxies of `scenario` that are interchangeable apart from their nodes: where
+/// its Service is one the proxies route (not headless) and no pod is renumbered, those of
+/// every node that no fault cuts off or powers off by name (`partition`, `powerOff`,
+/// `nodeShutdown`). One class, or none when it has fewer than two.
+///
+/// **Why it is exact.** A kube-proxy reads its node only through the node's `partitioned`
+/// flag (a proxy cut off sees no update, its lag does not run) and `powered_off` (no client
+/// reaches it); a client request names the proxy it goes through (`via`), and is judged on
+/// that proxy's routes and on the runtime of the route's node, not on `via`'s node. Nothing
+/// else of the model reads which node a proxy is on: the API server's fresh uids read every
+/// proxy's routes alike, the EndpointSlice reaches every proxy alike. The nodes of the class
+/// always agree on both flags: only the named faults set them node by node, and a
+/// control-plane partition cuts every node off at once, for good. So let σ permute the
+/// proxies of the class (routes, pending update, history variable), leaving the nodes, the
+/// pods and every route's node where they are: `s → t` by an action `a` exactly when
+/// `σ(s) → σ(t)` by `σ(a)`, which is `a` with a proxy's sync or a request's `via` moved by
+/// σ. The catalogue's properties read the proxies only as "some proxy" or "every proxy",
+/// each with its own node's flags, or the proxy a request names: the same on `s` and
+/// `σ(s)`, and on a step and its image. σ and the node permutations generate one group of
+/// automorphisms, and the representative ([`Symmetry::canonical`]) orders the nodes by
+/// what they hold without their proxies, then each group of proxies of nodes that agree on
+/// both flags (all of the class, as argued, but checked) by what they hold: a member of the
+/// state's orbit, one per class up to ties, which cost reduction and never exactness. What
+/// the node symmetry's argument says of verdicts, shortest traces and fairness then holds
+/// as it is: the kube-proxies of the class form one class of actors
+/// ([`Symmetry::proxy_class`]). Not where pods are renumbered: a pod's class key names the
+/// proxies that route to it by index, and replay would have to try every σ.
+pub fn interchangeable_proxies(scenario: &Scenario) -> Vec<Vec<NodeId>> {
+    if !scenario.service.as_ref().is_some_and(|svc| !svc.headless) {
+        return Vec::new();
+    }
+    let cut_off: Vec<&str> = scenario
+        .faults
+        .iter()
+        .filter_map(|f| match f {
+            Fault::Partition { node, .. }
+            | Fault::PowerOff { node }
+            | Fault::NodeShutdown { node } => Some(node.as_str()),
+            _ => None,
+        })
+        .collect();
+    let class: Vec<NodeId> = scenario
+        .cluster
+        .nodes
+        .iter()
+        .enumerate()
+        .filter(|(_, n)| !cut_off.contains(&n.name.as_str()))
+        .map(|(i, _)| NodeId::new(i))
+        .collect();
+    if class.len() > 1 {
+        vec![class]
+    } else {
+        Vec::new()
     }
 }
 

@@ -95,6 +95,11 @@ pub struct CheckOptions {
     /// [`podcheck_model::footprint`]). The graph, the counts, the verdicts and the traces are
     /// the same either way; off, every successor is made.
     pub diamonds: bool,
+    /// With `reduction`, also take the kube-proxies of the nodes that no fault cuts off as
+    /// interchangeable apart from their nodes ([`podcheck_model::symmetry::interchangeable_proxies`]):
+    /// the verdicts and trace lengths are the same either way; off, a proxy moves only with
+    /// its node.
+    pub proxy_symmetry: bool,
 }
 
 impl Default for CheckOptions {
@@ -111,6 +116,7 @@ impl Default for CheckOptions {
             position: None,
             worst_case: false,
             diamonds: true,
+            proxy_symmetry: true,
         }
     }
 }
@@ -250,7 +256,11 @@ pub fn check_with(
         }
     }
     let start = Instant::now();
-    let m = Cluster::new(scenario.clone(), Vec::new());
+    let mut m = Cluster::new(scenario.clone(), Vec::new());
+    if !opts.proxy_symmetry {
+        m.symmetry = m.symmetry.without_proxies();
+    }
+    let m = m;
     // The probes of each property, by index into `probes`.
     let mut probes: Vec<Probe<'_, State, Action>> = Vec::new();
     let mut slots: Vec<(usize, usize)> = Vec::new();
@@ -692,6 +702,13 @@ pub fn check_with(
                         "pods of {}",
                         scenario.workloads[*w as usize].name()
                     )]
+                }))
+                .chain(m.symmetry.proxy_classes().iter().map(|c| {
+                    let nodes: Vec<&str> = c
+                        .iter()
+                        .map(|n| scenario.cluster.nodes[n.index()].name.as_str())
+                        .collect();
+                    vec![format!("kube-proxies of {}", nodes.join(", "))]
                 }))
                 .collect()
         } else {

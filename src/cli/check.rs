@@ -51,6 +51,7 @@ pub fn run(a: CheckArgs) -> Result<ExitCode, BadInput> {
         position: None,
         worst_case,
         diamonds: !no_diamonds,
+        proxy_symmetry: true,
     };
     sim.reject_out_over_input(file.as_deref(), &filename)?;
     // SARIF locates findings in the manifests: with -f only. Its scenarios report nothing on
