@@ -200,3 +200,41 @@ fn states_with_one_class_key_are_one_class_and_one_class_has_one_key() {
         assert!(merged > 0, "{name}: no two states shared a key");
     }
 }
+
+#[test]
+fn interchangeable_kube_proxies_swapped_are_one_class() {
+    // node-1 is cut off by name; the kube-proxies of node-2 and node-3 are interchangeable
+    // apart from their nodes, node-1's is not.
+    let (m, all) = states("statefulset-partition-clusterip", 3, 2, 12);
+    let sym = &m.symmetry;
+    assert_eq!(sym.proxy_classes().len(), 1);
+    assert_eq!(sym.proxy_classes()[0].len(), 2);
+    let (a, b) = (
+        sym.proxy_classes()[0][0].index(),
+        sym.proxy_classes()[0][1].index(),
+    );
+    let mut differ = 0;
+    let mut told_apart = 0;
+    for s in &all {
+        if s.proxies[a] == s.proxies[b] {
+            continue;
+        }
+        differ += 1;
+        let mut t = s.clone();
+        t.proxies.swap(a, b);
+        assert_eq!(
+            sym.representative(s),
+            sym.representative(&t),
+            "swapped proxies, two representatives"
+        );
+        assert!(sym.same_class(s, &t) && sym.same_class(&t, s));
+        // The cut-off node's proxy is not interchangeable with the others.
+        let mut u = s.clone();
+        u.proxies.swap(0, a);
+        if u.proxies[0] != s.proxies[0] && !sym.same_class(s, &u) {
+            told_apart += 1;
+        }
+    }
+    assert!(differ > 0, "no state had two interchangeable proxies apart");
+    assert!(told_apart > 0, "node-1's proxy was never told apart");
+}
