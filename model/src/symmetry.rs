@@ -102,6 +102,8 @@ pub struct Symmetry {
     pod_workloads: Vec<u8>,
     /// The classes of interchangeable kube-proxies ([`interchangeable_proxies`]).
     proxy_classes: Vec<Vec<NodeId>>,
+    /// The faults that cut a node's kube-proxy off by name ([`cutting_faults`]).
+    cutters: Vec<Cutter>,
 }
 
 impl Symmetry {
@@ -133,16 +135,11 @@ impl Symmetry {
             }
         }
         classes.retain(|c| c.len() > 1);
-        let pod_workloads = interchangeable_pods(scenario);
-        let proxy_classes = if pod_workloads.is_empty() {
-            interchangeable_proxies(scenario)
-        } else {
-            Vec::new()
-        };
         Symmetry {
             classes,
-            pod_workloads,
-            proxy_classes,
+            pod_workloads: interchangeable_pods(scenario),
+            proxy_classes: interchangeable_proxies(scenario),
+            cutters: cutting_faults(scenario),
         }
     }
 
@@ -158,6 +155,7 @@ impl Symmetry {
             classes: self.classes.clone(),
             pod_workloads: self.pod_workloads.clone(),
             proxy_classes: Vec::new(),
+            cutters: Vec::new(),
         }
     }
 
@@ -187,6 +185,7 @@ impl Symmetry {
             classes: self.classes.clone(),
             pod_workloads: Vec::new(),
             proxy_classes: self.proxy_classes.clone(),
+            cutters: self.cutters.clone(),
         }
     }
 
@@ -222,33 +221,129 @@ impl Symmetry {
     }
 
     /// Within each class of interchangeable kube-proxies, the proxies (their routes, pending
-    /// update and history variable) in ascending order of what they hold, each group of nodes
-    /// that agree on what a proxy reads of its node (cut off, powered off) apart; the nodes
-    /// stay where they are. Leaves `s` as it is, shared parts and all, when they are in that
-    /// order already.
+    /// update and history variable) in ascending order of what they hold ([`proxy_order`]),
+    /// each group of nodes with the same future for a proxy apart ([`Symmetry::proxy_group`]);
+    /// the nodes stay where they are. Leaves `s` as it is, shared parts and all, when they
+    /// are in that order already.
     fn sort_proxies(&self, s: &mut State) {
+        let renumbered = !self.pod_workloads.is_empty();
+        for slots in self.proxy_groups(s) {
+            let sorted = slots.windows(2).all(|w| {
+                let (a, b) = (&s.proxies[w[0].index()], &s.proxies[w[1].index()]);
+                proxy_order(s, a, renumbered) <= proxy_order(s, b, renumbered)
+            });
+            if sorted {
+                continue;
+            }
+            let mut held: Vec<(ProxyOrder<'_>, usize)> = slots
+                .iter()
+                .map(|n| (proxy_order(s, &s.proxies[n.index()], renumbered), n.index()))
+                .collect();
+            held.sort();
+            let moved: Vec<Proxy> = held.iter().map(|&(_, i)| s.proxies[i].clone()).collect();
+            for (n, p) in slots.iter().zip(moved) {
+                s.proxies[n.index()] = p;
+            }
+        }
+    }
+
+    /// The groups of interchangeable kube-proxies in `s` (each of two or more, each sorted):
+    /// within a class, the proxies of the nodes with the same [`Symmetry::proxy_group`].
+    fn proxy_groups(&self, s: &State) -> Vec<Keys<NodeId>> {
+        let mut out = Vec::new();
         for class in &self.proxy_classes {
-            let flags = |n: &NodeId| {
-                let node = &s.nodes[n.index()];
-                (node.partitioned, node.powered_off)
+            let mut keyed: Keys<((bool, bool, bool, u32), NodeId)> =
+                class.iter().map(|&n| (self.proxy_group(s, n), n)).collect();
+            keyed.sort_unstable();
+            for run in keyed.chunk_by(|a, b| a.0 == b.0) {
+                if run.len() > 1 {
+                    out.push(run.iter().map(|k| k.1).collect());
+                }
+            }
+        }
+        out
+    }
+
+    /// What node `n`'s kube-proxy has ahead of it in `s`, which the proxies of one group
+    /// share: its node cut off, powered off, shutting down, and the faults still to come that
+    /// cut it off by name or heal its cut ([`cutting_faults`]) as a mask of their indices.
+    fn proxy_group(&self, s: &State, n: NodeId) -> (bool, bool, bool, u32) {
+        let node = &s.nodes[n.index()];
+        let mut pending = 0u32;
+        for c in self.cutters.iter().filter(|c| c.node == n) {
+            let bit = 1u32 << c.fault;
+            let fired = s.env.fired & bit != 0;
+            let healed = s.env.healed & bit != 0;
+            if !fired || (c.heals && !healed) {
+                pending |= bit;
+            }
+        }
+        (
+            node.partitioned,
+            node.powered_off,
+            node.shutdown.is_some(),
+            pending,
+        )
+    }
+
+    /// Whether `b` is `a` with the kube-proxies of each group moved within it and the pods
+    /// renumbered (where they are interchangeable); `b_canon` is `b` with its proxies in
+    /// order and then its pods' canonical form. The proxies of `a` are put in order by what
+    /// they hold but their pods' identities ([`proxy_order`]); those that tie on that are
+    /// tried in every order (a renumbering cannot tell them apart, a move can).
+    fn same_up_to_proxies(&self, a: &State, b_canon: &State) -> bool {
+        let canon = |mut s: State| {
+            if !self.pod_workloads.is_empty() {
+                canon_pods(&mut s, &self.pod_workloads);
+            }
+            s
+        };
+        let mut x = a.clone();
+        self.sort_proxies(&mut x);
+        if self.pod_workloads.is_empty() || self.proxy_classes.is_empty() {
+            return canon(x) == *b_canon;
+        }
+        // The runs of proxies that tie but for their pods' identities.
+        let mut ties: Vec<Keys<NodeId>> = Vec::new();
+        for slots in self.proxy_groups(&x) {
+            let key = |n: &NodeId| {
+                let (h, lag, served, _) = proxy_order(&x, &x.proxies[n.index()], true);
+                (h, lag, served)
             };
-            let mut groups: Keys<(bool, bool)> = class.iter().map(flags).collect();
-            groups.sort_unstable();
-            groups.dedup();
-            for g in groups {
-                let slots: Keys<NodeId> = class.iter().filter(|n| flags(n) == g).copied().collect();
-                let sorted = slots.windows(2).all(|w| {
-                    proxy_order(&s.proxies[w[0].index()]) <= proxy_order(&s.proxies[w[1].index()])
-                });
-                if sorted {
-                    continue;
+            for run in slots.chunk_by(|a, b| key(a) == key(b)) {
+                let all_same = run
+                    .iter()
+                    .all(|n| x.proxies[n.index()] == x.proxies[run[0].index()]);
+                if run.len() > 1 && !all_same {
+                    ties.push(run.iter().copied().collect());
                 }
-                let mut held: Vec<Proxy> =
-                    slots.iter().map(|n| s.proxies[n.index()].clone()).collect();
-                held.sort_by(|a, b| proxy_order(a).cmp(&proxy_order(b)));
-                for (n, p) in slots.iter().zip(held) {
-                    s.proxies[n.index()] = p;
+            }
+        }
+        let per_tie: Vec<Vec<Vec<NodeId>>> = ties.iter().map(|t| permutations(t)).collect();
+        let mut choice = vec![0usize; per_tie.len()];
+        loop {
+            let mut y = x.clone();
+            for ((tie, perms), k) in ties.iter().zip(&per_tie).zip(&choice) {
+                for (slot, from) in tie.iter().zip(&perms[*k]) {
+                    if slot != from {
+                        y.proxies[slot.index()] = x.proxies[from.index()].clone();
+                    }
                 }
+            }
+            if canon(y) == *b_canon {
+                return true;
+            }
+            let mut i = 0;
+            loop {
+                if i == choice.len() {
+                    return false;
+                }
+                choice[i] += 1;
+                if choice[i] < per_tie[i].len() {
+                    break;
+                }
+                choice[i] = 0;
+                i += 1;
             }
         }
     }
@@ -483,21 +578,16 @@ impl Symmetry {
         // Interchangeable pods: their canonical form is one per class of pod permutations
         // (up to a collision of the 64-bit content keys, which could only make this answer
         // "no" wrongly, and the replay then fails loudly).
-        let canon = |mut s: State| {
-            if !self.pod_workloads.is_empty() {
-                canon_pods(&mut s, &self.pod_workloads);
-            }
-            s
-        };
-        // Interchangeable kube-proxies (only where no pod is renumbered): in their order.
-        let canon = |s: State| {
-            let mut s = canon(s);
-            self.sort_proxies(&mut s);
-            s
-        };
-        let b = &canon(b.clone());
+        // Interchangeable kube-proxies: `b`'s in their order, `a`'s tried in every order
+        // that can match ([`Symmetry::same_up_to_proxies`]).
+        let mut b = b.clone();
+        self.sort_proxies(&mut b);
+        if !self.pod_workloads.is_empty() {
+            canon_pods(&mut b, &self.pod_workloads);
+        }
+        let b = &b;
         if self.classes.is_empty() {
-            return canon(a.clone()) == *b;
+            return self.same_up_to_proxies(a, b);
         }
         // Every permutation of each class, combined over the classes.
         let per_class: Vec<Vec<Vec<NodeId>>> =
@@ -510,7 +600,7 @@ impl Symmetry {
                     perm[old.index()] = *new;
                 }
             }
-            if canon(permute(a, &perm)) == *b {
+            if self.same_up_to_proxies(&permute(a, &perm), b) {
                 return true;
             }
             // Next combination.
@@ -530,61 +620,106 @@ impl Symmetry {
     }
 }
 
-/// The order in which [`Symmetry::canonical`] puts interchangeable kube-proxies: by what
-/// each holds.
-fn proxy_order(p: &Proxy) -> (&[(u16, NodeId)], Option<Secs>, bool) {
-    (&p.routes[..], p.lag_left, p.served)
+/// How [`Symmetry::canonical`] orders interchangeable kube-proxies: by what each holds, its
+/// routes first as a hash that reads their pods only by what the pods hold where pods are
+/// renumbered (`renumbered`: their identities are not yet canonical), then as they are.
+type ProxyOrder<'a> = (u64, Option<Secs>, bool, &'a [(u16, NodeId)]);
+
+fn proxy_order<'a>(s: &State, p: &'a Proxy, renumbered: bool) -> ProxyOrder<'a> {
+    let hasher = ahash::RandomState::with_seeds(7, 11, 13, 17);
+    let routes = if renumbered {
+        // A multiset: the count and the wrapping sum of the routes' hashes.
+        let (n, sum) = p
+            .routes
+            .iter()
+            .fold((0u64, 0u64), |(n, sum), &(uid, node)| {
+                let who = s.pod(uid).map_or(0, |q| {
+                    hasher.hash_one((q.workload, q.status.content_hash(), q.deletion))
+                });
+                (n + 1, sum.wrapping_add(hasher.hash_one((who, node))))
+            });
+        hasher.hash_one((n, sum))
+    } else {
+        0
+    };
+    (routes, p.lag_left, p.served, &p.routes[..])
 }
 
-/// The kube-proxies of `scenario` that are interchangeable apart from their nodes: where
-/// its Service is one the proxies route (not headless) and no pod is renumbered, those of
-/// every node that no fault cuts off or powers off by name (`partition`, `powerOff`,
-/// `nodeShutdown`). One class, or none when it has fewer than two.
+/// A fault that cuts node `node`'s kube-proxy off by name: the scenario's fault `fault`,
+/// a partition (`heals`: one that may heal), a power-off or a node shutdown.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Cutter {
+    node: NodeId,
+    fault: u8,
+    heals: bool,
+}
+
+/// The faults of `scenario` that cut a node's kube-proxy off by name ([`Cutter`]).
+fn cutting_faults(scenario: &Scenario) -> Vec<Cutter> {
+    let index = |name: &str| {
+        scenario
+            .cluster
+            .nodes
+            .iter()
+            .position(|n| n.name == name)
+            .map(NodeId::new)
+    };
+    scenario
+        .faults
+        .iter()
+        .enumerate()
+        .filter_map(|(i, f)| {
+            let (node, heals) = match f {
+                Fault::Partition { node, heals } => (node, *heals),
+                Fault::PowerOff { node } | Fault::NodeShutdown { node } => (node, false),
+                _ => return None,
+            };
+            Some(Cutter {
+                node: index(node)?,
+                fault: i as u8,
+                heals,
+            })
+        })
+        .collect()
+}
+
+/// The kube-proxies of `scenario` that are interchangeable apart from their nodes: where its
+/// Service is one the proxies route (not headless), those of every node, in one class (none
+/// with fewer than two nodes). In a state, the proxies of a class are moved only within a
+/// group of nodes that have the same future for a proxy ([`Symmetry::proxy_group`]): their
+/// nodes cut off or not, powered off or not, shutting down or not, and the same faults still
+/// to come that cut them off by name (a partition, a power-off, a node shutdown) or heal such
+/// a cut. A node whose partition has healed is then in the group of the nodes no fault names.
 ///
 /// **Why it is exact.** A kube-proxy reads its node only through the node's `partitioned`
 /// flag (a proxy cut off sees no update, its lag does not run) and `powered_off` (no client
 /// reaches it); a client request names the proxy it goes through (`via`), and is judged on
 /// that proxy's routes and on the runtime of the route's node, not on `via`'s node. Nothing
 /// else of the model reads which node a proxy is on: the API server's fresh uids read every
-/// proxy's routes alike, the EndpointSlice reaches every proxy alike. The nodes of the class
-/// always agree on both flags: only the named faults set them node by node, and a
-/// control-plane partition cuts every node off at once, for good. So let σ permute the
-/// proxies of the class (routes, pending update, history variable), leaving the nodes, the
-/// pods and every route's node where they are: `s → t` by an action `a` exactly when
-/// `σ(s) → σ(t)` by `σ(a)`, which is `a` with a proxy's sync or a request's `via` moved by
-/// σ. The catalogue's properties read the proxies only as "some proxy" or "every proxy",
-/// each with its own node's flags, or the proxy a request names: the same on `s` and
-/// `σ(s)`, and on a step and its image. σ and the node permutations generate one group of
-/// automorphisms, and the representative ([`Symmetry::canonical`]) orders the nodes by
-/// what they hold without their proxies, then each group of proxies of nodes that agree on
-/// both flags (all of the class, as argued, but checked) by what they hold: a member of the
-/// state's orbit, one per class up to ties, which cost reduction and never exactness. What
-/// the node symmetry's argument says of verdicts, shortest traces and fairness then holds
-/// as it is: the kube-proxies of the class form one class of actors
-/// ([`Symmetry::proxy_class`]). Not where pods are renumbered: a pod's class key names the
-/// proxies that route to it by index, and replay would have to try every σ.
+/// proxy's routes alike, the EndpointSlice reaches every proxy alike. Those flags change
+/// only by the faults that name the node (and a shutdown's end, which powers it off), and by
+/// a control-plane partition, which cuts every node off at once, for good. So let σ permute
+/// the proxies (routes, pending update, history variable) within a group of a state `s`,
+/// leaving the nodes, the pods and every route's node where they are: the nodes of the group
+/// agree on the flags now and have the same faults ahead, so `s → t` by an action `a`
+/// exactly when `σ(s) → σ(t)` by `σ(a)`, which is `a` with a proxy's sync or a request's
+/// `via` moved by σ, and `t`'s groups are `s`'s or finer (a fault that fires splits its node
+/// off; a heal joins its node to the others only in `t`). The catalogue's properties read
+/// the proxies only as "some proxy" or "every proxy", each with its own node's flags, or the
+/// proxy a request names: the same on `s` and `σ(s)`, and on a step and its image. So `≈`
+/// (equal up to such moves, node permutations and pod renumberings) is a bisimulation that
+/// keeps the properties, and the argument of the node symmetry for verdicts and shortest
+/// traces holds as it is. The representative ([`Symmetry::canonical`]) orders the nodes by
+/// what they hold without their own proxies, then the proxies of each group by what they
+/// hold ([`proxy_order`]): a member of the state's class, one per class up to ties, which
+/// cost reduction and never exactness. Fairness: σ maps a kube-proxy to one of the class,
+/// which [`Symmetry::proxy_class`] makes one class of actors (a class bigger than the moves
+/// needs makes the quotient's test of a `leads_to` weaker, never wrong).
 pub fn interchangeable_proxies(scenario: &Scenario) -> Vec<Vec<NodeId>> {
     if !scenario.service.as_ref().is_some_and(|svc| !svc.headless) {
         return Vec::new();
     }
-    let cut_off: Vec<&str> = scenario
-        .faults
-        .iter()
-        .filter_map(|f| match f {
-            Fault::Partition { node, .. }
-            | Fault::PowerOff { node }
-            | Fault::NodeShutdown { node } => Some(node.as_str()),
-            _ => None,
-        })
-        .collect();
-    let class: Vec<NodeId> = scenario
-        .cluster
-        .nodes
-        .iter()
-        .enumerate()
-        .filter(|(_, n)| !cut_off.contains(&n.name.as_str()))
-        .map(|(i, _)| NodeId::new(i))
-        .collect();
+    let class: Vec<NodeId> = (0..scenario.cluster.nodes.len()).map(NodeId::new).collect();
     if class.len() > 1 {
         vec![class]
     } else {
