@@ -716,7 +716,7 @@ fn cutting_faults(scenario: &Scenario) -> Vec<Cutter> {
 /// which [`Symmetry::proxy_class`] makes one class of actors (a class bigger than the moves
 /// needs makes the quotient's test of a `leads_to` weaker, never wrong).
 pub fn interchangeable_proxies(scenario: &Scenario) -> Vec<Vec<NodeId>> {
-    if !scenario.service.as_ref().is_some_and(|svc| !svc.headless) {
+    if scenario.service.as_ref().is_none_or(|svc| svc.headless) {
         return Vec::new();
     }
     let class: Vec<NodeId> = (0..scenario.cluster.nodes.len()).map(NodeId::new).collect();
