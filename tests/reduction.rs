@@ -242,7 +242,9 @@ fn the_pod_quotient_has_one_state_per_class_of_the_whole_graph() {
     ] {
         let mut s = catalogue::find(name).unwrap();
         s.resize(Some(2), Some(2)).unwrap();
-        let m = Cluster::new(s.clone(), Vec::new());
+        // The pods alone: without the interchangeable kube-proxies.
+        let mut m = Cluster::new(s.clone(), Vec::new());
+        m.symmetry = m.symmetry.without_proxies();
         assert!(
             m.symmetry.classes().is_empty(),
             "{name}: nodes are interchangeable"
@@ -267,7 +269,15 @@ fn the_pod_quotient_has_one_state_per_class_of_the_whole_graph() {
                 }
             }
         }
-        let on = run(&s, true, 1);
+        let on = check::check(
+            &s,
+            &CheckOptions {
+                max_states: Some(BOUND),
+                proxy_symmetry: false,
+                ..CheckOptions::default()
+            },
+        )
+        .expect("a built-in scenario checks");
         assert!(on.complete, "{name}");
         assert!(
             classes.len() < seen.len(),
@@ -325,4 +335,64 @@ fn pod_symmetry_under_a_drain_keeps_every_verdict_and_trace_length() {
         reduced.iter().any(|n| n.starts_with("web.yaml")),
         "the two replicas' drain was not reduced: {reduced:?}"
     );
+}
+
+/// The interchangeable kube-proxies (`symmetry::interchangeable_proxies`) change no verdict
+/// and no trace length: every built-in scenario with a Service the proxies route, at sizes
+/// where two proxies or more are interchangeable, checked with the node symmetry alone and
+/// with the proxies apart from their nodes as well.
+#[test]
+fn proxy_symmetry_keeps_every_built_in_verdict_and_trace_length() {
+    use podcheck_model::symmetry::interchangeable_proxies;
+    let run = |s: &podcheck_model::Scenario, proxies: bool| {
+        let opts = CheckOptions {
+            max_states: Some(BOUND),
+            proxy_symmetry: proxies,
+            ..CheckOptions::default()
+        };
+        check::check(s, &opts).expect("a built-in scenario checks")
+    };
+    let mut reduced = Vec::new();
+    let mut compared = 0;
+    for base in catalogue::builtin() {
+        for (nodes, replicas) in [(None, None), (Some(3), None), (Some(3), Some(2))] {
+            let mut s = base.clone();
+            if s.resize(nodes, replicas).is_err() || interchangeable_proxies(&s).is_empty() {
+                continue;
+            }
+            let name = format!("{} at {nodes:?} x {replicas:?}", s.name);
+            let off = run(&s, false);
+            if !off.complete {
+                continue;
+            }
+            let on = run(&s, true);
+            assert!(on.complete, "{name}: the reduced run is incomplete");
+            assert!(
+                !off.symmetry
+                    .iter()
+                    .any(|c| c[0].starts_with("kube-proxies")),
+                "{name}: the proxies were reduced with the switch off"
+            );
+            assert_eq!(on.properties.len(), off.properties.len(), "{name}");
+            for (a, b) in on.properties.iter().zip(&off.properties) {
+                assert_eq!(a.def.name, b.def.name, "{name}");
+                assert_eq!(a.verdict, b.verdict, "{name}: {}", a.def.name);
+                assert_eq!(
+                    a.trace_steps(),
+                    b.trace_steps(),
+                    "{name}: trace length of {}",
+                    a.def.name
+                );
+            }
+            assert!(on.unique_states <= off.unique_states, "{name}");
+            compared += 1;
+            if on.unique_states < off.unique_states {
+                reduced.push(name);
+            }
+        }
+    }
+    // Not vacuous: several scenarios compared, and some of them smaller.
+    assert!(compared >= 3, "only {compared} scenarios compared");
+    assert!(reduced.len() >= 2, "only {reduced:?} were reduced");
+    eprintln!("{compared} compared; reduced: {reduced:?}");
 }

@@ -25,12 +25,14 @@ const PINNED: &[(&str, usize)] = &[
     ("image-pull-backoff", 45),
     ("crash-loop", 125),
     ("oom-killed", 99),
-    ("dependency-outage", 238),
+    // Up to interchangeable kube-proxies (238 with the node and pod symmetries alone).
+    ("dependency-outage", 220),
     // 1430 before each kube-proxy kept whether it has routed to the Service (the history
     // variable `Proxy::served`): the deadlock can come before the first route or after it.
     // 1358 since a deadlocked program's probes time out: each readiness and liveness run
     // against it is in flight for timeoutSeconds (1 s) before it counts as a Failure.
-    ("deadlock", 1358),
+    // Up to interchangeable kube-proxies (1358 with the node and pod symmetries alone).
+    ("deadlock", 1339),
     // 525721 while a refused request was a flag in the state (`env.refused`, which also
     // stopped further requests): the refusal is now judged on the request step itself, and a
     // request changes no state. 296241 before `Proxy::served`: the delete can come before
@@ -42,13 +44,15 @@ const PINNED: &[(&str, usize)] = &[
     // and the replacement goes where its peer is not.
     ("termination-race", 43719),
     // Up to interchangeable pods of web (their uids and name suffixes renumbered by content,
-    // model/src/symmetry.rs); 18336 unique states without the reduction. 18169 (71913)
-    // before the scheduler spread the replicas.
+    // model/src/symmetry.rs) and interchangeable kube-proxies; 18336 unique states without
+    // the reductions. 18169 (71913) before the scheduler spread the replicas.
     ("termination-race-prestop", 9169),
-    ("prestop-single-replica", 406),
+    // Up to interchangeable kube-proxies (406 with the node and pod symmetries alone).
+    ("prestop-single-replica", 361),
     // Up to interchangeable pods of web (their uids and name suffixes renumbered by content,
-    // model/src/symmetry.rs); 2157 unique states without the reduction. 2156 before the
-    // scheduler spread the replicas: on two nodes the two pods are no longer interchangeable.
+    // model/src/symmetry.rs) and kube-proxies; 2157 unique states without the reductions.
+    // 2156 before the scheduler spread the replicas: on two nodes the two pods are no
+    // longer interchangeable.
     ("force-delete-prestop", 2157),
     // 411 before kube-proxy fell back to terminating endpoints (1.26): the proxies now keep
     // routing to the deleted pod, which ignores SIGTERM, until its replacement is Ready.
@@ -67,7 +71,8 @@ const PINNED: &[(&str, usize)] = &[
     // updates interleave with the partition's steps.
     // Up to interchangeable pods of web (their uids and name suffixes renumbered by content,
     // model/src/symmetry.rs); 9223 unique states without the reduction.
-    ("deployment-partition-traffic", 8086),
+    // Up to interchangeable kube-proxies (8086 with the node and pod symmetries alone).
+    ("deployment-partition-traffic", 6588),
     // statefulset-partition-volume is statefulset-partition with the ReadWriteOnce claim
     // data-db-0, and the three below have it too (22, 43, 58 without): the attach/detach
     // controller's attach, Multi-Attach report and detach are steps of their own, interleaved
@@ -76,7 +81,8 @@ const PINNED: &[(&str, usize)] = &[
     // no kube-proxy routes it (1586 and 3651 while it was a ClusterIP Service, which
     // statefulset-partition-clusterip keeps: the proxies' syncs within their lag are branches).
     ("statefulset-partition", 490),
-    ("statefulset-partition-clusterip", 1586),
+    // Up to interchangeable kube-proxies (1586 with the node and pod symmetries alone).
+    ("statefulset-partition-clusterip", 1262),
     ("statefulset-partition-volume", 1132),
     ("statefulset-force-delete", 26),
     ("statefulset-node-deleted", 51),

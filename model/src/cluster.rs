@@ -569,8 +569,9 @@ impl Cluster {
     }
 
     /// The class of an actor under [`Cluster::symmetry`] and how many actors it has: the
-    /// kubelets (and the kube-proxies) of interchangeable nodes form one class; every other
-    /// actor is a class of its own.
+    /// kubelets of interchangeable nodes form one class, the kube-proxies of interchangeable
+    /// proxies (or else of interchangeable nodes) one class; every other actor is a class of
+    /// its own.
     pub fn symmetry_class(&self, actor: Actor) -> (Actor, usize) {
         let of = |n: NodeId| {
             self.symmetry
@@ -585,7 +586,7 @@ impl Cluster {
                 (Actor::Kubelet(first), len)
             }
             Actor::KubeProxy(n) => {
-                let (first, len) = of(n);
+                let (first, len) = self.symmetry.proxy_class(n);
                 (Actor::KubeProxy(first), len)
             }
             other => (other, 1),

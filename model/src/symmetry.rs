@@ -104,6 +104,10 @@ type Keys<T> = smallvec::SmallVec<[T; 8]>;
 pub struct Symmetry {
     classes: Vec<Vec<NodeId>>,
     pod_workloads: Vec<u8>,
+    /// The classes of interchangeable kube-proxies ([`interchangeable_proxies`]).
+    proxy_classes: Vec<Vec<NodeId>>,
+    /// The faults that cut a node's kube-proxy off by name ([`cutting_faults`]).
+    cutters: Vec<Cutter>,
 }
 
 impl Symmetry {
@@ -138,12 +142,40 @@ impl Symmetry {
         Symmetry {
             classes,
             pod_workloads: interchangeable_pods(scenario),
+            proxy_classes: interchangeable_proxies(scenario),
+            cutters: cutting_faults(scenario),
         }
     }
 
-    /// No node is interchangeable with another, and no pod either.
+    /// No node is interchangeable with another, no pod and no kube-proxy either.
     pub fn is_trivial(&self) -> bool {
-        self.classes.is_empty() && self.pod_workloads.is_empty()
+        self.classes.is_empty() && self.pod_workloads.is_empty() && self.proxy_classes.is_empty()
+    }
+
+    /// The same symmetry without the interchangeable kube-proxies: a proxy moves only with
+    /// its node (the reduction switched off, `CheckOptions::proxy_symmetry`).
+    pub fn without_proxies(&self) -> Self {
+        Symmetry {
+            classes: self.classes.clone(),
+            pod_workloads: self.pod_workloads.clone(),
+            proxy_classes: Vec::new(),
+            cutters: Vec::new(),
+        }
+    }
+
+    /// The classes of interchangeable kube-proxies, each sorted (by their nodes).
+    pub fn proxy_classes(&self) -> &[Vec<NodeId>] {
+        &self.proxy_classes
+    }
+
+    /// The class of node `n`'s kube-proxy and how many proxies it has: its class of
+    /// interchangeable proxies, else its node's class of interchangeable nodes, else itself.
+    pub fn proxy_class(&self, n: NodeId) -> (NodeId, usize) {
+        self.proxy_classes
+            .iter()
+            .chain(&self.classes)
+            .find(|c| c.contains(&n))
+            .map_or((n, 1), |c| (c[0], c.len()))
     }
 
     /// The Deployments (by workload index) whose pods are interchangeable.
@@ -156,6 +188,8 @@ impl Symmetry {
         Symmetry {
             classes: self.classes.clone(),
             pod_workloads: Vec::new(),
+            proxy_classes: self.proxy_classes.clone(),
+            cutters: self.cutters.clone(),
         }
     }
 
@@ -182,9 +216,139 @@ impl Symmetry {
     /// with its interchangeable nodes in the order of their keys (`s` itself when they are
     /// in that order, or when no node is interchangeable). The pods keep their identities.
     pub fn canonical(&self, s: State) -> State {
-        match self.moved_nodes(&s) {
+        let mut t = match self.moved_nodes(&s) {
             Some(t) => t,
             None => s,
+        };
+        self.sort_proxies(&mut t);
+        t
+    }
+
+    /// Within each class of interchangeable kube-proxies, the proxies (their routes, pending
+    /// update and history variable) in ascending order of what they hold ([`proxy_order`]),
+    /// each group of nodes with the same future for a proxy apart ([`Symmetry::proxy_group`]);
+    /// the nodes stay where they are. Leaves `s` as it is, shared parts and all, when they
+    /// are in that order already.
+    fn sort_proxies(&self, s: &mut State) {
+        let renumbered = !self.pod_workloads.is_empty();
+        for slots in self.proxy_groups(s) {
+            let sorted = slots.windows(2).all(|w| {
+                let (a, b) = (&s.proxies[w[0].index()], &s.proxies[w[1].index()]);
+                proxy_order(s, a, renumbered) <= proxy_order(s, b, renumbered)
+            });
+            if sorted {
+                continue;
+            }
+            let mut held: Vec<(ProxyOrder<'_>, usize)> = slots
+                .iter()
+                .map(|n| (proxy_order(s, &s.proxies[n.index()], renumbered), n.index()))
+                .collect();
+            held.sort();
+            let moved: Vec<Proxy> = held.iter().map(|&(_, i)| s.proxies[i].clone()).collect();
+            for (n, p) in slots.iter().zip(moved) {
+                s.proxies[n.index()] = p;
+            }
+        }
+    }
+
+    /// The groups of interchangeable kube-proxies in `s` (each of two or more, each sorted):
+    /// within a class, the proxies of the nodes with the same [`Symmetry::proxy_group`].
+    fn proxy_groups(&self, s: &State) -> Vec<Keys<NodeId>> {
+        let mut out = Vec::new();
+        for class in &self.proxy_classes {
+            let mut keyed: Keys<((bool, bool, bool, u32), NodeId)> =
+                class.iter().map(|&n| (self.proxy_group(s, n), n)).collect();
+            keyed.sort_unstable();
+            for run in keyed.chunk_by(|a, b| a.0 == b.0) {
+                if run.len() > 1 {
+                    out.push(run.iter().map(|k| k.1).collect());
+                }
+            }
+        }
+        out
+    }
+
+    /// What node `n`'s kube-proxy has ahead of it in `s`, which the proxies of one group
+    /// share: its node cut off, powered off, shutting down, and the faults still to come that
+    /// cut it off by name or heal its cut ([`cutting_faults`]) as a mask of their indices.
+    fn proxy_group(&self, s: &State, n: NodeId) -> (bool, bool, bool, u32) {
+        let node = &s.nodes[n.index()];
+        let mut pending = 0u32;
+        for c in self.cutters.iter().filter(|c| c.node == n) {
+            let bit = 1u32 << c.fault;
+            let fired = s.env.fired & bit != 0;
+            let healed = s.env.healed & bit != 0;
+            if !fired || (c.heals && !healed) {
+                pending |= bit;
+            }
+        }
+        (
+            node.partitioned,
+            node.powered_off,
+            node.shutdown.is_some(),
+            pending,
+        )
+    }
+
+    /// Whether `b` is `a` with the kube-proxies of each group moved within it and the pods
+    /// renumbered (where they are interchangeable); `b_canon` is `b` with its proxies in
+    /// order and then its pods' canonical form. The proxies of `a` are put in order by what
+    /// they hold but their pods' identities ([`proxy_order`]); those that tie on that are
+    /// tried in every order (a renumbering cannot tell them apart, a move can).
+    fn same_up_to_proxies(&self, a: &State, b_canon: &State) -> bool {
+        let canon = |mut s: State| {
+            if !self.pod_workloads.is_empty() {
+                canon_pods(&mut s, &self.pod_workloads);
+            }
+            s
+        };
+        let mut x = a.clone();
+        self.sort_proxies(&mut x);
+        if self.pod_workloads.is_empty() || self.proxy_classes.is_empty() {
+            return canon(x) == *b_canon;
+        }
+        // The runs of proxies that tie but for their pods' identities.
+        let mut ties: Vec<Keys<NodeId>> = Vec::new();
+        for slots in self.proxy_groups(&x) {
+            let key = |n: &NodeId| {
+                let (h, lag, served, _) = proxy_order(&x, &x.proxies[n.index()], true);
+                (h, lag, served)
+            };
+            for run in slots.chunk_by(|a, b| key(a) == key(b)) {
+                let all_same = run
+                    .iter()
+                    .all(|n| x.proxies[n.index()] == x.proxies[run[0].index()]);
+                if run.len() > 1 && !all_same {
+                    ties.push(run.iter().copied().collect());
+                }
+            }
+        }
+        let per_tie: Vec<Vec<Vec<NodeId>>> = ties.iter().map(|t| permutations(t)).collect();
+        let mut choice = vec![0usize; per_tie.len()];
+        loop {
+            let mut y = x.clone();
+            for ((tie, perms), k) in ties.iter().zip(&per_tie).zip(&choice) {
+                for (slot, from) in tie.iter().zip(&perms[*k]) {
+                    if slot != from {
+                        y.proxies[slot.index()] = x.proxies[from.index()].clone();
+                    }
+                }
+            }
+            if canon(y) == *b_canon {
+                return true;
+            }
+            let mut i = 0;
+            loop {
+                if i == choice.len() {
+                    return false;
+                }
+                choice[i] += 1;
+                if choice[i] < per_tie[i].len() {
+                    break;
+                }
+                choice[i] = 0;
+                i += 1;
+            }
         }
     }
 
@@ -211,7 +375,15 @@ impl Symmetry {
         for class in &self.classes {
             let mut keyed: Keys<(u64, NodeId)> = class
                 .iter()
-                .map(|&i| (node_key(s, i, !self.pod_workloads.is_empty()), i))
+                .map(|&i| {
+                    let key = node_key(
+                        s,
+                        i,
+                        !self.pod_workloads.is_empty(),
+                        !self.proxy_classes.is_empty(),
+                    );
+                    (key, i)
+                })
                 .collect();
             keyed.sort();
             for (slot, (_, old)) in class.iter().zip(&keyed) {
@@ -227,8 +399,10 @@ impl Symmetry {
 /// node: its runtime record, its Node object, its kube-proxy's pending update and the
 /// routes' pods, and the pods bound to it. Where the pods are interchangeable
 /// (`pods_renumbered`), it does not depend on their identities either: the runtime record
-/// is read by [`node_content_key`], the pods by what they hold.
-fn node_key(s: &State, i: NodeId, pods_renumbered: bool) -> u64 {
+/// is read by [`node_content_key`], the pods by what they hold. Where the kube-proxies are
+/// interchangeable apart from their nodes (`proxies_apart`), it leaves the node's own proxy
+/// out: the proxies are put in order on their own ([`Symmetry::canonical`]).
+fn node_key(s: &State, i: NodeId, pods_renumbered: bool, proxies_apart: bool) -> u64 {
     let hasher = ahash::RandomState::with_seeds(7, 11, 13, 17);
     // A pod, by what tells pods apart without naming its node: its uid (or, where the pods'
     // uids are renumbered afterwards, not the uid but what the pod holds), its status and
@@ -268,10 +442,16 @@ fn node_key(s: &State, i: NodeId, pods_renumbered: bool) -> u64 {
         .iter()
         .flat_map(|p| p.routes.iter().filter(|r| r.1 == i))
         .map(|r| hasher.hash_one(who(r.0))));
-    let own_routes = bag(&mut s.proxies[i.index()]
+    let own = &s.proxies[i.index()];
+    let own_routes = bag(&mut own
         .routes
         .iter()
+        .filter(|_| !proxies_apart)
         .map(|r| hasher.hash_one(who(r.0))));
+    let (own_lag, own_served) = match proxies_apart {
+        true => (None, false),
+        false => (own.lag_left, own.served),
+    };
     // The attach/detach controller's attachments and failing attaches to the node.
     let attached = bag(&mut s
         .api
@@ -294,8 +474,8 @@ fn node_key(s: &State, i: NodeId, pods_renumbered: bool) -> u64 {
             s.nodes[i.index()].content_hash()
         },
         &s.api.nodes[i.index()],
-        s.proxies[i.index()].lag_left,
-        s.proxies[i.index()].served,
+        own_lag,
+        own_served,
         own_routes,
         bound,
         endpoints,
@@ -402,15 +582,16 @@ impl Symmetry {
         // Interchangeable pods: their canonical form is one per class of pod permutations
         // (up to a collision of the 64-bit content keys, which could only make this answer
         // "no" wrongly, and the replay then fails loudly).
-        let canon = |mut s: State| {
-            if !self.pod_workloads.is_empty() {
-                canon_pods(&mut s, &self.pod_workloads);
-            }
-            s
-        };
-        let b = &canon(b.clone());
+        // Interchangeable kube-proxies: `b`'s in their order, `a`'s tried in every order
+        // that can match ([`Symmetry::same_up_to_proxies`]).
+        let mut b = b.clone();
+        self.sort_proxies(&mut b);
+        if !self.pod_workloads.is_empty() {
+            canon_pods(&mut b, &self.pod_workloads);
+        }
+        let b = &b;
         if self.classes.is_empty() {
-            return canon(a.clone()) == *b;
+            return self.same_up_to_proxies(a, b);
         }
         // Every permutation of each class, combined over the classes.
         let per_class: Vec<Vec<Vec<NodeId>>> =
@@ -423,7 +604,7 @@ impl Symmetry {
                     perm[old.index()] = *new;
                 }
             }
-            if canon(permute(a, &perm)) == *b {
+            if self.same_up_to_proxies(&permute(a, &perm), b) {
                 return true;
             }
             // Next combination.
@@ -440,6 +621,113 @@ impl Symmetry {
                 i += 1;
             }
         }
+    }
+}
+
+/// How [`Symmetry::canonical`] orders interchangeable kube-proxies: by what each holds, its
+/// routes first as a hash that reads their pods only by what the pods hold where pods are
+/// renumbered (`renumbered`: their identities are not yet canonical), then as they are.
+type ProxyOrder<'a> = (u64, Option<Secs>, bool, &'a [(u16, NodeId)]);
+
+fn proxy_order<'a>(s: &State, p: &'a Proxy, renumbered: bool) -> ProxyOrder<'a> {
+    let hasher = ahash::RandomState::with_seeds(7, 11, 13, 17);
+    let routes = if renumbered {
+        // A multiset: the count and the wrapping sum of the routes' hashes.
+        let (n, sum) = p
+            .routes
+            .iter()
+            .fold((0u64, 0u64), |(n, sum), &(uid, node)| {
+                let who = s.pod(uid).map_or(0, |q| {
+                    hasher.hash_one((q.workload, q.status.content_hash(), q.deletion))
+                });
+                (n + 1, sum.wrapping_add(hasher.hash_one((who, node))))
+            });
+        hasher.hash_one((n, sum))
+    } else {
+        0
+    };
+    (routes, p.lag_left, p.served, &p.routes[..])
+}
+
+/// A fault that cuts node `node`'s kube-proxy off by name: the scenario's fault `fault`,
+/// a partition (`heals`: one that may heal), a power-off or a node shutdown.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Cutter {
+    node: NodeId,
+    fault: u8,
+    heals: bool,
+}
+
+/// The faults of `scenario` that cut a node's kube-proxy off by name ([`Cutter`]).
+fn cutting_faults(scenario: &Scenario) -> Vec<Cutter> {
+    let index = |name: &str| {
+        scenario
+            .cluster
+            .nodes
+            .iter()
+            .position(|n| n.name == name)
+            .map(NodeId::new)
+    };
+    scenario
+        .faults
+        .iter()
+        .enumerate()
+        .filter_map(|(i, f)| {
+            let (node, heals) = match f {
+                Fault::Partition { node, heals } => (node, *heals),
+                Fault::PowerOff { node } | Fault::NodeShutdown { node } => (node, false),
+                _ => return None,
+            };
+            Some(Cutter {
+                node: index(node)?,
+                fault: i as u8,
+                heals,
+            })
+        })
+        .collect()
+}
+
+/// The kube-proxies of `scenario` that are interchangeable apart from their nodes: where its
+/// Service is one the proxies route (not headless), those of every node, in one class (none
+/// with fewer than two nodes). In a state, the proxies of a class are moved only within a
+/// group of nodes that have the same future for a proxy ([`Symmetry::proxy_group`]): their
+/// nodes cut off or not, powered off or not, shutting down or not, and the same faults still
+/// to come that cut them off by name (a partition, a power-off, a node shutdown) or heal such
+/// a cut. A node whose partition has healed is then in the group of the nodes no fault names.
+///
+/// **Why it is exact.** A kube-proxy reads its node only through the node's `partitioned`
+/// flag (a proxy cut off sees no update, its lag does not run) and `powered_off` (no client
+/// reaches it); a client request names the proxy it goes through (`via`), and is judged on
+/// that proxy's routes and on the runtime of the route's node, not on `via`'s node. Nothing
+/// else of the model reads which node a proxy is on: the API server's fresh uids read every
+/// proxy's routes alike, the EndpointSlice reaches every proxy alike. Those flags change
+/// only by the faults that name the node (and a shutdown's end, which powers it off), and by
+/// a control-plane partition, which cuts every node off at once, for good. So let σ permute
+/// the proxies (routes, pending update, history variable) within a group of a state `s`,
+/// leaving the nodes, the pods and every route's node where they are: the nodes of the group
+/// agree on the flags now and have the same faults ahead, so `s → t` by an action `a`
+/// exactly when `σ(s) → σ(t)` by `σ(a)`, which is `a` with a proxy's sync or a request's
+/// `via` moved by σ, and `t`'s groups are `s`'s or finer (a fault that fires splits its node
+/// off; a heal joins its node to the others only in `t`). The catalogue's properties read
+/// the proxies only as "some proxy" or "every proxy", each with its own node's flags, or the
+/// proxy a request names: the same on `s` and `σ(s)`, and on a step and its image. So `≈`
+/// (equal up to such moves, node permutations and pod renumberings) is a bisimulation that
+/// keeps the properties, and the argument of the node symmetry for verdicts and shortest
+/// traces holds as it is. The representative ([`Symmetry::canonical`]) orders the nodes by
+/// what they hold without their own proxies, then the proxies of each group by what they
+/// hold ([`proxy_order`]): a member of the state's class, one per class up to ties, which
+/// cost reduction and never exactness. Fairness: σ maps a kube-proxy to one of the class,
+/// which [`Symmetry::proxy_class`] makes one class of actors (a class bigger than the moves
+/// needs makes the quotient's test of a `leads_to` weaker, never wrong).
+pub fn interchangeable_proxies(scenario: &Scenario) -> Vec<Vec<NodeId>> {
+    if scenario.service.as_ref().is_none_or(|svc| svc.headless) {
+        return Vec::new();
+    }
+    let class: Vec<NodeId> = (0..scenario.cluster.nodes.len()).map(NodeId::new).collect();
+    if class.len() > 1 {
+        vec![class]
+    } else {
+        Vec::new()
     }
 }
 

@@ -200,3 +200,70 @@ fn states_with_one_class_key_are_one_class_and_one_class_has_one_key() {
         assert!(merged > 0, "{name}: no two states shared a key");
     }
 }
+
+#[test]
+fn interchangeable_kube_proxies_swapped_are_one_class() {
+    // node-1 is cut off by name: until its partition has healed, its kube-proxy is not
+    // interchangeable with the others; those of node-2 and node-3 are, apart from their
+    // nodes.
+    let (m, all) = states("statefulset-partition-clusterip", 3, 2, 12);
+    let sym = &m.symmetry;
+    assert_eq!(sym.proxy_classes().len(), 1);
+    assert_eq!(sym.proxy_classes()[0].len(), 3);
+    let (a, b) = (1, 2);
+    let mut differ = 0;
+    let mut told_apart = 0;
+    for s in &all {
+        if s.proxies[a] == s.proxies[b] {
+            continue;
+        }
+        differ += 1;
+        let mut t = s.clone();
+        t.proxies.swap(a, b);
+        assert_eq!(
+            sym.representative(s),
+            sym.representative(&t),
+            "swapped proxies, two representatives"
+        );
+        assert!(sym.same_class(s, &t) && sym.same_class(&t, s));
+        // The proxy of the node a fault will cut off is not interchangeable with the others.
+        let mut u = s.clone();
+        u.proxies.swap(0, a);
+        if u.proxies[0] != s.proxies[0] && s.env.healed == 0 {
+            assert!(
+                !sym.same_class(s, &u),
+                "node-1's proxy moved before its partition"
+            );
+            told_apart += 1;
+        }
+    }
+    assert!(differ > 0, "no state had two interchangeable proxies apart");
+    assert!(told_apart > 0, "node-1's proxy was never told apart");
+}
+
+#[test]
+fn interchangeable_kube_proxies_with_interchangeable_pods_are_one_class() {
+    // deployment-partition-traffic: the pods of web are renumbered, and the kube-proxies of
+    // the nodes no fault names are interchangeable too.
+    let (m, all) = states("deployment-partition-traffic", 3, 2, 12);
+    let sym = &m.symmetry;
+    assert!(!sym.pod_workloads().is_empty() && !sym.proxy_classes().is_empty());
+    let key = sym.class_key().expect("the pods are interchangeable");
+    let (a, b) = (1, 2);
+    let mut differ = 0;
+    for s in &all {
+        if s.proxies[a] == s.proxies[b] {
+            continue;
+        }
+        differ += 1;
+        let mut t = s.clone();
+        t.proxies.swap(a, b);
+        assert!(sym.same_class(s, &t) && sym.same_class(&t, s));
+        assert_eq!(
+            key(&sym.canonical(s.clone())),
+            key(&sym.canonical(t.clone())),
+            "swapped proxies, two class keys"
+        );
+    }
+    assert!(differ > 0, "no state had two interchangeable proxies apart");
+}
