@@ -51,9 +51,9 @@ const PINNED: &[(&str, usize)] = &[
     ("prestop-single-replica", 361),
     // Up to interchangeable pods of web (their uids and name suffixes renumbered by content,
     // model/src/symmetry.rs) and kube-proxies; 2157 unique states without the reductions.
-    // 2156 before the scheduler spread the replicas: on two nodes the two pods are no
-    // longer interchangeable.
-    ("force-delete-prestop", 2157),
+    // 2156 before the scheduler spread the replicas (on two nodes the two pods are no
+    // longer interchangeable), 2157 after it and before the kube-proxies were interchangeable.
+    ("force-delete-prestop", 1705),
     // 411 before kube-proxy fell back to terminating endpoints (1.26): the proxies now keep
     // routing to the deleted pod, which ignores SIGTERM, until its replacement is Ready.
     ("sigterm-ignored", 501),

@@ -57,6 +57,7 @@ fn allowed() -> BTreeMap<&'static str, BTreeSet<&'static str>> {
             "proxy",
             "scheduler",
             "faults",
+            "drain",
         ],
     );
     m.insert("lib", vec![]);
