@@ -191,9 +191,18 @@ pub fn fixes(paths: &[String], opts: &FixOptions) -> Result<Fixes, Error> {
         ..Fixes::default()
     };
     for app in &apps.apps {
+        if interrupted() {
+            out.complete = false;
+            break;
+        }
         fix_application(app, opts, &mut out)?;
     }
     Ok(out)
+}
+
+/// Whether the run was interrupted (Ctrl-C, SIGTERM, SIGHUP).
+fn interrupted() -> bool {
+    podcheck_properties::progress::interrupts() > 0
 }
 
 /// The fixes of one application, added to `out`.
@@ -208,6 +217,20 @@ pub fn fix_application(app: &Application, opts: &FixOptions, out: &mut Fixes) ->
     for cause in &before {
         let k = key(cause);
         let under: Vec<String> = cause.under.iter().map(|u| u.scenario.clone()).collect();
+        // After a Ctrl-C (or SIGTERM, SIGHUP) no candidate is tried: every check from now on
+        // would stop before it started, and a fix is shown only after a complete re-check.
+        if interrupted() {
+            out.complete = false;
+            out.unfixed.push(NoFix {
+                application: app.name.clone(),
+                finding: k,
+                under,
+                why: "not tried: interrupted (Ctrl-C) before its candidates were checked".into(),
+                tried: Vec::new(),
+                operator_hazard: false,
+            });
+            continue;
+        }
         if let Some(instead) = cause.hazard {
             out.unfixed.push(NoFix {
                 application: app.name.clone(),
@@ -239,6 +262,11 @@ pub fn fix_application(app: &Application, opts: &FixOptions, out: &mut Fixes) ->
             continue;
         }
         for cand in cands {
+            if interrupted() {
+                out.complete = false;
+                tried.push(format!("{}: not checked: interrupted (Ctrl-C)", cand.what));
+                break;
+            }
             let changed = match apply(&current, &cand) {
                 Ok(c) => c,
                 Err(e) => {

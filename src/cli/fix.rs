@@ -96,8 +96,8 @@ fn print_text(f: &Fixes) {
             say!("  tried first: {t}");
         }
         say!(
-            "  checked: the changed files re-read and re-checked under the same plans, {} plan scenarios, {} states, complete: the finding is gone, no finding is new{}",
-            x.recheck.scenarios,
+            "  checked: the changed files re-read and re-checked under the same plans, {}, {} states, complete: the finding is gone, no finding is new{}",
+            count(x.recheck.scenarios, "plan scenario"),
             x.recheck.states,
             if x.also_removes.is_empty() {
                 String::new()
@@ -125,10 +125,10 @@ fn print_text(f: &Fixes) {
         say!("");
     }
     say!(
-        "{} findings: {} fixed by {} verified fixes, {} without a fix{}",
-        f.findings,
+        "{}: {} fixed by {}, {} without a fix{}",
+        count(f.findings, "finding"),
         f.findings - f.unfixed.len(),
-        f.fixes.len(),
+        count(f.fixes.len(), "verified fix"),
         f.unfixed.len(),
         if f.complete {
             ""
@@ -150,4 +150,13 @@ fn write(f: &Fixes) -> Result<(), BadInput> {
         }
     }
     Ok(())
+}
+
+/// `1 finding`, `2 findings`; a noun ending in `x` takes `es`.
+fn count(n: usize, noun: &str) -> String {
+    match (n, noun.ends_with('x')) {
+        (1, _) => format!("1 {noun}"),
+        (_, true) => format!("{n} {noun}es"),
+        (_, false) => format!("{n} {noun}s"),
+    }
 }
