@@ -2191,43 +2191,16 @@ spec:
 /// Four replicas behind a Service: two on each default node, so that a drain evicts two side
 /// by side and its check runs for well over the few seconds these tests give it (its whole
 /// state space is millions of states; two replicas, one per node, take milliseconds).
-const FOUR_REPLICAS: &str = "apiVersion: apps/v1
-kind: Deployment
-metadata:
-  name: web
-spec:
-  replicas: 4
-  selector:
-    matchLabels: {app: web}
-  template:
-    metadata:
-      labels: {app: web}
-    spec:
-      containers:
-      - name: web
-        image: nginx:1.27
-        ports:
-        - containerPort: 80
-        readinessProbe:
-          httpGet: {path: /, port: 80}
-          periodSeconds: 5
----
-apiVersion: v1
-kind: Service
-metadata:
-  name: web
-spec:
-  selector: {app: web}
-  ports:
-  - port: 80
-";
+fn four_replicas() -> String {
+    TWO_REPLICAS.replace("replicas: 2", "replicas: 4")
+}
 
 /// A plan scenario that reaches its time budget stops, is reported incomplete at `budget`
 /// with what its exploration decided, and the check goes on with the next one.
 #[test]
 fn a_scenario_past_its_budget_stops_and_the_check_goes_on() {
     let dir = TempDir::new("budget");
-    let app = dir.write("app.yaml", FOUR_REPLICAS);
+    let app = dir.write("app.yaml", &four_replicas());
     // Drain named first: the cheaper delete-pod is checked (and reported) first all the same.
     let args = [
         "check",
@@ -2297,7 +2270,7 @@ fn a_scenario_past_its_budget_stops_and_the_check_goes_on() {
 #[test]
 fn trace_from_manifests_stops_at_its_budget() {
     let dir = TempDir::new("trace-budget");
-    let app = dir.write("app.yaml", FOUR_REPLICAS);
+    let app = dir.write("app.yaml", &four_replicas());
     let o = run_expect(
         &["trace", "-f", &app, "--plan", "drain", "--budget", "1"],
         3,
@@ -2334,8 +2307,8 @@ fn sigterm_and_sighup_print_the_report_so_far() {
     let dir = TempDir::new("sigterm");
     // Two applications: the first's drain is under way when the signal comes, the second's
     // plans are not started.
-    let a = dir.write("a/app.yaml", FOUR_REPLICAS);
-    let b = dir.write("b/app.yaml", FOUR_REPLICAS);
+    let a = dir.write("a/app.yaml", &four_replicas());
+    let b = dir.write("b/app.yaml", &four_replicas());
     let (a, b) = (
         a.trim_end_matches("/app.yaml").to_string(),
         b.trim_end_matches("/app.yaml").to_string(),

@@ -185,22 +185,7 @@ pub fn cone(s: &Scenario, places: &[Vec<PodPlace>]) -> BTreeSet<usize> {
     }
     // The closure under sharing a Service, a budget, a claim.
     let mut groups: Vec<Vec<usize>> = vec![service];
-    for b in &s.pod_disruption_budgets {
-        groups.push(b.spec.selects.iter().filter_map(|w| index(w)).collect());
-    }
-    let claims_of = |i: usize| -> BTreeSet<&str> {
-        s.workloads[i]
-            .template()
-            .volumes
-            .iter()
-            .filter_map(|v| v.persistent_volume_claim.as_ref())
-            .map(|c| c.claim_name.as_str())
-            .collect()
-    };
-    let claims: BTreeSet<&str> = (0..n).flat_map(claims_of).collect();
-    for c in claims {
-        groups.push((0..n).filter(|&i| claims_of(i).contains(c)).collect());
-    }
+    groups.extend(shared(s));
     loop {
         let before = keep.len();
         for g in &groups {
@@ -328,21 +313,7 @@ pub fn independent_groups(
             .iter()
             .map(|v| v.selects.iter().filter_map(|w| index(w)).collect()),
     );
-    for b in &s.pod_disruption_budgets {
-        links.push(b.spec.selects.iter().filter_map(|w| index(w)).collect());
-    }
-    let claims_of = |i: usize| -> BTreeSet<&str> {
-        s.workloads[i]
-            .template()
-            .volumes
-            .iter()
-            .filter_map(|v| v.persistent_volume_claim.as_ref())
-            .map(|c| c.claim_name.as_str())
-            .collect()
-    };
-    for c in (0..n).flat_map(claims_of).collect::<BTreeSet<_>>() {
-        links.push((0..n).filter(|&i| claims_of(i).contains(c)).collect());
-    }
+    links.extend(shared(s));
     // Connected components over every workload (two workloads of the node may be linked
     // through one elsewhere), kept where they meet the node.
     let mut component: Vec<usize> = (0..n).collect();
@@ -372,6 +343,32 @@ pub fn independent_groups(
         }
     }
     (groups.len() > 1).then_some(groups)
+}
+
+/// The workloads (by index) that each PodDisruptionBudget counts together, and those that
+/// name each PersistentVolumeClaim: one group per budget and per claim.
+fn shared(s: &Scenario) -> Vec<Vec<usize>> {
+    let n = s.workloads.len();
+    let index = |name: &str| s.workloads.iter().position(|w| w.name() == name);
+    let mut groups: Vec<Vec<usize>> = s
+        .pod_disruption_budgets
+        .iter()
+        .map(|b| b.spec.selects.iter().filter_map(|w| index(w)).collect())
+        .collect();
+    let claims_of = |i: usize| -> BTreeSet<&str> {
+        s.workloads[i]
+            .template()
+            .volumes
+            .iter()
+            .filter_map(|v| v.persistent_volume_claim.as_ref())
+            .map(|c| c.claim_name.as_str())
+            .collect()
+    };
+    let claims: BTreeSet<&str> = (0..n).flat_map(claims_of).collect();
+    for c in claims {
+        groups.push((0..n).filter(|&i| claims_of(i).contains(c)).collect());
+    }
+    groups
 }
 
 /// Whether workload `i` does nothing by itself once settled: a Deployment, StatefulSet or
