@@ -337,17 +337,8 @@ impl Symmetry {
             if canon(y) == *b_canon {
                 return true;
             }
-            let mut i = 0;
-            loop {
-                if i == choice.len() {
-                    return false;
-                }
-                choice[i] += 1;
-                if choice[i] < per_tie[i].len() {
-                    break;
-                }
-                choice[i] = 0;
-                i += 1;
+            if !next_combination(&mut choice, |i| per_tie[i].len()) {
+                return false;
             }
         }
     }
@@ -607,18 +598,8 @@ impl Symmetry {
             if self.same_up_to_proxies(&permute(a, &perm), b) {
                 return true;
             }
-            // Next combination.
-            let mut i = 0;
-            loop {
-                if i == choice.len() {
-                    return false;
-                }
-                choice[i] += 1;
-                if choice[i] < per_class[i].len() {
-                    break;
-                }
-                choice[i] = 0;
-                i += 1;
+            if !next_combination(&mut choice, |i| per_class[i].len()) {
+                return false;
             }
         }
     }
@@ -1290,4 +1271,17 @@ pub fn canon_pods(s: &mut State, workloads: &[u8]) {
             s.env.drains[d].pods.sort_by_key(|p| p.uid);
         }
     }
+}
+
+/// Steps `choice` (one index per position, position `i` below `len(i)`) to the next
+/// combination, the first position fastest; false once every combination has been taken.
+fn next_combination(choice: &mut [usize], len: impl Fn(usize) -> usize) -> bool {
+    for (i, c) in choice.iter_mut().enumerate() {
+        *c += 1;
+        if *c < len(i) {
+            return true;
+        }
+        *c = 0;
+    }
+    false
 }
