@@ -72,8 +72,9 @@ pub struct Recheck {
     pub added: Vec<String>,
 }
 
-/// A finding's key: its property and what it is about.
-fn key(c: &Cause) -> String {
+/// A finding's key: its property and what it is about (`property about workload [container
+/// c]`), as [`Fix::finding`] and [`Fix::also_removes`] name it.
+pub fn key(c: &Cause) -> String {
     let a = &c.shown.about;
     let mut k = c.shown.property.clone();
     if let Some(w) = &a.workload {
@@ -115,6 +116,11 @@ pub struct FileDiff {
     /// (`last` = `first - 1`: lines inserted before `first`).
     #[serde(skip)]
     pub replaced: Vec<(usize, usize, String)>,
+    /// The same change written against the file as it was read, `(first, last, new text)` as
+    /// in `replaced`: what a reader with only the user's file applies (SARIF's
+    /// `replacements`). A hunk an earlier fix made in the same lines comes with it.
+    #[serde(skip)]
+    pub against_read: Vec<(usize, usize, String)>,
 }
 
 /// A finding without a verified fix, with why.
@@ -145,6 +151,46 @@ pub struct Fixes {
     /// Per application, `(file, text)` as read.
     #[serde(skip)]
     pub read: Vec<(String, Vec<(String, String)>)>,
+    /// The findings before any fix, of every application, in order.
+    #[serde(skip)]
+    pub causes: Vec<Cause>,
+}
+
+impl Fixes {
+    /// The verified fix that removes a finding of the check before the fixes: its own, or the
+    /// earlier fix of its application that removed it too; `None` where it has none.
+    pub fn of(&self, cause: &Cause) -> Option<&Fix> {
+        let k = key(cause);
+        let app = &cause.shown.application;
+        self.fixes
+            .iter()
+            .filter(|f| &f.application == app)
+            .find(|f| f.finding == k)
+            .or_else(|| {
+                self.fixes
+                    .iter()
+                    .filter(|f| &f.application == app)
+                    .find(|f| f.also_removes.contains(&k))
+            })
+    }
+
+    /// Why a finding of the check before the fixes has no verified fix; `None` where it has one.
+    pub fn unfixed(&self, cause: &Cause) -> Option<&NoFix> {
+        let k = key(cause);
+        self.unfixed
+            .iter()
+            .find(|n| n.application == cause.shown.application && n.finding == k)
+    }
+
+    /// The fixes of an application found before `fix` (each verified with those before it
+    /// made, as `fix` was).
+    pub fn before(&self, fix: &Fix) -> Vec<&Fix> {
+        self.fixes
+            .iter()
+            .take_while(|f| !std::ptr::eq(*f, fix))
+            .filter(|f| f.application == fix.application)
+            .collect()
+    }
 }
 
 /// The findings of one application's files under `opts`' plans: its causes, whether every
@@ -185,12 +231,16 @@ pub fn check_sources(
 
 /// The fixes of the applications at `paths` (as `podcheck check -f` reads them).
 pub fn fixes(paths: &[String], opts: &FixOptions) -> Result<Fixes, Error> {
-    let apps = crate::applications(paths)?;
+    fixes_of(&crate::applications(paths)?.apps, opts)
+}
+
+/// The fixes of applications already read.
+pub fn fixes_of(apps: &[Application], opts: &FixOptions) -> Result<Fixes, Error> {
     let mut out = Fixes {
         complete: true,
         ..Fixes::default()
     };
-    for app in &apps.apps {
+    for app in apps {
         if interrupted() {
             out.complete = false;
             break;
@@ -210,6 +260,7 @@ pub fn fix_application(app: &Application, opts: &FixOptions, out: &mut Fixes) ->
     let (before, complete, _, _) = check_sources(app, opts)?;
     out.complete &= complete;
     out.findings += before.len();
+    out.causes.extend(before.iter().cloned());
     out.read.push((app.name.clone(), app.sources.clone()));
     let mut current = app.clone();
     // The findings of the files as they are now.
@@ -310,12 +361,12 @@ pub fn fix_application(app: &Application, opts: &FixOptions, out: &mut Fixes) ->
                 .filter(|n| **n != k && !remaining.contains(n))
                 .cloned()
                 .collect();
-            let diffs = current
+            let diffs = app
                 .sources
                 .iter()
-                .zip(&changed.sources)
-                .filter(|(a, b)| a.1 != b.1)
-                .map(|((name, old), (_, new))| {
+                .zip(current.sources.iter().zip(&changed.sources))
+                .filter(|(_, (a, b))| a.1 != b.1)
+                .map(|((_, read), ((name, old), (_, new)))| {
                     let shown = if name == "-" {
                         "<stdin>"
                     } else {
@@ -330,6 +381,7 @@ pub fn fix_application(app: &Application, opts: &FixOptions, out: &mut Fixes) ->
                             new,
                         ),
                         replaced: edit::replaced_lines(old, new),
+                        against_read: edit::replaced_lines_since(read, old, new),
                     }
                 })
                 .collect();

@@ -226,6 +226,221 @@ fn sarif_of_the_examples_is_valid_each_result_at_the_line_of_its_fix() {
     }
 }
 
+/// `text` with SARIF `replacements` made (regions by line and column, columns from 1 in
+/// UTF-16 code units; the texts here are ASCII), each against `text` itself: made from the
+/// last to the first, so that none moves another's region. Panics where two overlap.
+fn replaced(text: &str, mut reps: Vec<(i64, i64, i64, i64, String)>) -> String {
+    let offset = |line: i64, column: i64| -> usize {
+        let mut at = 0;
+        for (i, l) in text.split_inclusive('\n').enumerate() {
+            if i as i64 + 1 == line {
+                return at + column as usize - 1;
+            }
+            at += l.len();
+        }
+        assert_eq!(column, 1, "past the end: line {line} column {column}");
+        at
+    };
+    reps.sort();
+    reps.dedup();
+    let mut out = text.to_string();
+    let mut end = usize::MAX;
+    for (sl, sc, el, ec, new) in reps.into_iter().rev() {
+        let (from, to) = (offset(sl, sc), offset(el, ec));
+        assert!(from <= to && to <= end, "replacements overlap at line {sl}");
+        out.replace_range(from..to, &new);
+        end = from;
+    }
+    out
+}
+
+/// Two Deployments in one file, each behind its Service without a preStop hook: two fixes of
+/// one file, the second found on the file as the first left it.
+const TWO_WEBS: &str = "\
+# two front ends
+apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: web
+spec:
+  replicas: 2
+  selector:
+    matchLabels: {app: web}
+  template:
+    metadata:
+      labels: {app: web}
+      annotations:
+        podcheck.dev/boot-seconds: \"2\"
+        podcheck.dev/sigterm: \"exit:0\"
+    spec:
+      containers:
+      - name: web
+        image: web:1 # pinned
+        readinessProbe:
+          httpGet: {path: /, port: 80}
+          periodSeconds: 5
+---
+apiVersion: v1
+kind: Service
+metadata:
+  name: web
+spec:
+  selector: {app: web}
+  ports: [{port: 80}]
+---
+apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: api
+spec:
+  replicas: 2
+  selector:
+    matchLabels: {app: api}
+  template:
+    metadata:
+      labels: {app: api}
+      annotations:
+        podcheck.dev/boot-seconds: \"2\"
+        podcheck.dev/sigterm: \"exit:0\"
+    spec:
+      containers:
+      - name: api
+        image: api:1
+        readinessProbe:
+          httpGet: {path: /, port: 80}
+          periodSeconds: 5
+---
+apiVersion: v1
+kind: Service
+metadata:
+  name: api
+spec:
+  selector: {app: api}
+  ports: [{port: 80}]
+";
+
+#[test]
+fn sarif_with_fixes_gives_each_finding_its_verified_fix_against_the_file_as_read() {
+    let dir = TempDir::new("sarif-fixes");
+    dir.write("app/webs.yaml", TWO_WEBS);
+    let (code, log, stderr) = sarif_in(
+        &dir,
+        &[
+            "check",
+            "-f",
+            "app",
+            "--plan",
+            "delete-pod",
+            "--format",
+            "sarif",
+            "--fixes",
+        ],
+    );
+    assert_eq!(code, Some(1), "the findings: exit 1\n{log:#}\n{stderr}");
+    let errors = schema_errors(&log);
+    assert!(errors.is_empty(), "{}\n{log:#}", errors.join("\n"));
+    let results = log["runs"][0]["results"].as_array().expect("results");
+    let mut reps = Vec::new();
+    let mut workloads = Vec::new();
+    for r in results {
+        let fixes = r["fixes"]
+            .as_array()
+            .unwrap_or_else(|| panic!("a finding with a manifest fix has `fixes`: {r:#}"));
+        assert_eq!(fixes.len(), 1, "{r:#}");
+        let description = fixes[0]["description"]["text"].as_str().expect("text");
+        assert!(
+            description.starts_with("preStop sleep") && description.contains("Verified:"),
+            "{description}"
+        );
+        workloads.push(r["properties"]["workload"].as_str().expect("workload"));
+        for ch in fixes[0]["artifactChanges"].as_array().expect("changes") {
+            assert_eq!(ch["artifactLocation"]["uri"], "app/webs.yaml");
+            assert_eq!(ch["artifactLocation"]["uriBaseId"], "%SRCROOT%");
+            for rep in ch["replacements"].as_array().expect("replacements") {
+                let g = |k: &str| rep["deletedRegion"][k].as_i64().expect(k);
+                let new = rep["insertedContent"]["text"].as_str().expect("text");
+                reps.push((
+                    g("startLine"),
+                    g("startColumn"),
+                    g("endLine"),
+                    g("endColumn"),
+                    new.to_string(),
+                ));
+            }
+        }
+    }
+    workloads.sort();
+    workloads.dedup();
+    assert_eq!(workloads, ["api", "web"], "{log:#}");
+    // Every region is the file's as read: made together, the replacements give the file
+    // `podcheck fix --write` writes.
+    let out = podcheck_in(
+        &dir,
+        &["fix", "-f", "app", "--plan", "delete-pod", "--write"],
+    );
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+    let written = std::fs::read_to_string(dir.join("app/webs.yaml")).expect("written");
+    assert_ne!(written, TWO_WEBS);
+    assert_eq!(replaced(TWO_WEBS, reps), written);
+}
+
+#[test]
+fn a_fix_of_stdin_is_not_in_the_log_and_its_result_says_why() {
+    let out = common::bin::podcheck_with_stdin(
+        &[
+            "check",
+            "-f",
+            "-",
+            "--plan",
+            "delete-pod",
+            "--format",
+            "sarif",
+            "--fixes",
+        ],
+        WEB.as_bytes(),
+    );
+    assert_eq!(out.status.code(), Some(1));
+    let log: Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    let errors = schema_errors(&log);
+    assert!(errors.is_empty(), "{}\n{log:#}", errors.join("\n"));
+    let results = log["runs"][0]["results"].as_array().expect("results");
+    assert!(!results.is_empty());
+    for r in results {
+        assert!(r.get("fixes").is_none(), "{r:#}");
+        let why = r["properties"]["noVerifiedFix"].as_str().expect("why");
+        assert!(
+            why.contains("stdin") && why.contains("preStop sleep"),
+            "{why}"
+        );
+    }
+}
+
+/// Runs `podcheck ARGS` in `dir`.
+fn podcheck_in(dir: &std::path::Path, args: &[&str]) -> std::process::Output {
+    bin::command(args)
+        .current_dir(dir)
+        .output()
+        .expect("podcheck runs")
+}
+
+#[test]
+fn fixes_without_sarif_is_bad_input() {
+    let dir = TempDir::new("sarif-fixes-flag");
+    dir.write("app/web.yaml", WEB);
+    let out = podcheck_in(&dir, &["check", "-f", "app", "--fixes"]);
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("--fixes goes with -f and --format sarif"),
+        "{stderr}"
+    );
+}
+
 #[test]
 fn sarif_without_manifests_is_bad_input() {
     let (code, out, err) = bin::run(&["check", "--format", "sarif"]);

@@ -207,6 +207,11 @@ pub struct CheckArgs {
     /// off), reported in a section of its own and otherwise not failing the run.
     #[arg(long, value_enum, value_name = "KIND")]
     pub fail_on: Vec<FailOn>,
+    /// With -f and --format sarif: give each finding's verified fix as its result's `fixes`
+    /// (the manifest change that removes it, re-checked under the same plans before it is
+    /// given, as `podcheck fix` finds it; each candidate costs a check of the application).
+    #[arg(long)]
+    pub fixes: bool,
     #[command(flatten)]
     pub size: Size,
     #[command(flatten)]

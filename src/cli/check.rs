@@ -35,6 +35,7 @@ pub fn run(a: CheckArgs) -> Result<ExitCode, BadInput> {
         trace_format,
         verbose,
         fail_on,
+        fixes,
         size,
         sim,
     } = a;
@@ -67,6 +68,11 @@ pub fn run(a: CheckArgs) -> Result<ExitCode, BadInput> {
         }
         CheckFormat::Sarif => (Format::Json, true),
     };
+    if fixes && !sarif {
+        return Err(BadInput(
+            "--fixes goes with -f and --format sarif (the fixes as each result's `fixes`); for the fixes as diffs of your files, run podcheck fix -f".into(),
+        ));
+    }
     let jobs_given = jobs.is_some();
     // Under a memory bound given, which is the whole process's, one scenario at a time
     // unless told otherwise: two at once could stop each other. (The default bound, half the
@@ -111,6 +117,7 @@ pub fn run(a: CheckArgs) -> Result<ExitCode, BadInput> {
             plans: plan,
             format,
             sarif,
+            fixes,
             trace_format,
             traces,
             strict,

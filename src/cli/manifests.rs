@@ -329,6 +329,8 @@ pub struct ManifestArgs {
     /// `--format sarif`: the report is a SARIF log (`format` is JSON's, which prints nothing
     /// as the scenarios are checked).
     pub sarif: bool,
+    /// `--fixes` (with `sarif`): each finding's verified fix in the log.
+    pub fixes: bool,
     pub trace_format: TraceFormat,
     pub traces: bool,
     pub strict: bool,
@@ -363,6 +365,8 @@ struct Printer {
     placed: std::collections::BTreeMap<String, Vec<manifest::Placed>>,
     /// `--verbose`: each plan scenario's whole table as it is checked.
     verbose: bool,
+    /// Each application as read, for `--fixes` (stdin cannot be read twice).
+    apps: Vec<Application>,
     /// What the reader made of each application, for the JSON report.
     readings: Vec<JsonReading>,
 }
@@ -392,6 +396,7 @@ impl Observer for Printer {
     fn read(&mut self, app: &Application, reading: &Reading) -> Result<(), podcheck::Error> {
         print_reading(reading, self.unused);
         self.placed.insert(app.name.clone(), reading.placed.clone());
+        self.apps.push(app.clone());
         self.readings.push(JsonReading {
             application: app.name.clone(),
             warnings: reading.warnings.clone(),
@@ -480,6 +485,7 @@ pub fn plan_scenarios(
             results: Vec::new(),
             heading: None,
             placed: Default::default(),
+            apps: Vec::new(),
             verbose: false,
             readings: Vec::new(),
         })?;
@@ -556,7 +562,7 @@ fn say_services(planned: &[podcheck::Planned]) {
 
 pub fn run(a: ManifestArgs) -> Result<ExitCode, BadInput> {
     let plans = parse_plans(&a.plans)?;
-    let check = Check::paths(a.paths)
+    let check = Check::paths(a.paths.clone())
         .plans(plans.iter().copied())
         .size(a.size.lib())
         .options(a.opts.clone())
@@ -579,6 +585,7 @@ pub fn run(a: ManifestArgs) -> Result<ExitCode, BadInput> {
         results: Vec::new(),
         heading: None,
         placed: Default::default(),
+        apps: Vec::new(),
         verbose: a.verbose,
         readings: Vec::new(),
     };
@@ -673,8 +680,18 @@ pub fn run(a: ManifestArgs) -> Result<ExitCode, BadInput> {
         );
     }
     if a.sarif {
-        let log =
-            crate::cli::sarif::log(results, &causes, &printer.placed, &crate::cli::sarif::cwd());
+        let fixes = if a.fixes {
+            Some(find_fixes(&a, &printer.apps)?)
+        } else {
+            None
+        };
+        let log = crate::cli::sarif::log(
+            results,
+            &causes,
+            &printer.placed,
+            &crate::cli::sarif::cwd(),
+            fixes.as_ref(),
+        );
         say!(
             "{}",
             serde_json::to_string_pretty(&log).map_err(|e| BadInput(e.to_string()))?
@@ -922,4 +939,20 @@ pub fn every_plan_applies(
         }
     }
     Ok(())
+}
+
+/// `--fixes`: the verified fixes of the applications checked, found as `podcheck fix` finds
+/// them (the same plans, sizes and bounds), each on a progress line of its own.
+fn find_fixes(a: &ManifestArgs, apps: &[Application]) -> Result<podcheck::fix::Fixes, BadInput> {
+    let opts = podcheck::fix::FixOptions {
+        plans: parse_plans(&a.plans)?,
+        size: a.size.lib(),
+        options: CheckOptions {
+            threads: 1,
+            progress: false,
+            ..a.opts.clone()
+        },
+    };
+    eprintln!("fixes: finding a verified fix for each finding (each candidate is a check of its application)");
+    Ok(podcheck::fix::fixes_of(apps, &opts)?)
 }

@@ -12,9 +12,10 @@ use podcheck::about::{self, About};
 use podcheck::Checked;
 use podcheck_input::manifest::Placed;
 use serde_sarif::sarif::{
-    ArtifactLocation, Invocation, Location, LogicalLocation, Message, MultiformatMessageString,
-    Notification, PhysicalLocation, PropertyBag, Region, ReportingConfiguration,
-    ReportingDescriptor, Result as SarifResult, ResultLevel, Run, Sarif, Tool, ToolComponent,
+    ArtifactChange, ArtifactContent, ArtifactLocation, Fix, Invocation, Location, LogicalLocation,
+    Message, MultiformatMessageString, Notification, PhysicalLocation, PropertyBag, Region,
+    Replacement, ReportingConfiguration, ReportingDescriptor, Result as SarifResult, ResultLevel,
+    Run, Sarif, Tool, ToolComponent,
 };
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -192,13 +193,103 @@ fn location(
     Some((location, what))
 }
 
+/// The region of lines `first..=last` (from 1) of `text`, from the start of `first` to the
+/// start of the line after `last` (the end of `last` where no line follows it); where `last`
+/// is `first - 1`, the empty region at the start of `first`. Columns count UTF-16 code units,
+/// SARIF's default `columnKind`.
+fn lines_region(text: &str, first: usize, last: usize) -> Region {
+    let lines: Vec<&str> = text.split('\n').collect();
+    // `split` gives one more piece than there are line ends: the text after the last one.
+    let (end_line, end_column) = if last < first || last < lines.len() - 1 {
+        (last + 1, 1)
+    } else {
+        let tail = lines.get(last - 1).copied().unwrap_or("");
+        (last, tail.encode_utf16().count() + 1)
+    };
+    Region::builder()
+        .start_line(first as i64)
+        .start_column(1)
+        .end_line(end_line as i64)
+        .end_column(end_column as i64)
+        .build()
+}
+
+/// A verified fix as SARIF's `fix`: each file's changes as replacements of the file as read;
+/// `None` where it changes only stdin, which has no location.
+fn sarif_fix(
+    fix: &podcheck::fix::Fix,
+    earlier: &[&podcheck::fix::Fix],
+    read: &[(String, String)],
+    cwd: &Path,
+) -> Option<Fix> {
+    let changes = fix
+        .diffs
+        .iter()
+        .filter_map(|d| {
+            let (name, text) = read.iter().find(|(n, _)| n == &d.file)?;
+            let location = artifact(name, cwd)?;
+            let replacements = d
+                .against_read
+                .iter()
+                .map(|(first, last, new)| {
+                    Replacement::builder()
+                        .deleted_region(lines_region(text, *first, *last))
+                        .inserted_content(ArtifactContent::builder().text(new.clone()).build())
+                        .build()
+                })
+                .collect::<Vec<_>>();
+            Some(
+                ArtifactChange::builder()
+                    .artifact_location(location)
+                    .replacements(replacements)
+                    .build(),
+            )
+        })
+        .collect::<Vec<_>>();
+    // A fix that changes stdin too is not given in part.
+    if changes.is_empty() || changes.len() < fix.diffs.len() {
+        return None;
+    }
+    let with = if earlier.is_empty() {
+        String::new()
+    } else {
+        format!(
+            " Checked with the fixes found before it made: {}.",
+            earlier
+                .iter()
+                .map(|f| f.what.as_str())
+                .collect::<Vec<_>>()
+                .join("; ")
+        )
+    };
+    Some(
+        Fix::builder()
+            .description(
+                Message::builder()
+                    .text(format!(
+                        "{}: {} ({}). Verified: the changed files re-read and re-checked under {} plan scenario{}, every one complete; the finding is gone and no finding is new.{with}",
+                        fix.what,
+                        fix.why,
+                        fix.source,
+                        fix.recheck.scenarios,
+                        if fix.recheck.scenarios == 1 { "" } else { "s" },
+                    ))
+                    .build(),
+            )
+            .artifact_changes(changes)
+            .build(),
+    )
+}
+
 /// The SARIF log of a `check -f` run: its plan scenarios checked, in order, and where each
-/// application's workloads were written (by application name).
+/// application's workloads were written (by application name); with `fixes`
+/// (`--fixes`), each finding's verified fix as its result's `fixes`.
 pub fn log(
     results: &[Checked],
     causes: &[podcheck::Cause],
     placed: &BTreeMap<String, Vec<Placed>>,
     cwd: &Path,
+    fixes: Option<&podcheck::fix::Fixes>,
 ) -> Sarif {
     let rules = rules();
     let index: BTreeMap<&str, usize> = rules
@@ -252,6 +343,39 @@ pub fn log(
         if c.hazard.is_some() {
             props.push(("operatorHazard", true.into()));
         }
+        // The verified fix, matched by what the fix search found before any fix: the
+        // same plans and sizes as this check.
+        let fix = fixes.and_then(|x| {
+            let before = x.causes.iter().find(|b| {
+                b.shown.application == f.application
+                    && b.shown.property == f.property
+                    && b.shown.about == f.about
+            })?;
+            Some((x, x.of(before), x.unfixed(before)))
+        });
+        let read_of = |x: &podcheck::fix::Fixes, fx: &podcheck::fix::Fix| {
+            x.read
+                .iter()
+                .find(|(a, _)| a == &fx.application)
+                .map(|(_, r)| r.clone())
+                .unwrap_or_default()
+        };
+        let given = match &fix {
+            Some((x, Some(fx), _)) => sarif_fix(fx, &x.before(fx), &read_of(x, fx), cwd),
+            _ => None,
+        };
+        match &fix {
+            Some((_, None, Some(n))) => props.push(("noVerifiedFix", n.why.clone().into())),
+            Some((_, Some(fx), _)) if given.is_none() => props.push((
+                "noVerifiedFix",
+                format!(
+                    "its verified fix ({}) changes what was read from stdin, which has no location here: podcheck fix -f - prints it as a diff",
+                    fx.what
+                )
+                .into(),
+            )),
+            _ => {}
+        }
         let mut r = SarifResult::builder()
             .rule_id(f.property.clone())
             .level(if c.hazard.is_some() {
@@ -264,6 +388,7 @@ pub fn log(
             .build();
         r.rule_index = index.get(f.property.as_str()).map(|&i| i as i64);
         r.locations = found.map(|(l, _)| vec![l]);
+        r.fixes = given.map(|g| vec![g]);
         out.push(r);
     }
     for c in results {
@@ -280,6 +405,16 @@ pub fn log(
                 ),
             ));
         }
+    }
+    if let Some(x) = fixes.filter(|x| !x.complete) {
+        notes.push(note(
+            "warning",
+            format!(
+                "fixes: a check of the fix search stopped at a bound (or was interrupted): {} of its {} findings without a verified fix",
+                x.unfixed.len(),
+                x.findings
+            ),
+        ));
     }
     let complete = results.iter().all(|c| c.result.complete);
     let driver = ToolComponent::builder()

@@ -591,6 +591,43 @@ pub fn replaced_lines(old: &str, new: &str) -> Vec<(usize, usize, String)> {
     out
 }
 
+/// The hunks of [`replaced_lines`]`(read, after)` that a change from `before` to `after` made
+/// (lines from 1 of `read`, as there): where `before` is `read` with earlier changes made, the
+/// change written against the text as read, for a reader that has only that text (SARIF's
+/// `replacements`, whose regions are the scanned file's). A hunk that an earlier change made
+/// next to or into the same lines comes with it, as one replacement; a hunk the change did not
+/// touch is left out.
+pub fn replaced_lines_since(read: &str, before: &str, after: &str) -> Vec<(usize, usize, String)> {
+    // The lines of `after` (from 0, end exclusive) the change wrote; an empty range where it
+    // only removed lines.
+    let touched: Vec<std::ops::Range<usize>> = similar::TextDiff::from_lines(before, after)
+        .grouped_ops(0)
+        .iter()
+        .filter_map(|g| Some(g.first()?.new_range().start..g.last()?.new_range().end))
+        .collect();
+    let meets = |a: &std::ops::Range<usize>, b: &std::ops::Range<usize>| {
+        if a.is_empty() || b.is_empty() {
+            a.start <= b.end && b.start <= a.end
+        } else {
+            a.start < b.end && b.start < a.end
+        }
+    };
+    let diff = similar::TextDiff::from_lines(read, after);
+    let mut out = Vec::new();
+    for group in diff.grouped_ops(0) {
+        let (Some(first), Some(last)) = (group.first(), group.last()) else {
+            continue;
+        };
+        let new = first.new_range().start..last.new_range().end;
+        if !touched.iter().any(|t| meets(t, &new)) {
+            continue;
+        }
+        let inserted: String = diff.new_slices()[new].concat();
+        out.push((first.old_range().start + 1, last.old_range().end, inserted));
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -774,6 +811,34 @@ spec:
         assert_eq!(
             replaced_lines(DEPLOY, &new),
             [(6, 6, "  replicas: 2 # one for now\n".to_string())]
+        );
+    }
+
+    #[test]
+    fn a_later_change_is_written_against_the_text_as_read() {
+        let read = "a: 1\nb: 2\nc: 3\nd: 4\ne: 5\n";
+        // An earlier change inserted two lines after `a`; the later one sets `d`.
+        let before = "a: 1\nx: 0\ny: 0\nb: 2\nc: 3\nd: 4\ne: 5\n";
+        let after = "a: 1\nx: 0\ny: 0\nb: 2\nc: 3\nd: 9\ne: 5\n";
+        assert_eq!(
+            replaced_lines_since(read, before, after),
+            [(4, 4, "d: 9\n".to_string())]
+        );
+        // A change into the lines an earlier one wrote comes with that one's hunk.
+        let after = "a: 1\nx: 1\ny: 0\nb: 2\nc: 3\nd: 4\ne: 5\n";
+        assert_eq!(
+            replaced_lines_since(read, before, after),
+            [(2, 1, "x: 1\ny: 0\n".to_string())]
+        );
+        // A removal, and the first change (against the text as read itself).
+        let after = "a: 1\nb: 2\nc: 3\ne: 5\n";
+        assert_eq!(
+            replaced_lines_since(read, read, after),
+            [(4, 4, String::new())]
+        );
+        assert_eq!(
+            replaced_lines_since(read, read, after),
+            replaced_lines(read, after)
         );
     }
 
