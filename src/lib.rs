@@ -640,6 +640,8 @@ pub struct Prepared {
     defaults: Vec<Vec<manifest::Assumed>>,
     /// Per plan scenario, its application's index.
     app_of: Vec<usize>,
+    /// The applications as read, for [`Report::fixes`].
+    sources: Vec<Application>,
 }
 
 /// One plan scenario checked.
@@ -833,6 +835,7 @@ impl Check {
                 self.size.no_cone,
             );
             out.applications.push(app.name.clone());
+            out.sources.push(app.clone());
             out.read_warnings.push(reading.warnings);
             out.defaults.push(reading.defaults);
             out.app_of.extend(p.iter().map(|_| k));
@@ -854,12 +857,26 @@ impl Check {
             mut read_warnings,
             app_of,
             defaults,
+            sources,
             ..
         } = prepared;
         let mut report = Report {
             applications,
             not_applicable,
             warnings: notes,
+            fix_input: Some((
+                sources,
+                fix::FixOptions {
+                    plans: self.plans.clone(),
+                    size: self.size,
+                    options: CheckOptions {
+                        threads: 1,
+                        progress: false,
+                        position: None,
+                        ..self.options.clone()
+                    },
+                },
+            )),
             ..Report::default()
         };
         let work = |i: usize| -> Result<Checked, Error> {
@@ -1013,6 +1030,8 @@ pub fn in_order<T: Send, E>(
 /// What a [`Check`] found.
 #[derive(Clone, Debug, Default)]
 pub struct Report {
+    /// The applications as read and how they were checked, for [`Report::fixes`].
+    fix_input: Option<(Vec<Application>, fix::FixOptions)>,
     applications: Vec<String>,
     scenarios: Vec<String>,
     findings: Vec<Finding>,
@@ -1023,6 +1042,21 @@ pub struct Report {
 }
 
 impl Report {
+    /// Each finding's verified fix ([`fix`]): the manifest change that removes it, found by
+    /// checking the changed files again under the same plans, sizes and bounds (the
+    /// catalogue's properties; a property of your own, [`Check::property`], is not
+    /// re-checked), each with its diff and the report of that re-check, and the findings left
+    /// without one, with why. Each candidate is a check of its application.
+    pub fn fixes(&self) -> Result<fix::Fixes, Error> {
+        match &self.fix_input {
+            Some((apps, opts)) => fix::fixes_of(apps, opts),
+            None => Ok(fix::Fixes {
+                complete: true,
+                ..fix::Fixes::default()
+            }),
+        }
+    }
+
     /// The applications checked, by name.
     pub fn applications(&self) -> &[String] {
         &self.applications

@@ -147,6 +147,37 @@ fn without_the_prestop_sleep_a_pod_delete_loses_requests() {
     println!("{}", f.trace);
 }
 
+/// The report's fixes: the preStop sleep the finding above needs, found and checked again
+/// under the same plan before it is given, as a diff of the manifests.
+#[test]
+fn the_report_gives_the_verified_fix_of_the_missing_prestop() {
+    let report = Check::text("web-without-prestop.yaml", &without_prestop())
+        .plan(Plan::DeletePod)
+        .run()
+        .expect("checked");
+    let fixes = report.fixes().expect("the fixes are found");
+    assert!(fixes.complete);
+    let fix = fixes
+        .fixes
+        .iter()
+        .find(|f| f.finding == "no_request_to_stopped_container about web container app")
+        .unwrap_or_else(|| panic!("no fix of the missing preStop: {fixes:#?}"));
+    // The Service says the kube-proxies lag at most a second: a sleep of 2 s is the
+    // shortest podcheck tries, and its re-check passes.
+    assert!(fix.what.starts_with("preStop sleep 2 s"), "{}", fix.what);
+    assert!(fix.recheck.complete && fix.recheck.remaining.is_empty());
+    assert_eq!(fix.diffs.len(), 1);
+    assert!(
+        fix.diffs[0].diff.contains("+        lifecycle:")
+            && fix.diffs[0]
+                .diff
+                .contains("+            sleep: {seconds: 2}"),
+        "{}",
+        fix.diffs[0].diff
+    );
+    assert!(fixes.unfixed.is_empty(), "{:?}", fixes.unfixed);
+}
+
 #[test]
 #[should_panic(
     expected = "finding in web-without-prestop.yaml: delete-pod web: no_request_to_stopped_container"
