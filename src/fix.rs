@@ -759,11 +759,58 @@ pub fn candidates(
         | "deleted_pod_gone_within_grace"
         | "deleted_pod_gone_within_a_second_of_sigterm" => {
             out.extend(exec_in_shell(&w, &cp));
-            for g in [grace * 2, grace * 4, grace * 10] {
+            // The container as read: how long its program takes to stop after SIGTERM
+            // (`podcheck.dev/stop-seconds`), and its preStop hook's length.
+            let read = reading
+                .scenario
+                .workloads
+                .iter()
+                .find(|x| x.name() == workload)
+                .and_then(|x| {
+                    x.template()
+                        .containers
+                        .iter()
+                        .find(|c| Some(&c.name) == containers.get(ci))
+                });
+            let stop = read.map(|c| c.app.on_sigterm.stop_seconds());
+            let pre = read
+                .and_then(|c| c.lifecycle.as_ref())
+                .and_then(|l| l.pre_stop.as_ref())
+                .map_or(0, |p| i64::from(p.sleep.seconds));
+            let tries: Vec<(i64, String)> = match stop {
+                // A program that ignores SIGTERM stops only at SIGKILL: a longer grace only
+                // delays it (the fix is the `exec` above, or a program that handles SIGTERM).
+                Some(None) => Vec::new(),
+                Some(Some(s)) if s > 0 => (1..=3)
+                    .map(|m| (pre + i64::from(s) + m, m))
+                    .filter(|(g, _)| *g > grace)
+                    .map(|(g, m)| {
+                        let hook = if pre > 0 {
+                            format!("preStop {pre} s + ")
+                        } else {
+                            String::new()
+                        };
+                        (
+                            g,
+                            format!("{hook}the program's {s} s shutdown, margin {m} s"),
+                        )
+                    })
+                    .collect(),
+                _ => [grace * 2, grace * 4, grace * 10]
+                    .into_iter()
+                    .map(|g| (g, String::new()))
+                    .collect(),
+            };
+            for (g, cover) in tries {
+                let what = if cover.is_empty() {
+                    format!("terminationGracePeriodSeconds: {g} (was {grace})")
+                } else {
+                    format!("terminationGracePeriodSeconds: {g} (was {grace}; {cover})")
+                };
                 out.push(Candidate {
-                    what: format!("terminationGracePeriodSeconds: {g} (was {grace})"),
+                    what,
                     source: "Kubernetes docs, Pod Lifecycle, \"Termination of Pods\"; kuberuntime_container.go killContainer",
-                    why: format!("the kubelet waits terminationGracePeriodSeconds after SIGTERM before SIGKILL: {g} s covers the program's own shutdown"),
+                    why: format!("the kubelet runs the preStop hook, sends SIGTERM and sends SIGKILL when terminationGracePeriodSeconds have passed since the kill began: {g} s covers the hook and the program's own shutdown"),
                     changes: vec![w.set(format!("{pod}.terminationGracePeriodSeconds"), Value::int(g))],
                 });
             }

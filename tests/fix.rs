@@ -516,3 +516,22 @@ fn a_recheck_takes_the_unchanged_plan_scenarios_from_the_earlier_checks() {
     assert_eq!((scenarios, states), (r.scenarios, r.states));
     assert_eq!(after.len(), r.remaining.len());
 }
+
+/// A program slower to stop than its grace period (`podcheck.dev/stop-seconds: 40`, the
+/// default 30 s grace): SIGKILL cuts its shutdown short. The grace is raised to the shutdown
+/// plus a margin, the smallest the re-check passes among those tried.
+#[test]
+fn a_program_slower_to_stop_than_its_grace_gets_a_longer_grace() {
+    let (fixes, _) = fix_then_check("slow-stop.yaml", "delete-pod");
+    assert_eq!(fixes.len(), 1, "{fixes:?}");
+    let f = &fixes[0];
+    assert_eq!(f["finding"], "graceful_stop_within_grace about worker container worker");
+    assert_eq!(
+        f["what"],
+        "terminationGracePeriodSeconds: 41 (was 30; the program's 40 s shutdown, margin 1 s)"
+    );
+    assert_eq!(
+        changed_lines(f["diffs"][0]["diff"].as_str().unwrap()),
+        ["+      terminationGracePeriodSeconds: 41"]
+    );
+}
