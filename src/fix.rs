@@ -1118,12 +1118,15 @@ fn liveness(w: &Doc, cp: &str, meta: &str) -> Vec<Candidate> {
             .int(&format!("{cp}.livenessProbe.periodSeconds"))
             .unwrap_or(10);
         let outage = i64::from(podcheck_input::plan::OUTAGE_SECONDS);
-        let ft = outage / period.max(1) + 1;
+        // failureThreshold failures in a row span (failureThreshold − 1) periods, from the
+        // first to the last: a probe at the outage's first instant and one at its last both
+        // fail, so the span must be longer than the outage.
+        let ft = outage / period.max(1) + 2;
         for t in [ft, ft + 1] {
             out.push(Candidate {
-                what: format!("livenessProbe.failureThreshold: {t} ({t} × {period} s outlasts the plan's {outage} s outage)"),
+                what: format!("livenessProbe.failureThreshold: {t} ({} × {period} s from the first failure to the {t}th outlast the plan's {outage} s outage)", t - 1),
                 source: "Kubernetes docs, \"Configure Liveness, Readiness and Startup Probes\" (failureThreshold, periodSeconds); prober/worker.go",
-                why: format!("the kubelet restarts the container only after failureThreshold failures in a row, {period} s apart: {t} of them take longer than the outage, so the probe passes again first"),
+                why: format!("the kubelet restarts the container only after failureThreshold failures in a row, {period} s apart: from the first to the {t}th is {} s, longer than the outage, so the probe passes again first", (t - 1) * period),
                 changes: vec![w.set(format!("{cp}.livenessProbe.failureThreshold"), Value::int(t))],
             });
         }

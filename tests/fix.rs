@@ -525,7 +525,10 @@ fn a_program_slower_to_stop_than_its_grace_gets_a_longer_grace() {
     let (fixes, _) = fix_then_check("slow-stop.yaml", "delete-pod");
     assert_eq!(fixes.len(), 1, "{fixes:?}");
     let f = &fixes[0];
-    assert_eq!(f["finding"], "graceful_stop_within_grace about worker container worker");
+    assert_eq!(
+        f["finding"],
+        "graceful_stop_within_grace about worker container worker"
+    );
     assert_eq!(
         f["what"],
         "terminationGracePeriodSeconds: 41 (was 30; the program's 40 s shutdown, margin 1 s)"
@@ -534,4 +537,66 @@ fn a_program_slower_to_stop_than_its_grace_gets_a_longer_grace() {
         changed_lines(f["diffs"][0]["diff"].as_str().unwrap()),
         ["+      terminationGracePeriodSeconds: 41"]
     );
+}
+
+/// The second repair of a liveness probe that asks the dependency, for a probe that must keep
+/// asking it: a failureThreshold whose failures in a row span longer than the plan's 60 s
+/// outage. Every 10 s, failures at the outage's first and last instants both count, so 7
+/// (60 s from the first to the last) is not enough and 8 (70 s) is the smallest that holds:
+/// the first threshold candidate is 8, and the re-check passes it.
+#[test]
+fn a_liveness_failure_threshold_that_outlasts_the_outage_passes_its_recheck() {
+    use podcheck::fix::{apply, candidates, check_sources, FixOptions};
+    let app = podcheck::Application {
+        name: "liveness-dependency.yaml".into(),
+        sources: vec![(
+            "liveness-dependency.yaml".into(),
+            include_str!("fixtures/fix/liveness-dependency.yaml").into(),
+        )],
+    };
+    let opts = FixOptions {
+        plans: vec![podcheck::Plan::DependencyOutage],
+        ..FixOptions::default()
+    };
+    let (causes, complete, _, _) = check_sources(&app, &opts).expect("a check");
+    assert!(complete);
+    assert_eq!(causes.len(), 1);
+    let reading = podcheck::read_application(&app).expect("the manifests");
+    let cands = candidates(&causes[0], &app, &reading);
+    let threshold = cands
+        .iter()
+        .find(|c| c.what.starts_with("livenessProbe.failureThreshold"))
+        .expect("a threshold candidate");
+    assert!(
+        threshold
+            .what
+            .starts_with("livenessProbe.failureThreshold: 8 "),
+        "{}",
+        threshold.what
+    );
+    let changed = apply(&app, threshold).expect("the edit");
+    assert!(changed.sources[0]
+        .1
+        .contains("          failureThreshold: 8\n"));
+    let (after, complete, _, _) = check_sources(&changed, &opts).expect("a re-check");
+    assert!(complete);
+    assert!(
+        after.is_empty(),
+        "{:?}",
+        after.iter().map(|c| &c.shown.property).collect::<Vec<_>>()
+    );
+    // One less does not hold: the probe kills the container at the outage's last instant.
+    let mut seven = threshold.clone();
+    seven.changes = vec![(
+        0,
+        podcheck::fix::FileChange::Edit(podcheck::input::manifest::edit::Edit {
+            doc: 0,
+            path: "spec.template.spec.containers[0].livenessProbe.failureThreshold".into(),
+            change: podcheck::input::manifest::edit::Change::Set(
+                podcheck::input::manifest::edit::Value::int(7),
+            ),
+        }),
+    )];
+    let (after, _, _, _) = check_sources(&apply(&app, &seven).unwrap(), &opts).unwrap();
+    assert_eq!(after.len(), 1);
 }
