@@ -350,7 +350,7 @@ fn combined(cause: &Cause, k: &str, cand: &Candidate, t: &Rechecked) -> Option<C
         what: format!("{}, together with {}", cand.what, with.join(" and ")),
         source: cand.source,
         why: format!(
-            "{}; neither alone passes the re-check, as each leaves or adds the finding the other removes. Together with {}",
+            "{}; alone it did not pass the re-check, which left or added the findings the changes with it remove. Together with {}",
             cand.why,
             why.join("; ")
         ),
