@@ -154,6 +154,10 @@ pub struct Fixes {
     /// The findings before any fix, of every application, in order.
     #[serde(skip)]
     pub causes: Vec<Cause>,
+    /// The plan scenarios checked in this run, by content: a re-check checks again only the
+    /// plan scenarios a candidate changed.
+    #[serde(skip)]
+    pub checked: Checked,
 }
 
 impl Fixes {
@@ -199,6 +203,31 @@ pub fn check_sources(
     app: &Application,
     opts: &FixOptions,
 ) -> Result<(Vec<Cause>, bool, usize, usize), Error> {
+    check_sources_cached(app, opts, &mut Checked::default())
+}
+
+/// The plan scenarios checked so far in a run of `fix`, each by its exact content, with what
+/// its check found: a candidate that changes one workload leaves the other plan scenarios as
+/// they were (each is cut down to its cone of influence, `podcheck_input::cone`), and those
+/// are not checked again. The key is the whole scenario as checked (serialized), with the
+/// application, the plan, the properties and the check options: the model is deterministic,
+/// so the same key gives the same verdicts, states and traces. Only complete checks are kept
+/// (one stopped at a bound may go further on another run).
+#[derive(Clone, Debug, Default)]
+pub struct Checked {
+    results: std::collections::HashMap<String, (usize, Vec<crate::Finding>)>,
+    /// Plan scenarios checked, and those whose result was taken from an earlier check.
+    pub checked: usize,
+    pub reused: usize,
+}
+
+/// [`check_sources`], taking each plan scenario's result from `cache` where the same
+/// scenario was checked before with the same properties and options.
+pub fn check_sources_cached(
+    app: &Application,
+    opts: &FixOptions,
+    cache: &mut Checked,
+) -> Result<(Vec<Cause>, bool, usize, usize), Error> {
     let reading = read_application(app)?;
     let base = resized(reading.scenario, opts.size, &app.name)?;
     let mut plans: Vec<Plan> = if opts.plans.is_empty() {
@@ -220,10 +249,28 @@ pub fn check_sources(
     let mut states = 0;
     for p in &planned {
         let defs = properties_of(&p.scenario, &[])?;
+        let names: Vec<&str> = defs.iter().map(|d| d.name).collect();
+        let scenario = serde_json::to_string(&p.scenario).map_err(|e| Error(e.to_string()))?;
+        let key = format!(
+            "{}\n{}\n{names:?}\n{:?}\n{scenario}",
+            p.application,
+            p.plan.name(),
+            opts.options
+        );
+        if let Some((n, f)) = cache.results.get(&key) {
+            cache.reused += 1;
+            states += n;
+            found.extend(f.iter().cloned());
+            continue;
+        }
         let r = check::check_with(&p.scenario, &defs, &opts.options).map_err(Error)?;
+        cache.checked += 1;
         complete &= r.complete;
         states += r.unique_states;
         let (f, _) = findings(p, &r, TraceFormat::Text)?;
+        if r.complete {
+            cache.results.insert(key, (r.unique_states, f.clone()));
+        }
         found.extend(f);
     }
     Ok((causes(&found), complete, planned.len(), states))
@@ -255,9 +302,115 @@ fn interrupted() -> bool {
     podcheck_properties::progress::interrupts() > 0
 }
 
+/// A candidate's changes made and the application checked again.
+struct Rechecked {
+    changed: Application,
+    after: Vec<Cause>,
+    remaining: Vec<String>,
+    added: Vec<String>,
+    complete: bool,
+    scenarios: usize,
+    states: usize,
+}
+
+/// `cand` made on `current` and the result checked again; `Err` says why it could not be.
+fn recheck(
+    current: &Application,
+    cand: &Candidate,
+    opts: &FixOptions,
+    now: &[String],
+    cache: &mut Checked,
+) -> Result<Rechecked, String> {
+    let changed = apply(current, cand).map_err(|e| format!("not made: {e}"))?;
+    let (after, complete, scenarios, states) = check_sources_cached(&changed, opts, cache)
+        .map_err(|e| format!("the changed files are refused: {}", e.0))?;
+    let remaining: Vec<String> = after.iter().map(key).collect();
+    let added = remaining
+        .iter()
+        .filter(|r| !now.contains(r))
+        .cloned()
+        .collect();
+    Ok(Rechecked {
+        changed,
+        after,
+        remaining,
+        added,
+        complete,
+        scenarios,
+        states,
+    })
+}
+
+/// Why a re-check does not verify a candidate for finding `k`, or `None` when it does.
+fn not_verified(t: &Rechecked, k: &str) -> Option<String> {
+    if !t.complete {
+        Some(
+            "the re-check stopped at a bound before it was complete, so it verifies nothing".into(),
+        )
+    } else if t.remaining.iter().any(|r| r == k) {
+        Some("the finding is still there".into())
+    } else if !t.added.is_empty() {
+        Some(format!("adds {}", t.added.join(", ")))
+    } else {
+        None
+    }
+}
+
+/// How many of a finding's candidates that failed are tried again combined with the first
+/// candidates of the findings they left or added.
+pub const COMBINED_TRIES: usize = 2;
+
+/// A candidate `cand` whose re-check `t` left finding `k` or added findings, combined with the
+/// first candidate of each finding that stood in its way: each finding the re-check added,
+/// and each it left about the same workload as `cause` (one level: those candidates' own
+/// findings are not followed). `None` where none of them has a candidate.
+fn combined(cause: &Cause, k: &str, cand: &Candidate, t: &Rechecked) -> Option<Candidate> {
+    let workload = &cause.shown.about.workload;
+    let reading = read_application(&t.changed).ok()?;
+    let mut parts: Vec<Candidate> = Vec::new();
+    for c in &t.after {
+        let ck = key(c);
+        let in_the_way = t.added.contains(&ck) || c.shown.about.workload == *workload;
+        if ck == k || c.hazard.is_some() || !in_the_way {
+            continue;
+        }
+        let Some(first) = candidates(c, &t.changed, &reading).into_iter().next() else {
+            continue;
+        };
+        // Two findings with the same first candidate (two preStop findings): made once.
+        if !parts.iter().any(|p| p.changes == first.changes) {
+            parts.push(first);
+        }
+    }
+    if parts.is_empty() {
+        return None;
+    }
+    // The edits are made by path (`edit::apply` reads the text again), so the parts, found on
+    // the files with `cand` made, follow its changes.
+    let mut changes = cand.changes.clone();
+    for p in &parts {
+        changes.extend(p.changes.iter().cloned());
+    }
+    let with: Vec<String> = parts.iter().map(|p| p.what.clone()).collect();
+    let why: Vec<String> = parts
+        .iter()
+        .map(|p| format!("{}: {} ({})", p.what, p.why, p.source))
+        .collect();
+    Some(Candidate {
+        what: format!("{}, together with {}", cand.what, with.join(" and ")),
+        source: cand.source,
+        why: format!(
+            "{}; alone it did not pass the re-check, which left or added the findings the changes with it remove. Together with {}",
+            cand.why,
+            why.join("; ")
+        ),
+        changes,
+    })
+}
+
 /// The fixes of one application, added to `out`.
 pub fn fix_application(app: &Application, opts: &FixOptions, out: &mut Fixes) -> Result<(), Error> {
-    let (before, complete, _, _) = check_sources(app, opts)?;
+    let (before, complete, _, _) = check_sources_cached(app, opts, &mut out.checked)?;
     out.complete &= complete;
     out.findings += before.len();
     out.causes.extend(before.iter().cloned());
@@ -300,7 +453,6 @@ pub fn fix_application(app: &Application, opts: &FixOptions, out: &mut Fixes) ->
         let reading = read_application(&current)?;
         let cands = candidates(cause, &current, &reading);
         let mut tried = Vec::new();
-        let mut done = false;
         if cands.is_empty() {
             out.unfixed.push(NoFix {
                 application: app.name.clone(),
@@ -312,103 +464,61 @@ pub fn fix_application(app: &Application, opts: &FixOptions, out: &mut Fixes) ->
             });
             continue;
         }
+        let mut passed: Option<(Candidate, Rechecked)> = None;
+        // Complete re-checks that left the finding or added one: tried again combined.
+        let mut failed: Vec<(Candidate, Rechecked)> = Vec::new();
         for cand in cands {
             if interrupted() {
                 out.complete = false;
                 tried.push(format!("{}: not checked: interrupted (Ctrl-C)", cand.what));
                 break;
             }
-            let changed = match apply(&current, &cand) {
-                Ok(c) => c,
-                Err(e) => {
-                    tried.push(format!("{}: not made: {e}", cand.what));
+            let t = match recheck(&current, &cand, opts, &now, &mut out.checked) {
+                Ok(t) => t,
+                Err(why) => {
+                    tried.push(format!("{}: {why}", cand.what));
                     continue;
                 }
             };
-            let (after, complete, scenarios, states) = match check_sources(&changed, opts) {
-                Ok(r) => r,
-                Err(e) => {
-                    tried.push(format!(
-                        "{}: the changed files are refused: {}",
-                        cand.what, e.0
-                    ));
-                    continue;
+            match not_verified(&t, &k) {
+                None => {
+                    passed = Some((cand, t));
+                    break;
                 }
-            };
-            let remaining: Vec<String> = after.iter().map(key).collect();
-            let added: Vec<String> = remaining
-                .iter()
-                .filter(|r| !now.contains(r))
-                .cloned()
-                .collect();
-            if !complete {
-                tried.push(format!(
-                    "{}: the re-check stopped at a bound before it was complete, so it verifies nothing",
-                    cand.what
-                ));
-                continue;
-            }
-            if remaining.contains(&k) {
-                tried.push(format!("{}: the finding is still there", cand.what));
-                continue;
-            }
-            if !added.is_empty() {
-                tried.push(format!("{}: adds {}", cand.what, added.join(", ")));
-                continue;
-            }
-            let also: Vec<String> = now
-                .iter()
-                .filter(|n| **n != k && !remaining.contains(n))
-                .cloned()
-                .collect();
-            let diffs = app
-                .sources
-                .iter()
-                .zip(current.sources.iter().zip(&changed.sources))
-                .filter(|(_, (a, b))| a.1 != b.1)
-                .map(|((_, read), ((name, old), (_, new)))| {
-                    let shown = if name == "-" {
-                        "<stdin>"
-                    } else {
-                        name.as_str()
-                    };
-                    FileDiff {
-                        file: shown.to_string(),
-                        diff: edit::unified_diff(
-                            &format!("a/{}", shown.trim_start_matches('/')),
-                            &format!("b/{}", shown.trim_start_matches('/')),
-                            old,
-                            new,
-                        ),
-                        replaced: edit::replaced_lines(old, new),
-                        against_read: edit::replaced_lines_since(read, old, new),
+                Some(why) => {
+                    tried.push(format!("{}: {why}", cand.what));
+                    if t.complete {
+                        failed.push((cand, t));
                     }
-                })
-                .collect();
-            out.fixes.push(Fix {
-                application: app.name.clone(),
-                finding: k.clone(),
-                under: under.clone(),
-                also_removes: also,
-                what: cand.what.clone(),
-                source: cand.source,
-                why: cand.why.clone(),
-                tried: std::mem::take(&mut tried),
-                diffs,
-                recheck: Recheck {
-                    scenarios,
-                    states,
-                    complete,
-                    remaining: remaining.clone(),
-                    added,
-                },
-            });
-            now = remaining;
-            current = changed;
-            done = true;
-            break;
+                }
+            }
         }
-        if !done {
+        if passed.is_none() {
+            for (cand, t) in failed.iter().take(COMBINED_TRIES) {
+                if interrupted() {
+                    out.complete = false;
+                    break;
+                }
+                let Some(both) = combined(cause, &k, cand, t) else {
+                    continue;
+                };
+                let t = match recheck(&current, &both, opts, &now, &mut out.checked) {
+                    Ok(t) => t,
+                    Err(why) => {
+                        tried.push(format!("{}: {why}", both.what));
+                        continue;
+                    }
+                };
+                match not_verified(&t, &k) {
+                    None => {
+                        passed = Some((both, t));
+                        break;
+                    }
+                    Some(why) => tried.push(format!("{}: {why}", both.what)),
+                }
+            }
+        }
+        let Some((cand, t)) = passed else {
             out.unfixed.push(NoFix {
                 application: app.name.clone(),
                 finding: k,
@@ -417,7 +527,57 @@ pub fn fix_application(app: &Application, opts: &FixOptions, out: &mut Fixes) ->
                 tried,
                 operator_hazard: false,
             });
-        }
+            continue;
+        };
+        let also: Vec<String> = now
+            .iter()
+            .filter(|n| **n != k && !t.remaining.contains(n))
+            .cloned()
+            .collect();
+        let diffs = app
+            .sources
+            .iter()
+            .zip(current.sources.iter().zip(&t.changed.sources))
+            .filter(|(_, (a, b))| a.1 != b.1)
+            .map(|((_, read), ((name, old), (_, new)))| {
+                let shown = if name == "-" {
+                    "<stdin>"
+                } else {
+                    name.as_str()
+                };
+                FileDiff {
+                    file: shown.to_string(),
+                    diff: edit::unified_diff(
+                        &format!("a/{}", shown.trim_start_matches('/')),
+                        &format!("b/{}", shown.trim_start_matches('/')),
+                        old,
+                        new,
+                    ),
+                    replaced: edit::replaced_lines(old, new),
+                    against_read: edit::replaced_lines_since(read, old, new),
+                }
+            })
+            .collect();
+        out.fixes.push(Fix {
+            application: app.name.clone(),
+            finding: k.clone(),
+            under: under.clone(),
+            also_removes: also,
+            what: cand.what.clone(),
+            source: cand.source,
+            why: cand.why.clone(),
+            tried: std::mem::take(&mut tried),
+            diffs,
+            recheck: Recheck {
+                scenarios: t.scenarios,
+                states: t.states,
+                complete: t.complete,
+                remaining: t.remaining.clone(),
+                added: t.added,
+            },
+        });
+        now = t.remaining;
+        current = t.changed;
     }
     // A finding without a fix of its own that a later fix removed is that fix's.
     out.unfixed
@@ -651,11 +811,58 @@ pub fn candidates(
         | "deleted_pod_gone_within_grace"
         | "deleted_pod_gone_within_a_second_of_sigterm" => {
             out.extend(exec_in_shell(&w, &cp));
-            for g in [grace * 2, grace * 4, grace * 10] {
+            // The container as read: how long its program takes to stop after SIGTERM
+            // (`podcheck.dev/stop-seconds`), and its preStop hook's length.
+            let read = reading
+                .scenario
+                .workloads
+                .iter()
+                .find(|x| x.name() == workload)
+                .and_then(|x| {
+                    x.template()
+                        .containers
+                        .iter()
+                        .find(|c| Some(&c.name) == containers.get(ci))
+                });
+            let stop = read.map(|c| c.app.on_sigterm.stop_seconds());
+            let pre = read
+                .and_then(|c| c.lifecycle.as_ref())
+                .and_then(|l| l.pre_stop.as_ref())
+                .map_or(0, |p| i64::from(p.sleep.seconds));
+            let tries: Vec<(i64, String)> = match stop {
+                // A program that ignores SIGTERM stops only at SIGKILL: a longer grace only
+                // delays it (the fix is the `exec` above, or a program that handles SIGTERM).
+                Some(None) => Vec::new(),
+                Some(Some(s)) if s > 0 => (1..=3)
+                    .map(|m| (pre + i64::from(s) + m, m))
+                    .filter(|(g, _)| *g > grace)
+                    .map(|(g, m)| {
+                        let hook = if pre > 0 {
+                            format!("preStop {pre} s + ")
+                        } else {
+                            String::new()
+                        };
+                        (
+                            g,
+                            format!("{hook}the program's {s} s shutdown, margin {m} s"),
+                        )
+                    })
+                    .collect(),
+                _ => [grace * 2, grace * 4, grace * 10]
+                    .into_iter()
+                    .map(|g| (g, String::new()))
+                    .collect(),
+            };
+            for (g, cover) in tries {
+                let what = if cover.is_empty() {
+                    format!("terminationGracePeriodSeconds: {g} (was {grace})")
+                } else {
+                    format!("terminationGracePeriodSeconds: {g} (was {grace}; {cover})")
+                };
                 out.push(Candidate {
-                    what: format!("terminationGracePeriodSeconds: {g} (was {grace})"),
+                    what,
                     source: "Kubernetes docs, Pod Lifecycle, \"Termination of Pods\"; kuberuntime_container.go killContainer",
-                    why: format!("the kubelet waits terminationGracePeriodSeconds after SIGTERM before SIGKILL: {g} s covers the program's own shutdown"),
+                    why: format!("the kubelet runs the preStop hook, sends SIGTERM and sends SIGKILL when terminationGracePeriodSeconds have passed since the kill began: {g} s covers the hook and the program's own shutdown"),
                     changes: vec![w.set(format!("{pod}.terminationGracePeriodSeconds"), Value::int(g))],
                 });
             }
@@ -744,6 +951,12 @@ pub fn candidates(
             }
         }
         "job_fails_only_after_backoff_limit_plus_one_failures" => {
+            // Under a plan that disrupts the Job's pod (a drain's eviction, a node's taint),
+            // the failure counted is the disruption's: the podFailurePolicy rule is the fix,
+            // where a longer backoffLimit would only hide one disruption more.
+            if cause.under.iter().any(|u| u.plan != Plan::Crash) {
+                out.extend(ignore_disruptions(&w, pod));
+            }
             let rp = w
                 .get(&format!("{pod}.restartPolicy"))
                 .and_then(Tree::str)
@@ -764,37 +977,7 @@ pub fn candidates(
                 changes: vec![w.set("spec.backoffLimit".into(), Value::int(limit + 1))],
             });
         }
-        p if p.starts_with("job_")
-            && w.kind == "Job"
-            && w.get("spec.podFailurePolicy").is_none() =>
-        {
-            let mut changes = Vec::new();
-            if w.get(&format!("{pod}.restartPolicy")).and_then(Tree::str) != Some("Never") {
-                changes.push(w.set(format!("{pod}.restartPolicy"), Value::str("Never")));
-            }
-            changes.push(w.set(
-                "spec.podFailurePolicy".into(),
-                Value::map([(
-                    "rules",
-                    Value::Seq(vec![Value::map([
-                        ("action", Value::str("Ignore")),
-                        (
-                            "onPodConditions",
-                            Value::Seq(vec![Value::map([(
-                                "type",
-                                Value::str("DisruptionTarget"),
-                            )])]),
-                        ),
-                    ])]),
-                )]),
-            ));
-            out.push(Candidate {
-                what: "a podFailurePolicy rule that ignores pods failed by a disruption (DisruptionTarget)".into(),
-                source: "Kubernetes docs, Jobs, \"Pod failure policy\" (KEP-3329); job_controller.go, getPodFailurePolicyAction",
-                why: "a pod that fails because it was disrupted (evicted, preempted, its node gone) carries the DisruptionTarget condition; the Ignore rule does not count it against backoffLimit, so a disruption no longer fails the Job (the rule needs restartPolicy Never)".into(),
-                changes,
-            });
-        }
+        p if p.starts_with("job_") => out.extend(ignore_disruptions(&w, pod)),
         _ => {}
     }
     out
@@ -811,6 +994,37 @@ impl Doc {
             _ => Vec::new(),
         }
     }
+}
+
+/// A `podFailurePolicy` rule that ignores pods failed by a disruption, for a Job without a
+/// policy (with `restartPolicy: Never`, which the policy requires).
+fn ignore_disruptions(w: &Doc, pod: &str) -> Option<Candidate> {
+    if w.kind != "Job" || w.get("spec.podFailurePolicy").is_some() {
+        return None;
+    }
+    let mut changes = Vec::new();
+    if w.get(&format!("{pod}.restartPolicy")).and_then(Tree::str) != Some("Never") {
+        changes.push(w.set(format!("{pod}.restartPolicy"), Value::str("Never")));
+    }
+    changes.push(w.set(
+        "spec.podFailurePolicy".into(),
+        Value::map([(
+            "rules",
+            Value::Seq(vec![Value::map([
+                ("action", Value::str("Ignore")),
+                (
+                    "onPodConditions",
+                    Value::Seq(vec![Value::map([("type", Value::str("DisruptionTarget"))])]),
+                ),
+            ])]),
+        )]),
+    ));
+    Some(Candidate {
+        what: "a podFailurePolicy rule that ignores pods failed by a disruption (DisruptionTarget)".into(),
+        source: "Kubernetes docs, Jobs, \"Pod failure policy\" (KEP-3329); job_controller.go, getPodFailurePolicyAction",
+        why: "a pod that fails because it was disrupted (evicted, preempted, its node gone) carries the DisruptionTarget condition; the Ignore rule does not count it against backoffLimit, so a disruption no longer fails the Job (the rule needs restartPolicy Never)".into(),
+        changes,
+    })
 }
 
 /// A string in flow style.
@@ -956,12 +1170,15 @@ fn liveness(w: &Doc, cp: &str, meta: &str) -> Vec<Candidate> {
             .int(&format!("{cp}.livenessProbe.periodSeconds"))
             .unwrap_or(10);
         let outage = i64::from(podcheck_input::plan::OUTAGE_SECONDS);
-        let ft = outage / period.max(1) + 1;
+        // failureThreshold failures in a row span (failureThreshold − 1) periods, from the
+        // first to the last: a probe at the outage's first instant and one at its last both
+        // fail, so the span must be longer than the outage.
+        let ft = outage / period.max(1) + 2;
         for t in [ft, ft + 1] {
             out.push(Candidate {
-                what: format!("livenessProbe.failureThreshold: {t} ({t} × {period} s outlasts the plan's {outage} s outage)"),
+                what: format!("livenessProbe.failureThreshold: {t} ({} × {period} s from the first failure to the {t}th outlast the plan's {outage} s outage)", t - 1),
                 source: "Kubernetes docs, \"Configure Liveness, Readiness and Startup Probes\" (failureThreshold, periodSeconds); prober/worker.go",
-                why: format!("the kubelet restarts the container only after failureThreshold failures in a row, {period} s apart: {t} of them take longer than the outage, so the probe passes again first"),
+                why: format!("the kubelet restarts the container only after failureThreshold failures in a row, {period} s apart: from the first to the {t}th is {} s, longer than the outage, so the probe passes again first", (t - 1) * period),
                 changes: vec![w.set(format!("{cp}.livenessProbe.failureThreshold"), Value::int(t))],
             });
         }

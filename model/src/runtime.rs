@@ -42,6 +42,7 @@ pub fn begin_stop(c: &mut Ctr, cs: &Container, grace: Secs, why: StopWhy) {
         kill_left,
         why,
         awaits_turn: false,
+        sigterm_exit: None,
     });
     if prestop.unwrap_or(0) == 0 {
         sigterm(c, cs);
@@ -65,6 +66,7 @@ pub fn begin_ordered_stop(c: &mut Ctr, cs: &Container, grace: Secs, why: StopWhy
         kill_left: grace.saturating_sub(prestop.unwrap_or(0)),
         why,
         awaits_turn: true,
+        sigterm_exit: None,
     });
 }
 
@@ -86,10 +88,24 @@ pub fn take_turn(c: &mut Ctr, cs: &Container) {
     sigterm(c, cs);
 }
 
-/// SIGTERM reaches the program.
+/// SIGTERM reaches the program: it exits at once, after its own shutdown (its exit is then
+/// due in that many seconds, unless it was due sooner on its own), or not at all.
 pub fn sigterm(c: &mut Ctr, cs: &Container) {
-    if let OnSigterm::Exit(code) = cs.app.on_sigterm {
-        exit_now(c, code, false);
+    match cs.app.on_sigterm {
+        OnSigterm::Exit(code) | OnSigterm::ExitAfter { code, seconds: 0 } => {
+            exit_now(c, code, false)
+        }
+        OnSigterm::ExitAfter { code, seconds } => {
+            if let Run::Running(p) = &mut c.run {
+                if p.exit_left.is_none_or(|t| t > seconds) {
+                    p.exit_left = Some(seconds);
+                    if let Some(st) = p.stop.as_mut() {
+                        st.sigterm_exit = Some(code);
+                    }
+                }
+            }
+        }
+        OnSigterm::Ignore => {}
     }
 }
 

@@ -291,7 +291,12 @@ fn due_now(m: &Context, s: &mut State) {
                 let exits = p.exit_left == Some(0);
                 let oom = p.oom_left == Some(0);
                 // At one instant: the program's own exit first, then OOM, then signals.
-                if exits {
+                let sigterm_exit = p.stop.and_then(|st| st.sigterm_exit);
+                if let (true, Some(code)) = (exits, sigterm_exit) {
+                    // The end of the program's shutdown after SIGTERM, as when it exits at
+                    // once: a stop, not a failed run.
+                    exit_now(c, code, false);
+                } else if exits {
                     let code = cs.app.exit_code;
                     exit_now(c, code, false);
                     if code != 0 && is_job {

@@ -795,7 +795,7 @@ pub fn all() -> Vec<PropertyDef> {
             kind: Kind::Within {
                 p: deleted_pod_past_sigterm,
                 q: no_pod_deleting,
-                seconds: one_second,
+                seconds: a_second_after_shutdown,
             },
             sentence: "A deleted pod whose containers have been sent SIGTERM (or have stopped) is gone from the API within a second.",
             source: "a program that handles SIGTERM exits at once; a shell as PID 1 ignores it and waits for SIGKILL (kubernetes#127188); docs/sources.md#kubelet-termination-and-grace-period",
@@ -2622,8 +2622,18 @@ fn toleration_plus_monitor_period(_: &Cluster) -> u64 {
     DEFAULT_TOLERATION_SECONDS + NODE_MONITOR_PERIOD
 }
 
-fn one_second(_: &Cluster) -> u64 {
-    1
+/// A second after the longest shutdown a program of the scenario takes after SIGTERM
+/// (`podcheck.dev/stop-seconds`; 0 for one that exits at once).
+fn a_second_after_shutdown(m: &Cluster) -> u64 {
+    1 + m
+        .scenario
+        .workloads
+        .iter()
+        .flat_map(|w| w.template().containers.iter())
+        .filter_map(|c| c.app.on_sigterm.stop_seconds())
+        .map(u64::from)
+        .max()
+        .unwrap_or(0)
 }
 
 fn proxy_lag(m: &Cluster) -> u64 {

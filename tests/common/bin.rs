@@ -31,12 +31,15 @@ pub fn podcheck_with_stdin(args: &[&str], input: &[u8]) -> Output {
         .stderr(Stdio::piped())
         .spawn()
         .unwrap_or_else(|e| panic!("cannot run {BIN}: {e}"));
-    child
-        .stdin
-        .take()
-        .expect("stdin is piped")
-        .write_all(input)
-        .expect("podcheck reads its input");
+    if let Err(e) = child.stdin.take().expect("stdin is piped").write_all(input) {
+        // podcheck may refuse its flags (exit 2) and end before it reads its input: what it
+        // did is in its output, checked by the caller.
+        assert_eq!(
+            e.kind(),
+            std::io::ErrorKind::BrokenPipe,
+            "podcheck reads its input: {e}"
+        );
+    }
     child.wait_with_output().expect("podcheck ends")
 }
 

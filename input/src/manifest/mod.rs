@@ -89,6 +89,7 @@ pub const ANNOTATIONS: &[(&str, &str)] = &[
     ("exit-after-seconds", "the program exits on its own this long after start (default: a Job's regular containers and every init container that is not a sidecar after 10 s; others, sidecars too, never: they run until stopped)"),
     ("exit-code", "the code of that exit (default: the `N` of an `sh -c` script that ends with `exit N`, else 0)"),
     ("memory-usage-mi", "memory the program uses once up, in MiB (default 0)"),
+    ("stop-seconds", "how long the program takes to exit after SIGTERM, its own shutdown (draining connections, flushing a queue): SIGKILL at the end of the grace period cuts it short (default 0: it exits at once)"),
     ("pre-stop-seconds", "how long a preStop exec, httpGet or tcpSocket hook runs (default 0; `sleep N` is read from the command)"),
     ("post-start-seconds", "how long a postStart exec, httpGet or tcpSocket hook runs (default 0)"),
     ("image-pull-fails", "`true`: the image cannot be pulled (default false)"),
@@ -2252,6 +2253,23 @@ impl Reader {
                 }
             },
         };
+        if let Some(seconds) = self.note_seconds(doc, notes, "stop-seconds", n, None)? {
+            app.on_sigterm = match app.on_sigterm {
+                spec::OnSigterm::Exit(code) | spec::OnSigterm::ExitAfter { code, .. } => {
+                    spec::OnSigterm::ExitAfter { code, seconds }
+                }
+                spec::OnSigterm::Ignore => {
+                    let key = notes
+                        .get("stop-seconds", Some(n))
+                        .map_or_else(|| "stop-seconds".to_string(), |(k, _)| k);
+                    return Err(notes.err(
+                        doc,
+                        &key,
+                        "the program is taken to ignore SIGTERM (podcheck.dev/sigterm: ignore, said or assumed), so it has no shutdown to time: say podcheck.dev/sigterm: exit (or exit:<code>) with it",
+                    ));
+                }
+            };
+        }
         let mut probes = probes.into_iter();
         Ok(Container {
             name: n.to_string(),

@@ -916,6 +916,20 @@ pub enum OnSigterm {
     Exit(i32),
     /// Ignores it, as a shell running as PID 1 does (kubernetes#127188): only SIGKILL stops it.
     Ignore,
+    /// Handles it and exits with `code` after `seconds` of its own shutdown (draining its
+    /// connections, flushing a queue), unless SIGKILL comes first.
+    ExitAfter { code: i32, seconds: u16 },
+}
+
+impl OnSigterm {
+    /// Seconds from SIGTERM until the program exits (0: at once), `None` if it ignores it.
+    pub fn stop_seconds(self) -> Option<u16> {
+        match self {
+            OnSigterm::Exit(_) => Some(0),
+            OnSigterm::ExitAfter { seconds, .. } => Some(seconds),
+            OnSigterm::Ignore => None,
+        }
+    }
 }
 
 impl Default for OnSigterm {

@@ -969,7 +969,7 @@ pub fn validate_pod_spec(w: &Workload, t: &PodSpec) -> Result<(), Invalid> {
                 (
                     "app.onSigterm.exit",
                     match c.app.on_sigterm {
-                        OnSigterm::Exit(code) => Some(code),
+                        OnSigterm::Exit(code) | OnSigterm::ExitAfter { code, .. } => Some(code),
                         OnSigterm::Ignore => None,
                     },
                 ),

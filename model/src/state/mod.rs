@@ -673,6 +673,9 @@ pub struct Stop {
     /// not yet sent, until every regular container and the next sidecar have stopped, or
     /// until `kill_left` runs out (`kuberuntime_termination_order.go` `waitForTurn`).
     pub awaits_turn: bool,
+    /// SIGTERM has been sent to a program that takes a while to stop: the code it exits with
+    /// when its `exit_left` runs out ([`podcheck_input::spec::OnSigterm::ExitAfter`]).
+    pub sigterm_exit: Option<i32>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
