@@ -141,6 +141,18 @@ fn sarif_of_a_missing_prestop_is_valid_and_points_at_the_container() {
     assert!(text.contains("app: delete-pod web"), "{text}");
     assert!(text.contains("counterexample"), "{text}");
     assert!(text.contains("kubectl: delete pod web-"), "{text}");
+    // Without --fixes, the log says the fixes were not searched.
+    let notes = run["invocations"][0]["toolExecutionNotifications"]
+        .as_array()
+        .expect("notifications");
+    assert!(
+        notes.iter().any(|n| n["level"] == "note"
+            && n["message"]["text"]
+                .as_str()
+                .is_some_and(|t| t.starts_with("fixes: not searched; give --fixes"))),
+        "{notes:#?}"
+    );
+    assert!(results.iter().all(|r| r.get("fixes").is_none()));
     // %SRCROOT% is the working directory.
     let root = run["originalUriBaseIds"]["%SRCROOT%"]["uri"]
         .as_str()

@@ -406,6 +406,12 @@ pub fn log(
             ));
         }
     }
+    if fixes.is_none() && !causes.is_empty() {
+        notes.push(note(
+            "note",
+            "fixes: not searched; give --fixes to have each finding's verified fix (the manifest change that removes it, re-checked under the same plans) as its result's `fixes`".into(),
+        ));
+    }
     if let Some(x) = fixes.filter(|x| !x.complete) {
         notes.push(note(
             "warning",
