@@ -91,6 +91,7 @@
 //! real run that enables and takes the same actors, and `leads_to` under weak fairness is
 //! judged on it as with the nodes alone (`leads_to_holds_up_to`, with the node classes).
 
+use crate::controllers::replicaset::MAX_TIE;
 use crate::state::*;
 use podcheck_input::spec::{Fault, Scenario, Workload};
 
@@ -734,9 +735,12 @@ fn permutations<T: Copy>(items: &[T]) -> Vec<Vec<T>> {
 /// place in the API's pod list (and none otherwise: renumbering changes which uids are free
 /// for the others). What tells them apart:
 ///
-/// - a `scale` or `rolloutRestart` of it: the ReplicaSet then scales down, and the model
-///   breaks ties of `ActivePodsWithRanks` (which upstream leaves to Ready and creation times,
-///   then to an unstable sort) by the higher uid;
+/// - a `scale` or `rolloutRestart` of a Deployment of more than 16 replicas (or scaled to
+///   more): the ReplicaSet's scale-down offers every choice among the pods tied at the cut
+///   of `ActivePodsWithRanks` (`controllers::replicaset::picks`), but only among the first
+///   32 of a tie by uid. Up to 16 replicas, no tie is larger (at most twice the replicas are
+///   active), and which tied pods go is a choice among all of them, read by equality: the
+///   sets offered are closed under renumbering;
 /// - a claim in its template: the attach/detach controller's Multi-Attach event names the
 ///   first four users in the API's order;
 /// - a `terminatedPodGcThreshold` that the scenario could reach: PodGC then removes the
@@ -755,9 +759,11 @@ pub fn interchangeable_pods(scenario: &Scenario) -> Vec<u8> {
         .filter(|(i, w)| {
             matches!(w, Workload::Deployment { .. })
                 && scenario.pod_claims(*i, 0).is_empty()
+                && !(w.replicas().unwrap_or(0) as usize > MAX_TIE / 2
+                    && scales_down(scenario, w.name()))
                 && !scenario.faults.iter().any(|f| match f {
-                    Fault::Scale { workload, .. } | Fault::RolloutRestart { workload } => {
-                        workload == w.name()
+                    Fault::Scale { workload, replicas } => {
+                        workload == w.name() && *replicas as usize > MAX_TIE / 2
                     }
                     _ => false,
                 })
@@ -771,6 +777,25 @@ pub fn interchangeable_pods(scenario: &Scenario) -> Vec<u8> {
     } else {
         Vec::new()
     }
+}
+
+/// Whether a `scale` or `rolloutRestart` of the workload named `workload` has its
+/// ReplicaSets scale down, where the ReplicaSet controller chooses among tied pods
+/// (`controllers::replicaset::picks`).
+pub fn scales_down(scenario: &Scenario, workload: &str) -> bool {
+    scenario.faults.iter().any(|f| match f {
+        Fault::Scale { workload: w, .. } | Fault::RolloutRestart { workload: w } => w == workload,
+        _ => false,
+    })
+}
+
+/// Whether some Deployment of `scenario` whose pods are interchangeable
+/// ([`interchangeable_pods`]) scales down under a `scale` or `rolloutRestart`
+/// ([`scales_down`]): the pods a `CheckOptions::scaled_pod_symmetry` switched off leaves apart.
+pub fn scaled_pods(scenario: &Scenario) -> bool {
+    interchangeable_pods(scenario)
+        .iter()
+        .any(|&w| scales_down(scenario, scenario.workloads[w as usize].name()))
 }
 
 /// What the pod `uid` of a class holds, in a hash that does not depend on the identity
