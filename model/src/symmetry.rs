@@ -60,21 +60,29 @@
 //! a creation takes in `s'` map to the fresh ones it takes in `t'` (fresh on both sides:
 //! the bijection extends), and `s' ≈ t'`. A property that reads pods by equality only has
 //! the same value on `s` and `t`. [`interchangeable_pods`] allows the renumbering only in
-//! scenarios where that proviso holds, and lists what breaks it: the ReplicaSet's scale-down
-//! ties, which the model breaks by the higher uid where upstream's `ActivePodsWithRanks`
-//! goes on to Ready time and creation time and then leaves the order to an unstable sort
-//! (reached only by a `scale` or a `rolloutRestart`); PodGC's oldest-first order of
-//! terminated pods (the place in the API's list; reached only under a low
-//! `terminatedPodGcThreshold`); the Multi-Attach event's first four users; and any
-//! workload that is not such a Deployment (a Job's or a StatefulSet's pods are told apart
-//! by index or ordinal, and renumbering changes which uids are free for them). Everything else compares uids for equality: the scheduler (whose
+//! scenarios where that proviso holds, and lists what breaks it: PodGC's oldest-first order
+//! of terminated pods (the place in the API's list; reached only under a low
+//! `terminatedPodGcThreshold`); the Multi-Attach event's first four users; a tie of more
+//! than 32 pods in a ReplicaSet's scale-down (below); and any workload that is not such a
+//! Deployment (a Job's or a StatefulSet's pods are told apart by index or ordinal, and
+//! renumbering changes which uids are free for them). Everything else compares uids for
+//! equality: the scheduler (whose
 //! spreading score counts pods by workload and revision, never by uid), the
 //! kubelets, the faults and the eviction manager offer every pod (every tied pod) as a
 //! choice of its own, the EndpointSlice is sorted by uid only to be a set, the proxies copy
 //! its order. A drain run lists the node's pods in the API's order (`GetPodsForDeletion`),
 //! but reads its list as a set: it evicts every pod on its own (`evictPods` starts one
 //! goroutine per pod, and the model offers each pod's eviction and each pod's "gone" as a
-//! choice of its own), finds a pod by its uid, and ends when the list is empty.
+//! choice of its own), finds a pod by its uid, and ends when the list is empty. The
+//! ReplicaSet's scale-down (under a `scale` or a `rolloutRestart`) ranks its active pods by
+//! what they hold (`ActivePodsWithRanks` up to the steps that read timestamps), and which of
+//! the pods tied at the cut go is a choice: each set of as many of them as must go is an
+//! action of its own (`controllers::replicaset::picks`; upstream breaks that tie by Ready
+//! and creation times in logarithmic buckets and then by the pods' random uids, none of which
+//! the model keeps). The action names its set by the tied pods' order of uids, but the sets
+//! offered are every set of that size, so the renamed state is offered the renamed set: the
+//! steps match. (Up to 32 tied pods: a Deployment whose scale-down could tie more is left
+//! apart.)
 //!
 //! With the node permutation, the representative is the pods' canonical form of the nodes'
 //! representative; each step maps a state to a `≈`-related one (the node permutation is an
