@@ -63,7 +63,7 @@
 //! scenarios where that proviso holds, and lists what breaks it: PodGC's oldest-first order
 //! of terminated pods (the place in the API's list; reached only under a low
 //! `terminatedPodGcThreshold`); the Multi-Attach event's first four users; a tie of more
-//! than 32 pods in a ReplicaSet's scale-down (below); and any workload that is not such a
+//! than 10 pods in a ReplicaSet's scale-down (below); and any workload that is not such a
 //! Deployment (a Job's or a StatefulSet's pods are told apart by index or ordinal, and
 //! renumbering changes which uids are free for them). Everything else compares uids for
 //! equality: the scheduler (whose
@@ -81,8 +81,8 @@
 //! and creation times in logarithmic buckets and then by the pods' random uids, none of which
 //! the model keeps). The action names its set by the tied pods' order of uids, but the sets
 //! offered are every set of that size, so the renamed state is offered the renamed set: the
-//! steps match. (Up to 32 tied pods: a Deployment whose scale-down could tie more is left
-//! apart.)
+//! steps match. (Up to 10 tied pods; a larger tie is broken by the higher uid, and a
+//! Deployment whose scale-down could tie more is left apart.)
 //!
 //! With the node permutation, the representative is the pods' canonical form of the nodes'
 //! representative; each step maps a state to a `≈`-related one (the node permutation is an
@@ -743,12 +743,13 @@ fn permutations<T: Copy>(items: &[T]) -> Vec<Vec<T>> {
 /// place in the API's pod list (and none otherwise: renumbering changes which uids are free
 /// for the others). What tells them apart:
 ///
-/// - a `scale` or `rolloutRestart` of a Deployment of more than 16 replicas (or scaled to
+/// - a `scale` or `rolloutRestart` of a Deployment of more than 10 replicas (or scaled to
 ///   more): the ReplicaSet's scale-down offers every choice among the pods tied at the cut
-///   of `ActivePodsWithRanks` (`controllers::replicaset::picks`), but only among the first
-///   32 of a tie by uid. Up to 16 replicas, no tie is larger (at most twice the replicas are
-///   active), and which tied pods go is a choice among all of them, read by equality: the
-///   sets offered are closed under renumbering;
+///   of `ActivePodsWithRanks` (`controllers::replicaset::picks`) in a tie of up to
+///   [`MAX_TIE`] pods, and breaks a larger one by the higher uid. Up to 10 replicas no tie is
+///   larger (a ReplicaSet has at most its Deployment's largest `replicas` active), and which
+///   tied pods go is a choice among all of them, read by equality: the sets offered are
+///   closed under renumbering;
 /// - a claim in its template: the attach/detach controller's Multi-Attach event names the
 ///   first four users in the API's order;
 /// - a `terminatedPodGcThreshold` that the scenario could reach: PodGC then removes the
@@ -767,11 +768,11 @@ pub fn interchangeable_pods(scenario: &Scenario) -> Vec<u8> {
         .filter(|(i, w)| {
             matches!(w, Workload::Deployment { .. })
                 && scenario.pod_claims(*i, 0).is_empty()
-                && !(w.replicas().unwrap_or(0) as usize > MAX_TIE / 2
+                && !(w.replicas().unwrap_or(0) as usize > MAX_TIE
                     && scales_down(scenario, w.name()))
                 && !scenario.faults.iter().any(|f| match f {
                     Fault::Scale { workload, replicas } => {
-                        workload == w.name() && *replicas as usize > MAX_TIE / 2
+                        workload == w.name() && *replicas as usize > MAX_TIE
                     }
                     _ => false,
                 })

@@ -44,17 +44,20 @@ pub struct Surplus {
 }
 
 impl Surplus {
-    /// Whether the sync has a choice: some but not all of the tied pods go.
+    /// Whether the sync has a choice: some but not all of the tied pods go (and the tie has
+    /// at most [`MAX_TIE`] pods).
     pub fn chooses(&self) -> bool {
-        self.take > 0 && self.take < self.tied.len()
+        self.take > 0 && self.take < self.tied.len() && self.tied.len() <= MAX_TIE
     }
 }
 
-/// The most pods of one tie whose choice is offered (one bit each of the action's `pick`).
-/// A larger tie (a Deployment of more than 16 replicas scaling down) offers the choices among
-/// its first 32, by the higher uid; `crate::symmetry::interchangeable_pods` leaves such a
+/// The most pods of one tie whose choice is offered (one bit each of the action's `pick`; at
+/// most 252 sets, 5 of 10). A ReplicaSet never has more active pods than its Deployment's
+/// largest `replicas` (its own `spec.replicas` never exceeds them), so only a Deployment of
+/// more than 10 replicas (or scaled to more) can tie more: such a tie is broken by the
+/// higher uid, with no choice, and `crate::symmetry::interchangeable_pods` leaves that
 /// Deployment's pods apart.
-pub const MAX_TIE: usize = 32;
+pub const MAX_TIE: usize = 10;
 
 /// See [`Surplus`].
 pub fn surplus(s: &State, w: u8, revision: u8) -> Option<Surplus> {
@@ -112,14 +115,13 @@ pub fn surplus(s: &State, w: u8, revision: u8) -> Option<Surplus> {
 
 /// The choices of a sync of the ReplicaSet of `revision` of Deployment `w` that is enabled
 /// ([`enabled`]), each an action's `pick`: one per set of the tied pods that may go
-/// ([`Surplus`]), a bit per pod of `tied` (the first [`MAX_TIE`]); the first is the set of the
-/// higher uids. `0` alone where there is no choice.
+/// ([`Surplus`]), a bit per pod of `tied`; the first is the set of the higher uids. `0`
+/// alone where there is no choice.
 pub fn picks(s: &State, w: u8, revision: u8) -> smallvec::SmallVec<[u32; 4]> {
     let mut out = smallvec::SmallVec::new();
     match surplus(s, w, revision) {
         Some(x) if x.chooses() => {
-            let n = x.tied.len().min(MAX_TIE);
-            let take = x.take.min(n);
+            let (n, take) = (x.tied.len(), x.take);
             // Every mask of `take` bits among `n`, in ascending order (Gosper's hack).
             let mut mask: u64 = (1 << take) - 1;
             while mask < (1u64 << n) {
@@ -159,8 +161,8 @@ pub fn sync(m: &Context, s: &mut State, w: u8, revision: u8, pick: u32) -> Optio
     let x = surplus(s, w, revision)?;
     let mut victims = x.certain.clone();
     if x.chooses() {
-        let n = x.tied.len().min(MAX_TIE);
-        if pick.count_ones() as usize != x.take.min(n) || (n < 32 && pick >> n != 0) {
+        let n = x.tied.len();
+        if pick.count_ones() as usize != x.take || pick >> n != 0 {
             return None;
         }
         victims.extend((0..n).filter(|i| pick & (1 << i) != 0).map(|i| x.tied[i]));
