@@ -97,8 +97,8 @@ fn a_drain_that_never_ends_is_judged_without_the_deferral() {
 
 #[test]
 fn a_scale_keeps_every_gone_as_it_is_due() {
-    // A scale-down breaks ties by the higher uid: the uid a new pod takes is read by more
-    // than equality, so the deferral does not apply.
+    // A scale-down names the pods of its tie by their order of uids: the uid a new pod takes
+    // is read by more than equality, so the deferral does not apply.
     let s = catalogue::builtin()
         .into_iter()
         .find(|s| {

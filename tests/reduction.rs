@@ -204,25 +204,78 @@ fn pod_symmetry_keeps_every_built_in_verdict_and_trace_length() {
 }
 
 #[test]
-fn pod_symmetry_is_off_where_the_replica_set_breaks_ties_by_uid() {
-    // A `kubectl scale` down makes the ReplicaSet pick victims among tied pods by uid: the
-    // pods are told apart, so they are not reduced.
-    for s in catalogue::builtin() {
-        let scales = s.faults.iter().any(|f| {
+fn pod_symmetry_under_a_scale_or_rollout_keeps_every_verdict_and_trace_length() {
+    // The ReplicaSet's scale-down chooses among the pods tied at its cut, so a Deployment
+    // that a `scale` or a `rolloutRestart` scales down keeps its pods interchangeable: every
+    // such built-in scenario, with those pods reduced and not (`scaled_pod_symmetry`).
+    let run = |s: &podcheck_model::Scenario, on: bool| {
+        let opts = CheckOptions {
+            max_states: Some(BOUND),
+            scaled_pod_symmetry: on,
+            ..CheckOptions::default()
+        };
+        check::check(s, &opts).expect("a built-in scenario checks")
+    };
+    let mut scaled = Vec::new();
+    let mut reduced = Vec::new();
+    for base in catalogue::builtin() {
+        let scales = base.faults.iter().any(|f| {
             matches!(
                 f,
                 podcheck_input::spec::Fault::Scale { .. }
                     | podcheck_input::spec::Fault::RolloutRestart { .. }
             )
         });
-        if scales {
+        if !scales {
+            continue;
+        }
+        assert!(
+            podcheck_model::symmetry::scaled_pods(&base),
+            "{}: its pods are told apart",
+            base.name
+        );
+        scaled.push(base.name.clone());
+        for (nodes, replicas) in [(None, None), (None, Some(2)), (Some(2), Some(3))] {
+            let mut s = base.clone();
+            if s.resize(nodes, replicas).is_err() {
+                continue;
+            }
+            let name = format!("{} at {nodes:?} x {replicas:?}", s.name);
+            let off = run(&s, false);
+            if !off.complete {
+                continue;
+            }
             assert!(
-                podcheck_model::symmetry::interchangeable_pods(&s).is_empty(),
-                "{}",
-                s.name
+                !off.symmetry.iter().any(|c| c[0].starts_with("pods of ")),
+                "{name}: the pods were reduced with scaled_pod_symmetry off"
             );
+            let on = run(&s, true);
+            assert!(on.complete, "{name}: the reduced run is incomplete");
+            assert_eq!(on.properties.len(), off.properties.len(), "{name}");
+            for (a, b) in on.properties.iter().zip(&off.properties) {
+                assert_eq!(a.def.name, b.def.name, "{name}");
+                assert_eq!(a.verdict, b.verdict, "{name}: {}", a.def.name);
+                assert_eq!(
+                    a.trace_steps(),
+                    b.trace_steps(),
+                    "{name}: trace length of {}",
+                    a.def.name
+                );
+            }
+            assert!(on.unique_states <= off.unique_states, "{name}");
+            if on.unique_states < off.unique_states {
+                assert!(
+                    on.symmetry.iter().any(|c| c[0].starts_with("pods of ")),
+                    "{name}"
+                );
+                reduced.push(name);
+            }
         }
     }
+    // rolling-update, rolling-update-prestop, recreate, scale-down.
+    assert!(scaled.len() >= 4, "only {scaled:?} scale or roll out");
+    assert!(reduced.len() >= 4, "only {reduced:?} were reduced");
+    eprintln!("reduced: {reduced:?}");
 }
 
 #[test]

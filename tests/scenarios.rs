@@ -170,10 +170,12 @@ const PINNED: &[(&str, usize)] = &[
     // moment of the settled cycle (probes ticking), then the Deployment controller, the
     // ReplicaSet controller, the kubelet, the EndpointSlice controller, the kube-proxy and
     // the clients interleave over the replacement of each of the three pods (two for
-    // Recreate, where the old pods stop together and the new ones start together).
-    ("rolling-update", 143405),
-    ("rolling-update-prestop", 183493),
-    ("recreate", 238279),
+    // Recreate, where the old pods stop together and the new ones start together). Up to
+    // interchangeable pods, the ReplicaSet's scale-down choosing among its tied pods (143405,
+    // 183493 and 238279 before, every pod apart and the tie broken by the higher uid).
+    ("rolling-update", 136228),
+    ("rolling-update-prestop", 388962),
+    ("recreate", 25917),
     // Both Job pods on node-1 (node-2 is fuller): the drain evicts them one by one.
     // 79887 before the kubelet held a terminal phase back until the containers stop
     // (mergePodStatus): each pod's terminal phase waits for the pod worker's kill; 61786
@@ -198,8 +200,9 @@ const PINNED: &[(&str, usize)] = &[
     ("probe-timeout", 144),
     ("probe-termination-grace", 137),
     // Three settled replicas on node-1; the scale at any moment of the settled cycle, then the
-    // ReplicaSet's delete and the proxies' lag.
-    ("scale-down", 361),
+    // ReplicaSet's delete and the proxies' lag. The delete takes either of the two pods tied
+    // on node-1 (361 when it took the higher uid).
+    ("scale-down", 695),
     // One settled replica; the image change at any moment of the settled cycle (readiness
     // period 5 s), then the kill, pull and start of the container in the blocked pod worker,
     // the status write, the EndpointSlice and the proxy, and the new container's probes.

@@ -26,8 +26,8 @@
 //! - Nothing but the drain steps and the uid a creation takes reads an entry of a pod that
 //!   is gone: an eviction is sent only for a pod still to be requested, and the entries of
 //!   gone pods keep their uid from being taken again (`waitForDelete` compares uids). The
-//!   uid a creation takes is read only by equality elsewhere, provided no scale-down tie is
-//!   broken by the higher uid ([`gone_deferrable`]'s proviso; PodGC's oldest-first order is
+//!   uid a creation takes is read only by equality elsewhere, provided no scale-down names
+//!   the pods of its tie by their order of uids ([`gone_deferrable`]'s proviso; PodGC's oldest-first order is
 //!   the place in the API's list, where a pod goes last whatever its uid). So `~` relates
 //!   states in which the same steps but the `Gone`s are enabled, each leading to `~`-related
 //!   states, and the same clock step once no `Gone` is due.
@@ -265,8 +265,8 @@ pub fn first_gone(s: &State) -> Option<Action> {
 /// Whether the drain runs' observations that a pod is gone can wait until nothing else is
 /// enabled at their instant, one at a time (see the module doc): the scenario has a drain,
 /// and nothing in it reads the value of a uid, only its equality with another one. The
-/// ReplicaSet's scale-down ties, broken by the higher uid, are reached only by a `scale` or
-/// a `rolloutRestart`.
+/// ReplicaSet's scale-down, whose choices among tied pods name them by their order of uids
+/// (`controllers::replicaset::picks`), is reached only by a `scale` or a `rolloutRestart`.
 pub fn gone_deferrable(scenario: &Scenario) -> bool {
     scenario
         .faults

@@ -60,21 +60,29 @@
 //! a creation takes in `s'` map to the fresh ones it takes in `t'` (fresh on both sides:
 //! the bijection extends), and `s' ≈ t'`. A property that reads pods by equality only has
 //! the same value on `s` and `t`. [`interchangeable_pods`] allows the renumbering only in
-//! scenarios where that proviso holds, and lists what breaks it: the ReplicaSet's scale-down
-//! ties, which the model breaks by the higher uid where upstream's `ActivePodsWithRanks`
-//! goes on to Ready time and creation time and then leaves the order to an unstable sort
-//! (reached only by a `scale` or a `rolloutRestart`); PodGC's oldest-first order of
-//! terminated pods (the place in the API's list; reached only under a low
-//! `terminatedPodGcThreshold`); the Multi-Attach event's first four users; and any
-//! workload that is not such a Deployment (a Job's or a StatefulSet's pods are told apart
-//! by index or ordinal, and renumbering changes which uids are free for them). Everything else compares uids for equality: the scheduler (whose
+//! scenarios where that proviso holds, and lists what breaks it: PodGC's oldest-first order
+//! of terminated pods (the place in the API's list; reached only under a low
+//! `terminatedPodGcThreshold`); the Multi-Attach event's first four users; a tie of more
+//! than 10 pods in a ReplicaSet's scale-down (below); and any workload that is not such a
+//! Deployment (a Job's or a StatefulSet's pods are told apart by index or ordinal, and
+//! renumbering changes which uids are free for them). Everything else compares uids for
+//! equality: the scheduler (whose
 //! spreading score counts pods by workload and revision, never by uid), the
 //! kubelets, the faults and the eviction manager offer every pod (every tied pod) as a
 //! choice of its own, the EndpointSlice is sorted by uid only to be a set, the proxies copy
 //! its order. A drain run lists the node's pods in the API's order (`GetPodsForDeletion`),
 //! but reads its list as a set: it evicts every pod on its own (`evictPods` starts one
 //! goroutine per pod, and the model offers each pod's eviction and each pod's "gone" as a
-//! choice of its own), finds a pod by its uid, and ends when the list is empty.
+//! choice of its own), finds a pod by its uid, and ends when the list is empty. The
+//! ReplicaSet's scale-down (under a `scale` or a `rolloutRestart`) ranks its active pods by
+//! what they hold (`ActivePodsWithRanks` up to the steps that read timestamps), and which of
+//! the pods tied at the cut go is a choice: each set of as many of them as must go is an
+//! action of its own (`controllers::replicaset::picks`; upstream breaks that tie by Ready
+//! and creation times in logarithmic buckets and then by the pods' random uids, none of which
+//! the model keeps). The action names its set by the tied pods' order of uids, but the sets
+//! offered are every set of that size, so the renamed state is offered the renamed set: the
+//! steps match. (Up to 10 tied pods; a larger tie is broken by the higher uid, and a
+//! Deployment whose scale-down could tie more is left apart.)
 //!
 //! With the node permutation, the representative is the pods' canonical form of the nodes'
 //! representative; each step maps a state to a `≈`-related one (the node permutation is an
@@ -91,6 +99,7 @@
 //! real run that enables and takes the same actors, and `leads_to` under weak fairness is
 //! judged on it as with the nodes alone (`leads_to_holds_up_to`, with the node classes).
 
+use crate::controllers::replicaset::MAX_TIE;
 use crate::state::*;
 use podcheck_input::spec::{Fault, Scenario, Workload};
 
@@ -734,9 +743,13 @@ fn permutations<T: Copy>(items: &[T]) -> Vec<Vec<T>> {
 /// place in the API's pod list (and none otherwise: renumbering changes which uids are free
 /// for the others). What tells them apart:
 ///
-/// - a `scale` or `rolloutRestart` of it: the ReplicaSet then scales down, and the model
-///   breaks ties of `ActivePodsWithRanks` (which upstream leaves to Ready and creation times,
-///   then to an unstable sort) by the higher uid;
+/// - a `scale` or `rolloutRestart` of a Deployment of more than 10 replicas (or scaled to
+///   more): the ReplicaSet's scale-down offers every choice among the pods tied at the cut
+///   of `ActivePodsWithRanks` (`controllers::replicaset::picks`) in a tie of up to
+///   [`MAX_TIE`] pods, and breaks a larger one by the higher uid. Up to 10 replicas no tie is
+///   larger (a ReplicaSet has at most its Deployment's largest `replicas` active), and which
+///   tied pods go is a choice among all of them, read by equality: the sets offered are
+///   closed under renumbering;
 /// - a claim in its template: the attach/detach controller's Multi-Attach event names the
 ///   first four users in the API's order;
 /// - a `terminatedPodGcThreshold` that the scenario could reach: PodGC then removes the
@@ -755,9 +768,11 @@ pub fn interchangeable_pods(scenario: &Scenario) -> Vec<u8> {
         .filter(|(i, w)| {
             matches!(w, Workload::Deployment { .. })
                 && scenario.pod_claims(*i, 0).is_empty()
+                && !(w.replicas().unwrap_or(0) as usize > MAX_TIE
+                    && scales_down(scenario, w.name()))
                 && !scenario.faults.iter().any(|f| match f {
-                    Fault::Scale { workload, .. } | Fault::RolloutRestart { workload } => {
-                        workload == w.name()
+                    Fault::Scale { workload, replicas } => {
+                        workload == w.name() && *replicas as usize > MAX_TIE
                     }
                     _ => false,
                 })
@@ -771,6 +786,25 @@ pub fn interchangeable_pods(scenario: &Scenario) -> Vec<u8> {
     } else {
         Vec::new()
     }
+}
+
+/// Whether a `scale` or `rolloutRestart` of the workload named `workload` has its
+/// ReplicaSets scale down, where the ReplicaSet controller chooses among tied pods
+/// (`controllers::replicaset::picks`).
+pub fn scales_down(scenario: &Scenario, workload: &str) -> bool {
+    scenario.faults.iter().any(|f| match f {
+        Fault::Scale { workload: w, .. } | Fault::RolloutRestart { workload: w } => w == workload,
+        _ => false,
+    })
+}
+
+/// Whether some Deployment of `scenario` whose pods are interchangeable
+/// ([`interchangeable_pods`]) scales down under a `scale` or `rolloutRestart`
+/// ([`scales_down`]): the pods a `CheckOptions::scaled_pod_symmetry` switched off leaves apart.
+pub fn scaled_pods(scenario: &Scenario) -> bool {
+    interchangeable_pods(scenario)
+        .iter()
+        .any(|&w| scales_down(scenario, scenario.workloads[w as usize].name()))
 }
 
 /// What the pod `uid` of a class holds, in a hash that does not depend on the identity

@@ -114,22 +114,31 @@ fn the_representative_keeps_what_the_pods_hold() {
 
 #[test]
 fn pods_are_not_interchangeable_where_the_model_tells_them_apart() {
-    for name in ["rollout-restart", "scale-down"] {
-        if let Some(s) = catalogue::find(name) {
-            assert!(interchangeable_pods(&s).is_empty(), "{name}");
-        }
-    }
     for s in catalogue::builtin() {
         let tells_apart = s
-            .faults
+            .workloads
             .iter()
-            .any(|f| matches!(f, Fault::Scale { .. } | Fault::RolloutRestart { .. }))
-            || s.workloads
-                .iter()
-                .any(|w| !matches!(w, Workload::Deployment { .. }));
+            .any(|w| !matches!(w, Workload::Deployment { .. }));
         if tells_apart {
             assert!(interchangeable_pods(&s).is_empty(), "{}", s.name);
         }
+    }
+}
+
+#[test]
+fn a_scale_down_does_not_tell_pods_apart_up_to_ten_replicas() {
+    // The ReplicaSet's scale-down offers every choice among the pods tied at its cut.
+    for name in ["scale-down", "rolling-update", "recreate"] {
+        let mut s = catalogue::find(name).unwrap();
+        assert!(s
+            .faults
+            .iter()
+            .any(|f| matches!(f, Fault::Scale { .. } | Fault::RolloutRestart { .. })));
+        assert_eq!(interchangeable_pods(&s), vec![0], "{name}");
+        assert!(podcheck_model::symmetry::scaled_pods(&s), "{name}");
+        // Past 10 replicas a tie could hold more pods than the choices offered.
+        s.workloads[0].set_replicas(11);
+        assert!(interchangeable_pods(&s).is_empty(), "{name}");
     }
 }
 
@@ -266,4 +275,57 @@ fn interchangeable_kube_proxies_with_interchangeable_pods_are_one_class() {
         );
     }
     assert!(differ > 0, "no state had two interchangeable proxies apart");
+}
+
+#[test]
+fn a_scale_down_offers_each_of_the_tied_pods() {
+    // scale-down: web-1 and web-3 share node-1, web-2 is alone on node-2. Scaled to 2 replicas,
+    // the ReplicaSet deletes one of the two co-located pods, which tie on every step of the
+    // ranking the model keeps: each is a step of its own, the higher uid first.
+    use podcheck_model::controllers::Action as C;
+    use podcheck_model::Action;
+    let (m, all) = states("scale-down", 2, 3, 3);
+    let deleted = |s: &State, t: &State| -> Vec<u16> {
+        t.api
+            .pods
+            .iter()
+            .filter(|p| p.deletion.is_some() && s.pod(p.uid).is_some_and(|q| q.deletion.is_none()))
+            .map(|p| p.uid)
+            .collect()
+    };
+    let mut seen = 0;
+    for s in &all {
+        let mut acts = Vec::new();
+        m.actions(s, &mut acts);
+        let picks: Vec<(u32, Vec<u16>)> = acts
+            .into_iter()
+            .filter_map(|a| match a {
+                Action::Controller(C::ReplicaSetSync { pick, .. }) if pick != 0 => {
+                    let t = m.next_state(s, a).expect("an offered pick is enabled");
+                    Some((pick, deleted(s, &t)))
+                }
+                _ => None,
+            })
+            .collect();
+        if picks.is_empty() {
+            continue;
+        }
+        seen += 1;
+        assert_eq!(
+            picks.iter().map(|p| p.0).collect::<Vec<_>>(),
+            vec![1, 2],
+            "one pod of two tied"
+        );
+        let (a, b) = (&picks[0].1, &picks[1].1);
+        assert!(a.len() == 1 && b.len() == 1 && a != b, "{picks:?}");
+        assert!(a[0] > b[0], "the higher uid first: {picks:?}");
+        // A pick that is not offered is not enabled.
+        let other = Action::Controller(C::ReplicaSetSync {
+            workload: 0,
+            revision: 0,
+            pick: 3,
+        });
+        assert!(m.next_state(s, other).is_none());
+    }
+    assert!(seen > 0, "no state of scale-down has the tie");
 }

@@ -105,6 +105,11 @@ pub struct CheckOptions {
     /// the verdicts and trace lengths are the same either way; off, a proxy moves only with
     /// its node.
     pub proxy_symmetry: bool,
+    /// With `reduction`, also take as interchangeable the pods of a Deployment that a `scale`
+    /// or `rolloutRestart` scales down, whose ReplicaSet chooses which of its tied pods go
+    /// ([`podcheck_model::symmetry::scaled_pods`]): the verdicts and trace lengths are the same
+    /// either way; off, those pods are told apart by their uids.
+    pub scaled_pod_symmetry: bool,
 }
 
 impl Default for CheckOptions {
@@ -123,6 +128,7 @@ impl Default for CheckOptions {
             diamonds: true,
             deferred_gone: true,
             proxy_symmetry: true,
+            scaled_pod_symmetry: true,
         }
     }
 }
@@ -264,6 +270,9 @@ pub fn check_with(
     let start = Instant::now();
     let mut m = Cluster::new(scenario.clone(), Vec::new());
     m.ctx.deferred_gone &= opts.deferred_gone;
+    if !opts.scaled_pod_symmetry && podcheck_model::symmetry::scaled_pods(&m.scenario) {
+        m.symmetry = m.symmetry.nodes_only();
+    }
     if !opts.proxy_symmetry {
         m.symmetry = m.symmetry.without_proxies();
     }

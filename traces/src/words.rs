@@ -144,7 +144,9 @@ pub fn what(m: &Context, state: &State, action: &Action, after: &State) -> Strin
     match *action {
         Action::Tick(d) => format!("time passes {d} s"),
         Action::Controller(c) => match c {
-            controllers::Action::ReplicaSetSync { workload, revision } => {
+            controllers::Action::ReplicaSetSync {
+                workload, revision, ..
+            } => {
                 let d = state.api.workloads[workload as usize].deployment.as_ref();
                 let want = controllers::replicaset::rs_replicas(state, workload, revision);
                 let active = controllers::replicaset::active_of(state, workload, revision).count();

@@ -62,6 +62,7 @@ fn every_controller_lights_up_the_controller_manager() {
         controllers::Action::ReplicaSetSync {
             workload: 0,
             revision: 0,
+            pick: 0,
         },
         controllers::Action::JobSync { workload: 0 },
         controllers::Action::StatefulSetSync { workload: 0 },

@@ -29,8 +29,13 @@ pub use podgc::terminated_gc_victim;
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Action {
     /// ReplicaSet controller: create the missing pods of the ReplicaSet of a Deployment's
-    /// template revision, or delete its surplus.
-    ReplicaSetSync { workload: u8, revision: u8 },
+    /// template revision, or delete its surplus: `pick` says which of the pods tied at the
+    /// cut of its ranking go, where that is a choice (`replicaset::picks`), else 0.
+    ReplicaSetSync {
+        workload: u8,
+        revision: u8,
+        pick: u32,
+    },
     /// Job controller: count, decide, create or delete.
     JobSync { workload: u8 },
     /// StatefulSet controller: create the missing identities, delete finished ones.
@@ -107,7 +112,11 @@ impl Action {
 /// Applies a controller step; None if it is not enabled.
 pub fn apply(m: &Context, s: &mut State, a: Action) -> Option<()> {
     match a {
-        Action::ReplicaSetSync { workload, revision } => replicaset::sync(m, s, workload, revision),
+        Action::ReplicaSetSync {
+            workload,
+            revision,
+            pick,
+        } => replicaset::sync(m, s, workload, revision, pick),
         Action::DeploymentSync { workload } => deployment::sync(m, s, workload),
         Action::JobSync { workload } => job::sync(m, s, workload),
         Action::StatefulSetSync { workload } => statefulset::sync(m, s, workload),
@@ -131,13 +140,16 @@ pub fn actions<A: From<Action>>(m: &Context, s: &State, out: &mut Vec<A>) {
             Workload::Deployment { .. } => {
                 for revision in 0..REVISIONS as u8 {
                     if replicaset::enabled(s, w, revision) {
-                        out.push(
-                            Action::ReplicaSetSync {
-                                workload: w,
-                                revision,
-                            }
-                            .into(),
-                        );
+                        for pick in replicaset::picks(s, w, revision) {
+                            out.push(
+                                Action::ReplicaSetSync {
+                                    workload: w,
+                                    revision,
+                                    pick,
+                                }
+                                .into(),
+                            );
+                        }
                     }
                 }
                 if deployment::enabled(m, s, w) {
