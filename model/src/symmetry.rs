@@ -99,7 +99,7 @@
 //! real run that enables and takes the same actors, and `leads_to` under weak fairness is
 //! judged on it as with the nodes alone (`leads_to_holds_up_to`, with the node classes).
 
-use crate::controllers::replicaset::MAX_TIE;
+use crate::state::MAX_TIE;
 use crate::state::*;
 use podcheck_input::spec::{Fault, Scenario, Workload};
 

@@ -56,8 +56,8 @@ impl Surplus {
 /// largest `replicas` (its own `spec.replicas` never exceeds them), so only a Deployment of
 /// more than 10 replicas (or scaled to more) can tie more: such a tie is broken by the
 /// higher uid, with no choice, and `crate::symmetry::interchangeable_pods` leaves that
-/// Deployment's pods apart.
-pub const MAX_TIE: usize = 10;
+/// Deployment's pods apart. (Kept with the state, which both read.)
+pub use crate::state::MAX_TIE;
 
 /// See [`Surplus`].
 pub fn surplus(s: &State, w: u8, revision: u8) -> Option<Surplus> {

@@ -41,6 +41,11 @@ pub type Secs = u16;
 /// an unbounded counter would make the state space infinite. RESTARTS then reads "10+".
 pub const RESTART_COUNT_CAP: u32 = 10;
 
+/// The most pods tied at a ReplicaSet scale-down's cut among which the controller offers
+/// each choice (`controllers::replicaset`, whose documentation says why); a larger tie is
+/// broken by the higher uid. Read by the ReplicaSet controller and by the symmetry reduction.
+pub const MAX_TIE: usize = 10;
+
 /// The ages kept for back-off expiry only matter up to the largest expiry rule (600 s),
 /// so they saturate just above it; this loses nothing.
 pub const AGE_CAP: Secs = 601;
