@@ -475,6 +475,20 @@ fn a_single_replica_without_prestop_gets_one_combined_fix() {
     );
 }
 
+/// A fixture of tests/fixtures/fix/ as an application of its own, named by its file.
+fn fixture_app(name: &str) -> podcheck::Application {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures/fix")
+        .join(name);
+    podcheck::Application {
+        name: name.into(),
+        sources: vec![(
+            name.into(),
+            std::fs::read_to_string(&path).expect("the fixture"),
+        )],
+    }
+}
+
 /// Each plan scenario's result is kept by its exact content: a candidate that changes `api`
 /// leaves `web`'s plan scenario as it was, and the re-check takes its result; the fix's
 /// re-check gives what a fresh check of the fixed files gives.
@@ -482,13 +496,7 @@ fn a_single_replica_without_prestop_gets_one_combined_fix() {
 fn a_recheck_takes_the_unchanged_plan_scenarios_from_the_earlier_checks() {
     use podcheck::fix::{check_sources, fix_application, FixOptions, Fixes};
     use podcheck::properties::check::CheckOptions;
-    let app = podcheck::Application {
-        name: "two-services.yaml".into(),
-        sources: vec![(
-            "two-services.yaml".into(),
-            include_str!("fixtures/fix/two-services.yaml").into(),
-        )],
-    };
+    let app = fixture_app("two-services.yaml");
     let opts = FixOptions {
         plans: vec![podcheck::Plan::DeletePod],
         options: CheckOptions {
@@ -547,13 +555,7 @@ fn a_program_slower_to_stop_than_its_grace_gets_a_longer_grace() {
 #[test]
 fn a_liveness_failure_threshold_that_outlasts_the_outage_passes_its_recheck() {
     use podcheck::fix::{apply, candidates, check_sources, FixOptions};
-    let app = podcheck::Application {
-        name: "liveness-dependency.yaml".into(),
-        sources: vec![(
-            "liveness-dependency.yaml".into(),
-            include_str!("fixtures/fix/liveness-dependency.yaml").into(),
-        )],
-    };
+    let app = fixture_app("liveness-dependency.yaml");
     let opts = FixOptions {
         plans: vec![podcheck::Plan::DependencyOutage],
         ..FixOptions::default()
