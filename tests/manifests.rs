@@ -1095,16 +1095,10 @@ fn mutated() -> impl Strategy<Value = String> {
     })
 }
 
-fn fuzz_cases() -> u32 {
-    std::env::var("PROPTEST_CASES")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(2000)
-}
-
 proptest! {
-    // 2000 inputs of each kind by default; `PROPTEST_CASES` sets another number.
-    #![proptest_config(ProptestConfig { cases: fuzz_cases(), ..ProptestConfig::default() })]
+    // 2000 inputs of each kind by default, from a fixed seed; `PROPTEST_CASES` and
+    // `PROPTEST_RNG_SEED` set others (tests/common/seed.rs).
+    #![proptest_config(common::seed::config(2000, file!()))]
 
     /// No input panics: each is read, or refused with a message.
     #[test]

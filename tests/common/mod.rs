@@ -1,7 +1,7 @@
 //! What the root tests share: running the `podcheck` binary and reading what it prints
 //! ([`bin`]), fresh temporary folders ([`dir::TempDir`]), the YAML more than one test reads
 //! ([`yaml`]), looking things up in the JSON the binary prints ([`json`]), and the model's
-//! canonical run ([`run`]).
+//! canonical run ([`run`]), and the property tests' seed ([`seed`]).
 //!
 //! A test file takes it with `mod common;`. Each test file is a crate of its own and uses only
 //! part of this module: what one leaves unused is not dead code in another.
@@ -11,4 +11,5 @@ pub mod bin;
 pub mod dir;
 pub mod json;
 pub mod run;
+pub mod seed;
 pub mod yaml;
