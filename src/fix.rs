@@ -829,36 +829,32 @@ pub fn candidates(
                 .and_then(|c| c.lifecycle.as_ref())
                 .and_then(|l| l.pre_stop.as_ref())
                 .map_or(0, |p| i64::from(p.sleep.seconds));
+            // The grace that covers the hook and the program's own shutdown, with a margin of
+            // 1 to 3 s. A program that ignores SIGTERM stops only at SIGKILL, so a longer grace
+            // only delays it (the fix is the `exec` above, or a program that handles SIGTERM);
+            // one that stops at once within a grace that already covers its hook has nothing a
+            // longer grace would change. No multiple of the grace is guessed: a candidate is
+            // tried only where the manifest says how long the stop takes.
             let tries: Vec<(i64, String)> = match stop {
-                // A program that ignores SIGTERM stops only at SIGKILL: a longer grace only
-                // delays it (the fix is the `exec` above, or a program that handles SIGTERM).
-                Some(None) => Vec::new(),
-                Some(Some(s)) if s > 0 => (1..=3)
+                Some(Some(s)) => (1..=3)
                     .map(|m| (pre + i64::from(s) + m, m))
                     .filter(|(g, _)| *g > grace)
                     .map(|(g, m)| {
-                        let hook = if pre > 0 {
-                            format!("preStop {pre} s + ")
-                        } else {
-                            String::new()
-                        };
-                        (
-                            g,
-                            format!("{hook}the program's {s} s shutdown, margin {m} s"),
-                        )
+                        let mut parts = Vec::new();
+                        if pre > 0 {
+                            parts.push(format!("preStop {pre} s"));
+                        }
+                        if s > 0 {
+                            parts.push(format!("the program's {s} s shutdown"));
+                        }
+                        (g, format!("{}, margin {m} s", parts.join(" + ")))
                     })
+                    .filter(|_| pre > 0 || s > 0)
                     .collect(),
-                _ => [grace * 2, grace * 4, grace * 10]
-                    .into_iter()
-                    .map(|g| (g, String::new()))
-                    .collect(),
+                _ => Vec::new(),
             };
             for (g, cover) in tries {
-                let what = if cover.is_empty() {
-                    format!("terminationGracePeriodSeconds: {g} (was {grace})")
-                } else {
-                    format!("terminationGracePeriodSeconds: {g} (was {grace}; {cover})")
-                };
+                let what = format!("terminationGracePeriodSeconds: {g} (was {grace}; {cover})");
                 out.push(Candidate {
                     what,
                     source: "Kubernetes docs, Pod Lifecycle, \"Termination of Pods\"; kuberuntime_container.go killContainer",

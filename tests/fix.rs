@@ -602,3 +602,40 @@ fn a_liveness_failure_threshold_that_outlasts_the_outage_passes_its_recheck() {
     let (after, _, _, _) = check_sources(&apply(&app, &seven).unwrap(), &opts).unwrap();
     assert_eq!(after.len(), 1);
 }
+
+/// The second repair of a Job under OnFailure: one more retry (`backoffLimit + 1`, the attempt
+/// that OnFailure takes away: the Job controller fails it once the restarts reach the limit).
+/// Under the crash plan's one crash its re-check passes; `podcheck fix` shows the first
+/// candidate, `restartPolicy: Never`, which also passes.
+#[test]
+fn a_job_under_on_failure_with_one_more_retry_passes_its_recheck() {
+    use podcheck::fix::{apply, candidates, check_sources, FixOptions};
+    let app = fixture_app("job-on-failure.yaml");
+    let opts = FixOptions {
+        plans: vec![podcheck::Plan::Crash],
+        ..FixOptions::default()
+    };
+    let (causes, complete, _, _) = check_sources(&app, &opts).expect("a check");
+    assert!(complete);
+    assert_eq!(causes.len(), 1);
+    let reading = podcheck::read_application(&app).expect("the manifests");
+    let cands = candidates(&causes[0], &app, &reading);
+    let whats: Vec<&str> = cands.iter().map(|c| c.what.as_str()).collect();
+    assert_eq!(
+        whats,
+        [
+            "restartPolicy: Never (was OnFailure)",
+            "backoffLimit: 2 (was 1)"
+        ]
+    );
+    let more = &cands[1];
+    let changed = apply(&app, more).expect("the edit");
+    assert!(changed.sources[0].1.contains("  backoffLimit: 2\n"));
+    let (after, complete, _, _) = check_sources(&changed, &opts).expect("a re-check");
+    assert!(complete);
+    assert!(
+        after.is_empty(),
+        "{:?}",
+        after.iter().map(|c| &c.shown.property).collect::<Vec<_>>()
+    );
+}
