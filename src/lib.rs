@@ -824,8 +824,19 @@ impl Check {
         };
         for (k, app) in apps.iter().enumerate() {
             let reading = read_application(app)?;
+            let base = resized(reading.scenario.clone(), self.size, &app.name)?;
+            // A release of --kubernetes-version may refuse what the manifests ask for (a
+            // field its API server drops): said at the field's file and line.
+            if self.size.kubernetes_version.is_some() {
+                if let Err(e) = base.validate() {
+                    return Err(Error(
+                        reading
+                            .locate_invalid(&e)
+                            .unwrap_or_else(|| format!("{}: {e}", app.name)),
+                    ));
+                }
+            }
             observer.read(app, &reading)?;
-            let base = resized(reading.scenario, self.size, &app.name)?;
             let (p, na) = planned(
                 &app.name,
                 &base,

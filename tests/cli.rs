@@ -3,7 +3,7 @@
 
 mod common;
 
-use common::bin::{command, describe, run_expect, run_json, stderr, stdout, BIN};
+use common::bin::{command, describe, run_expect, run_json, signalled_once, stderr, stdout, BIN};
 use common::dir::TempDir;
 use common::json::{property, scenario};
 use common::yaml::CATALOGUE as CATALOGUE_YAML;
@@ -567,23 +567,17 @@ fn a_short_check_prints_nothing_on_stderr() {
 
 #[test]
 fn ctrl_c_stops_the_check_and_prints_the_report_so_far() {
-    use nix::sys::signal::{kill, Signal};
-    use nix::unistd::Pid;
+    use nix::sys::signal::Signal;
     // A second scenario, which the Ctrl-C leaves unchecked (one scenario at a time: with
     // two, it would be checked beside the first).
     let mut args = BIG.to_vec();
     args.extend(["healthy", "--jobs", "1"]);
-    let child = command(&args)
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .expect("podcheck starts");
-    let pid = Pid::from_raw(child.id() as i32);
-    // Past the first second, so the progress line has been printed.
-    std::thread::sleep(std::time::Duration::from_millis(2000));
-    let started = std::time::Instant::now();
-    kill(pid, Signal::SIGINT).expect("SIGINT is sent");
-    let o = child.wait_with_output().expect("podcheck ends");
+    // Once the exploration's first progress line is printed.
+    let (o, started) = signalled_once(
+        &args,
+        "statefulset-partition-clusterip: exploring: ",
+        Signal::SIGINT,
+    );
     assert_eq!(o.status.code(), Some(3), "{}", describe(&args, &o));
     assert!(
         started.elapsed() < std::time::Duration::from_secs(20),
@@ -2201,19 +2195,21 @@ fn four_replicas() -> String {
 fn a_scenario_past_its_budget_stops_and_the_check_goes_on() {
     let dir = TempDir::new("budget");
     let app = dir.write("app.yaml", &four_replicas());
-    // Drain named first: the cheaper delete-pod is checked (and reported) first all the same.
+    // Drain named first: the cheaper crash is checked (and reported) first all the same. The
+    // crash plan is some 14 thousand states (hundredths of a second) and the drain millions
+    // (tens of seconds), so the 1 s budget is far from both on a machine however busy.
     let args = [
         "check",
         "-f",
         &app,
         "--plan",
-        "drain,delete-pod",
+        "drain,crash",
         "--budget",
         "1",
         "--format",
         "json",
     ];
-    // Findings (delete-pod has one): exit 1.
+    // Findings (what the drain found before its budget): exit 1.
     let o = run_expect(&args, 1);
     let report: Value = serde_json::from_str(&stdout(&o)).expect("JSON");
     assert_eq!(report["bounds"]["budget_seconds"], 1, "{report}");
@@ -2222,7 +2218,7 @@ fn a_scenario_past_its_budget_stops_and_the_check_goes_on() {
         .iter()
         .map(|s| s["plan"].as_str().unwrap())
         .collect();
-    assert_eq!(plans, ["delete-pod", "drain"], "{report}");
+    assert_eq!(plans, ["crash", "drain"], "{report}");
     assert_eq!(scenarios[0]["complete"], true, "{report}");
     let drain = &scenarios[1];
     assert_eq!(drain["complete"], false, "{drain}");
@@ -2302,8 +2298,7 @@ fn trace_from_manifests_stops_at_its_budget() {
 /// interrupted one does.
 #[test]
 fn sigterm_and_sighup_print_the_report_so_far() {
-    use nix::sys::signal::{kill, Signal};
-    use nix::unistd::Pid;
+    use nix::sys::signal::Signal;
     let dir = TempDir::new("sigterm");
     // Two applications: the first's drain is under way when the signal comes, the second's
     // plans are not started.
@@ -2327,14 +2322,10 @@ fn sigterm_and_sighup_print_the_report_so_far() {
             "--jobs",
             "1",
         ];
-        let child = command(&args)
-            .stdout(std::process::Stdio::piped())
-            .stderr(std::process::Stdio::piped())
-            .spawn()
-            .expect("podcheck starts");
-        std::thread::sleep(std::time::Duration::from_millis(2000));
-        kill(Pid::from_raw(child.id() as i32), signal).expect("the signal is sent");
-        let o = child.wait_with_output().expect("podcheck ends");
+        // The signal comes once the first application's drain (millions of states, tens of
+        // seconds) reports its progress, so its delete-pod is done (the progress line says
+        // "scenario 2 of 4"): no guess of how long either takes.
+        let (o, _) = signalled_once(&args, &format!("{a}: drain web: exploring: "), signal);
         let what = format!("{signal}: {}", describe(&args, &o));
         // delete-pod has a finding: exit 1, as after Ctrl-C.
         assert_eq!(o.status.code(), Some(1), "{what}");
@@ -2516,4 +2507,74 @@ fn no_cone_needs_manifests() {
     for cmd in ["check", "trace", "explore"] {
         assert_bad_input(&[cmd, "healthy", "--no-cone"], &["--filename"]);
     }
+}
+
+/// A field the manifests give that the release of `--kubernetes-version` does not have (its
+/// API server drops it) is bad input at the field's file and line, before any report.
+#[test]
+fn a_field_the_release_drops_is_bad_input_at_its_line() {
+    let dir = TempDir::new("release-drops");
+    let sts = dir.write(
+        "db.yaml",
+        "apiVersion: apps/v1
+kind: StatefulSet
+metadata: {name: db}
+spec:
+  replicas: 2
+  minReadySeconds: 10
+  selector: {matchLabels: {app: db}}
+  template:
+    metadata: {labels: {app: db}}
+    spec:
+      containers: [{name: db, image: postgres}]
+",
+    );
+    assert_bad_input(
+        &["check", "-f", &sts, "--kubernetes-version", "1.22"],
+        &[
+            &format!("{sts}:6:3: StatefulSet/db: spec.minReadySeconds:"),
+            "needs Kubernetes 1.23",
+            "follows 1.22",
+        ],
+    );
+    // From 1.23 the StatefulSet controller reads it: no note of a field not read.
+    let o = run_expect(
+        &[
+            "check",
+            "-f",
+            &sts,
+            "--kubernetes-version",
+            "1.23",
+            "--plan",
+            "crash",
+        ],
+        0,
+    );
+    assert!(!stderr(&o).contains("not read"), "{}", stderr(&o));
+    let side = dir.write(
+        "web.yaml",
+        "apiVersion: apps/v1
+kind: Deployment
+metadata: {name: web}
+spec:
+  selector: {matchLabels: {app: web}}
+  template:
+    metadata: {labels: {app: web}}
+    spec:
+      initContainers:
+      - name: log
+        image: log
+        restartPolicy: Always
+      containers: [{name: web, image: web}]
+",
+    );
+    assert_bad_input(
+        &["check", "-f", &side, "--kubernetes-version", "1.28"],
+        &[
+            &format!(
+                "{side}:12:9: Deployment/web: spec.template.spec.initContainers[0].restartPolicy:"
+            ),
+            "needs Kubernetes 1.29",
+        ],
+    );
 }

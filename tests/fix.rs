@@ -237,8 +237,7 @@ fn a_prestop_sleep_is_added_below_the_container_with_every_comment_kept() {
 /// it, each finding left is said not tried, and the run exits 3 with its report.
 #[test]
 fn a_sigterm_stops_fix_with_its_report() {
-    use nix::sys::signal::{kill, Signal};
-    use nix::unistd::Pid;
+    use nix::sys::signal::Signal;
     // Four replicas, two on each node, no preStop: the drain's check runs for well over the
     // two seconds the test gives it.
     let dir = TempDir::new("fix-sigterm");
@@ -246,14 +245,13 @@ fn a_sigterm_stops_fix_with_its_report() {
         "app.yaml",
         "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: web}\nspec:\n  replicas: 4\n  selector: {matchLabels: {app: web}}\n  template:\n    metadata: {labels: {app: web}}\n    spec:\n      containers:\n      - name: web\n        image: nginx:1.27\n        readinessProbe:\n          httpGet: {path: /, port: 80}\n          periodSeconds: 5\n---\napiVersion: v1\nkind: Service\nmetadata: {name: web}\nspec:\n  selector: {app: web}\n  ports: [{port: 80}]\n",
     );
-    let child = common::bin::command(&["fix", "-f", &app, "--plan", "drain", "--budget", "none"])
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .expect("podcheck starts");
-    std::thread::sleep(std::time::Duration::from_millis(2000));
-    kill(Pid::from_raw(child.id() as i32), Signal::SIGTERM).expect("the signal is sent");
-    let o = child.wait_with_output().expect("podcheck ends");
+    // Once the drain's exploration prints its first progress line (a second in): its
+    // finding, five steps deep, has been found by then.
+    let (o, _) = common::bin::signalled_once(
+        &["fix", "-f", &app, "--plan", "drain", "--budget", "none"],
+        &format!("{app}: drain web: exploring: "),
+        Signal::SIGTERM,
+    );
     let out = text(&o.stdout);
     assert_eq!(o.status.code(), Some(3), "{out}\n{}", text(&o.stderr));
     assert!(

@@ -507,3 +507,72 @@ fn a_headless_service_is_kept_in_its_slice_and_never_routed() {
         "{e}"
     );
 }
+
+/// A StatefulSet's `minReadySeconds` (OrderedReady): the next ordinal is created only once the
+/// one before it has been Ready that long (`stateful_set_control.go` `processReplica`,
+/// `isRunningAndAvailable`), in every run from the empty cluster; without it, as soon as the
+/// one before is Running and Ready.
+#[test]
+fn statefulset_min_ready_seconds_holds_the_next_ordinal_back() {
+    use podcheck_input::spec::{Start, Workload};
+    let with = |min_ready: u16| {
+        let mut s = catalogue::find("statefulset-partition").unwrap();
+        s.cluster.start = Start::Empty;
+        s.faults.clear();
+        s.expect.clear();
+        let Workload::StatefulSet { spec, .. } = &mut s.workloads[0] else {
+            panic!("a StatefulSet")
+        };
+        spec.replicas = 2;
+        spec.min_ready_seconds = min_ready;
+        s.validate().unwrap();
+        check::model(&s, &[], false)
+    };
+    // For each creation of db-1: db-0's (Ready, seconds left until available) before it.
+    let creations = |m: &Cluster| -> HashSet<(bool, Option<u16>)> {
+        transitions(m)
+            .into_iter()
+            .filter(|(s, _, n)| {
+                let has = |x: &State| x.api.pods.iter().any(|p| p.suffix == 1);
+                !has(s) && has(n)
+            })
+            .map(|(s, _, _)| {
+                let p = s.api.pods.iter().find(|p| p.suffix == 0).unwrap();
+                (p.status.ready, p.available_in)
+            })
+            .collect()
+    };
+    assert_eq!(creations(&with(0)), HashSet::from([(true, None)]));
+    assert_eq!(creations(&with(5)), HashSet::from([(true, Some(0))]));
+    // Ready for minReadySeconds strictly (`IsPodAvailable`: lastTransitionTime +
+    // minReadySeconds before now): along the canonical run (each step the first urgent
+    // action, else time to the next deadline), db-1 is created 6 whole seconds after db-0
+    // turned Ready, and at once without minReadySeconds.
+    let gap = |m: &Cluster| -> u64 {
+        use podcheck_model::time;
+        let mut s = m.init_states().remove(0);
+        let (mut now, mut ready_at) = (0u64, None);
+        for _ in 0..1_000 {
+            if s.api.pods.iter().any(|p| p.suffix == 1) {
+                return now - ready_at.expect("db-0 was Ready first");
+            }
+            if ready_at.is_none() && s.api.pods.iter().any(|p| p.suffix == 0 && p.status.ready) {
+                ready_at = Some(now);
+            }
+            let mut acts = Vec::new();
+            m.urgent_actions(&s, &mut acts);
+            let a = match acts.first() {
+                Some(a) => *a,
+                None => {
+                    let d = time::next_deadline(m, &s).expect("something is due");
+                    now += u64::from(d);
+                    Action::Tick(d)
+                }
+            };
+            s = m.apply(&s, &a).unwrap();
+        }
+        panic!("db-1 was never created");
+    };
+    assert_eq!(gap(&with(0)), 0);
+    assert_eq!(gap(&with(5)), 6);
+}

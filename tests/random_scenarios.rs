@@ -247,6 +247,7 @@ fn scenario() -> impl Strategy<Value = Scenario> {
                     Workload::StatefulSet {
                         metadata,
                         spec: StatefulSetSpec {
+                            min_ready_seconds: 0,
                             replicas,
                             pod_management_policy: if parallel {
                                 PodManagementPolicy::Parallel

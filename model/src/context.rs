@@ -29,7 +29,7 @@ pub struct Context {
     pub node_health: bool,
     /// Taint ages saturate here: one past the longest toleration that matters.
     pub taint_age_cap: Secs,
-    /// Some Deployment has `minReadySeconds`: pods keep [`Pod::available_in`].
+    /// Some Deployment or StatefulSet has `minReadySeconds`: pods keep [`Pod::available_in`].
     pub min_ready: bool,
     /// Per workload: the kubelet steps that fail for its pods (`stepFails` faults).
     pub failures: Vec<Vec<(FailingStep, StepFailure)>>,
@@ -466,10 +466,7 @@ impl Context {
                     .collect()
             })
             .collect();
-        let min_ready = scenario
-            .workloads
-            .iter()
-            .any(|w| matches!(w, Workload::Deployment { spec, .. } if spec.min_ready_seconds > 0));
+        let min_ready = scenario.workloads.iter().any(|w| min_ready_seconds(w) > 0);
         let node_labels = scenario
             .cluster
             .nodes
@@ -694,5 +691,15 @@ fn job_policy(p: &podcheck_input::spec::PodFailurePolicySpec) -> crate::k8s::Pod
                 },
             })
             .collect(),
+    }
+}
+
+/// A workload's `minReadySeconds`: a Deployment's or a StatefulSet's (0 for the others, which
+/// have none).
+pub fn min_ready_seconds(w: &Workload) -> u16 {
+    match w {
+        Workload::Deployment { spec, .. } => spec.min_ready_seconds,
+        Workload::StatefulSet { spec, .. } => spec.min_ready_seconds,
+        _ => 0,
     }
 }

@@ -55,7 +55,9 @@ pub fn run(a: FixArgs) -> Result<ExitCode, BadInput> {
         size: a.size.lib(),
         options: CheckOptions {
             threads: 1,
-            progress: false,
+            // A check or re-check that runs past a second says how far it is on stderr, as
+            // `check` does.
+            progress: true,
             max_memory: bounds.max_memory,
             budget: bounds.budget,
             ..CheckOptions::default()

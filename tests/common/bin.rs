@@ -43,6 +43,42 @@ pub fn podcheck_with_stdin(args: &[&str], input: &[u8]) -> Output {
     child.wait_with_output().expect("podcheck ends")
 }
 
+/// Starts `podcheck ARGS`, waits until a line of its stderr starts with `line` (a progress
+/// line of the scenario under way, say), sends it `signal` and collects what it printed to
+/// its end, with the moment the signal was sent. The moment is an event of the run, not a
+/// guess of how long it takes; a run that ends without printing such a line is signalled (too
+/// late to matter) and returned as it is.
+pub fn signalled_once(
+    args: &[&str],
+    line: &str,
+    signal: nix::sys::signal::Signal,
+) -> (Output, std::time::Instant) {
+    use std::io::{BufRead, Read};
+    let mut child = command(args)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap_or_else(|e| panic!("cannot run {BIN}: {e}"));
+    let mut pipe = std::io::BufReader::new(child.stderr.take().expect("stderr is piped"));
+    let mut said = String::new();
+    loop {
+        let mut l = String::new();
+        let n = pipe.read_line(&mut l).expect("stderr");
+        said.push_str(&l);
+        if n == 0 || l.starts_with(line) {
+            break;
+        }
+    }
+    let pid = nix::unistd::Pid::from_raw(child.id() as i32);
+    // A run that has ended already cannot be signalled: no error of the test's own.
+    let _ = nix::sys::signal::kill(pid, signal);
+    let sent = std::time::Instant::now();
+    pipe.read_to_string(&mut said).expect("stderr");
+    let mut o = child.wait_with_output().expect("podcheck ends");
+    o.stderr = said.into_bytes();
+    (o, sent)
+}
+
 /// Runs `podcheck ARGS`: its exit code, stdout and stderr.
 pub fn run(args: &[&str]) -> (Option<i32>, String, String) {
     let o = podcheck(args);

@@ -148,6 +148,34 @@ pub struct Placed {
     pub tree: Tree,
 }
 
+impl Reading {
+    /// An error of [`Scenario::validate`] on a scenario made from this reading (with another
+    /// release, say: `--kubernetes-version`) pointed at the manifest: at the field it names
+    /// in the workload's file and line, as the reader's own validation points it. None for an
+    /// error about no workload of the manifests.
+    pub fn locate_invalid(&self, e: &spec::Invalid) -> Option<String> {
+        let workloads: Vec<(Doc, Workload, BTreeMap<String, String>)> = self
+            .placed
+            .iter()
+            .filter_map(|p| {
+                let w = self
+                    .scenario
+                    .workloads
+                    .iter()
+                    .find(|w| w.name() == p.workload)?;
+                let kind = p.tree.get("kind").and_then(|k| k.str()).unwrap_or(w.kind());
+                let doc = Doc {
+                    origin: &p.origin,
+                    tree: &p.tree,
+                    what: format!("{kind}/{}", p.workload),
+                };
+                Some((doc, w.clone(), BTreeMap::new()))
+            })
+            .collect();
+        locate_validation(e, &workloads)
+    }
+}
+
 impl Placed {
     /// The line and column of the field at `path` (`spec.replicas`,
     /// `spec.template.spec.containers[0].livenessProbe`), or of the deepest field on the way
@@ -1184,6 +1212,10 @@ impl Reader {
                     Some(&s.selector),
                     &labels(&tmpl.metadata),
                 )?;
+                let min_ready_seconds = match s.min_ready_seconds {
+                    Some(v) => seconds(&doc, "spec.minReadySeconds", v as i64)?,
+                    None => 0,
+                };
                 let w = Workload::StatefulSet {
                     metadata: spec::Metadata { name: name.clone() },
                     spec: spec::StatefulSetSpec {
@@ -1191,6 +1223,7 @@ impl Reader {
                         pod_management_policy: policy,
                         template: spec::PodTemplate { spec: pod },
                         volume_claim_templates: templates,
+                        min_ready_seconds,
                     },
                 };
                 Object::Workload(doc, Box::new(w), labels(&tmpl.metadata))
@@ -2517,7 +2550,7 @@ impl Reader {
             let why = match (kind, field.as_str(), pod) {
                 ("Deployment", "spec.paused", _) => Some("a paused Deployment rolls out no change to its template; the model's Deployment controller does not pause"),
                 ("Job", "spec.suspend", _) => Some("a suspended Job runs no pods; the model's Job controller does not suspend"),
-                ("StatefulSet", "spec.updateStrategy" | "spec.minReadySeconds" | "spec.ordinals" | "spec.persistentVolumeClaimRetentionPolicy", _) => Some("the model's StatefulSet controller does not read it"),
+                ("StatefulSet", "spec.updateStrategy" | "spec.ordinals" | "spec.persistentVolumeClaimRetentionPolicy", _) => Some("the model's StatefulSet controller does not read it"),
                 ("Service", "spec.internalTrafficPolicy" | "spec.externalTrafficPolicy" | "spec.sessionAffinity" | "spec.trafficDistribution", _) => Some("the model's kube-proxy routes every Service as Cluster traffic policy without affinity"),
                 (_, _, Some("readinessGates")) => Some("the pods are Ready only once these conditions are True; the model takes them Ready without them"),
                 (_, _, Some("activeDeadlineSeconds")) => Some("the kubelet fails a pod that runs longer; the model does not"),
@@ -3122,6 +3155,7 @@ fn used_paths(kind: &str) -> Vec<String> {
             for f in [
                 "replicas",
                 "podManagementPolicy",
+                "minReadySeconds",
                 "volumeClaimTemplates[].metadata.name",
                 "volumeClaimTemplates[].spec.accessModes.*",
             ] {

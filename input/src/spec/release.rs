@@ -140,6 +140,24 @@ impl Scenario {
     }
 }
 
+/// A StatefulSet's `minReadySeconds` needs gate `StatefulSetMinReadySeconds` (alpha, off, in
+/// 1.22; beta, on by default, from 1.23; GA in 1.25). At 1.22 the API server drops the field
+/// (`pkg/registry/apps/statefulset/strategy.go` `dropStatefulSetDisabledFields`), so the
+/// controller would wait only for Running and Ready: a scenario that asks for it there is
+/// refused with the release it needs, as a sidecar is.
+pub fn validate_statefulset_min_ready(w: &Workload, release: Release) -> Result<(), Invalid> {
+    if let Workload::StatefulSet { spec, .. } = w {
+        if spec.min_ready_seconds > 0 && !release.at_least(23) {
+            return Err(Invalid::new(
+                Object::Workload(w.name().into()),
+                "spec.minReadySeconds",
+                format!("a StatefulSet's minReadySeconds needs Kubernetes 1.23 or later (feature gate StatefulSetMinReadySeconds); the scenario follows {release}, whose API server drops the field"),
+            ));
+        }
+    }
+    Ok(())
+}
+
 /// Sidecar containers (init containers with `restartPolicy: Always`): the release must have
 /// gate `SidecarContainers` on (beta, on by default, from 1.29; KEP-753). At 1.28 the gate is
 /// off and the API server drops the field (`pkg/api/pod/util.go` `dropDisabledPodFields`),

@@ -394,6 +394,12 @@ pub struct StatefulSetSpec {
     /// `getPersistentVolumeClaims`, `updateStorage`).
     #[serde(default)]
     pub volume_claim_templates: Vec<ClaimSpec>,
+    /// `minReadySeconds` (default 0): with OrderedReady, each pod must have been Ready this
+    /// long (Available) before the next ordinal is created (`stateful_set_control.go`
+    /// `processReplica`, `isRunningAndAvailable`). Gate `StatefulSetMinReadySeconds`: beta,
+    /// on by default, from 1.23; GA in 1.25.
+    #[serde(default)]
+    pub min_ready_seconds: u16,
 }
 
 /// `podManagementPolicy`.

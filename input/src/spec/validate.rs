@@ -144,6 +144,13 @@ impl Scenario {
             let t = w.template();
             let name = w.name();
             let workload = Object::Workload(name.to_string());
+            if let Workload::StatefulSet { spec, .. } = w {
+                seconds(
+                    &workload,
+                    "spec.minReadySeconds".into(),
+                    spec.min_ready_seconds,
+                )?;
+            }
             if let Workload::Deployment { spec, .. } = w {
                 seconds(
                     &workload,
@@ -387,6 +394,7 @@ impl Scenario {
             }
             validate_pod_spec(w, t)?;
             validate_sidecars(w, t, release)?;
+            validate_statefulset_min_ready(w, release)?;
             if let Workload::Job { spec, .. } = w {
                 validate_job_spec(w.name(), spec, release)?;
             }

@@ -243,19 +243,17 @@ pub fn progressed(before: Seen, now: Seen) -> bool {
         || now.available > before.available
 }
 
-/// Keeps [`Pod::available_in`] for Deployments with `minReadySeconds`: None while a pod is
-/// not Ready, and from the step its Ready condition turns True (its `lastTransitionTime`),
-/// the seconds left until it is available.
+/// Keeps [`Pod::available_in`] for Deployments and StatefulSets with `minReadySeconds`: None
+/// while a pod is not Ready, and from the step its Ready condition turns True (its
+/// `lastTransitionTime`), the seconds left until it is available.
 pub fn observe(m: &Context, s: &mut State) {
-    // Only a Deployment with `minReadySeconds` keeps availability.
+    // Only a workload with `minReadySeconds` keeps availability.
     if !m.min_ready {
         return;
     }
     for (w, wl) in m.scenario.workloads.iter().enumerate() {
-        let Workload::Deployment { spec, .. } = wl else {
-            continue;
-        };
-        if spec.min_ready_seconds == 0 {
+        let min_ready_seconds = crate::context::min_ready_seconds(wl);
+        if min_ready_seconds == 0 {
             continue;
         }
         let stale: Vec<u16> = s
@@ -267,7 +265,7 @@ pub fn observe(m: &Context, s: &mut State) {
             .collect();
         for uid in stale {
             if let Some(p) = s.pod_mut(uid) {
-                p.available_in = p.status.ready.then_some(spec.min_ready_seconds + 1);
+                p.available_in = p.status.ready.then_some(min_ready_seconds + 1);
             }
         }
     }

@@ -8,7 +8,8 @@ use super::*;
 /// `<name>-<ordinal>`. A missing ordinal is created; a finished pod (Succeeded or Failed) is
 /// deleted, to be recreated once its object is gone; while an object with that name exists
 /// — Terminating on a partitioned node included — nothing else is created for it.
-/// OrderedReady works one ordinal at a time and waits for each to be Running and Ready;
+/// OrderedReady works one ordinal at a time and waits for each to be Running and Ready, and
+/// with `minReadySeconds` Available too (Ready that long: `isRunningAndAvailable`, from 1.23);
 /// Parallel creates every missing ordinal at once.
 pub fn sync(m: &Context, s: &mut State, w: u8) -> Option<()> {
     let Workload::StatefulSet { spec, .. } = m.workload(w) else {
@@ -22,7 +23,11 @@ pub fn sync(m: &Context, s: &mut State, w: u8) -> Option<()> {
             .pods
             .iter()
             .find(|p| p.workload == w && p.suffix == ordinal)
-            .map(|p| (p.uid, p.status.phase, p.deletion.is_some(), p.status.ready));
+            .map(|p| {
+                let available =
+                    p.status.ready && (spec.min_ready_seconds == 0 || p.available_in == Some(0));
+                (p.uid, p.status.phase, p.deletion.is_some(), available)
+            });
         match existing {
             None => {
                 apiserver::create_pod_named(m, s, w, ordinal);
@@ -44,8 +49,8 @@ pub fn sync(m: &Context, s: &mut State, w: u8) -> Option<()> {
                     return Some(());
                 }
             }
-            Some((_, phase, false, ready)) => {
-                if monotonic && !(phase == Phase::Running && ready) {
+            Some((_, phase, false, available)) => {
+                if monotonic && !(phase == Phase::Running && available) {
                     return Some(());
                 }
             }

@@ -342,7 +342,8 @@ pub struct Pod {
     /// The template revision the pod was created from: for a Deployment's pod, its
     /// ReplicaSet (the `pod-template-hash` label); 0 for every other workload.
     pub revision: u8,
-    /// A Deployment with `minReadySeconds` only: None while the pod is not Ready; once it is,
+    /// A Deployment's or StatefulSet's pod with `minReadySeconds` only (otherwise None):
+    /// None while the pod is not Ready; once it is,
     /// seconds left until it counts as available (`IsPodAvailable`: Ready for
     /// `minReadySeconds`), 0 from then on.
     pub available_in: Option<Secs>,
