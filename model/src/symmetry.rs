@@ -239,21 +239,32 @@ impl Symmetry {
     /// the nodes stay where they are. Leaves `s` as it is, shared parts and all, when they
     /// are in that order already.
     fn sort_proxies(&self, s: &mut State) {
+        // Within a class of proxies that all hold the same, every group is in order.
+        let same = |s: &State, n: &[NodeId]| {
+            n.windows(2)
+                .all(|w| s.proxies[w[0].index()] == s.proxies[w[1].index()])
+        };
+        if self.proxy_classes.iter().all(|c| same(s, c)) {
+            return;
+        }
         let renumbered = !self.pod_workloads.is_empty();
         for slots in self.proxy_groups(s) {
-            let sorted = slots.windows(2).all(|w| {
-                let (a, b) = (&s.proxies[w[0].index()], &s.proxies[w[1].index()]);
-                proxy_order(s, a, renumbered) <= proxy_order(s, b, renumbered)
-            });
-            if sorted {
+            // Where the pods are renumbered, an order hashes the routes' pods: proxies that
+            // hold the same are in order without it.
+            if renumbered && same(s, &slots) {
                 continue;
             }
-            let mut held: Vec<(ProxyOrder<'_>, usize)> = slots
+            // Each proxy's order once, then whether they are in it already.
+            let mut held: Keys<(ProxyOrder<'_>, usize)> = slots
                 .iter()
                 .map(|n| (proxy_order(s, &s.proxies[n.index()], renumbered), n.index()))
                 .collect();
+            if held.windows(2).all(|w| w[0].0 <= w[1].0) {
+                continue;
+            }
             held.sort();
             let moved: Vec<Proxy> = held.iter().map(|&(_, i)| s.proxies[i].clone()).collect();
+            drop(held);
             for (n, p) in slots.iter().zip(moved) {
                 s.proxies[n.index()] = p;
             }
@@ -262,8 +273,8 @@ impl Symmetry {
 
     /// The groups of interchangeable kube-proxies in `s` (each of two or more, each sorted):
     /// within a class, the proxies of the nodes with the same [`Symmetry::proxy_group`].
-    fn proxy_groups(&self, s: &State) -> Vec<Keys<NodeId>> {
-        let mut out = Vec::new();
+    fn proxy_groups(&self, s: &State) -> smallvec::SmallVec<[Keys<NodeId>; 2]> {
+        let mut out = smallvec::SmallVec::new();
         for class in &self.proxy_classes {
             let mut keyed: Keys<((bool, bool, bool, u32), NodeId)> =
                 class.iter().map(|&n| (self.proxy_group(s, n), n)).collect();
@@ -1099,7 +1110,10 @@ pub fn pod_class_key(s: &State, workloads: &[u8]) -> u64 {
     // Each uid's key, in one pass over each list: a hash of what the state holds of it, item
     // by item, each item tagged with its kind (so the sequence reads one way only).
     let seeds = ahash::RandomState::with_seeds(19, 23, 29, 31);
-    let mut acc: Keys<(u16, Option<u8>, ahash::AHasher)> = Keys::new();
+    // Held in place: a state names a few dozen pod items (objects, runtime records,
+    // endpoints, routes), past the usual eight.
+    let mut acc: smallvec::SmallVec<[(u16, Option<u8>, ahash::AHasher); 16]> =
+        smallvec::SmallVec::new();
     let mut of = |uid: u16, class: Option<u8>| -> usize {
         match acc.iter().position(|a| a.0 == uid) {
             Some(i) => i,
@@ -1109,7 +1123,7 @@ pub fn pod_class_key(s: &State, workloads: &[u8]) -> u64 {
             }
         }
     };
-    let mut slots: Keys<(usize, u8, u64)> = Keys::new();
+    let mut slots: smallvec::SmallVec<[(usize, u8, u64); 64]> = smallvec::SmallVec::new();
     for p in s.api.pods.iter() {
         let i = of(p.uid, Some(p.workload));
         slots.push((i, 0, p.symmetry_key(|p| object_key(&seeds, p))));

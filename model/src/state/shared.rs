@@ -18,13 +18,36 @@ use std::sync::Arc;
 
 /// A shared, copy-on-write part of the state with its hash kept (see the module
 /// documentation).
+///
+/// One pointer: the kept hashes live beside the content in the shared allocation, so that a
+/// state, and a list of parts, is a third the size it would be with them in every copy of
+/// the pointer (a step moves and copies states and lists of parts), and a hash computed
+/// through one copy is known to all. The content never changes while it is shared (a change
+/// copies it first), so neither do its hashes.
 pub struct Shared<T> {
-    value: Arc<T>,
+    value: Arc<Kept<T>>,
+}
+
+/// The content and its kept hashes.
+struct Kept<T> {
+    value: T,
     /// The content's hash; 0 = not known yet.
     hash: AtomicU64,
     /// The symmetry reduction's key of the content ([`Shared::symmetry_key`]); 0 = not known
     /// yet.
     key: AtomicU64,
+}
+
+impl<T: Clone> Clone for Kept<T> {
+    /// The copy `Arc::make_mut` makes before a change: the hashes come along, and the change
+    /// forgets those it affects.
+    fn clone(&self) -> Self {
+        Kept {
+            value: self.value.clone(),
+            hash: AtomicU64::new(self.hash.load(Ordering::Relaxed)),
+            key: AtomicU64::new(self.key.load(Ordering::Relaxed)),
+        }
+    }
 }
 
 /// The hash of a part's content: fixed keys, so the same on every run and every thread.
@@ -39,9 +62,11 @@ fn content_hash<T: Hash>(value: &T) -> u64 {
 impl<T> Shared<T> {
     pub fn new(value: T) -> Self {
         Shared {
-            value: Arc::new(value),
-            hash: AtomicU64::new(0),
-            key: AtomicU64::new(0),
+            value: Arc::new(Kept {
+                value,
+                hash: AtomicU64::new(0),
+                key: AtomicU64::new(0),
+            }),
         }
     }
 
@@ -50,7 +75,10 @@ impl<T> Shared<T> {
     where
         T: Clone,
     {
-        Arc::unwrap_or_clone(self.value)
+        match Arc::try_unwrap(self.value) {
+            Ok(kept) => kept.value,
+            Err(shared) => shared.value.clone(),
+        }
     }
 
     /// Whether two parts are the very same (not only equal): the step that made one from
@@ -63,12 +91,12 @@ impl<T> Shared<T> {
 impl<T: Hash> Shared<T> {
     /// The content's hash (computed once, then kept until the next change).
     pub fn content_hash(&self) -> u64 {
-        let h = self.hash.load(Ordering::Relaxed);
+        let h = self.value.hash.load(Ordering::Relaxed);
         if h != 0 {
             return h;
         }
-        let h = content_hash(&*self.value);
-        self.hash.store(h, Ordering::Relaxed);
+        let h = content_hash(&self.value.value);
+        self.value.hash.store(h, Ordering::Relaxed);
         h
     }
 }
@@ -79,12 +107,12 @@ impl<T> Shared<T> {
     /// a function of the content alone, and the same one for every part of type `T` (there
     /// is one slot): it is computed once, then kept until the next change.
     pub fn symmetry_key(&self, key: impl FnOnce(&T) -> u64) -> u64 {
-        let k = self.key.load(Ordering::Relaxed);
+        let k = self.value.key.load(Ordering::Relaxed);
         if k != 0 {
             return k;
         }
-        let k = key(&self.value).max(1);
-        self.key.store(k, Ordering::Relaxed);
+        let k = key(&self.value.value).max(1);
+        self.value.key.store(k, Ordering::Relaxed);
         k
     }
 }
@@ -93,8 +121,9 @@ impl<T: Clone> Shared<T> {
     /// The value, to change in what its symmetry key leaves out (the symmetry reduction
     /// renaming a pod's uid and suffix): the content hash is forgotten, the key kept.
     pub fn rename(&mut self) -> &mut T {
-        *self.hash.get_mut() = 0;
-        Arc::make_mut(&mut self.value)
+        let kept = Arc::make_mut(&mut self.value);
+        *kept.hash.get_mut() = 0;
+        &mut kept.value
     }
 }
 
@@ -108,8 +137,6 @@ impl<T> Clone for Shared<T> {
     fn clone(&self) -> Self {
         Shared {
             value: Arc::clone(&self.value),
-            hash: AtomicU64::new(self.hash.load(Ordering::Relaxed)),
-            key: AtomicU64::new(self.key.load(Ordering::Relaxed)),
         }
     }
 }
@@ -117,15 +144,16 @@ impl<T> Clone for Shared<T> {
 impl<T> std::ops::Deref for Shared<T> {
     type Target = T;
     fn deref(&self) -> &T {
-        &self.value
+        &self.value.value
     }
 }
 
 impl<T: Clone> std::ops::DerefMut for Shared<T> {
     fn deref_mut(&mut self) -> &mut T {
-        *self.hash.get_mut() = 0;
-        *self.key.get_mut() = 0;
-        Arc::make_mut(&mut self.value)
+        let kept = Arc::make_mut(&mut self.value);
+        *kept.hash.get_mut() = 0;
+        *kept.key.get_mut() = 0;
+        &mut kept.value
     }
 }
 
@@ -137,7 +165,7 @@ impl<T: Hash> Hash for Shared<T> {
 
 impl<T: PartialEq + Hash> PartialEq for Shared<T> {
     fn eq(&self, other: &Self) -> bool {
-        Arc::ptr_eq(&self.value, &other.value) || *self.value == *other.value
+        Arc::ptr_eq(&self.value, &other.value) || self.value.value == other.value.value
     }
 }
 
@@ -145,7 +173,7 @@ impl<T: Eq + Hash> Eq for Shared<T> {}
 
 impl<T: std::fmt::Debug> std::fmt::Debug for Shared<T> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        self.value.fmt(f)
+        self.value.value.fmt(f)
     }
 }
 
