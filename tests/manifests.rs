@@ -546,6 +546,33 @@ fn objects_of_two_namespaces_are_refused() {
 }
 
 #[test]
+fn objects_the_model_does_not_read_may_be_in_another_namespace() {
+    // An install manifest grants its service account access in other namespaces: a
+    // RoleBinding (here in a List, as generated manifests write them) in `kube-system`
+    // beside the application's objects in `shop`. The model reads neither, so the
+    // application is one namespace.
+    let web = web_pod("", APP).replace(
+        "metadata: {name: web}",
+        "metadata: {name: web, namespace: shop}",
+    );
+    let binding = "apiVersion: rbac.authorization.k8s.io/v1\nkind: RoleBindingList\nitems:\n- apiVersion: rbac.authorization.k8s.io/v1\n  kind: RoleBinding\n  metadata: {name: reader, namespace: kube-system}\n  roleRef: {apiGroup: rbac.authorization.k8s.io, kind: Role, name: reader}\n";
+    let r = one("app.yaml", &format!("{binding}---\n{web}")).unwrap();
+    assert_eq!(r.scenario.workloads.len(), 1);
+    assert!(
+        r.ignored.iter().any(|i| i.contains("RoleBinding/reader")),
+        "{:?}",
+        r.ignored
+    );
+    // A Service the model reads in another namespace is still refused.
+    let svc = "apiVersion: v1\nkind: Service\nmetadata: {name: s, namespace: kube-system}\nspec:\n  selector: {app: web}\n";
+    let e = error_of(&format!("{binding}---\n{web}---\n{svc}"));
+    assert!(
+        e.contains("Service/s: metadata.namespace: `kube-system`, but Deployment/web"),
+        "{e}"
+    );
+}
+
+#[test]
 fn a_prestop_exec_sleep_is_read_as_the_kubelet_runs_it() {
     let hook = |cmd: &str, grace: u16| {
         web_pod(

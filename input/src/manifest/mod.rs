@@ -395,15 +395,31 @@ fn flatten<'a>(
     Ok(())
 }
 
+/// The kinds the model reads; every other object is listed as ignored.
+const KINDS: [&str; 10] = [
+    "Pod",
+    "Deployment",
+    "ReplicaSet",
+    "ReplicationController",
+    "StatefulSet",
+    "Job",
+    "Service",
+    "PodDisruptionBudget",
+    "PersistentVolumeClaim",
+    "Node",
+];
+
 /// The model holds one namespace: a Service or a budget selects only the pods of its own
 /// namespace, and names are unique within one. Objects that name two namespaces are refused
 /// (one that names none is taken to be in the namespace the others name, as `kubectl apply
-/// -n` would put it); a Node has no namespace.
+/// -n` would put it); a Node has no namespace. Only the objects the model reads count: an
+/// ignored one (a RoleBinding that grants access in another namespace, as install manifests
+/// carry) changes nothing the model holds, wherever it is.
 fn one_namespace(flat: &[(&str, &Tree)]) -> Result<(), String> {
     let mut first: Option<(&str, &str, Loc, String)> = None;
     for (origin, t) in flat {
         let kind = t.get("kind").and_then(|k| k.str()).unwrap_or("");
-        if kind == "Node" {
+        if kind == "Node" || !KINDS.contains(&kind) {
             continue;
         }
         let Some(ns) = t
@@ -897,18 +913,6 @@ impl Reader {
             tree: t,
             what: format!("{kind}/{name}"),
         };
-        const KINDS: [&str; 10] = [
-            "Pod",
-            "Deployment",
-            "ReplicaSet",
-            "ReplicationController",
-            "StatefulSet",
-            "Job",
-            "Service",
-            "PodDisruptionBudget",
-            "PersistentVolumeClaim",
-            "Node",
-        ];
         if !KINDS.contains(&kind.as_str()) {
             let hint = match tree::closest(&kind, &KINDS) {
                 Some(k) if !KNOWN_KINDS.contains(&kind.as_str()) => {
