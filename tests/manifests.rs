@@ -901,6 +901,29 @@ spec:
 }
 
 #[test]
+fn a_volume_that_names_no_type_is_an_emptydir() {
+    // The API server defaults a volume with no source to an emptyDir before validating it
+    // (`SetDefaults_Volume`), so `- name: data` alone is a valid volume: one written without
+    // a type, and one whose only type is null.
+    for volume in ["{name: data}", "{name: data, hostPath: null}"] {
+        let text = web_pod(
+            "",
+            &format!("      volumes:\n      - {volume}\n{APP}\n        volumeMounts:\n        - {{name: data, mountPath: /data}}"),
+        );
+        let r = one("web.yaml", &text).unwrap_or_else(|e| panic!("{volume}: {e}"));
+        let v = &r.scenario.workloads[0].template().volumes[0];
+        assert!(v.name == "data" && v.empty_dir.is_some(), "{volume}: {v:?}");
+        assert!(
+            r.assumed
+                .iter()
+                .any(|a| a.contains("volumes[0] (`data`): no volume type given: an emptyDir")),
+            "{:?}",
+            r.assumed
+        );
+    }
+}
+
+#[test]
 fn a_number_outside_its_type_is_said_so() {
     for v in ["2147483648", "-3000000000", "99999999999999999999"] {
         let e = error_of(&web_with("replicas: 3", &format!("replicas: {v}")));

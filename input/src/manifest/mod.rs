@@ -1534,8 +1534,11 @@ impl Reader {
             });
         }
         // `ValidateVolumes`: names unique, one source each; `validateVolumeMounts`: a mount
-        // names a volume of the pod.
+        // names a volume of the pod. A volume that names no source (or only null ones) is an
+        // emptyDir: the API server defaults it so before validating (`SetDefaults_Volume` in
+        // pkg/apis/core/v1/defaults.go).
         let mut volume_names: Vec<&str> = Vec::new();
+        let mut no_source: Vec<usize> = Vec::new();
         for (i, v) in p.volumes.iter().flatten().enumerate() {
             let here = format!("{base}.volumes[{i}]");
             if volume_names.contains(&v.name.as_str()) {
@@ -1546,14 +1549,21 @@ impl Reader {
             }
             volume_names.push(&v.name);
             let sources = match node_at(doc.tree, &here).map(|n| &n.node) {
-                Some(Node::Map(entries)) => entries.iter().filter(|(k, _, _)| k != "name").count(),
+                Some(Node::Map(entries)) => entries
+                    .iter()
+                    .filter(|(k, _, t)| k != "name" && !matches!(t.node, Node::Null))
+                    .count(),
                 _ => 1,
             };
             if sources > 1 {
                 return Err(doc.err(&here, "Forbidden: may not specify more than 1 volume type"));
             }
             if sources == 0 {
-                return Err(doc.err(&here, "Required value: must specify a volume type"));
+                no_source.push(i);
+                self.assumed.push(format!(
+                    "{}: {here} (`{}`): no volume type given: an emptyDir, as the API server defaults it",
+                    doc.what, v.name
+                ));
             }
         }
         // A StatefulSet's claim templates are volumes of its pods too (the controller adds
@@ -1594,10 +1604,11 @@ impl Reader {
             }
         }
         let mut volumes = Vec::new();
-        for v in p.volumes.iter().flatten() {
+        for (i, v) in p.volumes.iter().flatten().enumerate() {
             volumes.push(spec::Volume {
                 name: v.name.clone(),
-                empty_dir: v.empty_dir.as_ref().map(|_| spec::EmptyDir {}),
+                empty_dir: (v.empty_dir.is_some() || no_source.contains(&i))
+                    .then_some(spec::EmptyDir {}),
                 config_map: v.config_map.as_ref().map(|c| spec::ObjectRef {
                     name: c.name.clone(),
                 }),
