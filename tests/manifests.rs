@@ -683,6 +683,111 @@ fn what_the_model_does_not_hold_is_said() {
 }
 
 #[test]
+fn a_default_written_out_is_no_warning() {
+    // The Kubernetes docs' ZooKeeper StatefulSet writes `updateStrategy: {type:
+    // RollingUpdate}`, and Selenium's hub Service `sessionAffinity: None`: the defaults the
+    // API server would give them, which is what the model does. No warning; a value that is
+    // not the default still is one.
+    let sts = |extra: &str| {
+        format!(
+            "apiVersion: apps/v1
+kind: StatefulSet
+metadata: {{name: db}}
+spec:
+  replicas: 1
+  serviceName: db
+  selector: {{matchLabels: {{app: db}}}}
+{extra}
+  template:
+    metadata: {{labels: {{app: db}}}}
+    spec:
+      containers: [{{name: db, image: postgres}}]
+---
+apiVersion: v1
+kind: Service
+metadata: {{name: db}}
+spec:
+  clusterIP: None
+  selector: {{app: db}}
+"
+        )
+    };
+    let quiet = [
+        "  updateStrategy: {type: RollingUpdate}",
+        "  updateStrategy:\n    type: RollingUpdate\n    rollingUpdate: {partition: 0, maxUnavailable: 1}",
+        "  minReadySeconds: 0",
+        "  ordinals: {start: 0}",
+        "  persistentVolumeClaimRetentionPolicy: {whenDeleted: Retain, whenScaled: Retain}",
+    ];
+    for extra in quiet {
+        let r = one("s.yaml", &sts(extra)).unwrap();
+        assert!(
+            !r.warnings.iter().any(|w| w.contains("not modelled")),
+            "{extra}: {:?}",
+            r.warnings
+        );
+        // Still listed among the fields the model does not read.
+        assert!(!r.unused.is_empty(), "{extra}");
+    }
+    let loud = [
+        ("  updateStrategy: {type: OnDelete}", "spec.updateStrategy"),
+        (
+            "  updateStrategy: {type: RollingUpdate, rollingUpdate: {partition: 2}}",
+            "spec.updateStrategy",
+        ),
+        ("  minReadySeconds: 10", "spec.minReadySeconds"),
+        ("  ordinals: {start: 1}", "spec.ordinals"),
+        (
+            "  persistentVolumeClaimRetentionPolicy: {whenDeleted: Delete}",
+            "spec.persistentVolumeClaimRetentionPolicy",
+        ),
+    ];
+    for (extra, field) in loud {
+        let r = one("s.yaml", &sts(extra)).unwrap();
+        assert!(
+            r.warnings
+                .iter()
+                .any(|w| w.contains(&format!("StatefulSet/db: {field}: not modelled"))),
+            "{extra}: {:?}",
+            r.warnings
+        );
+    }
+    let svc = |extra: &str| {
+        format!(
+            "{}---\napiVersion: v1\nkind: Service\nmetadata: {{name: front}}\nspec:\n  selector: {{app: web}}\n{extra}\n",
+            web_pod("", APP)
+        )
+    };
+    for extra in [
+        "  sessionAffinity: None",
+        "  type: NodePort\n  externalTrafficPolicy: Cluster\n  internalTrafficPolicy: Cluster",
+    ] {
+        let r = one("w.yaml", &svc(extra)).unwrap();
+        assert!(
+            !r.warnings.iter().any(|w| w.contains("not modelled")),
+            "{extra}: {:?}",
+            r.warnings
+        );
+    }
+    for (extra, field) in [
+        ("  sessionAffinity: ClientIP", "spec.sessionAffinity"),
+        (
+            "  type: NodePort\n  externalTrafficPolicy: Local",
+            "spec.externalTrafficPolicy",
+        ),
+    ] {
+        let r = one("w.yaml", &svc(extra)).unwrap();
+        assert!(
+            r.warnings
+                .iter()
+                .any(|w| w.contains(&format!("Service/front: {field}: not modelled"))),
+            "{extra}: {:?}",
+            r.warnings
+        );
+    }
+}
+
+#[test]
 fn what_the_api_server_refuses_is_refused() {
     let e = error_of(&web_pod(
         "",

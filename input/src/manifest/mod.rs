@@ -449,6 +449,53 @@ fn one_namespace(flat: &[(&str, &Tree)]) -> Result<(), String> {
     Ok(())
 }
 
+/// Whether a field that the model does not read, and that would be a warning, is written
+/// with the value the API server gives it when it is left out (`SetDefaults_StatefulSet` in
+/// pkg/apis/apps/v1/defaults.go, `SetDefaults_Service` in pkg/apis/core/v1/defaults.go): a
+/// manifest that spells the default out asks for what the model does, so it is no warning
+/// (and is still listed with the fields not read).
+fn written_as_default(field: &str, v: &Tree) -> bool {
+    let int = |t: Option<&Tree>, want: i64| match t.map(|t| &t.node) {
+        None | Some(Node::Null) => true,
+        Some(Node::Int(i)) => *i == want,
+        Some(Node::UInt(u)) => i64::try_from(*u) == Ok(want),
+        Some(Node::Str(s)) => s.parse::<i64>() == Ok(want),
+        _ => false,
+    };
+    let text = |t: Option<&Tree>, want: &str| match t.map(|t| &t.node) {
+        None | Some(Node::Null) => true,
+        Some(_) => t.and_then(|t| t.str()) == Some(want),
+    };
+    let map = |t: &Tree, keys: &[&str]| match &t.node {
+        Node::Map(entries) => entries.iter().all(|(k, _, _)| keys.contains(&k.as_str())),
+        Node::Null => true,
+        _ => false,
+    };
+    match field {
+        // RollingUpdate, every ordinal (partition 0), one pod at a time.
+        "spec.updateStrategy" => {
+            let rolling = v.get("rollingUpdate");
+            map(v, &["type", "rollingUpdate"])
+                && text(v.get("type"), "RollingUpdate")
+                && rolling.is_none_or(|r| {
+                    map(r, &["partition", "maxUnavailable"])
+                        && int(r.get("partition"), 0)
+                        && int(r.get("maxUnavailable"), 1)
+                })
+        }
+        "spec.minReadySeconds" => int(Some(v), 0),
+        "spec.ordinals" => map(v, &["start"]) && int(v.get("start"), 0),
+        "spec.persistentVolumeClaimRetentionPolicy" => {
+            map(v, &["whenDeleted", "whenScaled"])
+                && text(v.get("whenDeleted"), "Retain")
+                && text(v.get("whenScaled"), "Retain")
+        }
+        "spec.sessionAffinity" => text(Some(v), "None"),
+        "spec.internalTrafficPolicy" | "spec.externalTrafficPolicy" => text(Some(v), "Cluster"),
+        _ => false,
+    }
+}
+
 fn looks_like_scenario_seq(t: &Tree) -> bool {
     matches!(&t.node, Node::Seq(items) if items.iter().any(|i| i.get("workloads").is_some()))
 }
@@ -2541,7 +2588,7 @@ impl Reader {
                 (_, _, Some("overhead" | "runtimeClassName")) => Some("the model's scheduler counts the containers' requests only"),
                 _ => None,
             };
-            if let Some(why) = why.filter(|_| set) {
+            if let Some(why) = why.filter(|_| set && !written_as_default(&field, v)) {
                 self.warnings.push(located(
                     origin,
                     loc,
