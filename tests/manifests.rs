@@ -1006,6 +1006,58 @@ spec:
 }
 
 #[test]
+fn a_claim_template_replaces_the_template_volume_of_its_name() {
+    // CockroachDB's StatefulSet, as kubernetes/examples had it: a pod template volume
+    // `datadir` (a claim named `datadir`) beside a claim template `datadir`. The API server
+    // accepts it and the controller gives each pod its own claim under that name, in place of
+    // the template's volume: read so, with a warning at the volume that is never mounted.
+    let sts = "apiVersion: apps/v1
+kind: StatefulSet
+metadata: {name: db}
+spec:
+  replicas: 2
+  serviceName: db
+  selector: {matchLabels: {app: db}}
+  template:
+    metadata: {labels: {app: db}}
+    spec:
+      containers:
+      - name: db
+        image: cockroachdb/cockroach
+        volumeMounts: [{name: datadir, mountPath: /cockroach/data}]
+      volumes:
+      - name: datadir
+        persistentVolumeClaim: {claimName: datadir}
+  volumeClaimTemplates:
+  - metadata: {name: datadir}
+    spec:
+      accessModes: [ReadWriteOnce]
+      resources: {requests: {storage: 1Gi}}
+";
+    let r = one("s.yaml", sts).unwrap_or_else(|e| panic!("{e}"));
+    let Workload::StatefulSet { spec, .. } = &r.scenario.workloads[0] else {
+        panic!("{:?}", r.scenario.workloads[0]);
+    };
+    assert!(
+        spec.template.spec.volumes.is_empty(),
+        "{:?}",
+        spec.template.spec.volumes
+    );
+    assert_eq!(spec.volume_claim_templates[0].metadata.name, "datadir");
+    assert!(
+        r.warnings.iter().any(|w| w.starts_with("s.yaml:16:9: StatefulSet/db: spec.template.spec.volumes[0]: `datadir` is also the name of a volume claim template, which replaces this volume")),
+        "{:?}",
+        r.warnings
+    );
+    // The claim `datadir` that only the replaced volume named is not taken as missing.
+    assert!(
+        !r.assumed.iter().any(|a| a.contains("claims `datadir`")),
+        "{:?}",
+        r.assumed
+    );
+}
+
+#[test]
 fn a_volume_that_names_no_type_is_an_emptydir() {
     // The API server defaults a volume with no source to an emptyDir before validating it
     // (`SetDefaults_Volume`), so `- name: data` alone is a valid volume: one written without

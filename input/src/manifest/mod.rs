@@ -1628,7 +1628,7 @@ impl Reader {
                 .collect(),
             _ => Vec::new(),
         };
-        volume_names.extend(templates);
+        volume_names.extend(templates.iter().copied());
         for (list, ctrs) in [
             (
                 "initContainers",
@@ -1652,6 +1652,19 @@ impl Reader {
         }
         let mut volumes = Vec::new();
         for (i, v) in p.volumes.iter().flatten().enumerate() {
+            // The StatefulSet controller replaces a volume of the template that has a claim
+            // template's name with that claim (`updateStorage` in stateful_set_utils.go): the
+            // API server accepts both, and the pods mount the claim.
+            if templates.contains(&v.name.as_str()) {
+                self.warnings.push(doc.err(
+                    &format!("{base}.volumes[{i}]"),
+                    format!(
+                        "`{}` is also the name of a volume claim template, which replaces this volume in every pod (the StatefulSet controller's updateStorage): the pods mount their own claim from the template, never this volume",
+                        v.name
+                    ),
+                ));
+                continue;
+            }
             volumes.push(spec::Volume {
                 name: v.name.clone(),
                 empty_dir: (v.empty_dir.is_some() || no_source.contains(&i))
