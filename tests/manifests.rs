@@ -1168,6 +1168,39 @@ fn unknown_field_warns_with_the_closest_name() {
 }
 
 #[test]
+fn a_handler_lost_to_an_unknown_field_is_said_in_the_error() {
+    // The Kubernetes docs' gRPC liveness example once wrote `gRPC:`. The field is unknown and
+    // dropped, the probe is left with no handler, and reading stops at that error, so the
+    // warning that named the misspelt key is never printed: the error names it.
+    let probe = format!(
+        "{APP}\n        livenessProbe:\n          gRPC: {{port: 2379}}\n          initialDelaySeconds: 10"
+    );
+    let e = error_of(&web_pod("", &probe));
+    assert!(
+        e.contains("spec.template.spec.containers[0].livenessProbe: Required value: must specify exactly one handler type (exec, httpGet, tcpSocket or grpc); spec.template.spec.containers[0].livenessProbe.gRPC: an unknown field; did you mean `grpc`?"),
+        "{e}"
+    );
+    // The same for a hook.
+    let hook = format!(
+        "{APP}\n        lifecycle:\n          postStart:\n            exe: {{command: [warm]}}"
+    );
+    let e = error_of(&web_pod("", &hook));
+    assert!(
+        e.contains("lifecycle.postStart: Required value: must specify exactly one handler type (exec, httpGet, sleep or tcpSocket); spec.template.spec.containers[0].lifecycle.postStart.exe: an unknown field; did you mean `exec`?"),
+        "{e}"
+    );
+    // A probe without a handler and no unknown field: the error alone.
+    let e = error_of(&web_pod(
+        "",
+        &format!("{APP}\n        livenessProbe:\n          initialDelaySeconds: 10"),
+    ));
+    assert!(
+        e.ends_with("livenessProbe: Required value: must specify exactly one handler type (exec, httpGet, tcpSocket or grpc)"),
+        "{e}"
+    );
+}
+
+#[test]
 fn shell_wrappers() {
     let v = |s: &[&str]| s.iter().map(|x| x.to_string()).collect::<Vec<_>>();
     assert!(shell_wrapper_without_exec(

@@ -322,6 +322,9 @@ pub fn read(sources: &[(String, String)]) -> Result<Reading, String> {
 #[derive(Default)]
 struct Reader {
     warnings: Vec<String>,
+    /// The unknown fields of the object being read (`path: an unknown field; did you mean
+    /// …`), warned of once it is read.
+    unknown_here: Vec<String>,
     ignored: Vec<String>,
     assumed: Vec<String>,
     defaults: Vec<Assumed>,
@@ -1068,6 +1071,15 @@ impl Reader {
                         &format!("{}: {path}: {}", doc.what, words(&e.msg)),
                     )
                 })?;
+                // Kept for an error about the object that one of them explains.
+                self.unknown_here = unknown
+                    .borrow()
+                    .iter()
+                    .map(|u| match &u.closest {
+                        Some(c) => format!("{}: an unknown field; did you mean `{c}`?", u.path),
+                        None => format!("{}: an unknown field", u.path),
+                    })
+                    .collect();
                 v
             }};
         }
@@ -1330,6 +1342,25 @@ impl Reader {
         }
         self.unused_fields(origin, &kind, &name, t);
         Ok(Some(out))
+    }
+
+    /// An error `msg` about the object at `here`, with the unknown fields written under it
+    /// that the reader dropped (their warnings are not printed when reading stops at an
+    /// error): a probe's `gRPC:` is dropped, and the probe then has no handler, which only
+    /// the misspelt key explains.
+    fn with_unknown_fields(&self, here: &str, msg: &str) -> String {
+        let prefix = format!("{here}.");
+        let unknown: Vec<&str> = self
+            .unknown_here
+            .iter()
+            .filter(|u| u.starts_with(&prefix))
+            .map(String::as_str)
+            .collect();
+        if unknown.is_empty() {
+            msg.to_string()
+        } else {
+            format!("{msg}; {}", unknown.join("; "))
+        }
     }
 
     fn unknown_field(&mut self, origin: &str, kind: &str, name: &str, u: UnknownField) {
@@ -2101,7 +2132,8 @@ impl Reader {
             .filter(|h| **h)
             .count();
             if handlers != 1 {
-                return Err(doc.err(&here, "Required value: must specify exactly one handler type (exec, httpGet, tcpSocket or grpc)"));
+                let msg = self.with_unknown_fields(&here, "Required value: must specify exactly one handler type (exec, httpGet, tcpSocket or grpc)");
+                return Err(doc.err(&here, msg));
             }
             // Only the annotation says that a probe checks the external dependency: a probe
             // of its own process (`mysqladmin ping`, a ZooKeeper `ruok`) does not, and the
@@ -2230,7 +2262,10 @@ impl Reader {
                             (Some(e), None, None) => e.command.clone().unwrap_or_default(),
                             (None, Some(_), None) => vec!["httpGet".into()],
                             (None, None, Some(_)) => vec!["tcpSocket".into()],
-                            _ => return Err(doc.err(&here, "Required value: must specify exactly one handler type (exec, httpGet, sleep or tcpSocket)")),
+                            _ => {
+                                let msg = self.with_unknown_fields(&here, "Required value: must specify exactly one handler type (exec, httpGet, sleep or tcpSocket)");
+                                return Err(doc.err(&here, msg));
+                            }
                         };
                         app.post_start_seconds = self
                             .note_seconds(doc, notes, "post-start-seconds", n, Some(0))?
