@@ -322,6 +322,9 @@ pub fn read(sources: &[(String, String)]) -> Result<Reading, String> {
 #[derive(Default)]
 struct Reader {
     warnings: Vec<String>,
+    /// Each pod anti-affinity of the manifests (without terms that reach other namespaces):
+    /// the index of its warning, the object, and its terms' label selectors.
+    anti_affinity: Vec<(usize, String, Vec<LabelSelector>)>,
     /// The unknown fields of the object being read (`path: an unknown field; did you mean
     /// …`), warned of once it is read.
     unknown_here: Vec<String>,
@@ -1879,7 +1882,34 @@ impl Reader {
                 not_run("pod affinity"),
             ));
         }
-        if a.pod_anti_affinity.is_some() {
+        if let Some(anti) = &a.pod_anti_affinity {
+            // Kept to be told apart once every pod template is read: one whose terms select
+            // no pod of the manifests keeps none of them apart.
+            let terms: Vec<&core::PodAffinityTerm> = anti
+                .required_during_scheduling_ignored_during_execution
+                .iter()
+                .flatten()
+                .chain(
+                    anti.preferred_during_scheduling_ignored_during_execution
+                        .iter()
+                        .flatten()
+                        .map(|w| &w.pod_affinity_term),
+                )
+                .collect();
+            // A term that may reach another namespace's pods is not judged here.
+            if terms
+                .iter()
+                .all(|t| t.namespaces.is_none() && t.namespace_selector.is_none())
+            {
+                self.anti_affinity.push((
+                    self.warnings.len(),
+                    doc.what.clone(),
+                    terms
+                        .iter()
+                        .filter_map(|t| t.label_selector.clone())
+                        .collect(),
+                ));
+            }
             self.warnings.push(doc.err(
                 &format!("{base}.affinity.podAntiAffinity"),
                 not_run("pod anti-affinity"),
@@ -2780,6 +2810,32 @@ impl Reader {
                 Object::Pdb(d, p) => pdbs.push((d, p)),
                 Object::Claim(c) => claims.push(c),
                 Object::Node(n) => nodes.push(n),
+            }
+        }
+        // A pod anti-affinity whose terms select no pod of the manifests keeps none of them
+        // apart: the model's scheduler, which does not run it, places them as a real one
+        // would here, and the usual cause is a selector that does not match the template's
+        // labels (the Kubernetes docs' ZooKeeper example asks for `app: zk` on pods labelled
+        // `app.kubernetes.io/name: zk`).
+        for (at, what, selectors) in std::mem::take(&mut self.anti_affinity) {
+            let Some((doc, _, _)) = workloads.iter().find(|(d, _, _)| d.what == what) else {
+                continue;
+            };
+            let mut any = false;
+            for sel in &selectors {
+                for (_, _, labels) in &workloads {
+                    any |= selector_selects(doc, "spec.template.spec.affinity", sel, labels)
+                        .unwrap_or(true);
+                }
+            }
+            if !any {
+                if let Some(w) = self.warnings.get_mut(at) {
+                    let run = ": the model's scheduler does not run pod anti-affinity";
+                    if let Some(i) = w.find(run) {
+                        w.truncate(i + run.len());
+                        w.push_str(", but its terms select no pod of the manifests, so it keeps none of them apart and the pods land where a real scheduler would place them here; to spread these pods, its labelSelector must match the labels of their template");
+                    }
+                }
             }
         }
         if workloads.is_empty() {
