@@ -205,6 +205,68 @@ fn a_bad_requirement_in_a_manifest_is_refused_where_it_stands() {
 }
 
 #[test]
+fn an_anti_affinity_that_selects_no_pod_says_so() {
+    // The Kubernetes docs' ZooKeeper StatefulSet keeps its pods apart by `app: zk`, but
+    // labels them `app.kubernetes.io/name: zk`: the rule selects no pod, keeps nothing
+    // apart, and the warning says that, not that the placement may differ.
+    let sts = |term_labels: &str| {
+        format!(
+            r#"apiVersion: apps/v1
+kind: StatefulSet
+metadata: {{name: zk}}
+spec:
+  replicas: 3
+  serviceName: zk
+  selector: {{matchLabels: {{app.kubernetes.io/name: zk}}}}
+  template:
+    metadata: {{labels: {{app.kubernetes.io/name: zk}}}}
+    spec:
+      affinity:
+        podAntiAffinity:
+          requiredDuringSchedulingIgnoredDuringExecution:
+          - labelSelector:
+              matchExpressions: [{{key: {term_labels}, operator: In, values: [zk]}}]
+            topologyKey: kubernetes.io/hostname
+      containers: [{{name: zk, image: zk:1}}]
+---
+apiVersion: v1
+kind: Service
+metadata: {{name: zk}}
+spec:
+  clusterIP: None
+  selector: {{app.kubernetes.io/name: zk}}
+"#
+        )
+    };
+    let r = read(&[("zk.yaml".into(), sts("app"))]).expect("read");
+    let w: Vec<&String> = r
+        .warnings
+        .iter()
+        .filter(|w| w.contains("podAntiAffinity"))
+        .collect();
+    assert_eq!(w.len(), 1, "{:?}", r.warnings);
+    assert!(
+        w[0].contains("StatefulSet/zk: spec.template.spec.affinity.podAntiAffinity: the model's scheduler does not run pod anti-affinity, but its terms select no pod of the manifests, so it keeps none of them apart")
+            && w[0].contains("its labelSelector must match the labels of their template")
+            && !w[0].contains("may differ"),
+        "{}",
+        w[0]
+    );
+    // Matching the template's labels, it keeps them apart, which the model does not run.
+    let r = read(&[("zk.yaml".into(), sts("app.kubernetes.io/name"))]).expect("read");
+    let w: Vec<&String> = r
+        .warnings
+        .iter()
+        .filter(|w| w.contains("podAntiAffinity"))
+        .collect();
+    assert!(
+        w.len() == 1 && w[0].contains("may differ") && !w[0].contains("select no pod"),
+        "{:?}",
+        r.warnings
+    );
+}
+
+#[test]
 fn placement_rules_the_model_does_not_run_are_warned_about() {
     let anti = r#"    podAntiAffinity:
       requiredDuringSchedulingIgnoredDuringExecution:

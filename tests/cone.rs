@@ -392,6 +392,7 @@ fn first_placed_is_the_models_first_pod_node() {
         suffix: 0,
         node: None,
         ready: false,
+        done: false,
     }]];
     assert_eq!(podcheck_input::plan::first_placed(&none), [None]);
 }
@@ -608,4 +609,58 @@ fn a_cone_holds_what_scoring_counts_for_left_out_pods_without_requests() {
     let (with, _) = verdicts(&text, &plans, false);
     let (without, _) = verdicts(&text, &plans, true);
     assert_eq!(with, without);
+}
+
+/// A Job whose only container exits after `seconds` s.
+fn job(name: &str, seconds: u16) -> String {
+    format!(
+        r#"---
+apiVersion: batch/v1
+kind: Job
+metadata: {{name: {name}}}
+spec:
+  template:
+    metadata:
+      annotations: {{podcheck.dev/exit-after-seconds: "{seconds}", podcheck.dev/boot-seconds: "1"}}
+    spec:
+      restartPolicy: OnFailure
+      containers:
+      - name: run
+        image: {name}:1
+"#
+    )
+}
+
+#[test]
+fn the_crash_of_a_job_done_before_the_cluster_settled_is_not_applicable() {
+    // ingress-nginx's install manifest: a controller Deployment that is Ready after 10 s and
+    // two certificate Jobs that are done in a few. The plans start from the settled cluster,
+    // where those Jobs' pods have completed: the crash has no container to stop, and says so
+    // instead of checking a scenario where nothing happens. A Job still running then is
+    // crashed as before.
+    let slow = deployment("web", "web", 1, None).replace(
+        "periodSeconds: 5",
+        "periodSeconds: 5\n          initialDelaySeconds: 15",
+    );
+    let text = [slow, job("short", 2), job("long", 600)].concat();
+    let set = plan_scenarios_in_cones(&base(&text), &[Plan::Crash], &BTreeMap::new(), &pod_places);
+    let names: Vec<&str> = set.scenarios.iter().map(|s| s.name.as_str()).collect();
+    assert_eq!(
+        names,
+        ["manifests: crash long", "manifests: crash web"],
+        "{names:?}"
+    );
+    assert_eq!(
+        set.not_applicable,
+        ["crash short: the Job's pods have all run to completion in the settled cluster, where the plans start (its containers exit before the other workloads are Ready), so no container is left to crash"]
+    );
+    // Alone, the short Job is still running when its cluster settles: it is crashed.
+    let set = plan_scenarios_in_cones(
+        &base(&job("short", 2)),
+        &[Plan::Crash],
+        &BTreeMap::new(),
+        &pod_places,
+    );
+    assert_eq!(set.scenarios.len(), 1);
+    assert!(set.not_applicable.is_empty(), "{:?}", set.not_applicable);
 }

@@ -546,6 +546,33 @@ fn objects_of_two_namespaces_are_refused() {
 }
 
 #[test]
+fn objects_the_model_does_not_read_may_be_in_another_namespace() {
+    // An install manifest grants its service account access in other namespaces: a
+    // RoleBinding (here in a List, as generated manifests write them) in `kube-system`
+    // beside the application's objects in `shop`. The model reads neither, so the
+    // application is one namespace.
+    let web = web_pod("", APP).replace(
+        "metadata: {name: web}",
+        "metadata: {name: web, namespace: shop}",
+    );
+    let binding = "apiVersion: rbac.authorization.k8s.io/v1\nkind: RoleBindingList\nitems:\n- apiVersion: rbac.authorization.k8s.io/v1\n  kind: RoleBinding\n  metadata: {name: reader, namespace: kube-system}\n  roleRef: {apiGroup: rbac.authorization.k8s.io, kind: Role, name: reader}\n";
+    let r = one("app.yaml", &format!("{binding}---\n{web}")).unwrap();
+    assert_eq!(r.scenario.workloads.len(), 1);
+    assert!(
+        r.ignored.iter().any(|i| i.contains("RoleBinding/reader")),
+        "{:?}",
+        r.ignored
+    );
+    // A Service the model reads in another namespace is still refused.
+    let svc = "apiVersion: v1\nkind: Service\nmetadata: {name: s, namespace: kube-system}\nspec:\n  selector: {app: web}\n";
+    let e = error_of(&format!("{binding}---\n{web}---\n{svc}"));
+    assert!(
+        e.contains("Service/s: metadata.namespace: `kube-system`, but Deployment/web"),
+        "{e}"
+    );
+}
+
+#[test]
 fn a_prestop_exec_sleep_is_read_as_the_kubelet_runs_it() {
     let hook = |cmd: &str, grace: u16| {
         web_pod(
@@ -653,6 +680,118 @@ fn what_the_model_does_not_hold_is_said() {
         "{:?}",
         r.warnings
     );
+}
+
+#[test]
+fn a_default_written_out_is_no_warning() {
+    // The Kubernetes docs' ZooKeeper StatefulSet writes `updateStrategy: {type:
+    // RollingUpdate}`, and Selenium's hub Service `sessionAffinity: None`: the defaults the
+    // API server would give them, which is what the model does. No warning; a value that is
+    // not the default still is one.
+    let sts = |extra: &str| {
+        format!(
+            "apiVersion: apps/v1
+kind: StatefulSet
+metadata: {{name: db}}
+spec:
+  replicas: 1
+  serviceName: db
+  selector: {{matchLabels: {{app: db}}}}
+{extra}
+  template:
+    metadata: {{labels: {{app: db}}}}
+    spec:
+      containers: [{{name: db, image: postgres}}]
+---
+apiVersion: v1
+kind: Service
+metadata: {{name: db}}
+spec:
+  clusterIP: None
+  selector: {{app: db}}
+"
+        )
+    };
+    let quiet = [
+        "  updateStrategy: {type: RollingUpdate}",
+        "  updateStrategy:\n    type: RollingUpdate\n    rollingUpdate: {partition: 0, maxUnavailable: 1}",
+        "  ordinals: {start: 0}",
+        "  persistentVolumeClaimRetentionPolicy: {whenDeleted: Retain, whenScaled: Retain}",
+    ];
+    for extra in quiet {
+        let r = one("s.yaml", &sts(extra)).unwrap();
+        assert!(
+            !r.warnings.iter().any(|w| w.contains("not modelled")),
+            "{extra}: {:?}",
+            r.warnings
+        );
+        // Still listed among the fields the model does not read.
+        assert!(!r.unused.is_empty(), "{extra}");
+    }
+    let loud = [
+        ("  updateStrategy: {type: OnDelete}", "spec.updateStrategy"),
+        (
+            "  updateStrategy: {type: RollingUpdate, rollingUpdate: {partition: 2}}",
+            "spec.updateStrategy",
+        ),
+        ("  ordinals: {start: 1}", "spec.ordinals"),
+        (
+            "  persistentVolumeClaimRetentionPolicy: {whenDeleted: Delete}",
+            "spec.persistentVolumeClaimRetentionPolicy",
+        ),
+    ];
+    // A StatefulSet's minReadySeconds is read (OrderedReady waits for each pod to be
+    // Available): neither warned of nor listed as not read.
+    let r = one("s.yaml", &sts("  minReadySeconds: 10")).unwrap();
+    assert!(r.warnings.is_empty(), "{:?}", r.warnings);
+    assert!(
+        !r.unused.iter().any(|u| u.contains("minReadySeconds")),
+        "{:?}",
+        r.unused
+    );
+    for (extra, field) in loud {
+        let r = one("s.yaml", &sts(extra)).unwrap();
+        assert!(
+            r.warnings
+                .iter()
+                .any(|w| w.contains(&format!("StatefulSet/db: {field}: not modelled"))),
+            "{extra}: {:?}",
+            r.warnings
+        );
+    }
+    let svc = |extra: &str| {
+        format!(
+            "{}---\napiVersion: v1\nkind: Service\nmetadata: {{name: front}}\nspec:\n  selector: {{app: web}}\n{extra}\n",
+            web_pod("", APP)
+        )
+    };
+    for extra in [
+        "  sessionAffinity: None",
+        "  type: NodePort\n  externalTrafficPolicy: Cluster\n  internalTrafficPolicy: Cluster",
+    ] {
+        let r = one("w.yaml", &svc(extra)).unwrap();
+        assert!(
+            !r.warnings.iter().any(|w| w.contains("not modelled")),
+            "{extra}: {:?}",
+            r.warnings
+        );
+    }
+    for (extra, field) in [
+        ("  sessionAffinity: ClientIP", "spec.sessionAffinity"),
+        (
+            "  type: NodePort\n  externalTrafficPolicy: Local",
+            "spec.externalTrafficPolicy",
+        ),
+    ] {
+        let r = one("w.yaml", &svc(extra)).unwrap();
+        assert!(
+            r.warnings
+                .iter()
+                .any(|w| w.contains(&format!("Service/front: {field}: not modelled"))),
+            "{extra}: {:?}",
+            r.warnings
+        );
+    }
 }
 
 #[test]
@@ -874,6 +1013,81 @@ spec:
 }
 
 #[test]
+fn a_claim_template_replaces_the_template_volume_of_its_name() {
+    // CockroachDB's StatefulSet, as kubernetes/examples had it: a pod template volume
+    // `datadir` (a claim named `datadir`) beside a claim template `datadir`. The API server
+    // accepts it and the controller gives each pod its own claim under that name, in place of
+    // the template's volume: read so, with a warning at the volume that is never mounted.
+    let sts = "apiVersion: apps/v1
+kind: StatefulSet
+metadata: {name: db}
+spec:
+  replicas: 2
+  serviceName: db
+  selector: {matchLabels: {app: db}}
+  template:
+    metadata: {labels: {app: db}}
+    spec:
+      containers:
+      - name: db
+        image: cockroachdb/cockroach
+        volumeMounts: [{name: datadir, mountPath: /cockroach/data}]
+      volumes:
+      - name: datadir
+        persistentVolumeClaim: {claimName: datadir}
+  volumeClaimTemplates:
+  - metadata: {name: datadir}
+    spec:
+      accessModes: [ReadWriteOnce]
+      resources: {requests: {storage: 1Gi}}
+";
+    let r = one("s.yaml", sts).unwrap_or_else(|e| panic!("{e}"));
+    let Workload::StatefulSet { spec, .. } = &r.scenario.workloads[0] else {
+        panic!("{:?}", r.scenario.workloads[0]);
+    };
+    assert!(
+        spec.template.spec.volumes.is_empty(),
+        "{:?}",
+        spec.template.spec.volumes
+    );
+    assert_eq!(spec.volume_claim_templates[0].metadata.name, "datadir");
+    assert!(
+        r.warnings.iter().any(|w| w.starts_with("s.yaml:16:9: StatefulSet/db: spec.template.spec.volumes[0]: `datadir` is also the name of a volume claim template, which replaces this volume")),
+        "{:?}",
+        r.warnings
+    );
+    // The claim `datadir` that only the replaced volume named is not taken as missing.
+    assert!(
+        !r.assumed.iter().any(|a| a.contains("claims `datadir`")),
+        "{:?}",
+        r.assumed
+    );
+}
+
+#[test]
+fn a_volume_that_names_no_type_is_an_emptydir() {
+    // The API server defaults a volume with no source to an emptyDir before validating it
+    // (`SetDefaults_Volume`), so `- name: data` alone is a valid volume: one written without
+    // a type, and one whose only type is null.
+    for volume in ["{name: data}", "{name: data, hostPath: null}"] {
+        let text = web_pod(
+            "",
+            &format!("      volumes:\n      - {volume}\n{APP}\n        volumeMounts:\n        - {{name: data, mountPath: /data}}"),
+        );
+        let r = one("web.yaml", &text).unwrap_or_else(|e| panic!("{volume}: {e}"));
+        let v = &r.scenario.workloads[0].template().volumes[0];
+        assert!(v.name == "data" && v.empty_dir.is_some(), "{volume}: {v:?}");
+        assert!(
+            r.assumed
+                .iter()
+                .any(|a| a.contains("volumes[0] (`data`): no volume type given: an emptyDir")),
+            "{:?}",
+            r.assumed
+        );
+    }
+}
+
+#[test]
 fn a_number_outside_its_type_is_said_so() {
     for v in ["2147483648", "-3000000000", "99999999999999999999"] {
         let e = error_of(&web_with("replicas: 3", &format!("replicas: {v}")));
@@ -958,6 +1172,39 @@ fn unknown_field_warns_with_the_closest_name() {
         panic!()
     };
     assert!(d.template.spec.containers[0].readiness_probe.is_none());
+}
+
+#[test]
+fn a_handler_lost_to_an_unknown_field_is_said_in_the_error() {
+    // The Kubernetes docs' gRPC liveness example once wrote `gRPC:`. The field is unknown and
+    // dropped, the probe is left with no handler, and reading stops at that error, so the
+    // warning that named the misspelt key is never printed: the error names it.
+    let probe = format!(
+        "{APP}\n        livenessProbe:\n          gRPC: {{port: 2379}}\n          initialDelaySeconds: 10"
+    );
+    let e = error_of(&web_pod("", &probe));
+    assert!(
+        e.contains("spec.template.spec.containers[0].livenessProbe: Required value: must specify exactly one handler type (exec, httpGet, tcpSocket or grpc); spec.template.spec.containers[0].livenessProbe.gRPC: an unknown field; did you mean `grpc`?"),
+        "{e}"
+    );
+    // The same for a hook.
+    let hook = format!(
+        "{APP}\n        lifecycle:\n          postStart:\n            exe: {{command: [warm]}}"
+    );
+    let e = error_of(&web_pod("", &hook));
+    assert!(
+        e.contains("lifecycle.postStart: Required value: must specify exactly one handler type (exec, httpGet, sleep or tcpSocket); spec.template.spec.containers[0].lifecycle.postStart.exe: an unknown field; did you mean `exec`?"),
+        "{e}"
+    );
+    // A probe without a handler and no unknown field: the error alone.
+    let e = error_of(&web_pod(
+        "",
+        &format!("{APP}\n        livenessProbe:\n          initialDelaySeconds: 10"),
+    ));
+    assert!(
+        e.ends_with("livenessProbe: Required value: must specify exactly one handler type (exec, httpGet, tcpSocket or grpc)"),
+        "{e}"
+    );
 }
 
 #[test]

@@ -116,6 +116,9 @@ pub struct PodPlace {
     /// The node's name; None while the pod is not bound.
     pub node: Option<String>,
     pub ready: bool,
+    /// The pod has run to completion: its phase is Succeeded or Failed (a Job's pod whose
+    /// containers exited).
+    pub done: bool,
 }
 
 /// Every pod object of the settled cluster of a scenario (`start: settled`), per workload

@@ -228,6 +228,8 @@ fn plan_scenarios_split(
         seen.push(plan);
         let mut made = 0;
         let mut why = None;
+        // Whether a workload's own line already says why the plan does not act on it.
+        let mut said = false;
         if plan == Plan::DependencyOutage {
             if !base.workloads.iter().any(|w| wants(w.name(), plan)) {
                 why = Some("every workload's podcheck.dev/plans annotation leaves it out".into());
@@ -280,6 +282,21 @@ fn plan_scenarios_split(
             if let Some(no) = no_node_can_take(base, w) {
                 why = Some(format!("{name}: {NO_NODE} ({no})"));
                 continue;
+            }
+            // A Job whose pods have all run to completion by the time the other workloads
+            // are Ready has no container left for the crash to stop: the scenario would check
+            // nothing about it. Said per workload, since the plan may apply to others.
+            if let (Plan::Crash, Workload::Job { .. }, Some(full)) = (plan, w, full) {
+                if full
+                    .get(i)
+                    .is_some_and(|pods| !pods.is_empty() && pods.iter().all(|p| p.done))
+                {
+                    said = true;
+                    set.not_applicable.push(format!(
+                        "crash {name}: the Job's pods have all run to completion in the settled cluster, where the plans start (its containers exit before the other workloads are Ready), so no container is left to crash"
+                    ));
+                    continue;
+                }
             }
             // The workloads whose pods the plan acts on, for their Services.
             let mut targets = vec![w.name()];
@@ -357,7 +374,7 @@ fn plan_scenarios_split(
             }
             made += 1;
         }
-        if made == 0 {
+        if made == 0 && !(said && why.is_none()) {
             let why = why.unwrap_or_else(|| match plan {
                 Plan::Rollout => "no Deployment to roll out".into(),
                 _ => "no workload it acts on".into(),

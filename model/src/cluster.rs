@@ -746,6 +746,7 @@ pub fn pod_places(s: &Scenario) -> Vec<Vec<podcheck_input::cone::PodPlace>> {
                     suffix: p.suffix,
                     node: p.node.map(|n| s.cluster.nodes[n.index()].name.clone()),
                     ready: p.status.ready,
+                    done: p.status.phase.is_terminal(),
                 })
                 .collect()
         })

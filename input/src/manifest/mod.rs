@@ -350,6 +350,12 @@ pub fn read(sources: &[(String, String)]) -> Result<Reading, String> {
 #[derive(Default)]
 struct Reader {
     warnings: Vec<String>,
+    /// Each pod anti-affinity of the manifests (without terms that reach other namespaces):
+    /// the index of its warning, the object, and its terms' label selectors.
+    anti_affinity: Vec<(usize, String, Vec<LabelSelector>)>,
+    /// The unknown fields of the object being read (`path: an unknown field; did you mean
+    /// …`), warned of once it is read.
+    unknown_here: Vec<String>,
     ignored: Vec<String>,
     assumed: Vec<String>,
     defaults: Vec<Assumed>,
@@ -423,15 +429,31 @@ fn flatten<'a>(
     Ok(())
 }
 
+/// The kinds the model reads; every other object is listed as ignored.
+const KINDS: [&str; 10] = [
+    "Pod",
+    "Deployment",
+    "ReplicaSet",
+    "ReplicationController",
+    "StatefulSet",
+    "Job",
+    "Service",
+    "PodDisruptionBudget",
+    "PersistentVolumeClaim",
+    "Node",
+];
+
 /// The model holds one namespace: a Service or a budget selects only the pods of its own
 /// namespace, and names are unique within one. Objects that name two namespaces are refused
 /// (one that names none is taken to be in the namespace the others name, as `kubectl apply
-/// -n` would put it); a Node has no namespace.
+/// -n` would put it); a Node has no namespace. Only the objects the model reads count: an
+/// ignored one (a RoleBinding that grants access in another namespace, as install manifests
+/// carry) changes nothing the model holds, wherever it is.
 fn one_namespace(flat: &[(&str, &Tree)]) -> Result<(), String> {
     let mut first: Option<(&str, &str, Loc, String)> = None;
     for (origin, t) in flat {
         let kind = t.get("kind").and_then(|k| k.str()).unwrap_or("");
-        if kind == "Node" {
+        if kind == "Node" || !KINDS.contains(&kind) {
             continue;
         }
         let Some(ns) = t
@@ -459,6 +481,52 @@ fn one_namespace(flat: &[(&str, &Tree)]) -> Result<(), String> {
         }
     }
     Ok(())
+}
+
+/// Whether a field that the model does not read, and that would be a warning, is written
+/// with the value the API server gives it when it is left out (`SetDefaults_StatefulSet` in
+/// pkg/apis/apps/v1/defaults.go, `SetDefaults_Service` in pkg/apis/core/v1/defaults.go): a
+/// manifest that spells the default out asks for what the model does, so it is no warning
+/// (and is still listed with the fields not read).
+fn written_as_default(field: &str, v: &Tree) -> bool {
+    let int = |t: Option<&Tree>, want: i64| match t.map(|t| &t.node) {
+        None | Some(Node::Null) => true,
+        Some(Node::Int(i)) => *i == want,
+        Some(Node::UInt(u)) => i64::try_from(*u) == Ok(want),
+        Some(Node::Str(s)) => s.parse::<i64>() == Ok(want),
+        _ => false,
+    };
+    let text = |t: Option<&Tree>, want: &str| match t.map(|t| &t.node) {
+        None | Some(Node::Null) => true,
+        Some(_) => t.and_then(|t| t.str()) == Some(want),
+    };
+    let map = |t: &Tree, keys: &[&str]| match &t.node {
+        Node::Map(entries) => entries.iter().all(|(k, _, _)| keys.contains(&k.as_str())),
+        Node::Null => true,
+        _ => false,
+    };
+    match field {
+        // RollingUpdate, every ordinal (partition 0), one pod at a time.
+        "spec.updateStrategy" => {
+            let rolling = v.get("rollingUpdate");
+            map(v, &["type", "rollingUpdate"])
+                && text(v.get("type"), "RollingUpdate")
+                && rolling.is_none_or(|r| {
+                    map(r, &["partition", "maxUnavailable"])
+                        && int(r.get("partition"), 0)
+                        && int(r.get("maxUnavailable"), 1)
+                })
+        }
+        "spec.ordinals" => map(v, &["start"]) && int(v.get("start"), 0),
+        "spec.persistentVolumeClaimRetentionPolicy" => {
+            map(v, &["whenDeleted", "whenScaled"])
+                && text(v.get("whenDeleted"), "Retain")
+                && text(v.get("whenScaled"), "Retain")
+        }
+        "spec.sessionAffinity" => text(Some(v), "None"),
+        "spec.internalTrafficPolicy" | "spec.externalTrafficPolicy" => text(Some(v), "Cluster"),
+        _ => false,
+    }
 }
 
 fn looks_like_scenario_seq(t: &Tree) -> bool {
@@ -925,18 +993,6 @@ impl Reader {
             tree: t,
             what: format!("{kind}/{name}"),
         };
-        const KINDS: [&str; 10] = [
-            "Pod",
-            "Deployment",
-            "ReplicaSet",
-            "ReplicationController",
-            "StatefulSet",
-            "Job",
-            "Service",
-            "PodDisruptionBudget",
-            "PersistentVolumeClaim",
-            "Node",
-        ];
         if !KINDS.contains(&kind.as_str()) {
             let hint = match tree::closest(&kind, &KINDS) {
                 Some(k) if !KNOWN_KINDS.contains(&kind.as_str()) => {
@@ -1045,6 +1101,15 @@ impl Reader {
                         &format!("{}: {path}: {}", doc.what, words(&e.msg)),
                     )
                 })?;
+                // Kept for an error about the object that one of them explains.
+                self.unknown_here = unknown
+                    .borrow()
+                    .iter()
+                    .map(|u| match &u.closest {
+                        Some(c) => format!("{}: an unknown field; did you mean `{c}`?", u.path),
+                        None => format!("{}: an unknown field", u.path),
+                    })
+                    .collect();
                 v
             }};
         }
@@ -1314,6 +1379,25 @@ impl Reader {
         Ok(Some(out))
     }
 
+    /// An error `msg` about the object at `here`, with the unknown fields written under it
+    /// that the reader dropped (their warnings are not printed when reading stops at an
+    /// error): a probe's `gRPC:` is dropped, and the probe then has no handler, which only
+    /// the misspelt key explains.
+    fn with_unknown_fields(&self, here: &str, msg: &str) -> String {
+        let prefix = format!("{here}.");
+        let unknown: Vec<&str> = self
+            .unknown_here
+            .iter()
+            .filter(|u| u.starts_with(&prefix))
+            .map(String::as_str)
+            .collect();
+        if unknown.is_empty() {
+            msg.to_string()
+        } else {
+            format!("{msg}; {}", unknown.join("; "))
+        }
+    }
+
     fn unknown_field(&mut self, origin: &str, kind: &str, name: &str, u: UnknownField) {
         let hint = match &u.closest {
             Some(c) => format!("; did you mean `{c}`?"),
@@ -1563,8 +1647,11 @@ impl Reader {
             });
         }
         // `ValidateVolumes`: names unique, one source each; `validateVolumeMounts`: a mount
-        // names a volume of the pod.
+        // names a volume of the pod. A volume that names no source (or only null ones) is an
+        // emptyDir: the API server defaults it so before validating (`SetDefaults_Volume` in
+        // pkg/apis/core/v1/defaults.go).
         let mut volume_names: Vec<&str> = Vec::new();
+        let mut no_source: Vec<usize> = Vec::new();
         for (i, v) in p.volumes.iter().flatten().enumerate() {
             let here = format!("{base}.volumes[{i}]");
             if volume_names.contains(&v.name.as_str()) {
@@ -1575,14 +1662,21 @@ impl Reader {
             }
             volume_names.push(&v.name);
             let sources = match node_at(doc.tree, &here).map(|n| &n.node) {
-                Some(Node::Map(entries)) => entries.iter().filter(|(k, _, _)| k != "name").count(),
+                Some(Node::Map(entries)) => entries
+                    .iter()
+                    .filter(|(k, _, t)| k != "name" && !matches!(t.node, Node::Null))
+                    .count(),
                 _ => 1,
             };
             if sources > 1 {
                 return Err(doc.err(&here, "Forbidden: may not specify more than 1 volume type"));
             }
             if sources == 0 {
-                return Err(doc.err(&here, "Required value: must specify a volume type"));
+                no_source.push(i);
+                self.assumed.push(format!(
+                    "{}: {here} (`{}`): no volume type given: an emptyDir, as the API server defaults it",
+                    doc.what, v.name
+                ));
             }
         }
         // A StatefulSet's claim templates are volumes of its pods too (the controller adds
@@ -1600,7 +1694,7 @@ impl Reader {
                 .collect(),
             _ => Vec::new(),
         };
-        volume_names.extend(templates);
+        volume_names.extend(templates.iter().copied());
         for (list, ctrs) in [
             (
                 "initContainers",
@@ -1623,10 +1717,24 @@ impl Reader {
             }
         }
         let mut volumes = Vec::new();
-        for v in p.volumes.iter().flatten() {
+        for (i, v) in p.volumes.iter().flatten().enumerate() {
+            // The StatefulSet controller replaces a volume of the template that has a claim
+            // template's name with that claim (`updateStorage` in stateful_set_utils.go): the
+            // API server accepts both, and the pods mount the claim.
+            if templates.contains(&v.name.as_str()) {
+                self.warnings.push(doc.err(
+                    &format!("{base}.volumes[{i}]"),
+                    format!(
+                        "`{}` is also the name of a volume claim template, which replaces this volume in every pod (the StatefulSet controller's updateStorage): the pods mount their own claim from the template, never this volume",
+                        v.name
+                    ),
+                ));
+                continue;
+            }
             volumes.push(spec::Volume {
                 name: v.name.clone(),
-                empty_dir: v.empty_dir.as_ref().map(|_| spec::EmptyDir {}),
+                empty_dir: (v.empty_dir.is_some() || no_source.contains(&i))
+                    .then_some(spec::EmptyDir {}),
                 config_map: v.config_map.as_ref().map(|c| spec::ObjectRef {
                     name: c.name.clone(),
                 }),
@@ -1806,7 +1914,34 @@ impl Reader {
                 not_run("pod affinity"),
             ));
         }
-        if a.pod_anti_affinity.is_some() {
+        if let Some(anti) = &a.pod_anti_affinity {
+            // Kept to be told apart once every pod template is read: one whose terms select
+            // no pod of the manifests keeps none of them apart.
+            let terms: Vec<&core::PodAffinityTerm> = anti
+                .required_during_scheduling_ignored_during_execution
+                .iter()
+                .flatten()
+                .chain(
+                    anti.preferred_during_scheduling_ignored_during_execution
+                        .iter()
+                        .flatten()
+                        .map(|w| &w.pod_affinity_term),
+                )
+                .collect();
+            // A term that may reach another namespace's pods is not judged here.
+            if terms
+                .iter()
+                .all(|t| t.namespaces.is_none() && t.namespace_selector.is_none())
+            {
+                self.anti_affinity.push((
+                    self.warnings.len(),
+                    doc.what.clone(),
+                    terms
+                        .iter()
+                        .filter_map(|t| t.label_selector.clone())
+                        .collect(),
+                ));
+            }
             self.warnings.push(doc.err(
                 &format!("{base}.affinity.podAntiAffinity"),
                 not_run("pod anti-affinity"),
@@ -2059,7 +2194,8 @@ impl Reader {
             .filter(|h| **h)
             .count();
             if handlers != 1 {
-                return Err(doc.err(&here, "Required value: must specify exactly one handler type (exec, httpGet, tcpSocket or grpc)"));
+                let msg = self.with_unknown_fields(&here, "Required value: must specify exactly one handler type (exec, httpGet, tcpSocket or grpc)");
+                return Err(doc.err(&here, msg));
             }
             // Only the annotation says that a probe checks the external dependency: a probe
             // of its own process (`mysqladmin ping`, a ZooKeeper `ruok`) does not, and the
@@ -2188,7 +2324,10 @@ impl Reader {
                             (Some(e), None, None) => e.command.clone().unwrap_or_default(),
                             (None, Some(_), None) => vec!["httpGet".into()],
                             (None, None, Some(_)) => vec!["tcpSocket".into()],
-                            _ => return Err(doc.err(&here, "Required value: must specify exactly one handler type (exec, httpGet, sleep or tcpSocket)")),
+                            _ => {
+                                let msg = self.with_unknown_fields(&here, "Required value: must specify exactly one handler type (exec, httpGet, sleep or tcpSocket)");
+                                return Err(doc.err(&here, msg));
+                            }
                         };
                         app.post_start_seconds = self
                             .note_seconds(doc, notes, "post-start-seconds", n, Some(0))?
@@ -2559,7 +2698,7 @@ impl Reader {
                 (_, _, Some("overhead" | "runtimeClassName")) => Some("the model's scheduler counts the containers' requests only"),
                 _ => None,
             };
-            if let Some(why) = why.filter(|_| set) {
+            if let Some(why) = why.filter(|_| set && !written_as_default(&field, v)) {
                 self.warnings.push(located(
                     origin,
                     loc,
@@ -2703,6 +2842,32 @@ impl Reader {
                 Object::Pdb(d, p) => pdbs.push((d, p)),
                 Object::Claim(c) => claims.push(c),
                 Object::Node(n) => nodes.push(n),
+            }
+        }
+        // A pod anti-affinity whose terms select no pod of the manifests keeps none of them
+        // apart: the model's scheduler, which does not run it, places them as a real one
+        // would here, and the usual cause is a selector that does not match the template's
+        // labels (the Kubernetes docs' ZooKeeper example asks for `app: zk` on pods labelled
+        // `app.kubernetes.io/name: zk`).
+        for (at, what, selectors) in std::mem::take(&mut self.anti_affinity) {
+            let Some((doc, _, _)) = workloads.iter().find(|(d, _, _)| d.what == what) else {
+                continue;
+            };
+            let mut any = false;
+            for sel in &selectors {
+                for (_, _, labels) in &workloads {
+                    any |= selector_selects(doc, "spec.template.spec.affinity", sel, labels)
+                        .unwrap_or(true);
+                }
+            }
+            if !any {
+                if let Some(w) = self.warnings.get_mut(at) {
+                    let run = ": the model's scheduler does not run pod anti-affinity";
+                    if let Some(i) = w.find(run) {
+                        w.truncate(i + run.len());
+                        w.push_str(", but its terms select no pod of the manifests, so it keeps none of them apart and the pods land where a real scheduler would place them here; to spread these pods, its labelSelector must match the labels of their template");
+                    }
+                }
             }
         }
         if workloads.is_empty() {
