@@ -429,7 +429,10 @@ pub fn fix_application(app: &Application, opts: &FixOptions, out: &mut Fixes) ->
                 application: app.name.clone(),
                 finding: k,
                 under,
-                why: "not tried: interrupted (Ctrl-C) before its candidates were checked".into(),
+                why: format!(
+                    "not tried: interrupted ({}) before its candidates were checked",
+                    podcheck_properties::progress::interrupted_by()
+                ),
                 tried: Vec::new(),
                 operator_hazard: false,
             });
@@ -470,7 +473,11 @@ pub fn fix_application(app: &Application, opts: &FixOptions, out: &mut Fixes) ->
         for cand in cands {
             if interrupted() {
                 out.complete = false;
-                tried.push(format!("{}: not checked: interrupted (Ctrl-C)", cand.what));
+                tried.push(format!(
+                    "{}: not checked: interrupted ({})",
+                    cand.what,
+                    podcheck_properties::progress::interrupted_by()
+                ));
                 break;
             }
             let t = match recheck(&current, &cand, opts, &now, &mut out.checked) {

@@ -2337,15 +2337,19 @@ fn sigterm_and_sighup_print_the_report_so_far() {
                 .to_string()
         };
         assert!(heading("delete-pod", &a).ends_with(", complete)"), "{what}");
+        // The report names the signal.
+        let by = signal.as_str();
         assert!(
-            heading("drain", &a)
-                .contains("INCOMPLETE: interrupted (Ctrl-C) in phase exploring at "),
+            heading("drain", &a).contains(&format!(
+                "INCOMPLETE: interrupted ({by}) in phase exploring at "
+            )),
             "{what}"
         );
         for plan in ["delete-pod", "drain"] {
             assert!(
-                heading(plan, &b)
-                    .contains("INCOMPLETE: not checked, interrupted (Ctrl-C) before it started"),
+                heading(plan, &b).contains(&format!(
+                    "INCOMPLETE: not checked, interrupted ({by}) before it started"
+                )),
                 "{what}"
             );
         }

@@ -262,7 +262,7 @@ fn a_sigterm_stops_fix_with_its_report() {
     // The finding its exploration had found by then (a request to a stopped container) is
     // left untried.
     assert!(
-        out.contains("not tried: interrupted (Ctrl-C) before its candidates were checked"),
+        out.contains("not tried: interrupted (SIGTERM) before its candidates were checked"),
         "{out}"
     );
 }

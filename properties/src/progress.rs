@@ -111,10 +111,25 @@ pub struct Stop {
 
 static INTERRUPTS: AtomicUsize = AtomicUsize::new(0);
 
+/// What interrupted the run: the first signal's name, as the reports say it.
+static INTERRUPTED_BY: std::sync::OnceLock<&'static str> = std::sync::OnceLock::new();
+
 /// Records one interrupt (Ctrl-C) and returns how many there have been. The phase running
 /// stops at its next state.
 pub fn interrupt() -> usize {
+    interrupt_by("Ctrl-C")
+}
+
+/// Records one interrupt by `what` (`Ctrl-C`, `SIGTERM`, `SIGHUP`; the first one is what the
+/// reports name) and returns how many there have been.
+pub fn interrupt_by(what: &'static str) -> usize {
+    let _ = INTERRUPTED_BY.set(what);
     INTERRUPTS.fetch_add(1, Ordering::SeqCst) + 1
+}
+
+/// What interrupted the run (`Ctrl-C` if nothing said otherwise), for the reports.
+pub fn interrupted_by() -> &'static str {
+    INTERRUPTED_BY.get().copied().unwrap_or("Ctrl-C")
 }
 
 /// How many interrupts there have been.
@@ -525,10 +540,13 @@ impl Progress {
         let line = match (stop.bound, memory) {
             (Bound::MaxStates, _) => format!("stopped at --max-states {place}"),
             (Bound::Capacity, _) => format!("stopped {place}: the graph's edge table is full"),
-            (Bound::Interrupt, _) => format!(
-                "interrupted (Ctrl-C) {place}: the report of what is decided so far follows \
-                 (Ctrl-C again quits at once)"
-            ),
+            (Bound::Interrupt, _) => {
+                let by = interrupted_by();
+                format!(
+                    "interrupted ({by}) {place}: the report of what is decided so far follows \
+                     ({by} again quits at once)"
+                )
+            }
             (Bound::Budget, _) => format!(
                 "the time budget was reached (--budget {} s): stopped {place}",
                 self.budget.map_or(0, |(b, _)| b.as_secs())

@@ -304,7 +304,10 @@ pub fn run(args: BenchArgs) -> Result<ExitCode, BadInput> {
             matches!(row.outcome, Outcome::Interrupted(_)) || progress::interrupts() > 0;
         rows.push(row);
         if interrupted {
-            eprintln!("bench: interrupted (Ctrl-C): the table stops here, and no file is written");
+            eprintln!(
+                "bench: interrupted ({}): the table stops here, and no file is written",
+                progress::interrupted_by()
+            );
             return Ok(ExitCode::from(3));
         }
     }
@@ -1044,7 +1047,10 @@ fn run_manifests(args: &BenchArgs) -> Result<ExitCode, BadInput> {
             || progress::interrupts() > 0;
         rows.push(row);
         if interrupted {
-            eprintln!("bench: interrupted (Ctrl-C): the table stops here, and no file is written");
+            eprintln!(
+                "bench: interrupted ({}): the table stops here, and no file is written",
+                progress::interrupted_by()
+            );
             break;
         }
     }

@@ -433,7 +433,10 @@ pub fn run_end(r: &ScenarioResult) -> String {
     let end = match s.bound {
         Bound::MaxStates => "INCOMPLETE: stopped at --max-states".to_string(),
         Bound::MaxMemory => format!("INCOMPLETE: stopped at --max-memory {place}"),
-        Bound::Interrupt => format!("INCOMPLETE: interrupted (Ctrl-C) {place}"),
+        Bound::Interrupt => format!(
+            "INCOMPLETE: interrupted ({}) {place}",
+            progress::interrupted_by()
+        ),
         Bound::Budget => format!("INCOMPLETE: stopped at --budget {place}"),
         Bound::Capacity => format!("INCOMPLETE: the graph's edge table is full {place}"),
     };
@@ -483,9 +486,10 @@ pub fn scenario_line(r: &ScenarioResult, checked: bool) -> String {
         )
     } else {
         format!(
-            "{}  (Kubernetes {}, INCOMPLETE: not checked, interrupted (Ctrl-C) before it started)",
+            "{}  (Kubernetes {}, INCOMPLETE: not checked, interrupted ({}) before it started)",
             r.scenario.name,
-            release_of(&r.scenario)
+            release_of(&r.scenario),
+            progress::interrupted_by()
         )
     }
 }

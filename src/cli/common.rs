@@ -61,15 +61,28 @@ pub fn did_you_mean(name: &str, known: &[&str]) -> String {
 /// terminal, SIGHUP): the first stops the running phase at its next state, and the report of
 /// what is decided so far is printed (the scenarios done, the one under way incomplete, the
 /// rest not started); the second quits at once.
+/// The report names the signal: `interrupted (SIGTERM)`.
 pub fn stop_on_ctrl_c() {
-    let handler = || {
-        if progress::interrupt() > 1 {
-            std::process::exit(130);
+    use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
+    let mut signals = match signal_hook::iterator::Signals::new([SIGINT, SIGTERM, SIGHUP]) {
+        Ok(s) => s,
+        Err(e) => {
+            eprintln!("warning: Ctrl-C will quit without a report: {e}");
+            return;
         }
     };
-    if let Err(e) = ctrlc::set_handler(handler) {
-        eprintln!("warning: Ctrl-C will quit without a report: {e}");
-    }
+    std::thread::spawn(move || {
+        for signal in signals.forever() {
+            let by = match signal {
+                SIGTERM => "SIGTERM",
+                SIGHUP => "SIGHUP",
+                _ => "Ctrl-C",
+            };
+            if progress::interrupt_by(by) > 1 {
+                std::process::exit(130);
+            }
+        }
+    });
 }
 
 /// `--replicas N` sizes the Deployments and StatefulSets of the scenarios checked: an error
