@@ -61,8 +61,14 @@ pub fn did_you_mean(name: &str, known: &[&str]) -> String {
 /// terminal, SIGHUP): the first stops the running phase at its next state, and the report of
 /// what is decided so far is printed (the scenarios done, the one under way incomplete, the
 /// rest not started); the second quits at once.
-/// The report names the signal: `interrupted (SIGTERM)`.
+/// The report names the signal: `interrupted (SIGTERM)`. Called more than once, it listens
+/// once (each listener would count every signal).
 pub fn stop_on_ctrl_c() {
+    static ONCE: std::sync::Once = std::sync::Once::new();
+    ONCE.call_once(listen);
+}
+
+fn listen() {
     use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
     let mut signals = match signal_hook::iterator::Signals::new([SIGINT, SIGTERM, SIGHUP]) {
         Ok(s) => s,
