@@ -545,17 +545,20 @@ fn a_program_slower_to_stop_than_its_grace_gets_a_longer_grace() {
     );
 }
 
-/// The second repair of a liveness probe that asks the dependency, for a probe that must keep
-/// asking it: a failureThreshold whose failures in a row span longer than the plan's 60 s
-/// outage. Every 10 s, failures at the outage's first and last instants both count, so 7
-/// (60 s from the first to the last) is not enough and 8 (70 s) is the smallest that holds:
-/// the first threshold candidate is 8, and the re-check passes it.
-#[test]
-fn a_liveness_failure_threshold_that_outlasts_the_outage_passes_its_recheck() {
-    use podcheck::fix::{apply, candidates, check_sources, FixOptions};
-    let app = fixture_app("liveness-dependency.yaml");
+/// The fixture's application checked under `plan` through the library: complete, with one
+/// finding, whose candidates are returned with the application and the options.
+fn one_finding(
+    fixture: &str,
+    plan: podcheck::Plan,
+) -> (
+    podcheck::Application,
+    podcheck::fix::FixOptions,
+    Vec<podcheck::fix::Candidate>,
+) {
+    use podcheck::fix::{candidates, check_sources, FixOptions};
+    let app = fixture_app(fixture);
     let opts = FixOptions {
-        plans: vec![podcheck::Plan::DependencyOutage],
+        plans: vec![plan],
         ..FixOptions::default()
     };
     let (causes, complete, _, _) = check_sources(&app, &opts).expect("a check");
@@ -563,6 +566,19 @@ fn a_liveness_failure_threshold_that_outlasts_the_outage_passes_its_recheck() {
     assert_eq!(causes.len(), 1);
     let reading = podcheck::read_application(&app).expect("the manifests");
     let cands = candidates(&causes[0], &app, &reading);
+    (app, opts, cands)
+}
+
+/// The second repair of a liveness probe that asks the dependency, for a probe that must keep
+/// asking it: a failureThreshold whose failures in a row span longer than the plan's 60 s
+/// outage. Every 10 s, failures at the outage's first and last instants both count, so 7
+/// (60 s from the first to the last) is not enough and 8 (70 s) is the smallest that holds:
+/// the first threshold candidate is 8, and the re-check passes it.
+#[test]
+fn a_liveness_failure_threshold_that_outlasts_the_outage_passes_its_recheck() {
+    use podcheck::fix::{apply, check_sources};
+    let (app, opts, cands) =
+        one_finding("liveness-dependency.yaml", podcheck::Plan::DependencyOutage);
     let threshold = cands
         .iter()
         .find(|c| c.what.starts_with("livenessProbe.failureThreshold"))
@@ -607,17 +623,8 @@ fn a_liveness_failure_threshold_that_outlasts_the_outage_passes_its_recheck() {
 /// candidate, `restartPolicy: Never`, which also passes.
 #[test]
 fn a_job_under_on_failure_with_one_more_retry_passes_its_recheck() {
-    use podcheck::fix::{apply, candidates, check_sources, FixOptions};
-    let app = fixture_app("job-on-failure.yaml");
-    let opts = FixOptions {
-        plans: vec![podcheck::Plan::Crash],
-        ..FixOptions::default()
-    };
-    let (causes, complete, _, _) = check_sources(&app, &opts).expect("a check");
-    assert!(complete);
-    assert_eq!(causes.len(), 1);
-    let reading = podcheck::read_application(&app).expect("the manifests");
-    let cands = candidates(&causes[0], &app, &reading);
+    use podcheck::fix::{apply, check_sources};
+    let (app, opts, cands) = one_finding("job-on-failure.yaml", podcheck::Plan::Crash);
     let whats: Vec<&str> = cands.iter().map(|c| c.what.as_str()).collect();
     assert_eq!(
         whats,

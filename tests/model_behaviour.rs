@@ -4,6 +4,8 @@
 //! backoff_test.go TestIsInBackOffSinceUpdate), because the kubelet calls the same back-off
 //! functions the conformance tests in k8s/tests/backoff.rs check.
 
+mod common;
+
 use podcheck_input::catalogue;
 use podcheck_model::k8s::crash_loop_delays;
 use podcheck_model::kubelet::{self, Step};
@@ -549,7 +551,6 @@ fn statefulset_min_ready_seconds_holds_the_next_ordinal_back() {
     // action, else time to the next deadline), db-1 is created 6 whole seconds after db-0
     // turned Ready, and at once without minReadySeconds.
     let gap = |m: &Cluster| -> u64 {
-        use podcheck_model::time;
         let mut s = m.init_states().remove(0);
         let (mut now, mut ready_at) = (0u64, None);
         for _ in 0..1_000 {
@@ -559,16 +560,10 @@ fn statefulset_min_ready_seconds_holds_the_next_ordinal_back() {
             if ready_at.is_none() && s.api.pods.iter().any(|p| p.suffix == 0 && p.status.ready) {
                 ready_at = Some(now);
             }
-            let mut acts = Vec::new();
-            m.urgent_actions(&s, &mut acts);
-            let a = match acts.first() {
-                Some(a) => *a,
-                None => {
-                    let d = time::next_deadline(m, &s).expect("something is due");
-                    now += u64::from(d);
-                    Action::Tick(d)
-                }
-            };
+            let a = common::run::next_step(m, &s).expect("something is due");
+            if let Action::Tick(d) = a {
+                now += u64::from(d);
+            }
             s = m.apply(&s, &a).unwrap();
         }
         panic!("db-1 was never created");
