@@ -569,6 +569,17 @@ fn one_finding(
     (app, opts, cands)
 }
 
+/// The re-check of `changed` under `opts` is complete and finds nothing.
+fn recheck_is_clean(changed: &podcheck::Application, opts: &podcheck::fix::FixOptions) {
+    let (after, complete, _, _) = podcheck::fix::check_sources(changed, opts).expect("a re-check");
+    assert!(complete);
+    assert!(
+        after.is_empty(),
+        "{:?}",
+        after.iter().map(|c| &c.shown.property).collect::<Vec<_>>()
+    );
+}
+
 /// The second repair of a liveness probe that asks the dependency, for a probe that must keep
 /// asking it: a failureThreshold whose failures in a row span longer than the plan's 60 s
 /// outage. Every 10 s, failures at the outage's first and last instants both count, so 7
@@ -594,13 +605,7 @@ fn a_liveness_failure_threshold_that_outlasts_the_outage_passes_its_recheck() {
     assert!(changed.sources[0]
         .1
         .contains("          failureThreshold: 8\n"));
-    let (after, complete, _, _) = check_sources(&changed, &opts).expect("a re-check");
-    assert!(complete);
-    assert!(
-        after.is_empty(),
-        "{:?}",
-        after.iter().map(|c| &c.shown.property).collect::<Vec<_>>()
-    );
+    recheck_is_clean(&changed, &opts);
     // One less does not hold: the probe kills the container at the outage's last instant.
     let mut seven = threshold.clone();
     seven.changes = vec![(
@@ -623,7 +628,7 @@ fn a_liveness_failure_threshold_that_outlasts_the_outage_passes_its_recheck() {
 /// candidate, `restartPolicy: Never`, which also passes.
 #[test]
 fn a_job_under_on_failure_with_one_more_retry_passes_its_recheck() {
-    use podcheck::fix::{apply, check_sources};
+    use podcheck::fix::apply;
     let (app, opts, cands) = one_finding("job-on-failure.yaml", podcheck::Plan::Crash);
     let whats: Vec<&str> = cands.iter().map(|c| c.what.as_str()).collect();
     assert_eq!(
@@ -636,11 +641,5 @@ fn a_job_under_on_failure_with_one_more_retry_passes_its_recheck() {
     let more = &cands[1];
     let changed = apply(&app, more).expect("the edit");
     assert!(changed.sources[0].1.contains("  backoffLimit: 2\n"));
-    let (after, complete, _, _) = check_sources(&changed, &opts).expect("a re-check");
-    assert!(complete);
-    assert!(
-        after.is_empty(),
-        "{:?}",
-        after.iter().map(|c| &c.shown.property).collect::<Vec<_>>()
-    );
+    recheck_is_clean(&changed, &opts);
 }
