@@ -18,8 +18,8 @@
 //! earlier fix already removed is listed under that fix.
 
 use crate::{
-    causes, findings, planned, properties_of, read_application, resized, Application, Cause, Error,
-    Plan, Size, TraceFormat,
+    causes, findings, planned, properties_of, read_application, Application, Cause, Error, Plan,
+    Size, TraceFormat,
 };
 use podcheck_input::manifest::edit::{self, Change, Edit, Seg, Value};
 use podcheck_input::manifest::tree::{self, Node, Tree};
@@ -229,7 +229,7 @@ pub fn check_sources_cached(
     cache: &mut Checked,
 ) -> Result<(Vec<Cause>, bool, usize, usize), Error> {
     let reading = read_application(app)?;
-    let base = resized(reading.scenario, opts.size, &app.name)?;
+    let base = crate::resized_reading(&reading, opts.size, &app.name)?;
     let mut plans: Vec<Plan> = if opts.plans.is_empty() {
         Plan::ALL.to_vec()
     } else {

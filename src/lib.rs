@@ -575,6 +575,23 @@ pub fn resized(mut scenario: Scenario, size: Size, origin: &str) -> Result<Scena
     Ok(scenario)
 }
 
+/// The scenario of an application's `reading` with the release and the sizes of `size`
+/// ([`resized`]). A release of `--kubernetes-version` may refuse what the manifests ask for (a
+/// field its API server drops): said at the field's file and line.
+pub fn resized_reading(reading: &Reading, size: Size, origin: &str) -> Result<Scenario, Error> {
+    let base = resized(reading.scenario.clone(), size, origin)?;
+    if size.kubernetes_version.is_some() {
+        if let Err(e) = base.validate() {
+            return Err(Error(
+                reading
+                    .locate_invalid(&e)
+                    .unwrap_or_else(|| format!("{origin}: {e}")),
+            ));
+        }
+    }
+    Ok(base)
+}
+
 /// What a check tells as it goes ([`Check::prepare`], [`Check::check`]): the paths' notes,
 /// each application as it is read, each plan scenario as it is checked, in order. Every
 /// method does nothing unless overridden; an error stops the check.
@@ -824,18 +841,7 @@ impl Check {
         };
         for (k, app) in apps.iter().enumerate() {
             let reading = read_application(app)?;
-            let base = resized(reading.scenario.clone(), self.size, &app.name)?;
-            // A release of --kubernetes-version may refuse what the manifests ask for (a
-            // field its API server drops): said at the field's file and line.
-            if self.size.kubernetes_version.is_some() {
-                if let Err(e) = base.validate() {
-                    return Err(Error(
-                        reading
-                            .locate_invalid(&e)
-                            .unwrap_or_else(|| format!("{}: {e}", app.name)),
-                    ));
-                }
-            }
+            let base = resized_reading(&reading, self.size, &app.name)?;
             observer.read(app, &reading)?;
             let (p, na) = planned(
                 &app.name,

@@ -2541,6 +2541,11 @@ spec:
             "follows 1.22",
         ],
     );
+    // `podcheck fix` reads the manifests the same way and says the same.
+    assert_bad_input(
+        &["fix", "-f", &sts, "--kubernetes-version", "1.22"],
+        &[&format!("{sts}:6:3: StatefulSet/db: spec.minReadySeconds:")],
+    );
     // From 1.23 the StatefulSet controller reads it: no note of a field not read.
     let o = run_expect(
         &[
