@@ -449,3 +449,65 @@ fn proxy_symmetry_keeps_every_built_in_verdict_and_trace_length() {
     assert!(reduced.len() >= 2, "only {reduced:?} were reduced");
     eprintln!("{compared} compared; reduced: {reduced:?}");
 }
+
+/// A check whose reductions cannot decide a property judges it again without one of them;
+/// when that second run stops at a bound, the verdicts the complete first run decided stand
+/// (they are exact), and only what neither run decided is `incomplete`. Each scenario here
+/// is one the reductions leave a `leads_to` to judge again: without the interchangeable
+/// kube-proxies, or without the interchangeable nodes and pods.
+#[test]
+fn a_stopped_second_run_keeps_what_the_complete_first_run_decided() {
+    use podcheck_input::spec::Verdict;
+    let mut left_undecided = Vec::new();
+    for name in [
+        "termination-race-prestop",
+        "scale-down",
+        "partial-disruption",
+        "sigterm-ignored",
+    ] {
+        let s = catalogue::find(name).expect("a built-in scenario");
+        let full = check::check(&s, &CheckOptions::default()).expect("it checks");
+        assert!(full.complete && full.earlier.is_none(), "{name}");
+        // Room for the first run (a quotient), not for the whole graph.
+        let opts = CheckOptions {
+            max_states: Some(full.unique_states - 1),
+            ..CheckOptions::default()
+        };
+        let stopped = check::check(&s, &opts).expect("it checks");
+        assert!(!stopped.complete, "{name}");
+        let e = stopped
+            .earlier
+            .as_ref()
+            .unwrap_or_else(|| panic!("{name}: no complete first run"));
+        assert!(e.unique_states < full.unique_states, "{name}");
+        assert!(!e.undecided.is_empty(), "{name}");
+        let mut kept = 0;
+        for (a, b) in stopped.properties.iter().zip(&full.properties) {
+            assert_eq!(a.def.name, b.def.name, "{name}");
+            if e.undecided.contains(&a.def.name) {
+                // Judged again only, by the run that stopped.
+                assert!(
+                    a.verdict == Verdict::Incomplete || a.verdict == b.verdict,
+                    "{name}: {}",
+                    a.def.name
+                );
+            } else {
+                assert_eq!(a.verdict, b.verdict, "{name}: {}", a.def.name);
+                assert_eq!(a.trace_steps(), b.trace_steps(), "{name}: {}", a.def.name);
+                assert_eq!(a.vacuous, b.vacuous, "{name}: {}", a.def.name);
+                kept += 1;
+            }
+        }
+        assert!(kept > 0, "{name}: nothing kept");
+        if stopped
+            .properties
+            .iter()
+            .any(|p| p.verdict == Verdict::Incomplete)
+        {
+            left_undecided.push(name);
+        }
+    }
+    // Not vacuous: stopped second runs that left something undecided (a stopped run may
+    // still find a lasso, which is a real one).
+    assert!(left_undecided.len() >= 2, "{left_undecided:?}");
+}

@@ -164,6 +164,24 @@ pub struct ScenarioResult {
     pub symmetry: Vec<Vec<String>>,
     /// What the check never saw happen, in a complete run ([`crate::vacuity`]).
     pub warnings: Vec<Warning>,
+    /// A complete run before this one whose reductions could not decide some properties, so
+    /// that this run judged them again without one of those reductions, and stopped at a
+    /// bound: the properties this run left `incomplete` have that run's verdicts.
+    pub earlier: Option<EarlierRun>,
+}
+
+/// A complete run whose reductions left some properties undecided ([`ScenarioResult::earlier`]).
+#[derive(Clone, Debug)]
+pub struct EarlierRun {
+    /// Its distinct states (up to its [`EarlierRun::symmetry`]).
+    pub unique_states: usize,
+    /// Its classes of interchangeable things, as [`ScenarioResult::symmetry`].
+    pub symmetry: Vec<Vec<String>>,
+    /// The reduction the run after it went without, in words ("interchangeable
+    /// kube-proxies").
+    pub without: &'static str,
+    /// The properties it left undecided, which the run after it judged again.
+    pub undecided: Vec<&'static str>,
 }
 
 /// Wall-clock seconds of each phase of a check.
@@ -268,6 +286,62 @@ pub fn check_with(
         }
     }
     let start = Instant::now();
+    let (mut first, again) = check_once(scenario, defs, opts, start)?;
+    let Some((again, without)) = again else {
+        return Ok(first);
+    };
+    // The run again gets what is left of the scenario's budget. The first run's graph is
+    // gone by now: only its result is kept.
+    first.graph = None;
+    let budget = opts.budget.map(|b| b.saturating_sub(start.elapsed()));
+    let mut second = check_with(scenario, defs, &CheckOptions { budget, ..again })?;
+    second.seconds = start.elapsed().as_secs_f64();
+    if second.complete {
+        return Ok(second);
+    }
+    // The second run stopped at a bound. The first was complete, and what it decided is
+    // exact: the reductions it ran with keep every `always`, `sometimes` and `step` verdict
+    // (and every `leads_to` or `within` it showed to hold), which is why only the properties
+    // it could not decide were judged again. So each property the second run left
+    // `incomplete` keeps the first run's verdict, trace and vacuity; the scenario stays
+    // incomplete, for the properties neither run decided.
+    let undecided: Vec<&'static str> = first
+        .properties
+        .iter()
+        .filter(|p| p.verdict == Verdict::Incomplete)
+        .map(|p| p.def.name)
+        .collect();
+    for (mine, theirs) in second.properties.iter_mut().zip(first.properties) {
+        if mine.verdict == Verdict::Incomplete && theirs.verdict != Verdict::Incomplete {
+            *mine = theirs;
+        }
+    }
+    if second.warnings.is_empty() {
+        second.warnings = first.warnings;
+    }
+    second.earlier = Some(EarlierRun {
+        unique_states: first.unique_states,
+        symmetry: first.symmetry,
+        without,
+        undecided,
+    });
+    Ok(second)
+}
+
+/// What was judged again without a reduction, and why: the options of that run and what
+/// they leave out, in words.
+type Again = Option<(CheckOptions, &'static str)>;
+
+/// One run of a check: its result, and the options of the run that must judge again what
+/// this one's reductions could not show (a `leads_to` on the quotient, a `leads_to` or
+/// `within` with a drain's observations deferred). The result of a run that asks for
+/// another has those properties `incomplete`.
+fn check_once(
+    scenario: &Scenario,
+    defs: &[PropertyDef],
+    opts: &CheckOptions,
+    start: Instant,
+) -> Result<(ScenarioResult, Again), String> {
     let mut m = Cluster::new(scenario.clone(), Vec::new());
     m.ctx.deferred_gone &= opts.deferred_gone;
     if !opts.scaled_pod_symmetry && podcheck_model::symmetry::scaled_pods(&m.scenario) {
@@ -448,6 +522,7 @@ pub fn check_with(
     // The graph phase: every `leads_to` and `within`, on the graph as far as it was explored.
     let graph_start = Instant::now();
     progress.phase(Phase::Graph, None, None);
+    let mut again: Again = None;
     let mut live: Vec<Option<LeadsTo<Action>>> = vec![None; defs.len()];
     let mut timed: Vec<Option<(Worst<Action>, Option<Seconds>)>> = vec![None; defs.len()];
     for (i, (d, (first, _))) in defs.iter().zip(&slots).enumerate() {
@@ -501,26 +576,30 @@ pub fn check_with(
                     timed[i] = wants_time.then_some((Worst::Incomplete, None));
                 }
                 _ => {
-                    // The budget is the scenario's: the run again gets what is left of it.
+                    // Judged again, by a run without a reduction (`check_with`).
                     // Interchangeable kube-proxies first go: their class of actors is the
                     // proxies of every node, which the quotient's fairness test can only
                     // count on where all of them are enabled at once; without them it may
                     // still show the property to hold, before the whole graph is explored.
-                    let budget = opts.budget.map(|b| b.saturating_sub(start.elapsed()));
-                    let again = if opts.proxy_symmetry && !m.symmetry.proxy_classes().is_empty() {
-                        CheckOptions {
-                            proxy_symmetry: false,
-                            budget,
-                            ..opts.clone()
-                        }
-                    } else {
-                        CheckOptions {
-                            reduction: false,
-                            budget,
-                            ..opts.clone()
-                        }
-                    };
-                    return check_with(scenario, defs, &again);
+                    live[i] = Some(LeadsTo::Incomplete);
+                    timed[i] = wants_time.then_some((Worst::Incomplete, None));
+                    if again.is_none() {
+                        again = Some(
+                            if opts.proxy_symmetry && !m.symmetry.proxy_classes().is_empty() {
+                                let o = CheckOptions {
+                                    proxy_symmetry: false,
+                                    ..opts.clone()
+                                };
+                                (o, "interchangeable kube-proxies")
+                            } else {
+                                let o = CheckOptions {
+                                    reduction: false,
+                                    ..opts.clone()
+                                };
+                                (o, "interchangeable nodes and pods")
+                            },
+                        );
+                    }
                 }
             }
         } else if wants_time {
@@ -566,13 +645,28 @@ pub fn check_with(
                 ))
             )
     });
-    if m.ctx.deferred_gone && decided && not_shown {
+    if m.ctx.deferred_gone && decided && not_shown && again.is_none() {
+        for (l, t) in live.iter_mut().zip(&mut timed) {
+            let shown = !matches!(l, Some(LeadsTo::Violated(_)))
+                && !matches!(
+                    t,
+                    Some((
+                        Worst::Never(_) | Worst::Loop { .. } | Worst::Bounded { over: Some(_), .. },
+                        _
+                    ))
+                );
+            if !shown {
+                *l = Some(LeadsTo::Incomplete);
+                if t.is_some() {
+                    *t = Some((Worst::Incomplete, None));
+                }
+            }
+        }
         let whole = CheckOptions {
             deferred_gone: false,
-            budget: opts.budget.map(|b| b.saturating_sub(start.elapsed())),
             ..opts.clone()
         };
-        return check_with(scenario, defs, &whole);
+        again = Some((whole, "a drain's observations deferred"));
     }
     let graph_seconds = graph_start.elapsed().as_secs_f64();
 
@@ -721,7 +815,7 @@ pub fn check_with(
             matches!(findings[fault_probes + i], Finding::State(Some(_)))
         });
     }
-    Ok(ScenarioResult {
+    let result = ScenarioResult {
         scenario: scenario.clone(),
         complete,
         unique_states: graph.state_count(),
@@ -765,7 +859,9 @@ pub fn check_with(
         } else {
             Vec::new()
         },
-    })
+        earlier: None,
+    };
+    Ok((result, again))
 }
 
 /// A `within` property's deadline.
@@ -944,5 +1040,6 @@ pub fn not_checked(scenario: &Scenario, stop: Stop) -> Result<ScenarioResult, St
         graph: None,
         symmetry: Vec::new(),
         warnings: Vec::new(),
+        earlier: None,
     })
 }

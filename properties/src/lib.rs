@@ -19,6 +19,6 @@ pub mod timing;
 pub mod vacuity;
 
 pub use catalogue::{ActionFn, Kind, Premise, PropertyDef, StateFn, StepFn, Steps};
-pub use check::{check, check_with, CheckOptions, ScenarioResult};
+pub use check::{check, check_with, CheckOptions, EarlierRun, ScenarioResult};
 pub use explore::{replay, Run};
 pub use result::{LassoPath, PropertyResult, Timing, WorstTime};

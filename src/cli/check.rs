@@ -318,6 +318,20 @@ pub struct JsonScenario<'a> {
     bounds: Option<JsonBounds>,
     /// What the check never saw happen (complete runs only): see "Vacuity" in docs/checking.md.
     warnings: Vec<JsonWarning<'a>>,
+    /// A complete run whose reductions left some properties undecided, judged again by this
+    /// run, which stopped: the properties it left `incomplete` have that run's verdicts.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    earlier: Option<JsonEarlier<'a>>,
+}
+
+#[derive(Serialize)]
+pub struct JsonEarlier<'a> {
+    unique_states: usize,
+    symmetry: &'a [Vec<String>],
+    /// The reduction the run after it went without, in words.
+    without: &'static str,
+    /// The properties it left undecided.
+    undecided: &'a [&'static str],
 }
 
 #[derive(Serialize)]
@@ -403,6 +417,12 @@ pub fn json_scenario(r: &ScenarioResult, threads: u16, checked: bool) -> JsonSce
                 message: w.to_string(),
             })
             .collect(),
+        earlier: r.earlier.as_ref().map(|e| JsonEarlier {
+            unique_states: e.unique_states,
+            symmetry: &e.symmetry,
+            without: e.without,
+            undecided: &e.undecided,
+        }),
     }
 }
 
@@ -442,13 +462,34 @@ pub fn run_end(r: &ScenarioResult) -> String {
     };
     // A later phase stopped: the search itself went through every state, so what it decided
     // stands, and only what the phase had left is `incomplete`.
-    if s.phase == podcheck_properties::progress::Phase::Exploring {
+    let end = if s.phase == podcheck_properties::progress::Phase::Exploring {
         end
     } else {
         format!(
             "{end}; the exploration was complete: its holds and violated stand, the rest is incomplete"
         )
+    };
+    match &r.earlier {
+        Some(e) => format!("{}; {end}", earlier_run(e)),
+        None => end,
     }
+}
+
+/// What a complete run before a stopped one decided ([`podcheck_properties::EarlierRun`]).
+pub fn earlier_run(e: &podcheck_properties::EarlierRun) -> String {
+    let reduced = if e.symmetry.is_empty() {
+        String::new()
+    } else {
+        let classes: Vec<String> = e.symmetry.iter().map(|c| c.join(" = ")).collect();
+        format!(" up to interchangeable {}", classes.join(", "))
+    };
+    format!(
+        "a complete run of {} unique states{reduced} decided every property but {}; {} judged again without {}",
+        e.unique_states,
+        e.undecided.join(", "),
+        if e.undecided.len() == 1 { "it was" } else { "they were" },
+        e.without
+    )
 }
 
 /// Not a timed result (whose own note says there was no P).
