@@ -8,7 +8,7 @@
 //! the pods of several workloads (or none, as a lasso's loop may), the plan's target is taken
 //! when it is among them.
 
-use podcheck_input::manifest::{tree::Loc, Placed};
+use podcheck_input::manifest::{tree::Loc, Placed, PlacedBudget};
 use podcheck_input::spec::{Container, Scenario};
 use podcheck_model::{kubelet, Action, State};
 use podcheck_traces::RawPath;
@@ -38,6 +38,9 @@ pub struct Fix {
     /// The finding names a container: the fix is in one (or the step that broke the
     /// property changed one), not on the object alone.
     pub names_container: bool,
+    /// The fix goes in the PodDisruptionBudget that selects the workload's pods, where one
+    /// does ([`budget_fix_location`]); the object's fields are for a workload without one.
+    pub in_budget: bool,
 }
 
 const PRESTOP: Fix = Fix {
@@ -46,6 +49,7 @@ const PRESTOP: Fix = Fix {
     object: &[],
     help: "Give the container a preStop hook (such as `sleep: {seconds: 5}`, longer than the kube-proxies' lag) so that it keeps serving until no proxy routes to it, and a terminationGracePeriodSeconds that covers the hook and the program's own shutdown.",
     names_container: true,
+    in_budget: false,
 };
 
 const SIGTERM: Fix = Fix {
@@ -54,6 +58,7 @@ const SIGTERM: Fix = Fix {
     object: &[],
     help: "Make the program exit on SIGTERM within the grace period: run it as PID 1 (the exec form of `command`, or `exec` in a shell script) or handle the signal in it, or raise terminationGracePeriodSeconds above its shutdown time.",
     names_container: true,
+    in_budget: false,
 };
 
 const LIVENESS: Fix = Fix {
@@ -62,6 +67,7 @@ const LIVENESS: Fix = Fix {
     object: &[],
     help: "Let the liveness probe check the program itself, not a dependency it calls, and give a slow start a startupProbe (or a longer initialDelaySeconds, periodSeconds × failureThreshold) that covers it.",
     names_container: true,
+    in_budget: false,
 };
 
 const READINESS: Fix = Fix {
@@ -70,6 +76,7 @@ const READINESS: Fix = Fix {
     object: &[],
     help: "Give the container a readinessProbe that fails when the program cannot serve and passes again when it can, with a period short enough for the promise.",
     names_container: true,
+    in_budget: false,
 };
 
 const ENDPOINTS: Fix = Fix {
@@ -78,6 +85,7 @@ const ENDPOINTS: Fix = Fix {
     object: &["spec.replicas"],
     help: "Run more than one replica, and let each pod keep serving while it stops (a preStop hook) and become Ready only when it can serve (a readinessProbe), so that the Service always has a ready endpoint.",
     names_container: true,
+    in_budget: false,
 };
 
 const BUDGET: Fix = Fix {
@@ -86,6 +94,7 @@ const BUDGET: Fix = Fix {
     object: &["spec.replicas"],
     help: "Run more replicas than the PodDisruptionBudget must keep available, or loosen the budget (minAvailable, maxUnavailable, unhealthyPodEvictionPolicy), so that an eviction can go through.",
     names_container: false,
+    in_budget: true,
 };
 
 const ROLLOUT: Fix = Fix {
@@ -94,6 +103,7 @@ const ROLLOUT: Fix = Fix {
     object: &["spec.strategy", "spec.replicas"],
     help: "Check that the new pods can become Ready (probes, resources, node selector) and that the strategy's maxSurge and maxUnavailable let the rollout go on with the nodes the cluster has.",
     names_container: true,
+    in_budget: false,
 };
 
 const REPLICAS: Fix = Fix {
@@ -102,6 +112,7 @@ const REPLICAS: Fix = Fix {
     object: &["spec.replicas"],
     help: "Check that every replica can be placed and become Ready again after the fault (resources, node selector, tolerations, probes).",
     names_container: false,
+    in_budget: false,
 };
 
 const IDENTITY: Fix = Fix {
@@ -110,6 +121,7 @@ const IDENTITY: Fix = Fix {
     object: &[],
     help: "No field of the manifest prevents this: it follows from removing a pod on a node that is cut off but still running. Instead of a force delete, fence the node and add the `node.kubernetes.io/out-of-service` taint.",
     names_container: false,
+    in_budget: false,
 };
 
 const JOB: Fix = Fix {
@@ -118,6 +130,7 @@ const JOB: Fix = Fix {
     object: &["spec.podFailurePolicy", "spec.backoffLimit", "spec.activeDeadlineSeconds"],
     help: "Check the Job's restartPolicy, backoffLimit, podFailurePolicy and activeDeadlineSeconds against how its program fails and how long it runs (with restartPolicy OnFailure, backoffLimit counts container restarts, one attempt fewer than with Never).",
     names_container: true,
+    in_budget: false,
 };
 
 const OTHER: Fix = Fix {
@@ -126,6 +139,7 @@ const OTHER: Fix = Fix {
     object: &[],
     help: "The trace shows the run that breaks the property: change what in the workload's manifest lets it happen (docs/properties.md gives the property's source).",
     names_container: true,
+    in_budget: false,
 };
 
 /// Where the fix of property `name` goes, and what to change: a small map from property to
@@ -358,6 +372,30 @@ pub fn about(
         workload: Some(workload.name().to_string()),
         container,
     }
+}
+
+/// Where the fix of property `name` about `workload` goes when it goes in a
+/// PodDisruptionBudget ([`Fix::in_budget`]): the first budget that selects the workload's
+/// pods, at its `minAvailable` or `maxUnavailable` (the field a drain's evictions are
+/// judged by, `disruption.go` `updatePdbStatus`), else at the budget itself. None for other
+/// properties, and for a workload that no budget selects.
+pub fn budget_fix_location<'a>(
+    budgets: &'a [PlacedBudget],
+    workload: &str,
+    name: &str,
+) -> Option<(&'a Placed, Loc)> {
+    if !fix(name).in_budget {
+        return None;
+    }
+    let b = budgets
+        .iter()
+        .find(|b| b.selects.iter().any(|w| w == workload))?;
+    let p = &b.placed;
+    let loc = ["spec.minAvailable", "spec.maxUnavailable"]
+        .iter()
+        .find(|f| p.has(f))
+        .map_or(p.tree.loc, |f| p.locate(f));
+    Some((p, loc))
 }
 
 /// Where the fix of property `name` goes in a workload's manifest: the line and column of

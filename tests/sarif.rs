@@ -213,7 +213,8 @@ fn sarif_of_the_examples_is_valid_each_result_at_the_line_of_its_fix() {
             "graceful_stop_within_grace" => &["command:"],
             "no_restart_while_healthy" => &["livenessProbe:"],
             "job_fails_only_after_backoff_limit_plus_one_failures" => &["restartPolicy:"],
-            "drain_completes" => &["replicas:"],
+            // The budget's minAvailable (the PodDisruptionBudget that selects the pods).
+            "drain_completes" => &["minAvailable:", "maxUnavailable:"],
             // No field prevents it: the object's first line.
             "statefulset_at_most_one" | "rwo_volume_mounted_on_one_node" => &["apiVersion:"],
             other => panic!("a result of {other}: say where its fix goes"),
@@ -473,11 +474,14 @@ fn ticked(cell: &str) -> Vec<String> {
 /// The fields of a property's fix as docs/sarif.md writes them.
 fn fix_fields(name: &str) -> Vec<String> {
     let f = podcheck::about::fix(name);
-    let mut out: Vec<String> = f
-        .container
-        .iter()
-        .map(|p| format!("container.{p}"))
-        .collect();
+    let mut out: Vec<String> = Vec::new();
+    if f.in_budget {
+        out.extend([
+            "budget.spec.minAvailable".into(),
+            "budget.spec.maxUnavailable".into(),
+        ]);
+    }
+    out.extend(f.container.iter().map(|p| format!("container.{p}")));
     out.extend(f.pod.iter().map(|p| format!("pod.{p}")));
     out.extend(f.object.iter().map(|p| p.to_string()));
     out

@@ -362,7 +362,7 @@ struct Printer {
     /// The report's heading, printed before the first plan scenario's part.
     heading: Option<String>,
     /// Where each application's workloads were written, for `--format sarif`.
-    placed: std::collections::BTreeMap<String, Vec<manifest::Placed>>,
+    placed: std::collections::BTreeMap<String, crate::cli::sarif::Placements>,
     /// `--verbose`: each plan scenario's whole table as it is checked.
     verbose: bool,
     /// Each application as read, for `--fixes` (stdin cannot be read twice).
@@ -395,7 +395,10 @@ impl Observer for Printer {
 
     fn read(&mut self, app: &Application, reading: &Reading) -> Result<(), podcheck::Error> {
         print_reading(reading, self.unused);
-        self.placed.insert(app.name.clone(), reading.placed.clone());
+        self.placed.insert(
+            app.name.clone(),
+            (reading.placed.clone(), reading.budgets.clone()),
+        );
         self.apps.push(app.clone());
         self.readings.push(JsonReading {
             application: app.name.clone(),

@@ -10,7 +10,10 @@
 
 use podcheck::about::{self, About};
 use podcheck::Checked;
-use podcheck_input::manifest::Placed;
+use podcheck_input::manifest::{Placed, PlacedBudget};
+
+/// Where an application's workloads and its PodDisruptionBudgets were written.
+pub type Placements = (Vec<Placed>, Vec<PlacedBudget>);
 use serde_sarif::sarif::{
     ArtifactChange, ArtifactContent, ArtifactLocation, Fix, Invocation, Location, LogicalLocation,
     Message, MultiformatMessageString, Notification, PhysicalLocation, PropertyBag, Region,
@@ -134,24 +137,36 @@ fn folder_uri(dir: &Path) -> String {
     }
 }
 
-/// Where a finding's fix goes: its workload's manifest (else the first workload's of the
-/// application, the plan scenario's own), at the line of [`about::fix_location`].
+/// Where a finding's fix goes: the PodDisruptionBudget that selects its workload's pods for
+/// a property whose fix is in one ([`about::budget_fix_location`]); else its workload's
+/// manifest (else the first workload's of the application, the plan scenario's own), at the
+/// line of [`about::fix_location`].
 fn location(
     about: &About,
     property: &str,
-    placed: &[Placed],
+    placed: &Placements,
     cwd: &Path,
 ) -> Option<(Location, String)> {
-    let p = about
+    let (workloads, budgets) = placed;
+    let in_budget = about
         .workload
         .as_deref()
-        .and_then(|w| placed.iter().find(|p| p.workload == w))
-        .or_else(|| placed.first())?;
-    let container = about
-        .container
-        .as_deref()
-        .filter(|_| about.workload.is_some());
-    let loc = about::fix_location(p, container, property);
+        .and_then(|w| about::budget_fix_location(budgets, w, property));
+    let (p, container, loc) = match in_budget {
+        Some((b, loc)) => (b, None, loc),
+        None => {
+            let p = about
+                .workload
+                .as_deref()
+                .and_then(|w| workloads.iter().find(|p| p.workload == w))
+                .or_else(|| workloads.first())?;
+            let container = about
+                .container
+                .as_deref()
+                .filter(|_| about.workload.is_some());
+            (p, container, about::fix_location(p, container, property))
+        }
+    };
     let kind = p.tree.get("kind").and_then(|k| k.str()).unwrap_or("");
     let what = match container {
         Some(c) => format!("{kind}/{}, container {c}", p.workload),
@@ -287,7 +302,7 @@ fn sarif_fix(
 pub fn log(
     results: &[Checked],
     causes: &[podcheck::Cause],
-    placed: &BTreeMap<String, Vec<Placed>>,
+    placed: &BTreeMap<String, Placements>,
     cwd: &Path,
     fixes: Option<&podcheck::fix::Fixes>,
 ) -> Sarif {
@@ -297,7 +312,7 @@ pub fn log(
         .enumerate()
         .map(|(i, r)| (r.id.as_str(), i))
         .collect();
-    let none = Vec::new();
+    let none = (Vec::new(), Vec::new());
     let mut out = Vec::new();
     let mut notes = Vec::new();
     // One result per cause: the same property about the same workload under several plans

@@ -130,6 +130,9 @@ pub struct Reading {
     /// Where each workload was written, in the scenario's order: for reports that point at
     /// the manifest line a fix changes (`check -f --format sarif`).
     pub placed: Vec<Placed>,
+    /// Where each PodDisruptionBudget the scenario keeps was written, with the workloads it
+    /// selects: a finding about a budget's evictions points at the budget.
+    pub budgets: Vec<PlacedBudget>,
     /// Every Service that selects pods of the manifests, in canonical order: not headless
     /// first, then by name. The scenario holds the first; the plans give each of their
     /// scenarios the one of the pods it acts on ([`crate::plan::plan_scenarios_served`]).
@@ -174,6 +177,15 @@ impl Reading {
             .collect();
         locate_validation(e, &workloads)
     }
+}
+
+/// A PodDisruptionBudget's manifest ([`Reading::budgets`]).
+#[derive(Clone, Debug)]
+pub struct PlacedBudget {
+    /// The budget's `metadata.name`, its file and its document.
+    pub placed: Placed,
+    /// The workloads whose pods it selects, by name.
+    pub selects: Vec<String>,
 }
 
 impl Placed {
@@ -3158,6 +3170,23 @@ impl Reader {
         }
         self.unplaceable(&scenario, &workloads, given_nodes);
         self.scalar_notes(&scenario);
+        let placed_budgets: Vec<PlacedBudget> = scenario
+            .pod_disruption_budgets
+            .iter()
+            .filter_map(|b| {
+                let (d, _) = pdbs
+                    .iter()
+                    .find(|(d, _)| name_of(d.tree) == b.metadata.name)?;
+                Some(PlacedBudget {
+                    placed: Placed {
+                        workload: b.metadata.name.clone(),
+                        origin: d.origin.to_string(),
+                        tree: d.tree.clone(),
+                    },
+                    selects: b.spec.selects.clone(),
+                })
+            })
+            .collect();
         Ok(Reading {
             scenario,
             warnings: self.warnings,
@@ -3174,6 +3203,7 @@ impl Reader {
                     tree: d.tree.clone(),
                 })
                 .collect(),
+            budgets: placed_budgets,
             services: named,
         })
     }
