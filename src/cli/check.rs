@@ -477,12 +477,7 @@ pub fn run_end(r: &ScenarioResult) -> String {
 
 /// What a complete run before a stopped one decided ([`podcheck_properties::EarlierRun`]).
 pub fn earlier_run(e: &podcheck_properties::EarlierRun) -> String {
-    let reduced = if e.symmetry.is_empty() {
-        String::new()
-    } else {
-        let classes: Vec<String> = e.symmetry.iter().map(|c| c.join(" = ")).collect();
-        format!(" up to interchangeable {}", classes.join(", "))
-    };
+    let reduced = up_to(&e.symmetry);
     format!(
         "a complete run of {} unique states{reduced} decided every property but {}; {} judged again without {}",
         e.unique_states,
@@ -490,6 +485,15 @@ pub fn earlier_run(e: &podcheck_properties::EarlierRun) -> String {
         if e.undecided.len() == 1 { "it was" } else { "they were" },
         e.without
     )
+}
+
+/// ` up to interchangeable …` for a run's classes of interchangeable things; empty for none.
+fn up_to(symmetry: &[Vec<String>]) -> String {
+    if symmetry.is_empty() {
+        return String::new();
+    }
+    let classes: Vec<String> = symmetry.iter().map(|c| c.join(" = ")).collect();
+    format!(" up to interchangeable {}", classes.join(", "))
 }
 
 /// Not a timed result (whose own note says there was no P).
@@ -511,12 +515,7 @@ pub fn print_warnings(r: &ScenarioResult, strict: bool) {
 /// name, release, states, time and how the run ended.
 pub fn scenario_line(r: &ScenarioResult, checked: bool) -> String {
     if checked {
-        let reduced = if r.symmetry.is_empty() {
-            String::new()
-        } else {
-            let classes: Vec<String> = r.symmetry.iter().map(|c| c.join(" = ")).collect();
-            format!(" up to interchangeable {}", classes.join(", "))
-        };
+        let reduced = up_to(&r.symmetry);
         format!(
             "{}  (Kubernetes {}, {} unique states{reduced}, {:.2} s, {})",
             r.scenario.name,
