@@ -197,3 +197,37 @@ fn worst_case_option_times_leads_to_properties() {
         WorstTime::Seconds(_) | WorstTime::Unbounded
     ));
 }
+
+/// A deadlocked program against its liveness probe: each run gets no answer and is a Failure
+/// `timeoutSeconds` after it began. With a timeout up to the period, the runs keep the
+/// ticker's pace, so the kill comes up to one period (the deadlock just after a run) plus
+/// `failureThreshold − 1` periods plus the timeout after the deadlock. With a timeout longer
+/// than the period, a tick that comes while a run waits is taken when it ends
+/// (`worker.go` `run`), so the runs follow each other back to back: one period, then
+/// `failureThreshold` timeouts.
+#[test]
+fn a_liveness_kill_of_a_deadlock_follows_the_period_and_the_timeout() {
+    for (timeout, worst_kill) in [(5u16, 35u64), (10, 40), (12, 46), (25, 85)] {
+        let mut s = catalogue::find("probe-timeout").unwrap();
+        let podcheck_input::spec::Workload::Deployment { spec, .. } = &mut s.workloads[0] else {
+            panic!("probe-timeout runs a Deployment")
+        };
+        let probe = spec.template.spec.containers[0]
+            .liveness_probe
+            .as_mut()
+            .expect("a liveness probe");
+        assert_eq!((probe.period_seconds, probe.failure_threshold), (10, 3));
+        probe.timeout_seconds = timeout;
+        let r = check_scenario(&s, false);
+        assert_eq!(
+            worst(&r, "deadlock_killed_within_failure_threshold_periods"),
+            WorstTime::Seconds(worst_kill),
+            "timeoutSeconds {timeout}"
+        );
+        assert_eq!(
+            prop(&r, "container_restarted").verdict,
+            Verdict::Holds,
+            "timeoutSeconds {timeout}"
+        );
+    }
+}

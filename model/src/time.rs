@@ -265,6 +265,19 @@ fn due_now(m: &Context, s: &mut State) {
             {
                 let cs = m.container(w, init, i);
                 let c = rt.ctr_mut(init, i);
+                // A probe worker's tick while its run still waits for an answer (a timeout
+                // longer than the period): the worker takes it only when that run ends
+                // (`worker.go` `run` calls `doProbe` and only then waits on its ticker), and
+                // the ticker keeps one tick for a slow receiver, so the next run begins at
+                // once when this one times out. Held as no countdown beside the wait
+                // (`crate::kubelet` runs it when the timeout comes). Only a deadlocked
+                // program leaves a run waiting, and it stays so until the container is
+                // stopped, so the ticker's phase no longer matters.
+                for w in c.probes.iter_mut().flatten() {
+                    if w.next_in == Some(0) && w.answer_in.is_some_and(|t| t > 0) {
+                        w.next_in = None;
+                    }
+                }
                 let Run::Running(p) = &mut c.run else {
                     continue;
                 };

@@ -142,13 +142,29 @@ fn probe_fields_the_api_server_refuses_are_refused() {
         e.contains("spec.template.spec.containers[0].livenessProbe.terminationGracePeriodSeconds: Invalid value: 0: must be greater than 0"),
         "{e}"
     );
+    // A timeout longer than the period is the API server's to take, and the model's.
+    assert!(parse_scenarios(
+        &scenario(
+            ", livenessProbe: {periodSeconds: 5, timeoutSeconds: 6}",
+            "{deadlock: {workload: web}}",
+        ),
+        "v.yaml"
+    )
+    .is_ok());
     // A model limit, said as one.
     let e = error(&scenario(
-        ", livenessProbe: {periodSeconds: 5, timeoutSeconds: 6}",
+        &format!(
+            ", livenessProbe: {{periodSeconds: 5, timeoutSeconds: {}}}",
+            podcheck_input::spec::MAX_SECONDS + 1
+        ),
         "{deadlock: {workload: web}}",
     ));
     assert!(
-        e.contains("livenessProbe.timeoutSeconds: 6 s is longer than periodSeconds (5 s); the model holds timeoutSeconds ≤ periodSeconds"),
+        e.contains(&format!(
+            "livenessProbe.timeoutSeconds: {} s is longer than the model's limit of {} s",
+            podcheck_input::spec::MAX_SECONDS + 1,
+            podcheck_input::spec::MAX_SECONDS
+        )),
         "{e}"
     );
     let e = error(&scenario(

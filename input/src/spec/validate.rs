@@ -230,6 +230,7 @@ impl Scenario {
                             p.initial_delay_seconds,
                         )?;
                         seconds(&format!("{kind}.periodSeconds"), p.period_seconds)?;
+                        seconds(&format!("{kind}.timeoutSeconds"), p.timeout_seconds)?;
                         if let Some(g) = p.termination_grace_period_seconds {
                             seconds(&format!("{kind}.terminationGracePeriodSeconds"), g)?;
                         }
@@ -237,18 +238,6 @@ impl Scenario {
                             return Err(at(
                                 &format!("{kind}.periodSeconds"),
                                 "Invalid value: 0: must be greater than or equal to 1".into(),
-                            ));
-                        }
-                        // The prober's worker runs one probe at a time; a timeout longer than
-                        // the period would delay the next tick, which the model does not hold.
-                        if p.timeout() > p.period_seconds {
-                            return Err(at(
-                                &format!("{kind}.timeoutSeconds"),
-                                format!(
-                                    "{} s is longer than periodSeconds ({} s); the model holds timeoutSeconds ≤ periodSeconds",
-                                    p.timeout(),
-                                    p.period_seconds
-                                ),
                             ));
                         }
                     }

@@ -18,7 +18,8 @@ pub(super) fn probe_spec(c: &Container, kind: ProbeKind) -> Option<&Probe> {
 /// while the dependency its endpoint checks is down. A deadlocked program never answers: the
 /// probe counts as a Failure once its `timeoutSeconds` have passed (`prober.go` `runProbe`,
 /// the HTTP client's timeout and the exec probe's `ExecProbeTimeout`, locked on since 1.22;
-/// docs/sources.md#kubelet-probe-timeout). The worker's ticker keeps its period meanwhile.
+/// docs/sources.md#kubelet-probe-timeout). The worker's ticker keeps its period meanwhile;
+/// a tick that comes before the timeout waits for it, and the next run begins then.
 pub fn probe(
     m: &Context,
     s: &mut State,
@@ -57,6 +58,11 @@ pub fn probe(
     let timed_out = w.answer_in == Some(0);
     if timed_out {
         w.answer_in = None;
+        // A tick came while this run waited (a timeout longer than the period, the clock
+        // holds it as no countdown): the next run begins at once.
+        if w.next_in.is_none() {
+            w.next_in = Some(0);
+        }
     } else {
         w.next_in = Some(p.period_seconds);
     }
