@@ -2035,7 +2035,7 @@ fn a_kubernetes_io_os_linux_selector_schedules_on_the_default_nodes() {
     assert!(
         r.assumed.iter().any(|a| a.contains("no Node given")
             && a.contains(
-                "kubernetes.io/os=linux, kubernetes.io/arch=amd64, kubernetes.io/hostname=<name>"
+                "kubernetes.io/os=linux, kubernetes.io/arch=amd64, kubernetes.io/hostname=<name>, and the deprecated beta.kubernetes.io/os=linux, beta.kubernetes.io/arch=amd64"
             )),
         "{:?}",
         r.assumed
@@ -2062,6 +2062,51 @@ fn a_kubernetes_io_os_linux_selector_schedules_on_the_default_nodes() {
     }
     let (_, out, _) = podcheck(&["check", "-f", &file]);
     assert!(out.contains(&format!("{file}: rollout web  (")), "{out}");
+}
+
+/// The deprecated `beta.kubernetes.io/os` and `beta.kubernetes.io/arch`, which older
+/// manifests still select on (a `nodeSelector: {beta.kubernetes.io/os: linux}` on every
+/// Deployment of an application is common), are set by every kubelet too (`initialNode`:
+/// `kubeletapis.LabelOS`, `kubeletapis.LabelArch`): the pods schedule on the default nodes
+/// and the plans check them. A Node object that says `kubernetes.io/os: windows` is a
+/// Windows node under the beta key as well.
+#[test]
+fn a_beta_kubernetes_io_os_selector_schedules_on_the_default_nodes() {
+    let dir = TempDir::new("beta-os-linux");
+    let text = web_with_node_selector("{beta.kubernetes.io/os: linux}");
+    let file = dir.write("web.yaml", &text);
+    let r = one(&file, &text).expect("read");
+    assert_eq!(placed_on(&r.scenario).len(), 2);
+    let (code, out, err) = podcheck(&["check", "-f", &file, "--plan", "delete-pod"]);
+    assert_eq!(code, Some(0), "{out}\n{err}");
+    assert!(!err.contains("no node can take"), "{err}");
+    assert!(!err.contains("nothing was checked"), "{err}");
+    assert!(out.contains(&format!("{file}: delete-pod web  (")), "{out}");
+    // Under the beta key, a Windows node is Windows and not Linux.
+    let nodes = r#"---
+apiVersion: v1
+kind: Node
+metadata:
+  name: win-1
+  labels: {kubernetes.io/os: windows}
+status:
+  allocatable: {cpu: "4", memory: 8Gi}
+---
+apiVersion: v1
+kind: Node
+metadata:
+  name: lin-1
+status:
+  allocatable: {cpu: "4", memory: 8Gi}
+"#;
+    for (selector, on) in [
+        ("{beta.kubernetes.io/os: windows}", ["win-1", "win-1"]),
+        ("{beta.kubernetes.io/os: linux}", ["lin-1", "lin-1"]),
+    ] {
+        let text = format!("{}{nodes}", web_with_node_selector(selector));
+        let r = one("app.yaml", &text).expect("read");
+        assert_eq!(placed_on(&r.scenario), on, "{selector}");
+    }
 }
 
 /// `kubernetes.io/hostname` is the node's name: a nodeSelector on it pins the pods to that

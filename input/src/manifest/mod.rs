@@ -2934,7 +2934,7 @@ impl Reader {
         if given_nodes {
             cluster.nodes = nodes;
         } else {
-            self.assumed.push("cluster: no Node given: two nodes of 4 CPUs and 8 GiB, one with 1 CPU and one with 2 CPUs already requested by other pods, labelled as a kubelet labels its node (kubernetes.io/os=linux, kubernetes.io/arch=amd64, kubernetes.io/hostname=<name>)".into());
+            self.assumed.push("cluster: no Node given: two nodes of 4 CPUs and 8 GiB, one with 1 CPU and one with 2 CPUs already requested by other pods, labelled as a kubelet labels its node (kubernetes.io/os=linux, kubernetes.io/arch=amd64, kubernetes.io/hostname=<name>, and the deprecated beta.kubernetes.io/os=linux, beta.kubernetes.io/arch=amd64)".into());
         }
         // The Services: every one that selects pods, in canonical order (not headless
         // first, then by name), so that neither the files' order nor their split decides
