@@ -2195,3 +2195,64 @@ status:
         );
     }
 }
+
+/// A kustomization beside the objects is kustomize's input, not an API object: listed as
+/// not applied, by its kind alone (it has no name), with how to check what `kubectl apply
+/// -k` applies. Objects written for kustomize often lack what it adds (metrics-server's
+/// Deployment has no selector: `commonLabels` writes it); the error about one then points
+/// at the kustomization too, still naming the file, line and field, exit 2.
+#[test]
+fn a_kustomization_is_said_to_be_not_applied() {
+    const KUSTOMIZATION: &str = "apiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\ncommonLabels: {app: web}\nresources: [web.yaml]\n";
+    let dir = TempDir::new("kustomize");
+    let k = dir.write("app/kustomization.yaml", KUSTOMIZATION);
+    dir.write("app/web.yaml", &web_with_node_selector("{}"));
+    let app = dir.join("app").to_str().expect("utf-8").to_string();
+    let (code, _, err) = podcheck(&["check", "-f", &app, "--plan", "delete-pod"]);
+    assert_eq!(code, Some(0), "{err}");
+    assert!(
+        err.contains(&format!("ignored: {k}:1:1: Kustomization (a kustomization is not applied: its labels, namespace, prefixes, images and patches are not in the objects read here; to check what `kubectl apply -k` applies, give podcheck the rendered objects: `kubectl kustomize DIR | podcheck check -f -`)")),
+        "{err}"
+    );
+    const NO_SELECTOR: &str = r#"apiVersion: apps/v1
+kind: Deployment
+metadata: {name: web}
+spec:
+  template:
+    spec:
+      containers:
+      - name: app
+        image: web:1
+"#;
+    let web = dir.write("app/web.yaml", NO_SELECTOR);
+    let (code, out, err) = podcheck(&["check", "-f", &app]);
+    assert_eq!(code, Some(2), "{out}\n{err}");
+    assert!(
+        err.contains(&format!(
+            "error: {web}:4:1: Deployment/web: spec.selector: "
+        )),
+        "{err}"
+    );
+    assert!(
+        err.contains(&format!("({k}:1:1 is a kustomization, which podcheck does not apply: to check what `kubectl apply -k` applies, give it the rendered objects, `kubectl kustomize DIR | podcheck check -f -`)")),
+        "{err}"
+    );
+    // Without a kustomization, the same error says nothing of one.
+    let alone = one("web.yaml", NO_SELECTOR).expect_err("no selector");
+    assert!(!alone.contains("kustomiz"), "{alone}");
+}
+
+/// A CronJob is ignored with why (no schedule in the model) and what to do to check one run.
+#[test]
+fn a_cronjob_is_ignored_with_why() {
+    let text = format!(
+        "{}---\napiVersion: batch/v1\nkind: CronJob\nmetadata: {{name: backup}}\nspec:\n  schedule: \"@daily\"\n  jobTemplate:\n    spec:\n      template:\n        spec:\n          restartPolicy: OnFailure\n          containers: [{{name: b, image: b:1}}]\n",
+        web_with_node_selector("{}")
+    );
+    let r = one("app.yaml", &text).expect("read");
+    assert!(
+        r.ignored.iter().any(|i| i.ends_with("CronJob/backup (the model does not read CronJob objects: it has no schedule to start their Jobs on; to check one run, write its jobTemplate as a Job)")),
+        "{:?}",
+        r.ignored
+    );
+}

@@ -337,14 +337,35 @@ pub fn read(sources: &[(String, String)]) -> Result<Reading, String> {
     for (origin, t) in &trees {
         flatten(origin, t, &mut flat)?;
     }
-    one_namespace(&flat)?;
+    // Objects written for kustomize may lack what it adds (a Deployment without the
+    // selector that `commonLabels` writes, a namespace): an error among them says where the
+    // kustomization is and how to read what it renders.
+    let kustomization = flat
+        .iter()
+        .find(|(_, t)| is_kustomization(t))
+        .map(|(o, t)| located(o, t.loc, "").trim_end_matches(": ").to_string());
+    let hint = |e: String| {
+        match &kustomization {
+        Some(k) => format!("{e} ({k} is a kustomization, which podcheck does not apply: to check what `kubectl apply -k` applies, give it the rendered objects, `kubectl kustomize DIR | podcheck check -f -`)"),
+        None => e,
+    }
+    };
+    one_namespace(&flat).map_err(hint)?;
     let mut objects = Vec::new();
     for (origin, t) in flat {
-        if let Some(o) = r.object(origin, t)? {
+        if let Some(o) = r.object(origin, t).map_err(hint)? {
             objects.push(o);
         }
     }
-    r.scenario(objects, sources)
+    r.scenario(objects, sources).map_err(hint)
+}
+
+/// A kustomization file (`apiVersion: kustomize.config.k8s.io/…`): kustomize's input, not an
+/// API object.
+fn is_kustomization(t: &Tree) -> bool {
+    t.get("apiVersion")
+        .and_then(|v| v.str())
+        .is_some_and(|v| v.starts_with("kustomize.config.k8s.io/"))
 }
 
 #[derive(Default)]
@@ -1000,15 +1021,30 @@ impl Reader {
                 }
                 _ => String::new(),
             };
+            let kustomize = is_kustomization(t);
             let why = if kind == "DaemonSet" {
                 // `kubectl drain --ignore-daemonsets` leaves a DaemonSet's pods on the node
                 // (its controller would put them back at once).
                 "a DaemonSet's pods are what `kubectl drain --ignore-daemonsets` leaves on a node, and the model has no DaemonSet controller: they are not checked".to_string()
+            } else if kustomize {
+                // A kustomization is kustomize's input, not an API object: `kubectl apply -k`
+                // applies what it renders (labels, namespace, name prefixes, images, patches).
+                "a kustomization is not applied: its labels, namespace, prefixes, images and patches are not in the objects read here; to check what `kubectl apply -k` applies, give podcheck the rendered objects: `kubectl kustomize DIR | podcheck check -f -`".to_string()
+            } else if kind == "CronJob" {
+                // The CronJob controller creates a Job from `jobTemplate` at each scheduled
+                // time; the model holds no schedule.
+                "the model does not read CronJob objects: it has no schedule to start their Jobs on; to check one run, write its jobTemplate as a Job".to_string()
             } else {
                 format!("the model does not read {kind} objects{hint}")
             };
+            // A kustomization has no name: `Kustomization`, not `Kustomization/`.
+            let what = if name.is_empty() {
+                kind.clone()
+            } else {
+                format!("{kind}/{name}")
+            };
             self.ignored.push(format!(
-                "{}: {kind}/{name} ({why})",
+                "{}: {what} ({why})",
                 located(origin, t.loc, "").trim_end_matches(": ")
             ));
             return Ok(None);
