@@ -2196,6 +2196,81 @@ status:
     }
 }
 
+/// A Deployment of `replicas` (none: the field not written) and a HorizontalPodAutoscaler of
+/// it between `min` and `max`.
+fn web_with_autoscaler(replicas: Option<u8>, target: &str, min: Option<u8>, max: u8) -> String {
+    let replicas = replicas.map_or(String::new(), |n| format!("  replicas: {n}\n"));
+    let min = min.map_or(String::new(), |n| format!("  minReplicas: {n}\n"));
+    format!(
+        r#"apiVersion: apps/v1
+kind: Deployment
+metadata: {{name: web}}
+spec:
+{replicas}  selector: {{matchLabels: {{app: web}}}}
+  template:
+    metadata: {{labels: {{app: web}}}}
+    spec:
+      containers:
+      - name: app
+        image: web:1
+---
+apiVersion: autoscaling/v2
+kind: HorizontalPodAutoscaler
+metadata: {{name: web-hpa}}
+spec:
+  scaleTargetRef: {{apiVersion: apps/v1, kind: Deployment, name: {target}}}
+{min}  maxReplicas: {max}
+"#
+    )
+}
+
+/// A HorizontalPodAutoscaler is not run by the model, but the replicas it keeps its target
+/// at are what the cluster runs (`reconcileAutoscaler`: a count below minReplicas is raised
+/// to it, one above maxReplicas lowered): where the manifest's `replicas` (written or not)
+/// is outside them, a warning at the autoscaler's line says how many pods the cluster runs
+/// and what to write. Inside them, or for a workload of another name, nothing is said.
+#[test]
+fn an_autoscaler_whose_bounds_exclude_the_replicas_checked_is_a_warning() {
+    let warned = |text: &str| -> Vec<String> {
+        one("app.yaml", text)
+            .expect("read")
+            .warnings
+            .into_iter()
+            .filter(|w| w.contains("HorizontalPodAutoscaler/"))
+            .collect()
+    };
+    // podinfo's shape: no replicas (1), the autoscaler's minimum 2.
+    assert_eq!(
+        warned(&web_with_autoscaler(None, "web", Some(2), 4)),
+        ["app.yaml:13:1: HorizontalPodAutoscaler/web-hpa: keeps Deployment/web at 2 to 4 replicas, so a real cluster runs 2 of its pods; the model does not run the autoscaler and checks spec.replicas 1, the default of a field not written; write `replicas: 2` to check what the cluster runs"]
+    );
+    // Above the maximum.
+    assert_eq!(
+        warned(&web_with_autoscaler(Some(5), "web", Some(2), 3)),
+        ["app.yaml:14:1: HorizontalPodAutoscaler/web-hpa: keeps Deployment/web at 2 to 3 replicas, so a real cluster runs 3 of its pods; the model does not run the autoscaler and checks its spec.replicas: 5; write `replicas: 3` to check what the cluster runs"]
+    );
+    // A minimum the model cannot hold.
+    assert!(warned(&web_with_autoscaler(Some(2), "web", Some(8), 10))[0]
+        .ends_with("runs 8 of its pods; the model does not run the autoscaler and checks its spec.replicas: 2; the model holds up to 5 replicas, so `replicas: 5` comes nearest"));
+    // Within the bounds (minReplicas defaults to 1), or about another workload: no word.
+    for text in [
+        web_with_autoscaler(Some(3), "web", Some(2), 4),
+        web_with_autoscaler(None, "web", None, 4),
+        web_with_autoscaler(None, "api", Some(2), 4),
+    ] {
+        assert!(warned(&text).is_empty(), "{text}");
+    }
+    // Still listed among the objects ignored.
+    let r = one("app.yaml", &web_with_autoscaler(None, "web", Some(2), 4)).expect("read");
+    assert!(
+        r.ignored
+            .iter()
+            .any(|i| i.contains("HorizontalPodAutoscaler/web-hpa")),
+        "{:?}",
+        r.ignored
+    );
+}
+
 /// A kustomization beside the objects is kustomize's input, not an API object: listed as
 /// not applied, by its kind alone (it has no name), with how to check what `kubectl apply
 /// -k` applies. Objects written for kustomize often lack what it adds (metrics-server's

@@ -381,6 +381,43 @@ struct Reader {
     assumed: Vec<String>,
     defaults: Vec<Assumed>,
     unused: Vec<String>,
+    /// Each HorizontalPodAutoscaler: what it scales, compared with the workload's replicas
+    /// once the workloads are read.
+    autoscalers: Vec<Autoscaler>,
+}
+
+/// A HorizontalPodAutoscaler, ignored but for the bounds it keeps its target's replicas in.
+struct Autoscaler {
+    /// `file:line:col: HorizontalPodAutoscaler/name`, for the warning.
+    at: String,
+    /// `scaleTargetRef` as `kind/name`.
+    target: String,
+    /// `spec.minReplicas` (the API server's default, 1, when not written).
+    min: i64,
+    /// `spec.maxReplicas`, when written.
+    max: Option<i64>,
+}
+
+impl Autoscaler {
+    fn of(origin: &str, t: &Tree, name: &str) -> Option<Autoscaler> {
+        let spec = t.get("spec")?;
+        let target = spec.get("scaleTargetRef")?;
+        let int = |v: Option<&Tree>| match v.map(|v| &v.node) {
+            Some(Node::Int(n)) => Some(*n),
+            Some(Node::UInt(n)) => i64::try_from(*n).ok(),
+            _ => None,
+        };
+        Some(Autoscaler {
+            at: located(origin, t.loc, &format!("HorizontalPodAutoscaler/{name}")),
+            target: format!(
+                "{}/{}",
+                target.get("kind")?.str()?,
+                target.get("name")?.str()?
+            ),
+            min: int(spec.get("minReplicas")).unwrap_or(1),
+            max: int(spec.get("maxReplicas")),
+        })
+    }
 }
 
 /// Documents, with the items of every `List` in their place; empty documents dropped.
@@ -1022,6 +1059,11 @@ impl Reader {
                 _ => String::new(),
             };
             let kustomize = is_kustomization(t);
+            if kind == "HorizontalPodAutoscaler" {
+                if let Some(a) = Autoscaler::of(origin, t, &name) {
+                    self.autoscalers.push(a);
+                }
+            }
             let why = if kind == "DaemonSet" {
                 // `kubectl drain --ignore-daemonsets` leaves a DaemonSet's pods on the node
                 // (its controller would put them back at once).
@@ -2934,6 +2976,50 @@ impl Reader {
                     .collect::<Vec<_>>()
                     .join(", "),
                 nodes.len()
+            ));
+        }
+        // A HorizontalPodAutoscaler keeps its target's replicas within minReplicas and
+        // maxReplicas whatever the manifest says (`reconcileAutoscaler` in
+        // pkg/controller/podautoscaler/horizontal.go: a count below `minReplicas` is raised to
+        // it, one above `maxReplicas` lowered to it, at its first sync). The model does not
+        // run it and checks `spec.replicas`: where that is outside the bounds, the cluster
+        // runs another number of pods than the one checked, so say so.
+        for a in std::mem::take(&mut self.autoscalers) {
+            let Some((d, w, _)) = workloads.iter().find(|(d, _, _)| d.what == a.target) else {
+                continue;
+            };
+            let Some(replicas) = w.replicas().map(i64::from) else {
+                continue;
+            };
+            let runs = if replicas < a.min {
+                a.min
+            } else if a.max.is_some_and(|m| replicas > m) {
+                a.max.unwrap_or(replicas)
+            } else {
+                continue;
+            };
+            let written = d
+                .tree
+                .get("spec")
+                .and_then(|s| s.get("replicas"))
+                .is_some_and(|r| r.node != Node::Null);
+            let how = if written {
+                format!("its spec.replicas: {replicas}")
+            } else {
+                format!("spec.replicas {replicas}, the default of a field not written")
+            };
+            let bounds = match a.max {
+                Some(m) => format!("{} to {m}", a.min),
+                None => format!("at least {}", a.min),
+            };
+            let fix = if runs <= 5 {
+                format!("write `replicas: {runs}` to check what the cluster runs")
+            } else {
+                "the model holds up to 5 replicas, so `replicas: 5` comes nearest".to_string()
+            };
+            self.warnings.push(format!(
+                "{}: keeps {} at {bounds} replicas, so a real cluster runs {runs} of its pods; the model does not run the autoscaler and checks {how}; {fix}",
+                a.at, a.target,
             ));
         }
         for (d, w, _) in &workloads {
