@@ -344,13 +344,24 @@ pub fn assuming_lines(assuming: &[manifest::Assumed]) -> Vec<String> {
 /// finding of `scenario` may rest on. Which of them matter to which property is not worked
 /// out, so this is every default of the workloads in the scenario (its cone of influence,
 /// where it has one) and of the Service when the scenario holds one: more than a finding
-/// needs, never less.
-pub fn assumed_in(scenario: &Scenario, defaults: &[manifest::Assumed]) -> Vec<manifest::Assumed> {
+/// needs, never less. The Service is the one `services` says the scenario models (with those
+/// alike it stands for); the application's other Services are not in the scenario, and their
+/// defaults are not what its findings rest on. Without that choice (a scenario that keeps its
+/// base's Service), every Service's.
+pub fn assumed_in(
+    scenario: &Scenario,
+    services: &podcheck_input::plan::ServiceChoice,
+    defaults: &[manifest::Assumed],
+) -> Vec<manifest::Assumed> {
     defaults
         .iter()
         .filter(|d| {
             if d.object.starts_with("Service/") {
-                scenario.service.iter().next().is_some()
+                scenario.service.is_some()
+                    && services
+                        .modelled
+                        .as_ref()
+                        .is_none_or(|m| *m == d.object || services.alike.contains(&d.object))
             } else {
                 scenario.workloads.iter().any(|w| w.name() == d.name())
             }
@@ -924,7 +935,7 @@ impl Check {
                 not_started(&p.scenario)?
             };
             let (mut findings, behaviours) = findings(p, &r, self.trace_format)?;
-            let assuming = assumed_in(&p.scenario, &defaults[app_of[i]]);
+            let assuming = assumed_in(&p.scenario, &p.services, &defaults[app_of[i]]);
             for f in &mut findings {
                 f.assuming.clone_from(&assuming);
             }

@@ -165,3 +165,66 @@ fn a_finding_on_an_assumed_default_says_which_in_text_and_json() {
     assert!(!out.contains("  assuming "), "{out}");
     assert!(!out.contains("resting on assumed defaults"), "{out}");
 }
+
+/// A finding rests on the defaults of its own scenario's Service, not on every Service of the
+/// application: with two single-replica services, each behind its Service, the delete-pod
+/// finding of `api` assumes the proxy lag of `Service/api`, and says nothing of
+/// `Service/web`, which its scenario does not hold (six Services of TeaStore were listed
+/// under each of its findings).
+#[test]
+fn a_finding_assumes_the_defaults_of_its_own_service_only() {
+    let app = |name: &str| {
+        format!(
+            r#"apiVersion: apps/v1
+kind: Deployment
+metadata: {{name: {name}}}
+spec:
+  replicas: 1
+  selector: {{matchLabels: {{app: {name}}}}}
+  template:
+    metadata: {{labels: {{app: {name}}}}}
+    spec:
+      containers:
+      - name: app
+        image: {name}:1
+---
+apiVersion: v1
+kind: Service
+metadata: {{name: {name}}}
+spec:
+  selector: {{app: {name}}}
+  ports: [{{port: 80}}]
+---
+"#
+        )
+    };
+    let dir = TempDir::new("assume-service");
+    let file = dir.write("two.yaml", &format!("{}{}", app("api"), app("web")));
+    let (code, out, err) = podcheck(&["check", "-f", &file, "--plan", "delete-pod"]);
+    assert_eq!(code, Some(1), "{out}\n{err}");
+    for (me, other) in [("api", "web"), ("web", "api")] {
+        let finding =
+            format!("finding: {file}: delete-pod {me}: no_request_to_stopped_container: ");
+        let at = out.find(&finding).unwrap_or_else(|| panic!("{out}"));
+        let under: Vec<&str> = out[at..]
+            .lines()
+            .skip(1)
+            .take_while(|l| l.starts_with("  "))
+            .collect();
+        assert_eq!(
+            under,
+            [
+                format!("  about: {me}, container app"),
+                format!("  assuming podcheck.dev/boot-seconds: 5, podcheck.dev/sigterm: exit:143 (Deployment/{me} container app)"),
+                format!("  assuming podcheck.dev/proxy-lag-seconds: 3 (Service/{me})"),
+            ],
+            "{out}"
+        );
+        assert!(
+            !under
+                .iter()
+                .any(|l| l.contains(&format!("Service/{other}"))),
+            "{out}"
+        );
+    }
+}

@@ -2035,7 +2035,7 @@ fn a_kubernetes_io_os_linux_selector_schedules_on_the_default_nodes() {
     assert!(
         r.assumed.iter().any(|a| a.contains("no Node given")
             && a.contains(
-                "kubernetes.io/os=linux, kubernetes.io/arch=amd64, kubernetes.io/hostname=<name>"
+                "kubernetes.io/os=linux, kubernetes.io/arch=amd64, kubernetes.io/hostname=<name>, and the deprecated beta.kubernetes.io/os=linux, beta.kubernetes.io/arch=amd64"
             )),
         "{:?}",
         r.assumed
@@ -2062,6 +2062,51 @@ fn a_kubernetes_io_os_linux_selector_schedules_on_the_default_nodes() {
     }
     let (_, out, _) = podcheck(&["check", "-f", &file]);
     assert!(out.contains(&format!("{file}: rollout web  (")), "{out}");
+}
+
+/// The deprecated `beta.kubernetes.io/os` and `beta.kubernetes.io/arch`, which older
+/// manifests still select on (a `nodeSelector: {beta.kubernetes.io/os: linux}` on every
+/// Deployment of an application is common), are set by every kubelet too (`initialNode`:
+/// `kubeletapis.LabelOS`, `kubeletapis.LabelArch`): the pods schedule on the default nodes
+/// and the plans check them. A Node object that says `kubernetes.io/os: windows` is a
+/// Windows node under the beta key as well.
+#[test]
+fn a_beta_kubernetes_io_os_selector_schedules_on_the_default_nodes() {
+    let dir = TempDir::new("beta-os-linux");
+    let text = web_with_node_selector("{beta.kubernetes.io/os: linux}");
+    let file = dir.write("web.yaml", &text);
+    let r = one(&file, &text).expect("read");
+    assert_eq!(placed_on(&r.scenario).len(), 2);
+    let (code, out, err) = podcheck(&["check", "-f", &file, "--plan", "delete-pod"]);
+    assert_eq!(code, Some(0), "{out}\n{err}");
+    assert!(!err.contains("no node can take"), "{err}");
+    assert!(!err.contains("nothing was checked"), "{err}");
+    assert!(out.contains(&format!("{file}: delete-pod web  (")), "{out}");
+    // Under the beta key, a Windows node is Windows and not Linux.
+    let nodes = r#"---
+apiVersion: v1
+kind: Node
+metadata:
+  name: win-1
+  labels: {kubernetes.io/os: windows}
+status:
+  allocatable: {cpu: "4", memory: 8Gi}
+---
+apiVersion: v1
+kind: Node
+metadata:
+  name: lin-1
+status:
+  allocatable: {cpu: "4", memory: 8Gi}
+"#;
+    for (selector, on) in [
+        ("{beta.kubernetes.io/os: windows}", ["win-1", "win-1"]),
+        ("{beta.kubernetes.io/os: linux}", ["lin-1", "lin-1"]),
+    ] {
+        let text = format!("{}{nodes}", web_with_node_selector(selector));
+        let r = one("app.yaml", &text).expect("read");
+        assert_eq!(placed_on(&r.scenario), on, "{selector}");
+    }
 }
 
 /// `kubernetes.io/hostname` is the node's name: a nodeSelector on it pins the pods to that
@@ -2149,4 +2194,140 @@ status:
             "{selector}"
         );
     }
+}
+
+/// A Deployment of `replicas` (none: the field not written) and a HorizontalPodAutoscaler of
+/// it between `min` and `max`.
+fn web_with_autoscaler(replicas: Option<u8>, target: &str, min: Option<u8>, max: u8) -> String {
+    let replicas = replicas.map_or(String::new(), |n| format!("  replicas: {n}\n"));
+    let min = min.map_or(String::new(), |n| format!("  minReplicas: {n}\n"));
+    format!(
+        r#"apiVersion: apps/v1
+kind: Deployment
+metadata: {{name: web}}
+spec:
+{replicas}  selector: {{matchLabels: {{app: web}}}}
+  template:
+    metadata: {{labels: {{app: web}}}}
+    spec:
+      containers:
+      - name: app
+        image: web:1
+---
+apiVersion: autoscaling/v2
+kind: HorizontalPodAutoscaler
+metadata: {{name: web-hpa}}
+spec:
+  scaleTargetRef: {{apiVersion: apps/v1, kind: Deployment, name: {target}}}
+{min}  maxReplicas: {max}
+"#
+    )
+}
+
+/// A HorizontalPodAutoscaler is not run by the model, but the replicas it keeps its target
+/// at are what the cluster runs (`reconcileAutoscaler`: a count below minReplicas is raised
+/// to it, one above maxReplicas lowered): where the manifest's `replicas` (written or not)
+/// is outside them, a warning at the autoscaler's line says how many pods the cluster runs
+/// and what to write. Inside them, or for a workload of another name, nothing is said.
+#[test]
+fn an_autoscaler_whose_bounds_exclude_the_replicas_checked_is_a_warning() {
+    let warned = |text: &str| -> Vec<String> {
+        one("app.yaml", text)
+            .expect("read")
+            .warnings
+            .into_iter()
+            .filter(|w| w.contains("HorizontalPodAutoscaler/"))
+            .collect()
+    };
+    // podinfo's shape: no replicas (1), the autoscaler's minimum 2.
+    assert_eq!(
+        warned(&web_with_autoscaler(None, "web", Some(2), 4)),
+        ["app.yaml:13:1: HorizontalPodAutoscaler/web-hpa: keeps Deployment/web at 2 to 4 replicas, so a real cluster runs 2 of its pods; the model does not run the autoscaler and checks spec.replicas 1, the default of a field not written; write `replicas: 2` to check what the cluster runs"]
+    );
+    // Above the maximum.
+    assert_eq!(
+        warned(&web_with_autoscaler(Some(5), "web", Some(2), 3)),
+        ["app.yaml:14:1: HorizontalPodAutoscaler/web-hpa: keeps Deployment/web at 2 to 3 replicas, so a real cluster runs 3 of its pods; the model does not run the autoscaler and checks its spec.replicas: 5; write `replicas: 3` to check what the cluster runs"]
+    );
+    // A minimum the model cannot hold.
+    assert!(warned(&web_with_autoscaler(Some(2), "web", Some(8), 10))[0]
+        .ends_with("runs 8 of its pods; the model does not run the autoscaler and checks its spec.replicas: 2; the model holds up to 5 replicas, so `replicas: 5` comes nearest"));
+    // Within the bounds (minReplicas defaults to 1), or about another workload: no word.
+    for text in [
+        web_with_autoscaler(Some(3), "web", Some(2), 4),
+        web_with_autoscaler(None, "web", None, 4),
+        web_with_autoscaler(None, "api", Some(2), 4),
+    ] {
+        assert!(warned(&text).is_empty(), "{text}");
+    }
+    // Still listed among the objects ignored.
+    let r = one("app.yaml", &web_with_autoscaler(None, "web", Some(2), 4)).expect("read");
+    assert!(
+        r.ignored
+            .iter()
+            .any(|i| i.contains("HorizontalPodAutoscaler/web-hpa")),
+        "{:?}",
+        r.ignored
+    );
+}
+
+/// A kustomization beside the objects is kustomize's input, not an API object: listed as
+/// not applied, by its kind alone (it has no name), with how to check what `kubectl apply
+/// -k` applies. Objects written for kustomize often lack what it adds (metrics-server's
+/// Deployment has no selector: `commonLabels` writes it); the error about one then points
+/// at the kustomization too, still naming the file, line and field, exit 2.
+#[test]
+fn a_kustomization_is_said_to_be_not_applied() {
+    const KUSTOMIZATION: &str = "apiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\ncommonLabels: {app: web}\nresources: [web.yaml]\n";
+    let dir = TempDir::new("kustomize");
+    let k = dir.write("app/kustomization.yaml", KUSTOMIZATION);
+    dir.write("app/web.yaml", &web_with_node_selector("{}"));
+    let app = dir.join("app").to_str().expect("utf-8").to_string();
+    let (code, _, err) = podcheck(&["check", "-f", &app, "--plan", "delete-pod"]);
+    assert_eq!(code, Some(0), "{err}");
+    assert!(
+        err.contains(&format!("ignored: {k}:1:1: Kustomization (a kustomization is not applied: its labels, namespace, prefixes, images and patches are not in the objects read here; to check what `kubectl apply -k` applies, give podcheck the rendered objects: `kubectl kustomize DIR | podcheck check -f -`)")),
+        "{err}"
+    );
+    const NO_SELECTOR: &str = r#"apiVersion: apps/v1
+kind: Deployment
+metadata: {name: web}
+spec:
+  template:
+    spec:
+      containers:
+      - name: app
+        image: web:1
+"#;
+    let web = dir.write("app/web.yaml", NO_SELECTOR);
+    let (code, out, err) = podcheck(&["check", "-f", &app]);
+    assert_eq!(code, Some(2), "{out}\n{err}");
+    assert!(
+        err.contains(&format!(
+            "error: {web}:4:1: Deployment/web: spec.selector: "
+        )),
+        "{err}"
+    );
+    assert!(
+        err.contains(&format!("({k}:1:1 is a kustomization, which podcheck does not apply: to check what `kubectl apply -k` applies, give it the rendered objects, `kubectl kustomize DIR | podcheck check -f -`)")),
+        "{err}"
+    );
+    // Without a kustomization, the same error says nothing of one.
+    let alone = one("web.yaml", NO_SELECTOR).expect_err("no selector");
+    assert!(!alone.contains("kustomiz"), "{alone}");
+}
+
+/// A CronJob is ignored with why (no schedule in the model) and what to do to check one run.
+#[test]
+fn a_cronjob_is_ignored_with_why() {
+    let text = format!(
+        "{}---\napiVersion: batch/v1\nkind: CronJob\nmetadata: {{name: backup}}\nspec:\n  schedule: \"@daily\"\n  jobTemplate:\n    spec:\n      template:\n        spec:\n          restartPolicy: OnFailure\n          containers: [{{name: b, image: b:1}}]\n",
+        web_with_node_selector("{}")
+    );
+    let r = one("app.yaml", &text).expect("read");
+    assert!(
+        r.ignored.iter().any(|i| i.ends_with("CronJob/backup (the model does not read CronJob objects: it has no schedule to start their Jobs on; to check one run, write its jobTemplate as a Job)")),
+        "{:?}",
+        r.ignored
+    );
 }

@@ -563,12 +563,16 @@ pub fn weighted_score(w: ScoreWeights, s: PluginScores) -> i64 {
 /// The well-known labels a kubelet gives the Node it registers (`pkg/kubelet/kubelet_node_status.go`
 /// `initialNode`): `kubernetes.io/hostname` (its hostname, here the node's name),
 /// `kubernetes.io/os` and `kubernetes.io/arch` (`runtime.GOOS` and `runtime.GOARCH` of the
-/// kubelet's binary, here `linux` and `amd64`).
-pub fn kubelet_default_labels(node_name: &str) -> [(&'static str, String); 3] {
+/// kubelet's binary, here `linux` and `amd64`), and the same two under their deprecated beta
+/// keys, `beta.kubernetes.io/os` and `beta.kubernetes.io/arch` (`kubeletapis.LabelOS` and
+/// `kubeletapis.LabelArch`, still set for older manifests' node selectors).
+pub fn kubelet_default_labels(node_name: &str) -> [(&'static str, String); 5] {
     [
         ("kubernetes.io/hostname", node_name.to_string()),
         ("kubernetes.io/os", "linux".to_string()),
         ("kubernetes.io/arch", "amd64".to_string()),
+        ("beta.kubernetes.io/os", "linux".to_string()),
+        ("beta.kubernetes.io/arch", "amd64".to_string()),
     ]
 }
 
@@ -576,12 +580,25 @@ pub fn kubelet_default_labels(node_name: &str) -> [(&'static str, String); 3] {
 /// [`kubelet_default_labels`] where `labels` lacks its key. A value the node gives is the one
 /// its kubelet set (a kubelet built for Windows sets `kubernetes.io/os=windows`; its
 /// `--node-labels` override the defaults in `initialNode`), and stays; a key it lacks the
-/// kubelet adds, to a Node that already exists as well (`updateDefaultLabels`).
+/// kubelet adds, to a Node that already exists as well (`updateDefaultLabels`). The os and
+/// arch of both keys come from the same `runtime.GOOS` and `runtime.GOARCH`, so a beta key the
+/// node lacks takes the value of the node's own stable key where it gives one (a Windows node
+/// is `beta.kubernetes.io/os=windows` too), and the other way round.
 pub fn node_labels_with_kubelet_defaults(
     node_name: &str,
     labels: &BTreeMap<String, String>,
 ) -> BTreeMap<String, String> {
     let mut all = labels.clone();
+    for (stable, beta) in [
+        ("kubernetes.io/os", "beta.kubernetes.io/os"),
+        ("kubernetes.io/arch", "beta.kubernetes.io/arch"),
+    ] {
+        let given = labels.get(stable).or_else(|| labels.get(beta)).cloned();
+        if let Some(v) = given {
+            all.entry(stable.to_string()).or_insert_with(|| v.clone());
+            all.entry(beta.to_string()).or_insert(v);
+        }
+    }
     for (k, v) in kubelet_default_labels(node_name) {
         all.entry(k.to_string()).or_insert(v);
     }

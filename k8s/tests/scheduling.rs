@@ -394,6 +394,8 @@ fn kubelet_default_node_labels() {
     assert_eq!(
         node_labels_with_kubelet_defaults("node-1", &m(&[])),
         m(&[
+            ("beta.kubernetes.io/arch", "amd64"),
+            ("beta.kubernetes.io/os", "linux"),
             ("kubernetes.io/arch", "amd64"),
             ("kubernetes.io/hostname", "node-1"),
             ("kubernetes.io/os", "linux"),
@@ -406,6 +408,8 @@ fn kubelet_default_node_labels() {
             &m(&[("kubernetes.io/os", "windows"), ("pool", "win")])
         ),
         m(&[
+            ("beta.kubernetes.io/arch", "amd64"),
+            ("beta.kubernetes.io/os", "windows"),
             ("kubernetes.io/arch", "amd64"),
             ("kubernetes.io/hostname", "win-1"),
             ("kubernetes.io/os", "windows"),
@@ -421,16 +425,33 @@ fn kubelet_default_node_labels() {
             ])
         ),
         m(&[
+            ("beta.kubernetes.io/arch", "arm64"),
+            ("beta.kubernetes.io/os", "linux"),
             ("kubernetes.io/arch", "arm64"),
             ("kubernetes.io/hostname", "ip-10-0-0-1"),
             ("kubernetes.io/os", "linux"),
         ])
     );
-    // The Helm charts' selector matches a default node.
-    assert!(node_selector_matches(
-        &m(&[("kubernetes.io/os", "linux")]),
-        &node_labels_with_kubelet_defaults("node-2", &m(&[]))
-    ));
+    // A node that gives only the beta key: its kubelet set the stable one from the same
+    // `runtime.GOARCH`.
+    assert_eq!(
+        node_labels_with_kubelet_defaults("n2", &m(&[("beta.kubernetes.io/arch", "arm64")])),
+        m(&[
+            ("beta.kubernetes.io/arch", "arm64"),
+            ("beta.kubernetes.io/os", "linux"),
+            ("kubernetes.io/arch", "arm64"),
+            ("kubernetes.io/hostname", "n2"),
+            ("kubernetes.io/os", "linux"),
+        ])
+    );
+    // The Helm charts' selector matches a default node, and so does the deprecated beta one
+    // of older manifests.
+    for key in ["kubernetes.io/os", "beta.kubernetes.io/os"] {
+        assert!(node_selector_matches(
+            &m(&[(key, "linux")]),
+            &node_labels_with_kubelet_defaults("node-2", &m(&[]))
+        ));
+    }
 }
 
 /// `FitError.Error()` format (pkg/scheduler/framework/types.go).

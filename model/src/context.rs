@@ -50,7 +50,8 @@ pub struct Context {
     pub budgets: Vec<Vec<u8>>,
     /// Per node, in node order: its labels as its kubelet registers it, the scenario's and
     /// the well-known ones it lacks (`kubernetes.io/hostname`, `kubernetes.io/os`,
-    /// `kubernetes.io/arch`: [`crate::k8s::node_labels_with_kubelet_defaults`]). The
+    /// `kubernetes.io/arch` and their beta keys:
+    /// [`crate::k8s::node_labels_with_kubelet_defaults`]). The
     /// scheduler and kubelet admission match a pod's node selector against these.
     pub node_labels: Vec<BTreeMap<String, String>>,
     /// Per node, in node order: its zone for the node lifecycle controller, numbered in

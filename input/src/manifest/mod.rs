@@ -349,14 +349,35 @@ pub fn read(sources: &[(String, String)]) -> Result<Reading, String> {
     for (origin, t) in &trees {
         flatten(origin, t, &mut flat)?;
     }
-    one_namespace(&flat)?;
+    // Objects written for kustomize may lack what it adds (a Deployment without the
+    // selector that `commonLabels` writes, a namespace): an error among them says where the
+    // kustomization is and how to read what it renders.
+    let kustomization = flat
+        .iter()
+        .find(|(_, t)| is_kustomization(t))
+        .map(|(o, t)| located(o, t.loc, "").trim_end_matches(": ").to_string());
+    let hint = |e: String| {
+        match &kustomization {
+        Some(k) => format!("{e} ({k} is a kustomization, which podcheck does not apply: to check what `kubectl apply -k` applies, give it the rendered objects, `kubectl kustomize DIR | podcheck check -f -`)"),
+        None => e,
+    }
+    };
+    one_namespace(&flat).map_err(hint)?;
     let mut objects = Vec::new();
     for (origin, t) in flat {
-        if let Some(o) = r.object(origin, t)? {
+        if let Some(o) = r.object(origin, t).map_err(hint)? {
             objects.push(o);
         }
     }
-    r.scenario(objects, sources)
+    r.scenario(objects, sources).map_err(hint)
+}
+
+/// A kustomization file (`apiVersion: kustomize.config.k8s.io/…`): kustomize's input, not an
+/// API object.
+fn is_kustomization(t: &Tree) -> bool {
+    t.get("apiVersion")
+        .and_then(|v| v.str())
+        .is_some_and(|v| v.starts_with("kustomize.config.k8s.io/"))
 }
 
 #[derive(Default)]
@@ -372,6 +393,43 @@ struct Reader {
     assumed: Vec<String>,
     defaults: Vec<Assumed>,
     unused: Vec<String>,
+    /// Each HorizontalPodAutoscaler: what it scales, compared with the workload's replicas
+    /// once the workloads are read.
+    autoscalers: Vec<Autoscaler>,
+}
+
+/// A HorizontalPodAutoscaler, ignored but for the bounds it keeps its target's replicas in.
+struct Autoscaler {
+    /// `file:line:col: HorizontalPodAutoscaler/name`, for the warning.
+    at: String,
+    /// `scaleTargetRef` as `kind/name`.
+    target: String,
+    /// `spec.minReplicas` (the API server's default, 1, when not written).
+    min: i64,
+    /// `spec.maxReplicas`, when written.
+    max: Option<i64>,
+}
+
+impl Autoscaler {
+    fn of(origin: &str, t: &Tree, name: &str) -> Option<Autoscaler> {
+        let spec = t.get("spec")?;
+        let target = spec.get("scaleTargetRef")?;
+        let int = |v: Option<&Tree>| match v.map(|v| &v.node) {
+            Some(Node::Int(n)) => Some(*n),
+            Some(Node::UInt(n)) => i64::try_from(*n).ok(),
+            _ => None,
+        };
+        Some(Autoscaler {
+            at: located(origin, t.loc, &format!("HorizontalPodAutoscaler/{name}")),
+            target: format!(
+                "{}/{}",
+                target.get("kind")?.str()?,
+                target.get("name")?.str()?
+            ),
+            min: int(spec.get("minReplicas")).unwrap_or(1),
+            max: int(spec.get("maxReplicas")),
+        })
+    }
 }
 
 /// Documents, with the items of every `List` in their place; empty documents dropped.
@@ -1012,15 +1070,35 @@ impl Reader {
                 }
                 _ => String::new(),
             };
+            let kustomize = is_kustomization(t);
+            if kind == "HorizontalPodAutoscaler" {
+                if let Some(a) = Autoscaler::of(origin, t, &name) {
+                    self.autoscalers.push(a);
+                }
+            }
             let why = if kind == "DaemonSet" {
                 // `kubectl drain --ignore-daemonsets` leaves a DaemonSet's pods on the node
                 // (its controller would put them back at once).
                 "a DaemonSet's pods are what `kubectl drain --ignore-daemonsets` leaves on a node, and the model has no DaemonSet controller: they are not checked".to_string()
+            } else if kustomize {
+                // A kustomization is kustomize's input, not an API object: `kubectl apply -k`
+                // applies what it renders (labels, namespace, name prefixes, images, patches).
+                "a kustomization is not applied: its labels, namespace, prefixes, images and patches are not in the objects read here; to check what `kubectl apply -k` applies, give podcheck the rendered objects: `kubectl kustomize DIR | podcheck check -f -`".to_string()
+            } else if kind == "CronJob" {
+                // The CronJob controller creates a Job from `jobTemplate` at each scheduled
+                // time; the model holds no schedule.
+                "the model does not read CronJob objects: it has no schedule to start their Jobs on; to check one run, write its jobTemplate as a Job".to_string()
             } else {
                 format!("the model does not read {kind} objects{hint}")
             };
+            // A kustomization has no name: `Kustomization`, not `Kustomization/`.
+            let what = if name.is_empty() {
+                kind.clone()
+            } else {
+                format!("{kind}/{name}")
+            };
             self.ignored.push(format!(
-                "{}: {kind}/{name} ({why})",
+                "{}: {what} ({why})",
                 located(origin, t.loc, "").trim_end_matches(": ")
             ));
             return Ok(None);
@@ -2912,6 +2990,50 @@ impl Reader {
                 nodes.len()
             ));
         }
+        // A HorizontalPodAutoscaler keeps its target's replicas within minReplicas and
+        // maxReplicas whatever the manifest says (`reconcileAutoscaler` in
+        // pkg/controller/podautoscaler/horizontal.go: a count below `minReplicas` is raised to
+        // it, one above `maxReplicas` lowered to it, at its first sync). The model does not
+        // run it and checks `spec.replicas`: where that is outside the bounds, the cluster
+        // runs another number of pods than the one checked, so say so.
+        for a in std::mem::take(&mut self.autoscalers) {
+            let Some((d, w, _)) = workloads.iter().find(|(d, _, _)| d.what == a.target) else {
+                continue;
+            };
+            let Some(replicas) = w.replicas().map(i64::from) else {
+                continue;
+            };
+            let runs = if replicas < a.min {
+                a.min
+            } else if a.max.is_some_and(|m| replicas > m) {
+                a.max.unwrap_or(replicas)
+            } else {
+                continue;
+            };
+            let written = d
+                .tree
+                .get("spec")
+                .and_then(|s| s.get("replicas"))
+                .is_some_and(|r| r.node != Node::Null);
+            let how = if written {
+                format!("its spec.replicas: {replicas}")
+            } else {
+                format!("spec.replicas {replicas}, the default of a field not written")
+            };
+            let bounds = match a.max {
+                Some(m) => format!("{} to {m}", a.min),
+                None => format!("at least {}", a.min),
+            };
+            let fix = if runs <= 5 {
+                format!("write `replicas: {runs}` to check what the cluster runs")
+            } else {
+                "the model holds up to 5 replicas, so `replicas: 5` comes nearest".to_string()
+            };
+            self.warnings.push(format!(
+                "{}: keeps {} at {bounds} replicas, so a real cluster runs {runs} of its pods; the model does not run the autoscaler and checks {how}; {fix}",
+                a.at, a.target,
+            ));
+        }
         for (d, w, _) in &workloads {
             // A StatefulSet's governing Service gives its pods their DNS names; one the
             // manifests do not hold is worth a word (the model holds no DNS).
@@ -2946,7 +3068,7 @@ impl Reader {
         if given_nodes {
             cluster.nodes = nodes;
         } else {
-            self.assumed.push("cluster: no Node given: two nodes of 4 CPUs and 8 GiB, one with 1 CPU and one with 2 CPUs already requested by other pods, labelled as a kubelet labels its node (kubernetes.io/os=linux, kubernetes.io/arch=amd64, kubernetes.io/hostname=<name>)".into());
+            self.assumed.push("cluster: no Node given: two nodes of 4 CPUs and 8 GiB, one with 1 CPU and one with 2 CPUs already requested by other pods, labelled as a kubelet labels its node (kubernetes.io/os=linux, kubernetes.io/arch=amd64, kubernetes.io/hostname=<name>, and the deprecated beta.kubernetes.io/os=linux, beta.kubernetes.io/arch=amd64)".into());
         }
         // The Services: every one that selects pods, in canonical order (not headless
         // first, then by name), so that neither the files' order nor their split decides

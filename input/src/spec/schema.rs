@@ -149,9 +149,10 @@ pub struct NodeSpec {
     /// request what they use. The cone of influence sets it for the pods it leaves out.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub scored_as_used_by_other_pods: Option<Resources>,
-    /// The node's labels. The model adds the three a kubelet registers its node with where
+    /// The node's labels. The model adds those a kubelet registers its node with where
     /// they are missing: `kubernetes.io/hostname` (the name), `kubernetes.io/os=linux`,
-    /// `kubernetes.io/arch=amd64` (`docs/sources.md#kubelet-well-known-node-labels`).
+    /// `kubernetes.io/arch=amd64`, and the deprecated `beta.kubernetes.io/os` and
+    /// `beta.kubernetes.io/arch` (`docs/sources.md#kubelet-well-known-node-labels`).
     #[serde(default)]
     pub labels: BTreeMap<String, String>,
     #[serde(default)]
