@@ -50,9 +50,6 @@ pub struct Cluster {
     controller_memo: Memo<u64, ControllerMemo>,
     /// The scenario's interchangeable nodes.
     pub symmetry: Symmetry,
-    /// Put off steady probe runs ([`Cluster::postpone_steady_probes`]) while other work of
-    /// the instant is left that does not touch them.
-    pub postpone_probes: bool,
 }
 
 impl std::ops::Deref for Cluster {
@@ -213,7 +210,6 @@ impl Cluster {
             start: State::default(),
             controller_memo: Memo::default(),
             symmetry: Symmetry::default(),
-            postpone_probes: false,
         };
         m.symmetry = Symmetry::of(&m.scenario);
         m.ctx.deferred_gone = drain::gone_deferrable(&m.scenario);
@@ -652,30 +648,13 @@ impl Model for Cluster {
         // The state to expand was made long ago; its parts are far from the processor.
         std::hint::black_box(fetch(state));
         self.urgent_actions(state, actions);
-        if self.postpone_probes {
-            self.postpone_steady_probes(state, actions);
-        }
         if actions.is_empty() {
             if let Some(d) = time::next_deadline(&self.ctx, state) {
                 actions.push(Action::Tick(d));
             }
         }
         proxy::environment_actions(&self.ctx, state, actions);
-        let from = actions.len();
         faults::actions(&self.ctx, state, actions);
-        if self.postpone_probes && std::env::var_os("WITHHOLD").is_some() {
-            let ran = self.ran_this_instant(state);
-            if !ran.is_empty() {
-                let mut i = 0;
-                actions.retain(|a| {
-                    i += 1;
-                    i <= from
-                        || !ran
-                            .iter()
-                            .all(|&(n, u)| !self.fault_touches(state, a, n, u))
-                });
-            }
-        }
     }
 
     fn next_state(&self, state: &State, action: Action) -> Option<State> {
@@ -691,144 +670,6 @@ impl Model for Cluster {
                 condition: p.condition,
             })
             .collect()
-    }
-}
-
-impl Cluster {
-    /// Pods with a worker that ran in this instant (its countdown is its whole period) and
-    /// holds Success.
-    pub fn ran_this_instant(&self, state: &State) -> Vec<(NodeId, u16)> {
-        let mut out = Vec::new();
-        for (n, node) in state.nodes.iter().enumerate() {
-            for rt in node.pods.iter() {
-                let Some(pod) = state.kpod(NodeId::new(n), rt.uid) else {
-                    continue;
-                };
-                let spec = self.ctx.workload(pod.workload).template();
-                for (i, c) in rt.ctrs.iter().enumerate() {
-                    for kind in crate::state::ProbeKind::ALL {
-                        let Some(w) = c.probes[kind as usize] else {
-                            continue;
-                        };
-                        let Some(p) = kubelet::prober::probe_spec(&spec.containers[i], kind) else {
-                            continue;
-                        };
-                        if w.next_in == Some(p.period_seconds)
-                            && w.result == crate::state::ProbeResult::Success
-                        {
-                            out.push((NodeId::new(n), rt.uid));
-                        }
-                    }
-                }
-            }
-        }
-        out
-    }
-
-    fn fault_touches(&self, state: &State, x: &Action, node: NodeId, uid: u16) -> bool {
-        let f = crate::footprint::footprint(&self.ctx, state, x);
-        use crate::footprint::Part;
-        [
-            Part::PodList,
-            Part::Pod(uid),
-            Part::Runtime(node, uid),
-            Part::NodeRt(node),
-            Part::Dependency,
-        ]
-        .into_iter()
-        .any(|p| f.writes(p))
-    }
-
-    /// Takes out of `urgent` the steady probe runs ([`kubelet::prober::steady`]: a run that
-    /// changes nothing but its worker's countdown) that no other enabled step touches, when
-    /// some other component step is left; they are offered again where one is touched, or
-    /// where nothing else of the instant is left.
-    pub fn postpone_steady_probes(&self, state: &State, urgent: &mut Vec<Action>) {
-        let steady = |a: &Action| match *a {
-            Action::Kubelet(kubelet::Action::Probe {
-                node,
-                uid,
-                init,
-                ctr,
-                kind,
-            }) => kubelet::prober::steady(&self.ctx, state, node, uid, init, ctr as usize, kind),
-            _ => false,
-        };
-        if urgent
-            .iter()
-            .all(|a| !matches!(a, Action::Kubelet(kubelet::Action::Probe { .. })))
-        {
-            return;
-        }
-        let flags: smallvec::SmallVec<[bool; 16]> = urgent.iter().map(steady).collect();
-        if flags.iter().all(|f| *f) || !flags.iter().any(|f| *f) {
-            return;
-        }
-        // Whether step `x` (not a steady probe) touches the probes of pod `uid` on `node`.
-        let touches = |x: &Action, node: NodeId, uid: u16| match x {
-            Action::Kubelet(k) => {
-                k.node() == node
-                    && match *k {
-                        kubelet::Action::Sync { uid: u, .. }
-                        | kubelet::Action::Probe { uid: u, .. }
-                        | kubelet::Action::StatusUpdate { uid: u, .. }
-                        | kubelet::Action::RemoveObject { uid: u, .. }
-                        | kubelet::Action::Evict { uid: u, .. } => u == uid,
-                        _ => true,
-                    }
-            }
-            Action::Tick(_) => true,
-            Action::KubeProxy(_) | Action::Client(_) => false,
-            // A controller, the scheduler and a drain run write API objects. Of a pod's
-            // object a steady run reads only its spec (which none of them changes) and
-            // whether it is there: they touch it where they may take the object out (PodGC,
-            // the node lifecycle controller of its node, or a delete of a terminal pod,
-            // which removes it at once).
-            Action::Controller(controllers::Action::PodGc { uid: u }) => *u == uid,
-            Action::Controller(controllers::Action::NodeLifecycle { node: n, .. }) => *n == node,
-            Action::Scheduler(_) | Action::Controller(_) | Action::Drain(_) => {
-                state.pod(uid).is_none_or(|p| p.status.phase.is_terminal())
-            }
-            // A fault touches it where it writes the pod's object (its spec), the list, the
-            // runtime record, the node's own runtime fields or the dependency.
-            Action::Fault(_) => {
-                let f = crate::footprint::footprint(&self.ctx, state, x);
-                use crate::footprint::Part;
-                [
-                    Part::PodList,
-                    Part::Pod(uid),
-                    Part::Runtime(node, uid),
-                    Part::NodeRt(node),
-                    Part::Dependency,
-                ]
-                .into_iter()
-                .any(|p| f.writes(p))
-            }
-        };
-        let mut env = Vec::new();
-        proxy::environment_actions(&self.ctx, state, &mut env);
-        faults::actions(&self.ctx, state, &mut env);
-        let keep: smallvec::SmallVec<[bool; 16]> = urgent
-            .iter()
-            .zip(&flags)
-            .map(|(a, &f)| {
-                let Action::Kubelet(kubelet::Action::Probe { node, uid, .. }) = *a else {
-                    return true;
-                };
-                !f || urgent
-                    .iter()
-                    .zip(&flags)
-                    .filter(|(_, g)| !**g)
-                    .map(|(x, _)| x)
-                    .chain(env.iter())
-                    .any(|x| touches(x, node, uid))
-            })
-            .collect();
-        let mut i = 0;
-        urgent.retain(|_| {
-            i += 1;
-            keep[i - 1]
-        });
     }
 }
 

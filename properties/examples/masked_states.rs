@@ -1,17 +1,25 @@
-//! How many states a scenario would have if some of its fields were left out: a measuring
-//! instrument for finding fields that split states apart.
+//! Which fields split a scenario's states apart: the states near the start, counted again
+//! with some fields left out, and the model's second at which each was found.
 //!
 //! ```text
-//! cargo run --release -p podcheck-properties --example masked_states -- -f MANIFESTS PLAN [MAX]
+//! cargo run --release -p podcheck-properties --example masked_states -- -f MANIFESTS PLAN [MAX [DEPTH [MASK...]]]
+//! cargo run --release -p podcheck-properties --example masked_states -- SCENARIO NODES REPLICAS [MAX [DEPTH [MASK...]]]
 //! ```
 //!
-//! For each mask (a set of fields set to one value), it explores the first plan scenario of
-//! PLAN (as `state_sources -f` makes it) breadth first, keeping one state per class of the
-//! symmetry reduction of pods of the masked state, and stops after MAX states (default
-//! 2,000,000). A masked search is not a check of the model: where a masked field is read, it
-//! merges states that behave differently, so its count is what an exact merge on that field
-//! could keep at best, not what one keeps.
+//! It explores the scenario (with `-f`, the first plan scenario of PLAN over the manifests,
+//! as `state_sources -f` makes it) breadth first, one state per class of the symmetry
+//! reduction of pods where it applies, down to DEPTH steps from the start (default: all) and
+//! stopping after MAX states (default 2,000,000). It prints how many states it found at
+//! each second of the model's clock (the Ticks along the path that found the state), then,
+//! for each mask (a set of fields set to one value; MASK names pick some), how many of those
+//! states stay apart with the fields left out.
+//!
+//! A measuring instrument, not a checker: a field whose masking merges many states is where
+//! a merge could pay, but merging is exact only where nothing reads the field, and a mask
+//! also merges states of different seconds (the timers differ between them).
 
+use podcheck_input::catalogue;
+use podcheck_input::spec::Scenario;
 use podcheck_model::state::State;
 use podcheck_model::Cluster;
 use podcheck_properties::explore::fingerprint;
@@ -25,9 +33,8 @@ use manifest::manifest_scenario;
 
 type Mask = fn(&mut State);
 
-/// States found per second of the model's clock (along the path that found them).
-static SECONDS: std::sync::Mutex<std::collections::BTreeMap<u32, usize>> =
-    std::sync::Mutex::new(std::collections::BTreeMap::new());
+/// States found per second of the model's clock.
+type Seconds = std::collections::BTreeMap<u32, usize>;
 
 fn none(_: &mut State) {}
 
@@ -91,17 +98,14 @@ fn statuses(s: &mut State) {
     }
 }
 
-fn workloads(s: &mut State) {
-    s.api.workloads = Default::default();
-}
-
 fn node_objects(s: &mut State) {
     s.api.nodes = Default::default();
 }
 
 /// The states of the first `depth` levels (breadth first, one per class of the symmetry
-/// reduction of pods), at most `max` of them; and whether every state of those levels is in.
-fn explore(m: &Cluster, max: usize, depth: usize) -> (Vec<State>, bool) {
+/// reduction of pods), at most `max` of them; whether every state of those levels is in; and
+/// how many were found at each second.
+fn explore(m: &Cluster, max: usize, depth: usize) -> (Vec<State>, bool, Seconds) {
     let class = m.symmetry.class_key();
     let key = |s: &State| match &class {
         Some(k) => k(s),
@@ -110,6 +114,7 @@ fn explore(m: &Cluster, max: usize, depth: usize) -> (Vec<State>, bool) {
     let mut seen = HashSet::new();
     let mut queue = VecDeque::new();
     let mut states = Vec::new();
+    let mut seconds = Seconds::new();
     for s in m.init_states() {
         if seen.insert(key(&s)) {
             queue.push_back((s, 0, 0u32));
@@ -120,7 +125,7 @@ fn explore(m: &Cluster, max: usize, depth: usize) -> (Vec<State>, bool) {
         if seen.len() >= max {
             states.push(s);
             states.extend(queue.into_iter().map(|(s, ..)| s));
-            return (states, false);
+            return (states, false, seconds);
         }
         if d < depth {
             m.actions(&s, &mut actions);
@@ -133,14 +138,14 @@ fn explore(m: &Cluster, max: usize, depth: usize) -> (Vec<State>, bool) {
                         podcheck_model::cluster::Action::Tick(x) => t + u32::from(x),
                         _ => t,
                     };
-                    *SECONDS.lock().unwrap().entry(t).or_default() += 1;
+                    *seconds.entry(t).or_default() += 1;
                     queue.push_back((next, d + 1, t));
                 }
             }
         }
         states.push(s);
     }
-    (states, true)
+    (states, true, seconds)
 }
 
 /// How many of `states` stay apart with `mask` applied to each.
@@ -158,64 +163,130 @@ fn distinct(m: &Cluster, states: &[State], mask: Mask) -> usize {
     seen.len()
 }
 
+/// The scenario the arguments name, and the arguments after it.
+fn scenario(args: &[String]) -> Result<(Scenario, &[String]), String> {
+    match args {
+        [f, path, plan, rest @ ..] if f == "-f" => Ok((manifest_scenario(path, plan)?, rest)),
+        [name, nodes, replicas, rest @ ..] => {
+            let mut s =
+                catalogue::find(name).ok_or(format!("no built-in scenario is named {name:?}"))?;
+            let (Ok(n), Ok(r)) = (nodes.parse::<u8>(), replicas.parse::<u8>()) else {
+                return Err(format!(
+                    "NODES and REPLICAS are small numbers: {nodes:?} {replicas:?}"
+                ));
+            };
+            s.resize(Some(n), Some(r))?;
+            Ok((s, rest))
+        }
+        _ => Err(
+            "usage: masked_states (-f MANIFESTS PLAN | SCENARIO NODES REPLICAS) [MAX [DEPTH [MASK...]]]"
+                .into(),
+        ),
+    }
+}
+
+const MASKS: [(&str, Mask); 9] = [
+    ("none", none),
+    ("events", events),
+    ("probe-timers", probe_timers),
+    ("probe-runs", probe_runs),
+    ("proxy-routes", proxy_routes),
+    ("ghosts", ghosts),
+    ("endpoints", endpoints),
+    ("statuses", statuses),
+    ("node-objects", node_objects),
+];
+
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    let [f, path, plan, rest @ ..] = args.as_slice() else {
-        eprintln!("usage: masked_states -f MANIFESTS PLAN [MAX] [DEPTH] [MASK...]");
-        return ExitCode::from(2);
-    };
-    if f != "-f" {
-        eprintln!("usage: masked_states -f MANIFESTS PLAN [MAX] [DEPTH] [MASK...]");
-        return ExitCode::from(2);
-    }
-    let max = rest
-        .first()
-        .and_then(|m| m.parse::<usize>().ok())
-        .unwrap_or(2_000_000);
-    let scenario = match manifest_scenario(path, plan) {
+    let (scenario, rest) = match scenario(&args) {
         Ok(s) => s,
         Err(e) => {
             eprintln!("{e}");
             return ExitCode::from(2);
         }
     };
-    let masks: [(&str, Mask); 10] = [
-        ("none", none),
-        ("events", events),
-        ("probe-timers", probe_timers),
-        ("probe-runs", probe_runs),
-        ("proxy-routes", proxy_routes),
-        ("ghosts", ghosts),
-        ("endpoints", endpoints),
-        ("statuses", statuses),
-        ("workloads", workloads),
-        ("node-objects", node_objects),
-    ];
-    let depth = rest
-        .get(1)
-        .and_then(|m| m.parse::<usize>().ok())
-        .unwrap_or(usize::MAX);
+    let number = |i: usize, default: usize| match rest.get(i) {
+        None => Ok(default),
+        Some(m) => m
+            .parse::<usize>()
+            .map_err(|_| format!("not a number: {m:?}")),
+    };
+    let (max, depth) = match (number(0, 2_000_000), number(1, usize::MAX)) {
+        (Ok(m), Ok(d)) => (m, d),
+        (Err(e), _) | (_, Err(e)) => {
+            eprintln!("{e}");
+            return ExitCode::from(2);
+        }
+    };
     let wanted: Vec<&String> = rest.iter().skip(2).collect();
-    let mut m = Cluster::new(scenario, Vec::new());
-    m.postpone_probes = std::env::var_os("POSTPONE").is_some();
-    let (states, complete) = explore(&m, max, depth);
+    if let Some(w) = wanted.iter().find(|w| !MASKS.iter().any(|(n, _)| n == *w)) {
+        eprintln!("no mask is named {w:?}");
+        return ExitCode::from(2);
+    }
+    let m = Cluster::new(scenario, Vec::new());
+    let (states, complete, seconds) = explore(&m, max, depth);
     println!(
-        "{} states within {depth} steps of the start{}",
+        "{} states within {} steps of the start{}",
         states.len(),
+        if depth == usize::MAX {
+            "any number of".to_string()
+        } else {
+            depth.to_string()
+        },
         if complete {
             ""
         } else {
             " (stopped at MAX: a part of them)"
         }
     );
-    println!("states found per second: {:?}", SECONDS.lock().unwrap());
+    println!("states found at each second: {seconds:?}");
     println!("| fields left out | distinct states |");
     println!("|---|---:|");
-    for (name, mask) in masks {
+    for (name, mask) in MASKS {
         if !wanted.is_empty() && !wanted.iter().any(|w| *w == name) {
             continue;
         }
         println!("| {name} | {} |", distinct(&m, &states, mask));
     }
     ExitCode::SUCCESS
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Pinned on a small scenario explored whole: as many states as `podcheck check healthy
+    /// --nodes 1 --replicas 2` reports (736, up to interchangeable pods), every state found
+    /// once, and the masks only merge (the pods' statuses left out, 211; their events, 373).
+    #[test]
+    fn healthy_1_by_2() {
+        let args: Vec<String> = ["healthy", "1", "2"].map(String::from).to_vec();
+        let (s, rest) = scenario(&args).unwrap();
+        assert!(rest.is_empty());
+        let m = Cluster::new(s, Vec::new());
+        let (states, complete, seconds) = explore(&m, 1_000_000, usize::MAX);
+        assert!(complete);
+        assert_eq!(seconds.values().sum::<usize>() + 1, states.len());
+        let count = |name: &str| {
+            let mask = MASKS.iter().find(|(n, _)| *n == name).unwrap().1;
+            distinct(&m, &states, mask)
+        };
+        assert_eq!(count("none"), states.len());
+        for (name, _) in MASKS {
+            assert!(count(name) <= states.len(), "{name}");
+        }
+        assert_eq!(
+            [states.len(), count("statuses"), count("events")],
+            [736, 211, 373]
+        );
+    }
+
+    #[test]
+    fn bad_arguments_are_errors() {
+        let args = |a: &[&str]| a.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+        assert!(scenario(&args(&["no-such-scenario", "1", "1"])).is_err());
+        assert!(scenario(&args(&["healthy", "two", "1"])).is_err());
+        assert!(scenario(&args(&["healthy"])).is_err());
+    }
 }

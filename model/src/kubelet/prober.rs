@@ -5,7 +5,7 @@
 
 use super::*;
 
-pub fn probe_spec(c: &Container, kind: ProbeKind) -> Option<&Probe> {
+pub(super) fn probe_spec(c: &Container, kind: ProbeKind) -> Option<&Probe> {
     match kind {
         ProbeKind::Startup => c.startup_probe.as_ref(),
         ProbeKind::Readiness => c.readiness_probe.as_ref(),
@@ -139,60 +139,4 @@ pub(super) fn remove_probe_workers(rt: &mut PodRt) {
             w.answer_in = None;
         }
     }
-}
-
-/// Whether the probe run [`probe`] would take now changes nothing but the worker's
-/// countdown to its next run: the run is skipped (a started container's startup probe, the
-/// others before it has started, a worker on hold), or it answers Success where the worker
-/// holds Success already, with its run of successes at the threshold. Such a run records no
-/// event and no result, kills nothing, and is read by nothing but the clock (the countdown
-/// is a deadline) and the worker's next run.
-pub fn steady(
-    m: &Context,
-    s: &State,
-    n: NodeId,
-    uid: u16,
-    init: bool,
-    i: usize,
-    kind: ProbeKind,
-) -> bool {
-    let (Some(pod), Some(rt)) = (s.kpod(n, uid), s.rt(n, uid)) else {
-        return false;
-    };
-    let spec = spec_of(m, pod);
-    let cs = container_spec(spec, init, i);
-    let Some(p) = probe_spec(cs, kind) else {
-        return false;
-    };
-    let c = rt.ctr(init, i);
-    let Run::Running(proc_) = &c.run else {
-        return false;
-    };
-    let Some(w) = c.probes[kind as usize] else {
-        return false;
-    };
-    if w.next_in != Some(0) || w.answer_in.is_some() {
-        return false;
-    }
-    let started = match (
-        cs.startup_probe.is_some(),
-        c.probes[ProbeKind::Startup as usize],
-    ) {
-        (false, _) => true,
-        (true, Some(w)) => w.result == ProbeResult::Success,
-        (true, None) => false,
-    };
-    let skip = match kind {
-        ProbeKind::Startup => started,
-        _ => !started,
-    };
-    if skip || w.on_hold {
-        return true;
-    }
-    let answers = proc_.answers() && !(p.checks_dependency && s.env.dependency_down);
-    answers
-        && !proc_.deadlocked
-        && w.result == ProbeResult::Success
-        && w.last == ProbeResult::Success
-        && w.run == p.success_threshold
 }
