@@ -46,6 +46,55 @@ fn events(s: &mut State) {
     }
 }
 
+fn event_counts(s: &mut State) {
+    for p in s.api.pods.iter_mut() {
+        if p.events.iter().any(|e| e.count > 1) {
+            for e in p.events.iter_mut() {
+                e.count = 1;
+            }
+        }
+    }
+}
+
+/// The events no step and no property reads left out: of a pod's events the model reads
+/// only whether it has one of the kinds `derived::has_step_failure_event` lists, a
+/// Multi-Attach error (with its claim) or a failed postStart hook; no one reads a count.
+fn unread_events(s: &mut State) {
+    use podcheck_model::events::EventKind as E;
+    for p in s.api.pods.iter_mut() {
+        // As `derived::has_step_failure_event` lists them, with the two the properties read.
+        let read = |k: &E| {
+            matches!(
+                k,
+                E::FailedCreatePodSandBox
+                    | E::FailedAttachVolume
+                    | E::MultiAttach { .. }
+                    | E::FailedMount
+                    | E::CreateFailed(_)
+                    | E::FailedPostStartHook(_)
+                    | E::FailedKillPod
+                    | E::PullFailed(_)
+                    | E::ImagePullBackOff(_)
+                    | E::ErrImageNeverPull(_)
+                    | E::BackOff(_)
+                    | E::Rejected
+            )
+        };
+        if p.events.iter().any(|e| e.count > 1 || !read(&e.kind)) {
+            let kept: Vec<_> = p
+                .events
+                .iter()
+                .filter(|e| read(&e.kind))
+                .map(|e| podcheck_model::events::PodEvent {
+                    kind: e.kind,
+                    count: 1,
+                })
+                .collect();
+            p.events = kept.into();
+        }
+    }
+}
+
 fn probe_timers(s: &mut State) {
     for n in s.nodes.iter_mut() {
         for rt in n.pods.iter_mut() {
@@ -185,9 +234,11 @@ fn scenario(args: &[String]) -> Result<(Scenario, &[String]), String> {
     }
 }
 
-const MASKS: [(&str, Mask); 9] = [
+const MASKS: [(&str, Mask); 11] = [
     ("none", none),
     ("events", events),
+    ("event-counts", event_counts),
+    ("unread-events", unread_events),
     ("probe-timers", probe_timers),
     ("probe-runs", probe_runs),
     ("proxy-routes", proxy_routes),
@@ -258,7 +309,9 @@ mod tests {
 
     /// Pinned on a small scenario explored whole: as many states as `podcheck check healthy
     /// --nodes 1 --replicas 2` reports (736, up to interchangeable pods), every state found
-    /// once, and the masks only merge (the pods' statuses left out, 211; their events, 373).
+    /// once, and the masks only merge (the pods' statuses left out, 211; their events, 373;
+    /// the events nothing reads, 373 as well: the kinds read never differ here; the counts
+    /// alone, none).
     #[test]
     fn healthy_1_by_2() {
         let args: Vec<String> = ["healthy", "1", "2"].map(String::from).to_vec();
@@ -277,8 +330,14 @@ mod tests {
             assert!(count(name) <= states.len(), "{name}");
         }
         assert_eq!(
-            [states.len(), count("statuses"), count("events")],
-            [736, 211, 373]
+            [
+                states.len(),
+                count("statuses"),
+                count("events"),
+                count("unread-events"),
+                count("event-counts")
+            ],
+            [736, 211, 373, 373, 736]
         );
     }
 
