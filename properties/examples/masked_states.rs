@@ -14,6 +14,10 @@
 //! for each mask (a set of fields set to one value; MASK names pick some), how many of those
 //! states stay apart with the fields left out.
 //!
+//! With the environment variable `FAULTS_AT_START` set, the scenario's faults are offered in
+//! the first state only (a measurement of how many states the moment a fault comes at
+//! makes, not a model of anything).
+//!
 //! A measuring instrument, not a checker: a field whose masking merges many states is where
 //! a merge could pay, but merging is exact only where nothing reads the field, and a mask
 //! also merges states of different seconds (the timers differ between them).
@@ -155,6 +159,9 @@ fn node_objects(s: &mut State) {
 /// reduction of pods), at most `max` of them; whether every state of those levels is in; and
 /// how many were found at each second.
 fn explore(m: &Cluster, max: usize, depth: usize) -> (Vec<State>, bool, Seconds) {
+    // A measurement only: with FAULTS_AT_START set, the scenario's faults may come in the
+    // first state and nowhere else.
+    let at_start = std::env::var_os("FAULTS_AT_START").is_some();
     let class = m.symmetry.class_key();
     let key = |s: &State| match &class {
         Some(k) => k(s),
@@ -178,6 +185,9 @@ fn explore(m: &Cluster, max: usize, depth: usize) -> (Vec<State>, bool, Seconds)
         }
         if d < depth {
             m.actions(&s, &mut actions);
+            if at_start && d > 0 {
+                actions.retain(|a| !matches!(a, podcheck_model::cluster::Action::Fault(_)));
+            }
             for a in actions.drain(..) {
                 let Some(next) = m.next_state(&s, a) else {
                     continue;
