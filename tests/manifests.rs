@@ -404,9 +404,16 @@ fn each_bad_input_has_its_located_error() {
         ),
         "{e}"
     );
-    // The scenario's own validation, pointed back at the field of the manifest.
-    let e = error_of(&web_with("timeoutSeconds: 2", "timeoutSeconds: 9"));
+    // The scenario's own validation, pointed back at the field of the manifest: a timeout
+    // past the model's limit on seconds (one longer than the period is taken).
+    let e = error_of(&web_with("timeoutSeconds: 2", "timeoutSeconds: 40000"));
     assert!(e.starts_with("bad.yaml:44:11: Deployment/web: spec.template.spec.containers[0].readinessProbe.timeoutSeconds"), "{e}");
+    assert!(e.contains("must be 0 to 32767"), "{e}");
+    assert!(one(
+        "bad.yaml",
+        &web_with("timeoutSeconds: 2", "timeoutSeconds: 9")
+    )
+    .is_ok());
     // A selector that does not select its template.
     let e = error_of(&web_with(
         "matchLabels: {app: web}",
