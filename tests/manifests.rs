@@ -2090,12 +2090,24 @@ fn a_beta_kubernetes_io_os_selector_schedules_on_the_default_nodes() {
     assert!(!err.contains("nothing was checked"), "{err}");
     assert!(out.contains(&format!("{file}: delete-pod web  (")), "{out}");
     // Under the beta key, a Windows node is Windows and not Linux.
-    let nodes = r#"---
+    for (selector, on) in [
+        ("{beta.kubernetes.io/os: windows}", ["win-1", "win-1"]),
+        ("{beta.kubernetes.io/os: linux}", ["lin-1", "lin-1"]),
+    ] {
+        let text = format!("{}{WIN_AND_LINUX_NODES}", web_with_node_selector(selector));
+        let r = one("app.yaml", &text).expect("read");
+        assert_eq!(placed_on(&r.scenario), on, "{selector}");
+    }
+}
+
+/// Two Node objects: a Windows node (its kubelet sets `kubernetes.io/os=windows`; labelled
+/// `pool: win` too) and a Linux node with no labels of its own.
+const WIN_AND_LINUX_NODES: &str = r#"---
 apiVersion: v1
 kind: Node
 metadata:
   name: win-1
-  labels: {kubernetes.io/os: windows}
+  labels: {kubernetes.io/os: windows, pool: win}
 status:
   allocatable: {cpu: "4", memory: 8Gi}
 ---
@@ -2106,15 +2118,6 @@ metadata:
 status:
   allocatable: {cpu: "4", memory: 8Gi}
 "#;
-    for (selector, on) in [
-        ("{beta.kubernetes.io/os: windows}", ["win-1", "win-1"]),
-        ("{beta.kubernetes.io/os: linux}", ["lin-1", "lin-1"]),
-    ] {
-        let text = format!("{}{nodes}", web_with_node_selector(selector));
-        let r = one("app.yaml", &text).expect("read");
-        assert_eq!(placed_on(&r.scenario), on, "{selector}");
-    }
-}
 
 /// `kubernetes.io/hostname` is the node's name: a nodeSelector on it pins the pods to that
 /// node, the one the scheduler would not pick first (node-1 has the more cpu free).
@@ -2148,24 +2151,8 @@ fn a_kubernetes_io_hostname_selector_pins_the_pods_to_that_default_node() {
 /// `kubernetes.io/hostname`, `kubernetes.io/arch=amd64`.
 #[test]
 fn a_node_object_keeps_its_own_os_label_and_gets_the_ones_it_lacks() {
-    const NODES: &str = r#"---
-apiVersion: v1
-kind: Node
-metadata:
-  name: win-1
-  labels: {kubernetes.io/os: windows, pool: win}
-status:
-  allocatable: {cpu: "4", memory: 8Gi}
----
-apiVersion: v1
-kind: Node
-metadata:
-  name: lin-1
-status:
-  allocatable: {cpu: "4", memory: 8Gi}
-"#;
     let read_with = |selector: &str| {
-        let text = format!("{}{NODES}", web_with_node_selector(selector));
+        let text = format!("{}{WIN_AND_LINUX_NODES}", web_with_node_selector(selector));
         one("app.yaml", &text).expect("read")
     };
     let r = read_with("{}");
