@@ -546,6 +546,45 @@ fn max_states_bound_makes_the_check_incomplete() {
     );
 }
 
+/// With `-f`, a plan scenario stopped at a bound gets a line of its own before the summary:
+/// what its answer is worth, and how to decide the rest of it.
+#[test]
+fn a_plan_scenario_stopped_at_a_bound_says_how_to_decide_the_rest() {
+    let o = run_expect(
+        &[
+            "check",
+            "-f",
+            "examples/manifests/api-prestop/unsafe",
+            "--plan",
+            "delete-pod",
+            "--max-states",
+            "50",
+        ],
+        1,
+    );
+    let out = stdout(&o);
+    let line = out
+        .lines()
+        .find(|l| l.starts_with("incomplete: "))
+        .unwrap_or_else(|| panic!("no incomplete line:\n{out}"));
+    assert_eq!(
+        line,
+        "incomplete: examples/manifests/api-prestop/unsafe: delete-pod checkout-api: stopped at --max-states: its findings stand, and a property it did not decide is not said to hold; to decide the rest, check it alone with more room (`--plan delete-pod` without `--max-states`), or walk it at random (`--simulate`)"
+    );
+    // A complete check has none.
+    let o = run_expect(
+        &[
+            "check",
+            "-f",
+            "examples/manifests/api-prestop/unsafe",
+            "--plan",
+            "delete-pod",
+        ],
+        1,
+    );
+    assert!(!stdout(&o).contains("\nincomplete: "), "{}", stdout(&o));
+}
+
 // ---------------------------------------------------------------------------------------------
 // check: progress, Ctrl-C, --max-memory
 

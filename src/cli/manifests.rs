@@ -820,6 +820,40 @@ pub fn run(a: ManifestArgs) -> Result<ExitCode, BadInput> {
                 say!("");
             }
         }
+        // Each plan scenario a bound stopped: what its answer is worth, and how to decide
+        // the rest (an interrupted run says so on its own line).
+        for c in results.iter().filter(|c| c.started && !c.result.complete) {
+            use podcheck_properties::progress::Bound;
+            let Some(stop) = c.result.stopped else {
+                continue;
+            };
+            let plan = c.planned.plan.name();
+            let (bound, room) = match stop.bound {
+                Bound::Budget => (
+                    "--budget",
+                    format!("`--plan {plan} --budget none`, with a `--max-memory` it fits in"),
+                ),
+                Bound::MaxMemory => (
+                    "--max-memory",
+                    format!("`--plan {plan}` with a larger `--max-memory`"),
+                ),
+                Bound::MaxStates => (
+                    "--max-states",
+                    format!("`--plan {plan}` without `--max-states`"),
+                ),
+                Bound::Capacity => ("the graph's edge table", format!("`--plan {plan}` alone")),
+                Bound::Interrupt => continue,
+            };
+            let walk = if c.walked.is_none() {
+                ", or walk it at random (`--simulate`)"
+            } else {
+                ""
+            };
+            say!(
+                "incomplete: {}: stopped at {bound}: its findings stand, and a property it did not decide is not said to hold; to decide the rest, check it alone with more room ({room}){walk}",
+                c.result.scenario.name,
+            );
+        }
         let plural = |n: usize, one: &str, many: &str| {
             if n == 1 {
                 format!("1 {one}")
