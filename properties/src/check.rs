@@ -177,9 +177,9 @@ pub struct EarlierRun {
     pub unique_states: usize,
     /// Its classes of interchangeable things, as [`ScenarioResult::symmetry`].
     pub symmetry: Vec<Vec<String>>,
-    /// The reduction the run after it went without, in words ("interchangeable
+    /// The reductions the run that stopped went without, in words ("interchangeable
     /// kube-proxies").
-    pub without: &'static str,
+    pub without: String,
     /// The properties it left undecided, which the run after it judged again.
     pub undecided: Vec<&'static str>,
 }
@@ -319,6 +319,12 @@ pub fn check_with(
     if second.warnings.is_empty() {
         second.warnings = first.warnings;
     }
+    // Where the second run itself judged again without a further reduction, the run that
+    // stopped went without both.
+    let without = match &second.earlier {
+        Some(e) => format!("{without}, then without {}", e.without),
+        None => without.to_string(),
+    };
     second.earlier = Some(EarlierRun {
         unique_states: first.unique_states,
         symmetry: first.symmetry,

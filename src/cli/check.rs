@@ -328,8 +328,8 @@ pub struct JsonScenario<'a> {
 pub struct JsonEarlier<'a> {
     unique_states: usize,
     symmetry: &'a [Vec<String>],
-    /// The reduction the run after it went without, in words.
-    without: &'static str,
+    /// The reductions the run that stopped went without, in words.
+    without: &'a str,
     /// The properties it left undecided.
     undecided: &'a [&'static str],
 }
@@ -420,7 +420,7 @@ pub fn json_scenario(r: &ScenarioResult, threads: u16, checked: bool) -> JsonSce
         earlier: r.earlier.as_ref().map(|e| JsonEarlier {
             unique_states: e.unique_states,
             symmetry: &e.symmetry,
-            without: e.without,
+            without: &e.without,
             undecided: &e.undecided,
         }),
     }
