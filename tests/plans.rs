@@ -199,11 +199,11 @@ fn every_plan_scenario_is_checked_without_a_vacuity_warning() {
     assert_eq!(
         got,
         [
-            r#"manifests: delete-pod web: 5981 states; violated: ["no_request_to_stopped_container"]"#,
+            r#"manifests: delete-pod web: 5976 states; violated: ["no_request_to_stopped_container"]"#,
             r#"manifests: rollout web: 69390 states; violated: ["no_request_to_stopped_container", "rollout_serving_endpoints_within_unavailable"]"#,
-            r#"manifests: dependency-outage: 364 states; violated: []"#,
+            r#"manifests: dependency-outage: 338 states; violated: []"#,
             r#"manifests: crash web: 2127 states; violated: []"#,
-            r#"manifests: drain web: 3009 states; violated: ["no_request_to_stopped_container"]"#,
+            r#"manifests: drain web: 3008 states; violated: ["no_request_to_stopped_container"]"#,
             r#"manifests: partition web: 698 states; violated: []"#,
             r#"manifests: partition-force-delete web: 898 states; violated: []"#,
             r#"manifests: power-off web: 408 states; violated: []"#,

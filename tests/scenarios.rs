@@ -22,17 +22,17 @@ const PINNED: &[(&str, usize)] = &[
     // 606 before the kubelet held a terminal phase back until the containers stop
     // (mergePodStatus): the Job pod's Succeeded, and the cpu it frees, wait for the kill of its stopped pod.
     ("unschedulable", 592),
-    ("image-pull-backoff", 45),
+    ("image-pull-backoff", 42),
     ("crash-loop", 125),
     ("oom-killed", 99),
     // Up to interchangeable kube-proxies (238 with the node and pod symmetries alone).
-    ("dependency-outage", 220),
+    ("dependency-outage", 214),
     // 1430 before each kube-proxy kept whether it has routed to the Service (the history
     // variable `Proxy::served`): the deadlock can come before the first route or after it.
     // 1358 since a deadlocked program's probes time out: each readiness and liveness run
     // against it is in flight for timeoutSeconds (1 s) before it counts as a Failure.
     // Up to interchangeable kube-proxies (1358 with the node and pod symmetries alone).
-    ("deadlock", 1339),
+    ("deadlock", 527),
     // 525721 while a refused request was a flag in the state (`env.refused`, which also
     // stopped further requests): the refusal is now judged on the request step itself, and a
     // request changes no state. 296241 before `Proxy::served`: the delete can come before
@@ -42,18 +42,18 @@ const PINNED: &[(&str, usize)] = &[
     // before the scheduler spread the replicas (docs/sources.md#scheduler-default-scoring):
     // both were on node-1 and the replacement tied between the nodes; now one runs on each
     // and the replacement goes where its peer is not.
-    ("termination-race", 43719),
+    ("termination-race", 43_714),
     // Up to interchangeable pods of web (their uids and name suffixes renumbered by content,
     // model/src/symmetry.rs) and interchangeable kube-proxies; 18336 unique states without
     // the reductions. 18169 (71913) before the scheduler spread the replicas.
-    ("termination-race-prestop", 9169),
+    ("termination-race-prestop", 9164),
     // Up to interchangeable kube-proxies (406 with the node and pod symmetries alone).
     ("prestop-single-replica", 361),
     // Up to interchangeable pods of web (their uids and name suffixes renumbered by content,
     // model/src/symmetry.rs) and kube-proxies; 2157 unique states without the reductions.
     // 2156 before the scheduler spread the replicas (on two nodes the two pods are no
     // longer interchangeable), 2157 after it and before the kube-proxies were interchangeable.
-    ("force-delete-prestop", 1705),
+    ("force-delete-prestop", 1700),
     // 411 before kube-proxy fell back to terminating endpoints (1.26): the proxies now keep
     // routing to the deleted pod, which ignores SIGTERM, until its replacement is Ready.
     ("sigterm-ignored", 501),
@@ -61,18 +61,18 @@ const PINNED: &[(&str, usize)] = &[
     // (mergePodStatus): the pod's terminal phase waits for the pod worker's kill.
     ("job-never", 69),
     ("job-on-failure", 44),
-    ("liveness-on-dependency", 913),
+    ("liveness-on-dependency", 855),
     ("slow-start", 279),
     ("slow-start-startup-probe", 150),
     // Up to interchangeable pods of web (their uids and name suffixes renumbered by content,
     // model/src/symmetry.rs); 635 unique states without the reduction.
-    ("deployment-partition", 583),
+    ("deployment-partition", 582),
     // deployment-partition with a Service: the kube-proxies' lags and the EndpointSlice
     // updates interleave with the partition's steps.
     // Up to interchangeable pods of web (their uids and name suffixes renumbered by content,
     // model/src/symmetry.rs); 9223 unique states without the reduction.
     // Up to interchangeable kube-proxies (8086 with the node and pod symmetries alone).
-    ("deployment-partition-traffic", 6588),
+    ("deployment-partition-traffic", 6582),
     // statefulset-partition-volume is statefulset-partition with the ReadWriteOnce claim
     // data-db-0, and the three below have it too (22, 43, 58 without): the attach/detach
     // controller's attach, Multi-Attach report and detach are steps of their own, interleaved
@@ -80,10 +80,10 @@ const PINNED: &[(&str, usize)] = &[
     // statefulset-partition and -volume have the StatefulSet's governing Service, headless:
     // no kube-proxy routes it (1586 and 3651 while it was a ClusterIP Service, which
     // statefulset-partition-clusterip keeps: the proxies' syncs within their lag are branches).
-    ("statefulset-partition", 490),
+    ("statefulset-partition", 488),
     // Up to interchangeable kube-proxies (1586 with the node and pod symmetries alone).
-    ("statefulset-partition-clusterip", 1262),
-    ("statefulset-partition-volume", 1132),
+    ("statefulset-partition-clusterip", 1256),
+    ("statefulset-partition-volume", 1130),
     ("statefulset-force-delete", 26),
     ("statefulset-node-deleted", 51),
     ("statefulset-out-of-service", 151),
@@ -91,7 +91,7 @@ const PINNED: &[(&str, usize)] = &[
     ("all-nodes-unreachable", 8),
     // Three partitions, each at any moment or never: the nodes go Unknown one by one or
     // together, and node-1 is tainted only while fewer than three nodes are not Ready.
-    ("partial-disruption", 5025),
+    ("partial-disruption", 2697),
     // 7 before the kubelet held a terminal phase back until the containers stop
     // (mergePodStatus): Failed/Evicted is written once the evicted container has stopped.
     ("node-pressure-eviction", 8),
@@ -103,20 +103,20 @@ const PINNED: &[(&str, usize)] = &[
     // 26 and 24 before the `Pulled` "already present on machine" event: every retry of the
     // start records it (EnsureImageExists runs before the container config), and its count
     // saturates one retry after the `Failed` event's.
-    ("create-config-error", 28),
+    ("create-config-error", 18),
     ("poststart-failure", 121),
     ("poststart-hang", 16),
     ("stuck-terminating-unmount", 147),
     ("stuck-terminating-netns", 89),
     ("admission-outofcpu", 13),
-    ("static-pod-mirror-delete", 9310),
-    ("create-container-error", 26),
+    ("static-pod-mirror-delete", 4157),
+    ("create-container-error", 16),
     // 5348 before the kubelet held a terminal phase back until the containers stop
     // (mergePodStatus): the pod's terminal phase waits for the pod worker's kill.
-    ("job-pod-deleted", 5437),
+    ("job-pod-deleted", 5409),
     // 3795 before the kubelet held a terminal phase back until the containers stop
     // (mergePodStatus): the pod's terminal phase waits for the pod worker's kill.
-    ("job-pod-deleted-replace-failed", 4590),
+    ("job-pod-deleted-replace-failed", 4546),
     // 44 before the kubelet held a terminal phase back until the containers stop
     // (mergePodStatus): Failed and DisruptionTarget are written once the evicted container has stopped.
     ("job-evicted", 53),
@@ -126,19 +126,19 @@ const PINNED: &[(&str, usize)] = &[
     // 22 before the kubelet held a terminal phase back until the containers stop
     // (mergePodStatus): the pod's terminal phase waits for the pod worker's kill.
     ("job-fail-job-exit-code", 25),
-    ("job-indexed", 1471),
+    ("job-indexed", 899),
     // 651 before the kubelet held a terminal phase back until the containers stop
     // (mergePodStatus): each pod's terminal phase waits for the pod worker's kill.
-    ("job-success-policy", 737),
+    ("job-success-policy", 532),
     // 1827 before the kubelet held a terminal phase back until the containers stop
     // (mergePodStatus): each pod's terminal phase waits for the pod worker's kill.
-    ("job-backoff-limit-per-index", 2259),
+    ("job-backoff-limit-per-index", 1293),
     ("job-active-deadline", 26),
     // The restart, then the pod's first sync (status and probe workers) in either order.
     ("kubelet-restart", 34),
     // The outage at any moment of the probe period, the restart before or after the pod is
     // reported not Ready, the status written before the workers exist.
-    ("kubelet-restart-unready", 4480),
+    ("kubelet-restart-unready", 4255),
     ("deployment-node-power-off", 182),
     // The shutdown races the replacement's binding to node-1 before its not-ready taint;
     // rejected replacements pile up to the terminated-pod threshold of 1.
@@ -156,7 +156,7 @@ const PINNED: &[(&str, usize)] = &[
     // controller's syncs, the kubelets' steps and the retries interleave. 5297 before the
     // drain's observation that a pod is gone waited for the end of its instant
     // (model/src/drain.rs), as in the three below.
-    ("drain-respects-budget", 4491),
+    ("drain-respects-budget", 2381),
     // The drain, the cordon-and-list step, then 429 and the 5 s wait, forever.
     ("drain-budget-never-met", 4),
     // The delete of web-1 and its replacement's start on node-2 interleave.
@@ -165,7 +165,7 @@ const PINNED: &[(&str, usize)] = &[
     // disruption controller's syncs in between (19248 at 1.26: before 1.27 the unready pod's
     // eviction is refused, and the deleted pods get no terminal phase; 29564 before the drain's
     // observation that a pod is gone waited for the end of its instant).
-    ("drain-unhealthy-always-allow", 27542),
+    ("drain-unhealthy-always-allow", 14_363),
     // The rollouts, from a settled start on one node: the rollout restart may come at any
     // moment of the settled cycle (probes ticking), then the Deployment controller, the
     // ReplicaSet controller, the kubelet, the EndpointSlice controller, the kube-proxy and
@@ -173,28 +173,28 @@ const PINNED: &[(&str, usize)] = &[
     // Recreate, where the old pods stop together and the new ones start together). Up to
     // interchangeable pods, the ReplicaSet's scale-down choosing among its tied pods (143405,
     // 183493 and 238279 before, every pod apart and the tie broken by the higher uid).
-    ("rolling-update", 136228),
-    ("rolling-update-prestop", 388962),
-    ("recreate", 25917),
+    ("rolling-update", 53_310),
+    ("rolling-update-prestop", 134_877),
+    ("recreate", 16_106),
     // Both Job pods on node-1 (node-2 is fuller): the drain evicts them one by one.
     // 79887 before the kubelet held a terminal phase back until the containers stop
     // (mergePodStatus): each pod's terminal phase waits for the pod worker's kill; 61786
     // before the drain's observation that a pod is gone waited for the end of its instant.
-    ("job-drained", 14298),
+    ("job-drained", 12_398),
     // 75552 before the kubelet held a terminal phase back until the containers stop
     // (mergePodStatus): each pod's terminal phase waits for the pod worker's kill; 59373
     // before the drain's observation that a pod is gone waited for the end of its instant.
-    ("job-drained-ignored", 13509),
+    ("job-drained-ignored", 11_451),
     // The pull that never happens, retried every 10 s until the event counts saturate.
-    ("image-never-pull", 21),
+    ("image-never-pull", 13),
     // The pull that fails although the image is on both nodes: image-pull-backoff's cycle.
-    ("image-always-registry-down", 45),
+    ("image-always-registry-down", 42),
     // Two settled replicas; the delete may come at any moment of the settled cycle, then the
     // preStop cut after 1 s, SIGTERM, the replacement and the proxies' lag interleave.
     // Up to interchangeable pods of web (their uids and name suffixes renumbered by content,
     // model/src/symmetry.rs); 2317 unique states without the reduction. 4808 (4809) before
     // the scheduler spread the replicas and the replacement tied between the nodes.
-    ("delete-grace-period", 2317),
+    ("delete-grace-period", 2312),
     // The deadlock at any moment of the liveness period, three timed-out runs, the kill and
     // the restart.
     ("probe-timeout", 144),
@@ -202,7 +202,7 @@ const PINNED: &[(&str, usize)] = &[
     // Three settled replicas on node-1; the scale at any moment of the settled cycle, then the
     // ReplicaSet's delete and the proxies' lag. The delete takes either of the two pods tied
     // on node-1 (361 when it took the higher uid).
-    ("scale-down", 695),
+    ("scale-down", 355),
     // One settled replica; the image change at any moment of the settled cycle (readiness
     // period 5 s), then the kill, pull and start of the container in the blocked pod worker,
     // the status write, the EndpointSlice and the proxy, and the new container's probes.
@@ -232,7 +232,7 @@ const PINNED: &[(&str, usize)] = &[
     // before the kubelet held the terminal phase back until the pod worker had stopped the
     // pod: each pod's Succeeded write now comes after its kill and teardown, in any order
     // with the other pod's steps.)
-    ("sidecar-indexed-job", 12019),
+    ("sidecar-indexed-job", 3637),
 ];
 
 /// (scenario, --nodes, --replicas, unique states): the same scenarios at a larger size.
@@ -247,7 +247,7 @@ const PINNED_SIZED: &[(&str, u8, u8, usize, usize)] = &[
     ("statefulset-force-delete", 3, 2, 63, 63),
     // The engine's benchmark size. With its governing Service headless, no kube-proxy syncs
     // interleave with the partition (3,018,885 and 1,575,560 in statefulset-partition-clusterip).
-    ("statefulset-partition", 3, 2, 97_134, 56_164),
+    ("statefulset-partition", 3, 2, 97_043, 56_073),
     ("statefulset-node-deleted", 3, 2, 356, 194),
     ("all-nodes-unreachable", 3, 2, 22, 22),
 ];

@@ -6,7 +6,7 @@
 //! `docs/sources.md#api-server-force-delete`.
 
 use crate::context::Context;
-use crate::events::{EventKind, PodEvent, EVENT_COUNT_CAP};
+use crate::events::EventKind;
 use crate::k8s::Phase;
 use crate::state::*;
 
@@ -98,7 +98,7 @@ pub fn create_pod_named(m: &Context, s: &mut State, workload: u8, suffix: u8) ->
             disruption_target: false,
             mirror_of: None,
             image_set: None,
-            events: Vec::new().into(),
+            events: crate::events::Events::new(!m.events_as_read).into(),
             ghost: PodGhost::default(),
         }
         .into(),
@@ -146,13 +146,7 @@ pub fn record_event(
         None => s.pod_mut(uid),
     };
     let Some(pod) = pod else { return };
-    match pod.events.binary_search_by(|e| e.kind.cmp(&kind)) {
-        Ok(i) => {
-            let e = &mut pod.events[i];
-            e.count = (e.count + 1).min(EVENT_COUNT_CAP);
-        }
-        Err(i) => pod.events.insert(i, PodEvent { kind, count: 1 }),
-    }
+    pod.events.record(kind);
     s.journal.0.push((uid, kind));
 }
 

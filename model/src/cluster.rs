@@ -220,6 +220,20 @@ impl Cluster {
         m
     }
 
+    /// The model with a pod's events counted in a state's identity only by what is read of
+    /// them (`on`, the default), or whole ([`crate::events::Events`]): the start state is
+    /// made again with the pods' events so.
+    pub fn with_events_as_read(mut self, on: bool) -> Self {
+        if self.ctx.events_as_read != on {
+            self.ctx.events_as_read = on;
+            self.start = self.empty_state();
+            if self.scenario.cluster.start == Start::Settled {
+                self.start = self.settle(self.start.clone());
+            }
+        }
+        self
+    }
+
     /// The canonical startup (`start: settled`): from `s`, take the first enabled component
     /// action, or let time pass, until every Deployment and StatefulSet has all its pods
     /// Ready, every bare pod is Ready, every program of their pods that will answer has

@@ -65,6 +65,10 @@ pub struct Context {
     /// anything to do at that instant, and comes one at a time (`drain::gone_deferrable`,
     /// where that is exact; set by the cluster). Off, each is offered as soon as it is due.
     pub deferred_gone: bool,
+    /// A pod's events count in a state's identity only by what the model and the
+    /// properties read of them ([`crate::events::Events`]); off, the whole list counts. Set
+    /// before the start state is made ([`crate::Cluster::with_events_as_read`]).
+    pub events_as_read: bool,
 }
 
 /// A cache of a pure function of parts of the state, by their content hashes (64-bit, as the
@@ -503,6 +507,7 @@ impl Context {
             node_zone,
             disruption_excluded,
             deferred_gone: false,
+            events_as_read: true,
             min_ready,
             claims,
             pod_claims,

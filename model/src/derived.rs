@@ -279,23 +279,7 @@ pub fn stuck_now(m: &Context, s: &State, p: &Pod) -> bool {
 /// The pod's events include a warning of a failing kubelet step (each failing step has its
 /// diagnostic, docs/sources.md#kubelet-volumes-sandbox-and-containers).
 pub fn has_step_failure_event(pod: &Pod) -> bool {
-    pod.events.iter().any(|e| {
-        matches!(
-            e.kind,
-            crate::events::EventKind::FailedCreatePodSandBox
-                | crate::events::EventKind::FailedAttachVolume
-                | crate::events::EventKind::MultiAttach { .. }
-                | crate::events::EventKind::FailedMount
-                | crate::events::EventKind::CreateFailed(_)
-                | crate::events::EventKind::FailedPostStartHook(_)
-                | crate::events::EventKind::FailedKillPod
-                | crate::events::EventKind::PullFailed(_)
-                | crate::events::EventKind::ImagePullBackOff(_)
-                | crate::events::EventKind::ErrImageNeverPull(_)
-                | crate::events::EventKind::BackOff(_)
-                | crate::events::EventKind::Rejected
-        )
-    })
+    pod.events.read().step_failure
 }
 
 /// `IsPodTerminated` (`pkg/volume/util/util.go`), as the attach/detach controller applies it

@@ -116,11 +116,14 @@ fn check(name: &str, m: &Cluster, states: &[State]) -> (Vec<String>, Tally) {
                 // What the step wrote: each part it changed, with its new content. The list
                 // of the API's pods is left out: a step writes it by putting its own pod in or
                 // taking it out, and what the list then holds depends on the other pods too.
-                // (The pairs below check that such steps commute.)
+                // So is whether PodGC's collection is due (`GcDue`, the oldest terminated pod
+                // past the threshold): a step that ends its pod writes it, and which pod is
+                // then the victim depends on every pod. (The pairs below check that such
+                // steps commute.)
                 let new: HashMap<Part, u64> = tv.iter().copied().collect();
                 let written: Vec<(Part, Option<u64>)> = changes
                     .iter()
-                    .filter(|p| **p != Part::PodList)
+                    .filter(|p| !matches!(p, Part::PodList | Part::GcDue))
                     .map(|p| (*p, new.get(p).copied()))
                     .collect();
                 let written = {
@@ -356,10 +359,12 @@ fn footprints_hold_on_every_builtin_scenario() {
     // which changes termination-race's, delete-grace-period's and their kin's state spaces,
     // and before a drain's observation that a pod is gone waited for the end of its instant,
     // crate::drain; 354,359, 317,259 and 242,443 before the ReplicaSet's scale-down offered
-    // each choice among its tied pods as a step of its own.)
+    // each choice among its tied pods as a step of its own; 366,536, 327,985 and 251,617
+    // before states were told apart by what is read of their pods' events, which merges
+    // states of the first 1,500 of several scenarios.)
     assert_eq!(
         (total.co_enabled, total.commuting, total.independent),
-        (366_536, 327_985, 251_617),
+        (360_983, 322_901, 247_231),
         "pairs co-enabled, commuting, judged independent"
     );
 }

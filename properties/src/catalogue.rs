@@ -5,7 +5,7 @@
 use podcheck_input::spec::{Fault, Workload};
 use podcheck_model::k8s::{ContainerState, Phase};
 use podcheck_model::state::*;
-use podcheck_model::{controllers, derived, drain, events, kubectl as render, kubelet, proxy};
+use podcheck_model::{controllers, derived, drain, kubectl as render, kubelet, proxy};
 use podcheck_model::{Action, Cluster};
 use serde::Serialize;
 
@@ -1688,11 +1688,7 @@ fn rwo_volume_mounted_on_one_node(m: &Cluster, s: &State) -> bool {
 }
 
 fn multi_attach_error_reported(_: &Cluster, s: &State) -> bool {
-    s.api.pods.iter().any(|p| {
-        p.events
-            .iter()
-            .any(|e| matches!(e.kind, events::EventKind::MultiAttach { .. }))
-    })
+    s.api.pods.iter().any(|p| p.events.read().multi_attach != 0)
 }
 
 // The premises of the safety properties: the situation each is about (see `Premise`).
@@ -2558,10 +2554,7 @@ fn status_create_container_error(m: &Cluster, s: &State) -> bool {
 
 fn poststart_hook_failed(_: &Cluster, s: &State) -> bool {
     s.api.pods.iter().any(|p| {
-        let recorded = p
-            .events
-            .iter()
-            .any(|e| matches!(e.kind, events::EventKind::FailedPostStartHook(_)));
+        let recorded = p.events.read().post_start_failed;
         let waiting = p.status.statuses.iter().any(|c| {
             matches!(&c.state, ContainerState::Waiting { reason, .. }
                 if reason == "PostStartHookError" || reason == "CrashLoopBackOff")

@@ -110,6 +110,11 @@ pub struct CheckOptions {
     /// ([`podcheck_model::symmetry::scaled_pods`]): the verdicts and trace lengths are the same
     /// either way; off, those pods are told apart by their uids.
     pub scaled_pod_symmetry: bool,
+    /// Tell states apart by what the model and the properties read of the pods' events,
+    /// not by the whole lists the renderers show ([`podcheck_model::events::Events`]): the
+    /// verdicts, trace lengths and times are the same either way, and a trace still shows
+    /// every event of its run; off, the whole lists count.
+    pub events_as_read: bool,
 }
 
 impl Default for CheckOptions {
@@ -129,6 +134,7 @@ impl Default for CheckOptions {
             deferred_gone: true,
             proxy_symmetry: true,
             scaled_pod_symmetry: true,
+            events_as_read: true,
         }
     }
 }
@@ -348,7 +354,7 @@ fn check_once(
     opts: &CheckOptions,
     start: Instant,
 ) -> Result<(ScenarioResult, Again), String> {
-    let mut m = Cluster::new(scenario.clone(), Vec::new());
+    let mut m = Cluster::new(scenario.clone(), Vec::new()).with_events_as_read(opts.events_as_read);
     m.ctx.deferred_gone &= opts.deferred_gone;
     if !opts.scaled_pod_symmetry && podcheck_model::symmetry::scaled_pods(&m.scenario) {
         m.symmetry = m.symmetry.nodes_only();
@@ -800,8 +806,13 @@ fn check_once(
     let stopped = progress.stops().first().copied();
     let complete = graph.is_complete() && stopped.is_none();
     if opts.cross_check && complete {
-        let theirs =
-            crate::cross_check::stateright_with(scenario, defs, opts.threads, opts.deferred_gone);
+        let theirs = crate::cross_check::stateright_with(
+            scenario,
+            defs,
+            opts.threads,
+            opts.deferred_gone,
+            opts.events_as_read,
+        );
         crate::cross_check::compare(graph.state_count(), &properties, &theirs)
             .map_err(|e| format!("{}: cross-check with Stateright failed: {e}", scenario.name))?;
     }

@@ -60,17 +60,19 @@ pub struct StaterightRun {
 /// Runs Stateright's BFS with `threads` threads on the scenario's model carrying the `always`
 /// and `sometimes` properties of `defs`, plus a sentinel that keeps it going to the end.
 pub fn stateright(scenario: &Scenario, defs: &[PropertyDef], threads: usize) -> StaterightRun {
-    stateright_with(scenario, defs, threads, true)
+    stateright_with(scenario, defs, threads, true, true)
 }
 
-/// [`stateright`], with `deferred_gone` as [`crate::CheckOptions::deferred_gone`].
+/// [`stateright`], with `deferred_gone` as [`crate::CheckOptions::deferred_gone`] and
+/// `events_as_read` as [`crate::CheckOptions::events_as_read`].
 pub fn stateright_with(
     scenario: &Scenario,
     defs: &[PropertyDef],
     threads: usize,
     deferred_gone: bool,
+    events_as_read: bool,
 ) -> StaterightRun {
-    let mut m = model(scenario, defs, true);
+    let mut m = model(scenario, defs, true).with_events_as_read(events_as_read);
     m.ctx.deferred_gone &= deferred_gone;
     let checker = m.checker().threads(threads.max(1)).spawn_bfs().join();
     let verdicts = defs

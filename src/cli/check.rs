@@ -55,6 +55,7 @@ pub fn run(a: CheckArgs) -> Result<ExitCode, BadInput> {
         deferred_gone: true,
         proxy_symmetry: true,
         scaled_pod_symmetry: true,
+        events_as_read: true,
     };
     sim.reject_out_over_input(file.as_deref(), &filename)?;
     // SARIF locates findings in the manifests: with -f only. Its scenarios report nothing on

@@ -47,11 +47,8 @@ pub fn actions<A: From<Action>>(m: &Context, s: &State, out: &mut Vec<A>) {
             if !claim.multi_attach && attached_elsewhere(s, c, n) {
                 // Reported once per entry of the desired state (`MultiAttachErrorReported`):
                 // its pods carry the event while the entry lives.
-                let reported = dsw_pods(m, s, c, n).any(|p| {
-                    p.events.iter().any(
-                        |e| matches!(e.kind, crate::events::EventKind::MultiAttach { claim, .. } if claim == c),
-                    )
-                });
+                let reported =
+                    dsw_pods(m, s, c, n).any(|p| p.events.read().multi_attach & (1 << c) != 0);
                 if !reported {
                     out.push(Action::MultiAttach { claim: c, node: n }.into());
                 }

@@ -371,8 +371,9 @@ pub struct Pod {
     /// takes at most one such change.
     pub image_set: Option<u8>,
     /// The events recorded about this pod, as `kubectl describe pod` lists them: one entry per
-    /// distinct event, ordered by kind, with its count.
-    pub events: Shared<Vec<events::PodEvent>>,
+    /// distinct event, ordered by kind, with its count. Only what the model reads of them
+    /// counts in the state's identity ([`events::Events`]).
+    pub events: Shared<events::Events>,
     pub ghost: PodGhost,
 }
 
