@@ -2325,3 +2325,126 @@ fn a_cronjob_is_ignored_with_why() {
         r.ignored
     );
 }
+
+/// Two replicas sharing one ReadWriteOnce claim of storage class `manual`, and the
+/// PersistentVolume `pv` written as `volume` (its source and whatever else its spec says).
+fn shared_claim_app(claim_spec: &str, volume: &str) -> String {
+    format!(
+        r#"apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: web
+spec:
+  replicas: 2
+  selector:
+    matchLabels: {{app: web}}
+  template:
+    metadata:
+      labels: {{app: web}}
+    spec:
+      containers:
+        - name: web
+          image: nginx:1.27
+      volumes:
+        - name: data
+          persistentVolumeClaim: {{claimName: data}}
+---
+apiVersion: v1
+kind: PersistentVolumeClaim
+metadata:
+  name: data
+spec:
+  accessModes: [ReadWriteOnce]
+  resources: {{requests: {{storage: 1Gi}}}}
+{claim_spec}
+---
+apiVersion: v1
+kind: PersistentVolume
+metadata:
+  name: pv
+spec:
+  capacity: {{storage: 1Gi}}
+  accessModes: [ReadWriteOnce]
+{volume}
+"#
+    )
+}
+
+const MANUAL: &str = "  storageClassName: manual";
+const HOST_PATH: &str = "  storageClassName: manual\n  hostPath: {path: /mnt/data}";
+
+/// A claim whose every PersistentVolume it can bind has no attacher (`hostPath`, `local`,
+/// `nfs`) is read as such; any other binding leaves it attachable, as a provisioned volume is.
+#[test]
+fn a_claim_bound_to_a_volume_without_an_attacher_is_read_so() {
+    let attachable = |claim: &str, volume: &str| {
+        let r = one("app.yaml", &shared_claim_app(claim, volume)).unwrap();
+        assert_eq!(r.scenario.persistent_volume_claims.len(), 1);
+        r.scenario.persistent_volume_claims[0].spec.attachable
+    };
+    assert_eq!(attachable(MANUAL, HOST_PATH), Some(false));
+    let local = "  storageClassName: manual\n  local: {path: /mnt/disks/ssd1}";
+    assert_eq!(attachable(MANUAL, local), Some(false));
+    // A local volume's node affinity is not modelled, and said so at its line.
+    let pinned = format!(
+        "{local}\n  nodeAffinity:\n    required:\n      nodeSelectorTerms:\n        - matchExpressions: [{{key: kubernetes.io/hostname, operator: In, values: [node-1]}}]"
+    );
+    let r = one("app.yaml", &shared_claim_app(MANUAL, &pinned)).unwrap();
+    assert!(
+        r.warnings.iter().any(|w| w
+            .contains("PersistentVolume/pv: spec.nodeAffinity: not modelled")
+            && w.contains("VolumeBinding")),
+        "{:?}",
+        r.warnings
+    );
+    let nfs = "  storageClassName: manual\n  nfs: {server: nfs.example.com, path: /exports}";
+    assert_eq!(attachable(MANUAL, nfs), Some(false));
+    // A CSI volume is attached (unless its CSIDriver says otherwise, which is not read).
+    let csi = "  storageClassName: manual\n  csi: {driver: ebs.csi.aws.com, volumeHandle: vol-1}";
+    assert_eq!(attachable(MANUAL, csi), None);
+    // Another class, or none (the cluster's default class provisions it): not this volume.
+    assert_eq!(attachable("  storageClassName: fast", HOST_PATH), None);
+    assert_eq!(attachable("", HOST_PATH), None);
+    // Reserved for another claim by claimRef; or for this one, whatever its class.
+    let reserved = |name: &str| format!("{HOST_PATH}\n  claimRef: {{name: {name}}}");
+    assert_eq!(attachable(MANUAL, &reserved("other")), None);
+    assert_eq!(attachable("", &reserved("data")), Some(false));
+    // Named by volumeName, whatever the class.
+    assert_eq!(
+        attachable("  volumeName: pv", "  hostPath: {path: /mnt/data}"),
+        Some(false)
+    );
+    assert_eq!(attachable("  volumeName: other", HOST_PATH), None);
+    // A claim asking for an access mode the volume lacks cannot bind it.
+    let many = shared_claim_app(MANUAL, HOST_PATH).replacen(
+        "accessModes: [ReadWriteOnce]\n  resources",
+        "accessModes: [ReadWriteMany]\n  resources",
+        1,
+    );
+    let r = one("app.yaml", &many).unwrap();
+    assert_eq!(r.scenario.persistent_volume_claims[0].spec.attachable, None);
+}
+
+/// The two replicas of a shared ReadWriteOnce claim land on two nodes. Attached, the
+/// second waits on a Multi-Attach error; a hostPath volume has no attach step, so both run
+/// (each node mounts its own directory), and no property about attachments is said to fail.
+#[test]
+fn a_volume_without_an_attacher_is_mounted_on_every_node_at_once() {
+    use podcheck_model::k8s::Phase;
+    let ready = |volume: &str| {
+        let r = one("app.yaml", &shared_claim_app(MANUAL, volume)).unwrap();
+        let m = podcheck_model::Cluster::new(r.scenario.clone(), Vec::new());
+        let s = m.initial_state();
+        let nodes: std::collections::BTreeSet<_> =
+            s.api.pods.iter().filter_map(|p| p.node).collect();
+        assert_eq!(nodes.len(), 2, "the replicas are spread over two nodes");
+        s.api
+            .pods
+            .iter()
+            .filter(|p| p.status.phase == Phase::Running && p.status.ready)
+            .count()
+    };
+    assert_eq!(ready(HOST_PATH), 2);
+    let csi = "  storageClassName: manual\n  csi: {driver: ebs.csi.aws.com, volumeHandle: vol-1}";
+    assert_eq!(ready(csi), 1);
+}

@@ -151,6 +151,12 @@ pub struct Claim {
     /// if none is known (left to the attacher); ReadWriteOnce or ReadWriteOncePod alone
     /// forbid it (docs/sources.md#attach-detach-access-modes-and-multi-attach).
     pub multi_attach: bool,
+    /// The attach/detach controller attaches the volume before the kubelet mounts it. False
+    /// for a volume whose plugin has no attacher (`hostPath`, `local`, `nfs`): the controller
+    /// skips it (`ProcessPodVolumes`, `pkg/controller/volume/attachdetach/util/util.go`) and
+    /// the kubelet's volume manager takes it as attached
+    /// (`GenerateVerifyControllerAttachedVolumeFunc`, `operation_generator.go`).
+    pub attachable: bool,
 }
 
 /// Every behaviour the model knows to differ between Kubernetes releases, decided once from
@@ -426,7 +432,8 @@ impl Context {
         let claims: Vec<Claim> = scenario
             .claims()
             .into_iter()
-            .map(|(name, access_modes)| Claim {
+            .map(|(name, access_modes, attachable)| Claim {
+                attachable,
                 multi_attach: access_modes.is_empty()
                     || access_modes
                         .iter()

@@ -316,9 +316,10 @@ pub fn dsw_pods<'a>(
     })
 }
 
-/// The desired state of the world has `claim`'s volume on `node`.
+/// The desired state of the world has `claim`'s volume on `node` (never a volume without an
+/// attacher: the controller skips it).
 pub fn volume_desired(m: &Context, s: &State, claim: u8, node: NodeId) -> bool {
-    dsw_pods(m, s, claim, node).next().is_some()
+    m.claims[claim as usize].attachable && dsw_pods(m, s, claim, node).next().is_some()
 }
 
 /// The claim's volume is attached to `node` in the actual state of the world.

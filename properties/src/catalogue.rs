@@ -1666,11 +1666,13 @@ fn job_failure_target_pending(m: &Cluster, s: &State) -> bool {
 
 /// The claims whose volumes may be attached to one node only (`IsMultiAttachAllowed` false:
 /// ReadWriteOnce or ReadWriteOncePod, with neither ReadWriteMany nor ReadOnlyMany).
+/// The claims whose volume the attach/detach controller attaches to one node only (a volume
+/// without an attacher is never attached: each node mounts its own).
 fn single_node_claims(m: &Cluster) -> impl Iterator<Item = u8> + '_ {
     m.claims
         .iter()
         .enumerate()
-        .filter(|(_, c)| !c.multi_attach)
+        .filter(|(_, c)| !c.multi_attach && c.attachable)
         .map(|(i, _)| i as u8)
 }
 

@@ -60,7 +60,6 @@ const KNOWN_KINDS: &[&str] = &[
     "ClusterRoleBinding",
     "HorizontalPodAutoscaler",
     "NetworkPolicy",
-    "PersistentVolume",
     "StorageClass",
     "Endpoints",
     "EndpointSlice",
@@ -306,7 +305,28 @@ enum Object<'a> {
     Service(Doc<'a>, Box<core::Service>),
     Pdb(Doc<'a>, Box<policy::PodDisruptionBudget>),
     Claim(ClaimSpec),
+    Volume(Volume),
     Node(spec::NodeSpec),
+}
+
+/// A PersistentVolume, as far as it decides whether the claims it can bind are attached
+/// before they are mounted ([`spec::ClaimSpecFields::attachable`]).
+struct Volume {
+    name: String,
+    /// `spec.storageClassName` ("" when not written).
+    class: String,
+    /// `spec.claimRef.name`: the claim it is reserved for.
+    claim_ref: Option<String>,
+    access_modes: Vec<String>,
+    /// Its source, where it has no attacher: `hostPath`, `local` or `nfs`.
+    no_attacher: Option<&'static str>,
+}
+
+/// What a claim says of the volume it binds: `spec.storageClassName` and `spec.volumeName`.
+#[derive(Clone, Default)]
+struct Binding {
+    class: Option<String>,
+    volume_name: Option<String>,
 }
 
 /// Whether the text looks like a podcheck scenario list (a sequence of mappings with
@@ -396,6 +416,9 @@ struct Reader {
     /// Each HorizontalPodAutoscaler: what it scales, compared with the workload's replicas
     /// once the workloads are read.
     autoscalers: Vec<Autoscaler>,
+    /// What each claim says of its volume, by claim name (a StatefulSet's template by
+    /// `<template>-<statefulset>`, the prefix of its claims' names).
+    bindings: BTreeMap<String, Binding>,
 }
 
 /// A HorizontalPodAutoscaler, ignored but for the bounds it keeps its target's replicas in.
@@ -500,7 +523,7 @@ fn flatten<'a>(
 }
 
 /// The kinds the model reads; every other object is listed as ignored.
-const KINDS: [&str; 10] = [
+const KINDS: [&str; 11] = [
     "Pod",
     "Deployment",
     "ReplicaSet",
@@ -510,6 +533,7 @@ const KINDS: [&str; 10] = [
     "Service",
     "PodDisruptionBudget",
     "PersistentVolumeClaim",
+    "PersistentVolume",
     "Node",
 ];
 
@@ -915,6 +939,53 @@ fn storage_quantity(
         }
     }
     Ok(())
+}
+
+/// Whether the volume a claim (or each claim of a StatefulSet's template, `names`) binds is
+/// attached before it is mounted: `Some(false)` where every PersistentVolume of the manifests
+/// it can bind has no attacher (`hostPath`, `local`, `nfs`), None (attachable, the default)
+/// otherwise, and where it binds none of them (a provisioner makes its volume).
+///
+/// The volumes it can bind, as the PersistentVolume controller matches them
+/// (`pkg/controller/volume/persistentvolume`, `findMatchingVolume` in
+/// `staging/src/k8s.io/component-helpers/storage/volume/pv_helpers.go`): the one its
+/// `volumeName` names; else those whose `claimRef` names it; else the unreserved ones of its
+/// `storageClassName` whose access modes include its own. A claim without a
+/// `storageClassName` takes the cluster's default StorageClass, which the manifests do not
+/// tell: it is taken to be provisioned.
+fn attachable(
+    volumes: &[Volume],
+    binding: Option<Binding>,
+    names: &[String],
+    claim: &ClaimSpec,
+) -> Option<bool> {
+    let binding = binding.unwrap_or_default();
+    let candidates: Vec<&Volume> = if let Some(v) = &binding.volume_name {
+        volumes.iter().filter(|x| &x.name == v).collect()
+    } else {
+        let reserved: Vec<&Volume> = volumes
+            .iter()
+            .filter(|x| x.claim_ref.as_ref().is_some_and(|r| names.contains(r)))
+            .collect();
+        if !reserved.is_empty() {
+            reserved
+        } else if let Some(class) = &binding.class {
+            volumes
+                .iter()
+                .filter(|x| x.claim_ref.is_none() && &x.class == class)
+                .filter(|x| {
+                    claim
+                        .spec
+                        .access_modes
+                        .iter()
+                        .all(|m| x.access_modes.contains(m))
+                })
+                .collect()
+        } else {
+            Vec::new()
+        }
+    };
+    (!candidates.is_empty() && candidates.iter().all(|v| v.no_attacher.is_some())).then_some(false)
 }
 
 /// A port number, as `validation.IsValidPortNum` wants it: 1 to 65535.
@@ -1347,6 +1418,13 @@ impl Reader {
                             "the field name is required",
                         ));
                     }
+                    self.bindings.insert(
+                        format!("{n}-{name}"),
+                        Binding {
+                            class: c.spec.as_ref().and_then(|s| s.storage_class_name.clone()),
+                            volume_name: c.spec.as_ref().and_then(|s| s.volume_name.clone()),
+                        },
+                    );
                     let claim = ClaimSpec {
                         metadata: spec::Metadata { name: n },
                         spec: spec::ClaimSpecFields {
@@ -1355,6 +1433,7 @@ impl Reader {
                                 .as_ref()
                                 .and_then(|s| s.access_modes.clone())
                                 .unwrap_or_default(),
+                            attachable: None,
                         },
                     };
                     let path = format!("spec.volumeClaimTemplates[{i}].spec.accessModes");
@@ -1447,14 +1526,42 @@ impl Reader {
             "PersistentVolumeClaim" => {
                 let c = typed!(core::PersistentVolumeClaim);
                 storage_quantity(&doc, "spec", c.spec.as_ref())?;
+                self.bindings.insert(
+                    name.clone(),
+                    Binding {
+                        class: c.spec.as_ref().and_then(|s| s.storage_class_name.clone()),
+                        volume_name: c.spec.as_ref().and_then(|s| s.volume_name.clone()),
+                    },
+                );
                 let claim = ClaimSpec {
                     metadata: spec::Metadata { name: name.clone() },
                     spec: spec::ClaimSpecFields {
                         access_modes: c.spec.and_then(|s| s.access_modes).unwrap_or_default(),
+                        attachable: None,
                     },
                 };
                 claim_modes(&doc, "spec.accessModes", &claim)?;
                 Object::Claim(claim)
+            }
+            "PersistentVolume" => {
+                let v = typed!(core::PersistentVolume);
+                let spec = v.spec.unwrap_or_default();
+                let no_attacher = if spec.host_path.is_some() {
+                    Some("hostPath")
+                } else if spec.local.is_some() {
+                    Some("local")
+                } else if spec.nfs.is_some() {
+                    Some("nfs")
+                } else {
+                    None
+                };
+                Object::Volume(Volume {
+                    name: name.clone(),
+                    class: spec.storage_class_name.unwrap_or_default(),
+                    claim_ref: spec.claim_ref.and_then(|r| r.name),
+                    access_modes: spec.access_modes.unwrap_or_default(),
+                    no_attacher,
+                })
             }
             "Node" => {
                 let n = typed!(core::Node);
@@ -2781,6 +2888,7 @@ impl Reader {
                 ("Job", "spec.suspend", _) => Some("a suspended Job runs no pods; the model's Job controller does not suspend"),
                 ("StatefulSet", "spec.updateStrategy" | "spec.ordinals" | "spec.persistentVolumeClaimRetentionPolicy", _) => Some("the model's StatefulSet controller does not read it"),
                 ("Service", "spec.internalTrafficPolicy" | "spec.externalTrafficPolicy" | "spec.sessionAffinity" | "spec.trafficDistribution", _) => Some("the model's kube-proxy routes every Service as Cluster traffic policy without affinity"),
+                ("PersistentVolume", "spec.nodeAffinity", _) => Some("the scheduler puts a pod that uses this volume only on the nodes it names (the VolumeBinding plugin); the model's scheduler does not read it"),
                 (_, _, Some("readinessGates")) => Some("the pods are Ready only once these conditions are True; the model takes them Ready without them"),
                 (_, _, Some("activeDeadlineSeconds")) => Some("the kubelet fails a pod that runs longer; the model does not"),
                 (_, _, Some("priorityClassName")) => Some("the model does not resolve a priority class: write `priority` to give the pods theirs (node-pressure eviction and node shutdown order by it)"),
@@ -2912,6 +3020,7 @@ impl Reader {
         let mut services = Vec::new();
         let mut pdbs = Vec::new();
         let mut claims = Vec::new();
+        let mut volumes = Vec::new();
         let mut nodes = Vec::new();
         let mut plans = BTreeMap::new();
         for o in objects {
@@ -2931,6 +3040,7 @@ impl Reader {
                 Object::Service(d, s) => services.push((d, s)),
                 Object::Pdb(d, p) => pdbs.push((d, p)),
                 Object::Claim(c) => claims.push(c),
+                Object::Volume(v) => volumes.push(v),
                 Object::Node(n) => nodes.push(n),
             }
         }
@@ -2977,6 +3087,22 @@ impl Reader {
         // order given: it is the cluster's own description, node by node.
         workloads.sort_by(|a, b| a.1.name().cmp(b.1.name()));
         claims.sort_by(|a: &ClaimSpec, b| a.metadata.name.cmp(&b.metadata.name));
+        for c in &mut claims {
+            let binding = self.bindings.get(&c.metadata.name).cloned();
+            c.spec.attachable = attachable(&volumes, binding, &[c.metadata.name.clone()], c);
+        }
+        for (_, w, _) in &mut workloads {
+            if let Workload::StatefulSet { spec, metadata } = w {
+                for c in &mut spec.volume_claim_templates {
+                    let prefix = format!("{}-{}", c.metadata.name, metadata.name);
+                    let names: Vec<String> = (0..spec.replicas)
+                        .map(|i| format!("{prefix}-{i}"))
+                        .collect();
+                    let binding = self.bindings.get(&prefix).cloned();
+                    c.spec.attachable = attachable(&volumes, binding, &names, c);
+                }
+            }
+        }
         pdbs.sort_by_key(|(d, _)| name_of(d.tree));
         services.sort_by_key(|(d, _)| name_of(d.tree));
         if nodes.len() > 5 {
@@ -3475,6 +3601,8 @@ fn used_paths(kind: &str) -> Vec<String> {
                 "minReadySeconds",
                 "volumeClaimTemplates[].metadata.name",
                 "volumeClaimTemplates[].spec.accessModes.*",
+                "volumeClaimTemplates[].spec.storageClassName",
+                "volumeClaimTemplates[].spec.volumeName",
             ] {
                 v.push(format!("spec.{f}"));
             }
@@ -3513,7 +3641,23 @@ fn used_paths(kind: &str) -> Vec<String> {
                 v.push(format!("spec.{f}"));
             }
         }
-        "PersistentVolumeClaim" => v.push("spec.accessModes.*".into()),
+        "PersistentVolumeClaim" => {
+            for f in ["accessModes.*", "storageClassName", "volumeName"] {
+                v.push(format!("spec.{f}"));
+            }
+        }
+        "PersistentVolume" => {
+            for f in [
+                "accessModes.*",
+                "storageClassName",
+                "claimRef.name",
+                "hostPath.*",
+                "local.*",
+                "nfs.*",
+            ] {
+                v.push(format!("spec.{f}"));
+            }
+        }
         "Node" => {
             v.push("spec.taints.*".into());
             v.push("status.allocatable.*".into());

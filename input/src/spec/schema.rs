@@ -674,6 +674,16 @@ pub struct ClaimSpecFields {
     /// `accessModes`, as written; [`AccessMode::parse`] reads each (the scenario's validation
     /// rejects an unknown one).
     pub access_modes: Vec<String>,
+    /// Whether the attach/detach controller attaches the claim's volume to a node before the
+    /// kubelet mounts it (default true). False for a volume whose plugin has no attacher,
+    /// such as `hostPath`, `local` and `nfs` PersistentVolumes: the controller skips it
+    /// (`ProcessPodVolumes` in `pkg/controller/volume/attachdetach/util/util.go`: "it does
+    /// not implement attacher interface") and the kubelet takes it as attached
+    /// (`GenerateVerifyControllerAttachedVolumeFunc`), so it has no Multi-Attach error and
+    /// every node mounts it at once. `podcheck check -f` sets it from the PersistentVolume a
+    /// claim binds.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub attachable: Option<bool>,
 }
 
 /// A volume access mode (`core/v1` `PersistentVolumeAccessMode`;
@@ -1408,21 +1418,23 @@ impl Scenario {
     /// `persistentVolumeClaims`, then each StatefulSet's claims (template by template,
     /// ordinal by ordinal, named `<template>-<statefulset>-<ordinal>`), then the claims pods
     /// name that are not declared (no access modes known). Each with its access modes (an
-    /// invalid one, which validation rejects, is left out).
-    pub fn claims(&self) -> Vec<(String, Vec<AccessMode>)> {
+    /// invalid one, which validation rejects, is left out) and whether its volume is
+    /// attachable ([`ClaimSpecFields::attachable`]).
+    pub fn claims(&self) -> Vec<(String, Vec<AccessMode>, bool)> {
         let modes = |c: &ClaimSpec| c.access_modes("").unwrap_or_default();
-        let mut out: Vec<(String, Vec<AccessMode>)> = self
+        let attachable = |c: &ClaimSpec| c.spec.attachable.unwrap_or(true);
+        let mut out: Vec<(String, Vec<AccessMode>, bool)> = self
             .persistent_volume_claims
             .iter()
-            .map(|c| (c.metadata.name.clone(), modes(c)))
+            .map(|c| (c.metadata.name.clone(), modes(c), attachable(c)))
             .collect();
         for w in &self.workloads {
             if let Workload::StatefulSet { spec, metadata } = w {
                 for c in &spec.volume_claim_templates {
                     for ordinal in 0..spec.replicas {
                         let name = format!("{}-{}-{ordinal}", c.metadata.name, metadata.name);
-                        if !out.iter().any(|(n, _)| *n == name) {
-                            out.push((name, modes(c)));
+                        if !out.iter().any(|(n, _, _)| *n == name) {
+                            out.push((name, modes(c), attachable(c)));
                         }
                     }
                 }
@@ -1431,8 +1443,8 @@ impl Scenario {
         for w in &self.workloads {
             for v in &w.template().volumes {
                 if let Some(r) = &v.persistent_volume_claim {
-                    if !out.iter().any(|(n, _)| *n == r.claim_name) {
-                        out.push((r.claim_name.clone(), Vec::new()));
+                    if !out.iter().any(|(n, _, _)| *n == r.claim_name) {
+                        out.push((r.claim_name.clone(), Vec::new(), true));
                     }
                 }
             }

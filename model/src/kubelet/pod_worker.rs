@@ -176,7 +176,14 @@ pub(super) fn next_step(
         // attached it to this node (`volumesAttached` in the node status,
         // `VerifyControllerAttachedVolume`). Until then WaitForAttachAndMount times out
         // silently (`wait.Interrupted`, kubelet.go SyncPod) and the pod worker tries again.
-        if !claims.is_empty() && (!online || !claims.iter().all(|(c, _)| attached_to(s, *c, node)))
+        // A volume without an attacher counts as attached at once
+        // (`GenerateVerifyControllerAttachedVolumeFunc`).
+        let mut attachable = claims
+            .iter()
+            .filter(|(c, _)| m.claims[*c as usize].attachable)
+            .peekable();
+        if attachable.peek().is_some()
+            && (!online || !attachable.all(|(c, _)| attached_to(s, *c, node)))
         {
             return None;
         }
