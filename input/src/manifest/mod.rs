@@ -3089,7 +3089,8 @@ impl Reader {
         claims.sort_by(|a: &ClaimSpec, b| a.metadata.name.cmp(&b.metadata.name));
         for c in &mut claims {
             let binding = self.bindings.get(&c.metadata.name).cloned();
-            c.spec.attachable = attachable(&volumes, binding, &[c.metadata.name.clone()], c);
+            c.spec.attachable =
+                attachable(&volumes, binding, std::slice::from_ref(&c.metadata.name), c);
         }
         for (_, w, _) in &mut workloads {
             if let Workload::StatefulSet { spec, metadata } = w {
