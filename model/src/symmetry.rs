@@ -528,11 +528,11 @@ fn permute(s: &State, perm: &[NodeId]) -> State {
             p.node = p.node.map(map);
         }
         if moved_event {
-            for e in p.events.iter_mut() {
+            p.events.edit(|e| {
                 if let events::EventKind::Scheduled { node } = &mut e.kind {
                     *node = map(*node);
                 }
-            }
+            });
         }
     };
     for p in t.api.pods.iter_mut() {

@@ -53,9 +53,7 @@ fn events(s: &mut State) {
 fn event_counts(s: &mut State) {
     for p in s.api.pods.iter_mut() {
         if p.events.iter().any(|e| e.count > 1) {
-            for e in p.events.iter_mut() {
-                e.count = 1;
-            }
+            p.events.edit(|e| e.count = 1);
         }
     }
 }

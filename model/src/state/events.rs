@@ -115,6 +115,8 @@ pub enum EventKind {
 #[derive(Clone, Default)]
 pub struct Events {
     list: Vec<PodEvent>,
+    /// What is read of `list`, kept as it changes.
+    read: Read,
     whole: bool,
 }
 
@@ -157,15 +159,14 @@ impl Events {
     pub fn new(whole: bool) -> Events {
         Events {
             list: Vec::new(),
+            read: Read::default(),
             whole,
         }
     }
 
     /// What the model and the properties read of the events.
     pub fn read(&self) -> Read {
-        self.list
-            .iter()
-            .fold(Read::default(), |r, e| r.join(Read::of(&e.kind)))
+        self.read
     }
 
     /// The events, for the renderers (and the symmetry reduction, which renames what they
@@ -174,8 +175,13 @@ impl Events {
         self.list.iter()
     }
 
-    pub fn iter_mut(&mut self) -> std::slice::IterMut<'_, PodEvent> {
-        self.list.iter_mut()
+    /// Changes each event with `f` (the symmetry reduction renames the node an event names).
+    pub fn edit(&mut self, f: impl FnMut(&mut PodEvent)) {
+        self.list.iter_mut().for_each(f);
+        self.read = self
+            .list
+            .iter()
+            .fold(Read::default(), |r, e| r.join(Read::of(&e.kind)));
     }
 
     pub fn is_empty(&self) -> bool {
@@ -189,6 +195,7 @@ impl Events {
     /// Records one more `kind`: a new entry with count 1, or one more of the entry's count
     /// (saturating at [`EVENT_COUNT_CAP`]).
     pub fn record(&mut self, kind: EventKind) {
+        self.read = self.read.join(Read::of(&kind));
         match self.list.binary_search_by(|e| e.kind.cmp(&kind)) {
             Ok(i) => {
                 let e = &mut self.list[i];
