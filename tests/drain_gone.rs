@@ -8,6 +8,9 @@ use podcheck_model::drain::gone_deferrable;
 use podcheck_model::Verdict;
 use podcheck_properties::check::{self, CheckOptions, ScenarioResult};
 
+mod common;
+use common::judged::alike as compare;
+
 /// Runs above this are skipped (they would take minutes in a debug build).
 const BOUND: usize = 400_000;
 
@@ -18,27 +21,6 @@ fn run(s: &podcheck_model::Scenario, deferred_gone: bool) -> ScenarioResult {
         ..CheckOptions::default()
     };
     check::check(s, &opts).expect("a built-in scenario checks")
-}
-
-/// The verdicts, trace lengths and times of the two runs are the same.
-fn compare(name: &str, on: &ScenarioResult, off: &ScenarioResult) {
-    assert_eq!(on.properties.len(), off.properties.len(), "{name}");
-    for (a, b) in on.properties.iter().zip(&off.properties) {
-        let p = a.def.name;
-        assert_eq!(a.def.name, b.def.name, "{name}");
-        assert_eq!(a.verdict, b.verdict, "{name}: {p}");
-        assert_eq!(a.vacuous, b.vacuous, "{name}: {p}");
-        assert_eq!(
-            a.trace_steps(),
-            b.trace_steps(),
-            "{name}: trace length of {p}"
-        );
-        let times = |r: &podcheck_properties::PropertyResult| {
-            r.timing.as_ref().map(|t| (t.deadline, t.worst, t.best))
-        };
-        assert_eq!(times(a), times(b), "{name}: times of {p}");
-    }
-    assert!(on.unique_states <= off.unique_states, "{name}");
 }
 
 #[test]

@@ -11,6 +11,8 @@ use podcheck_input::spec::Scenario;
 use podcheck_properties::check::{self, CheckOptions, ScenarioResult};
 use std::path::Path;
 
+mod common;
+
 /// Runs above this are skipped (they would take minutes in a test build).
 const BOUND: usize = 400_000;
 
@@ -23,30 +25,18 @@ fn run(s: &Scenario, events_as_read: bool) -> ScenarioResult {
     check::check(s, &opts).expect("the scenario checks")
 }
 
-/// The verdicts, vacuity, trace lengths and times of the two runs are the same.
+/// The verdicts, vacuity, trace lengths and times of the two runs are the same, and so are
+/// the lassos' lengths.
 fn compare(name: &str, on: &ScenarioResult, off: &ScenarioResult) {
-    assert_eq!(on.properties.len(), off.properties.len(), "{name}");
+    common::judged::alike(name, on, off);
     for (a, b) in on.properties.iter().zip(&off.properties) {
-        let p = a.def.name;
-        assert_eq!(a.def.name, b.def.name, "{name}");
-        assert_eq!(a.verdict, b.verdict, "{name}: {p}");
-        assert_eq!(a.vacuous, b.vacuous, "{name}: {p}");
-        assert_eq!(
-            a.trace_steps(),
-            b.trace_steps(),
-            "{name}: trace length of {p}"
-        );
         assert_eq!(
             a.lasso.as_ref().map(|l| l.actions.len()),
             b.lasso.as_ref().map(|l| l.actions.len()),
-            "{name}: lasso of {p}"
+            "{name}: lasso of {}",
+            a.def.name
         );
-        let times = |r: &podcheck_properties::PropertyResult| {
-            r.timing.as_ref().map(|t| (t.deadline, t.worst, t.best))
-        };
-        assert_eq!(times(a), times(b), "{name}: times of {p}");
     }
-    assert!(on.unique_states <= off.unique_states, "{name}");
 }
 
 /// Compares the two runs of `s` where the whole run is complete; returns whether it was,
@@ -139,31 +129,15 @@ fn events_as_read_keep_every_example_verdict_trace_length_and_time() {
 /// the failed liveness probes and the kill (which only the renderers read).
 #[test]
 fn a_merged_state_s_trace_shows_every_event_of_its_run() {
-    use podcheck_properties::Kind;
     let s = catalogue::find("deadlock").expect("a built-in scenario");
     let on = run(&s, true);
     let off = run(&s, false);
     assert!(on.complete && off.complete);
     assert!(on.unique_states < off.unique_states, "nothing merged");
-    let m = check::model(&on.scenario, &[], false);
-    let mut texts = Vec::new();
-    for p in &on.properties {
-        let (run, loop_start) = match (&p.trace, &p.lasso) {
-            (Some(t), _) => (t.clone(), None),
-            (None, Some(l)) => (l.run(), l.loop_start),
-            _ => continue,
-        };
-        let kind = match p.def.kind {
-            Kind::Always(_) => podcheck_traces::Kind::Always,
-            Kind::Sometimes(_) => podcheck_traces::Kind::Sometimes,
-            Kind::Step { .. } => podcheck_traces::Kind::Step,
-            Kind::LeadsTo { .. } => podcheck_traces::Kind::LeadsTo,
-            Kind::Within { .. } => podcheck_traces::Kind::Within,
-        };
-        let t = podcheck_traces::from_run(&m, &run, p.def.name, kind, p.verdict, loop_start)
-            .unwrap_or_else(|e| panic!("{}: {e}", p.def.name));
-        texts.push(podcheck_traces::text::render_text(&t));
-    }
+    let texts: Vec<String> = common::trace::replayed(&on)
+        .iter()
+        .map(|(_, t)| podcheck_traces::text::render_text(t))
+        .collect();
     assert!(
         texts
             .iter()

@@ -16,7 +16,6 @@ use podcheck_input::spec::{Expectation, Scenario};
 use podcheck_model::Verdict;
 use podcheck_properties::check::{self, CheckOptions, ScenarioResult};
 use podcheck_properties::findings::kubernetes_behaviour_in;
-use podcheck_properties::Kind;
 use std::path::Path;
 
 mod common;
@@ -244,22 +243,7 @@ fn sorted(v: &[&'static str]) -> Vec<&'static str> {
 
 /// Each trace and lasso of the run replays through the model, step by step.
 fn traces_replay(r: &ScenarioResult) {
-    let m = check::model(&r.scenario, &[], false);
-    for p in &r.properties {
-        let (run, loop_start) = match (&p.trace, &p.lasso) {
-            (Some(t), _) => (t.clone(), None),
-            (None, Some(l)) => (l.run(), l.loop_start),
-            _ => continue,
-        };
-        let kind = match p.def.kind {
-            Kind::Always(_) => podcheck_traces::Kind::Always,
-            Kind::Sometimes(_) => podcheck_traces::Kind::Sometimes,
-            Kind::Step { .. } => podcheck_traces::Kind::Step,
-            Kind::LeadsTo { .. } => podcheck_traces::Kind::LeadsTo,
-            Kind::Within { .. } => podcheck_traces::Kind::Within,
-        };
-        let t = podcheck_traces::from_run(&m, &run, p.def.name, kind, p.verdict, loop_start)
-            .unwrap_or_else(|e| panic!("{}/{}: {e}", r.scenario.name, p.def.name));
+    for (p, t) in common::trace::replayed(r) {
         // PODCHECK_EXAMPLE_TRACES=1 prints them, as `podcheck check -f … --traces` does.
         if std::env::var_os("PODCHECK_EXAMPLE_TRACES").is_some() {
             eprintln!(
