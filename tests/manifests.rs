@@ -2423,6 +2423,19 @@ fn a_claim_bound_to_a_volume_without_an_attacher_is_read_so() {
     );
     let r = one("app.yaml", &many).unwrap();
     assert_eq!(r.scenario.persistent_volume_claims[0].spec.attachable, None);
+    // A volume's access modes are checked as the API server checks them, at their line.
+    let misspelt = shared_claim_app(MANUAL, HOST_PATH).replacen(
+        "  accessModes: [ReadWriteOnce]\n  storageClassName",
+        "  accessModes: [ReadWriteOnse]\n  storageClassName",
+        1,
+    );
+    let e = one("app.yaml", &misspelt).unwrap_err();
+    assert!(
+        e.contains("PersistentVolume/pv")
+            && e.contains("spec.accessModes")
+            && e.contains("ReadWriteOnse"),
+        "{e}"
+    );
 }
 
 /// The two replicas of a shared ReadWriteOnce claim land on two nodes. Attached, the

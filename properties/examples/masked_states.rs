@@ -63,14 +63,11 @@ fn event_counts(s: &mut State) {
 /// this mask changes nothing there; it measures what the merge gives a model that keeps
 /// whole event lists.
 fn unread_events(s: &mut State) {
-    use podcheck_model::events::{EventKind as E, Events};
+    use podcheck_model::events::Events;
     for p in s.api.pods.iter_mut() {
-        let read = |k: &E| {
-            k.is_step_failure() || matches!(k, E::MultiAttach { .. } | E::FailedPostStartHook(_))
-        };
-        if p.events.iter().any(|e| e.count > 1 || !read(&e.kind)) {
+        if p.events.iter().any(|e| e.count > 1 || !e.kind.is_read()) {
             let mut kept = Events::new(p.events.whole());
-            for e in p.events.iter().filter(|e| read(&e.kind)) {
+            for e in p.events.iter().filter(|e| e.kind.is_read()) {
                 kept.record(e.kind);
             }
             p.events = kept.into();

@@ -1555,11 +1555,23 @@ impl Reader {
                 } else {
                     None
                 };
+                let access_modes = spec.access_modes.unwrap_or_default();
+                // The API server checks a volume's access modes as a claim's
+                // (`ValidatePersistentVolumeSpec`: at least one, known ones, and
+                // ReadWriteOncePod alone).
+                let modes = ClaimSpec {
+                    metadata: spec::Metadata { name: name.clone() },
+                    spec: spec::ClaimSpecFields {
+                        access_modes: access_modes.clone(),
+                        attachable: None,
+                    },
+                };
+                claim_modes(&doc, "spec.accessModes", &modes)?;
                 Object::Volume(Volume {
                     name: name.clone(),
                     class: spec.storage_class_name.unwrap_or_default(),
                     claim_ref: spec.claim_ref.and_then(|r| r.name),
-                    access_modes: spec.access_modes.unwrap_or_default(),
+                    access_modes,
                     no_attacher,
                 })
             }

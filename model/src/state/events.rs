@@ -244,6 +244,12 @@ impl std::fmt::Debug for Events {
 }
 
 impl EventKind {
+    /// Whether the model or a property reads this kind at all ([`Events::read`]): a failing
+    /// step's warning, a failed postStart hook or a Multi-Attach error.
+    pub fn is_read(&self) -> bool {
+        Read::of(self) != Read::default()
+    }
+
     /// A warning of a failing kubelet step (each failing step has its diagnostic,
     /// docs/sources.md#kubelet-volumes-sandbox-and-containers).
     pub fn is_step_failure(&self) -> bool {
