@@ -1,9 +1,10 @@
-//! Diamonds (`podcheck_properties::explore::Commute`) change nothing but the work: a
-//! successor named by a diamond of two independent steps, instead of being made, is the
-//! same edge to the same state. Every built-in scenario, and every scenario the fault plans
-//! make of the example manifests, checked with and without them gives the same graph,
-//! state by state and edge by edge, the same verdicts and the same traces (random
-//! scenarios: `tests/random_scenarios.rs`).
+//! Diamonds (`podcheck_properties::explore::Commute`) and steps that lead back to their
+//! state (`podcheck_properties::explore::Stays`: a client's request) change nothing but the
+//! work: a successor named by a diamond of two independent steps, or taken as the state
+//! being expanded, instead of being made, is the same edge to the same state. Every
+//! built-in scenario, and every scenario the fault plans make of the example manifests,
+//! checked with and without them gives the same graph, state by state and edge by edge,
+//! the same verdicts and the same traces (random scenarios: `tests/random_scenarios.rs`).
 
 use podcheck_input::catalogue;
 use podcheck_model::Scenario;
@@ -12,11 +13,14 @@ use podcheck_properties::check::{self, CheckOptions, ClusterGraph, ScenarioResul
 /// Runs above this are left out (a debug build would take minutes).
 const BOUND: usize = 300_000;
 
-fn run(s: &Scenario, keep_graph: bool, diamonds: bool) -> ScenarioResult {
+/// With `shortcuts`, diamonds and self-loops taken without making the successor; without,
+/// every successor made.
+fn run(s: &Scenario, keep_graph: bool, shortcuts: bool) -> ScenarioResult {
     let opts = CheckOptions {
         max_states: Some(BOUND),
         keep_graph,
-        diamonds,
+        diamonds: shortcuts,
+        self_loops: shortcuts,
         ..CheckOptions::default()
     };
     check::check(s, &opts).expect("the scenario checks")
@@ -52,7 +56,7 @@ fn same_findings(name: &str, on: &ScenarioResult, off: &ScenarioResult) {
 
 #[test]
 fn every_built_in_scenario_has_the_same_graph_with_and_without_diamonds() {
-    let (mut compared, mut closed) = (0, 0);
+    let (mut compared, mut closed, mut loops) = (0, 0, 0);
     for s in catalogue::builtin() {
         let on = run(&s, true, true);
         if !on.complete {
@@ -63,15 +67,20 @@ fn every_built_in_scenario_has_the_same_graph_with_and_without_diamonds() {
         same_graph(&s.name, g_on, g_off);
         same_findings(&s.name, &on, &off);
         assert_eq!(g_off.diamond_count(), 0, "{}", s.name);
+        assert_eq!(g_off.loop_count(), 0, "{}", s.name);
         compared += 1;
         closed += g_on.diamond_count();
+        loops += g_on.loop_count();
     }
-    // Not vacuous: most of the catalogue fits the bound, and diamonds close there.
+    // Not vacuous: most of the catalogue fits the bound, and diamonds close there; the
+    // scenarios with clients have requests.
     assert!(compared >= 60, "only {compared} scenarios compared");
     assert!(
         closed > 100_000,
         "only {closed} successors named by diamonds"
     );
+    assert!(loops > 10_000, "only {loops} requests taken as self-loops");
+    eprintln!("{compared} compared, {closed} successors named by diamonds, {loops} self-loops");
 }
 
 #[test]
@@ -112,7 +121,7 @@ fn every_example_manifest_under_every_plan_has_the_same_graph_with_and_without_d
     use podcheck_input::plan::plan_scenarios;
     use podcheck_input::spec::Plan;
     let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/examples/manifests");
-    let (mut compared, mut closed) = (0, 0);
+    let (mut compared, mut closed, mut loops) = (0, 0, 0);
     let mut folders: Vec<_> = std::fs::read_dir(dir)
         .unwrap()
         .map(|e| e.unwrap().path())
@@ -150,6 +159,7 @@ fn every_example_manifest_under_every_plan_has_the_same_graph_with_and_without_d
             same_findings(&s.name, &on, &off);
             compared += 1;
             closed += on.graph.as_ref().unwrap().diamond_count();
+            loops += on.graph.as_ref().unwrap().loop_count();
         }
     }
     assert!(compared >= 30, "only {compared} compared");
@@ -157,5 +167,6 @@ fn every_example_manifest_under_every_plan_has_the_same_graph_with_and_without_d
         closed > 10_000,
         "only {closed} successors named by diamonds"
     );
-    eprintln!("{compared} plan scenarios compared, {closed} successors named by diamonds");
+    assert!(loops > 10_000, "only {loops} requests taken as self-loops");
+    eprintln!("{compared} plan scenarios compared, {closed} successors named by diamonds, {loops} self-loops");
 }

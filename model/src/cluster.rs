@@ -615,6 +615,23 @@ impl Cluster {
         })
     }
 
+    /// Whether `action`, wherever it is enabled, leads back to exactly the state it leaves
+    /// (as the state's identity goes: the journal of the step is not part of it), so that a
+    /// search can take the step without making its successor.
+    ///
+    /// A client's request: it changes nothing ([`proxy::request`]: the properties judge the
+    /// step itself), and its footprint writes no part ([`crate::footprint`], whose test
+    /// fails on any step that changes a part its footprint does not declare). The watches
+    /// [`apply`](Self::apply) runs after every step (the kube-proxies' pending updates, the
+    /// Node objects' volumes in use, the attach/detach controller's and the Deployment
+    /// controller's marks) compute what follows from the state; every state of a search
+    /// is an initial state or came out of `apply`, so they are already at what they would
+    /// write, and a step that changes nothing leaves them there. `model/tests/stays.rs`
+    /// checks it on the states of every built-in scenario.
+    pub fn leaves_state_as_is(action: &Action) -> bool {
+        matches!(action, Action::Client(_))
+    }
+
     /// Applies an action; None if it is not enabled (never for actions from `actions`).
     pub fn apply(&self, state: &State, action: &Action) -> Option<State> {
         let ctx = &self.ctx;

@@ -115,6 +115,11 @@ pub struct CheckOptions {
     /// verdicts, trace lengths and times are the same either way, and a trace still shows
     /// every event of its run; off, the whole lists count.
     pub events_as_read: bool,
+    /// Take the steps that lead back to the state they leave (a client's request,
+    /// [`podcheck_model::Cluster::leaves_state_as_is`]) as edges to that state without
+    /// making the successor ([`crate::explore::Stays`]). The graph, the counts, the verdicts
+    /// and the traces are the same either way; off, every successor is made.
+    pub self_loops: bool,
 }
 
 impl Default for CheckOptions {
@@ -135,6 +140,7 @@ impl Default for CheckOptions {
             proxy_symmetry: true,
             scaled_pod_symmetry: true,
             events_as_read: true,
+            self_loops: true,
         }
     }
 }
@@ -457,6 +463,7 @@ fn check_once(
         &mut progress,
         reduce.then_some(reduction),
         opts.diamonds.then_some(commute),
+        opts.self_loops.then_some(&Cluster::leaves_state_as_is),
     );
     drop(probes);
     let same_class = |a: &State, b: &State| m.symmetry.same_class(a, b);

@@ -244,6 +244,8 @@ pub struct Graph<A, K> {
     generated: usize,
     /// Of the `generated` successors, those a diamond named ([`Commute`]).
     diamonds: usize,
+    /// Successors taken as the state they leave ([`Stays`]), not made.
+    loops: usize,
     stop: Option<Stop>,
 }
 
@@ -291,7 +293,7 @@ where
     K: Ord + Copy + Send + Sync,
 {
     let mut progress = Progress::new(opts.progress.clone(), None);
-    explore_with::<M, K, ()>(model, actor, probes, opts, &mut progress, None, None)
+    explore_with::<M, K, ()>(model, actor, probes, opts, &mut progress, None, None, None)
 }
 
 /// How [`explore_with`] reduces the graph by a symmetry: what tells the classes apart. The
@@ -355,6 +357,19 @@ impl<S, A, F> Clone for Commute<'_, S, A, F> {
 }
 impl<S, A, F> Copy for Commute<'_, S, A, F> {}
 
+/// The actions that lead back to the state they leave, wherever they are enabled: the search
+/// takes such an action's edge to the state being expanded without making the successor,
+/// fingerprinting it and asking the visited table about it.
+///
+/// The model declares them (for the cluster, [`podcheck_model::Cluster::leaves_state_as_is`],
+/// whose footprint writes nothing). A state the graph keeps is kept as found, so the state
+/// being expanded is exactly the successor, and the edge is the one making the successor
+/// would give: the graph, its numbering and every finding are the same either way (tests
+/// compare them on every built-in scenario and every plan scenario of the example
+/// manifests). A step probe that judges such an action sees the state being expanded as the
+/// successor: equal to it, as the state's identity goes.
+pub type Stays<'a, A> = &'a (dyn Fn(&A) -> bool + Sync);
+
 /// [`explore`], in the `exploring` phase of `progress`: its line on stderr, and its stops
 /// (Ctrl-C, the memory bound) before the next state is expanded. `opts.progress` is not read
 /// (`progress` has the name).
@@ -369,6 +384,7 @@ impl<S, A, F> Copy for Commute<'_, S, A, F> {}
 /// thread would, so the graph is the same for any number of threads. Step predicates see the real
 /// transition (from a kept state, by one of its actions, to the successor as made). A path of this
 /// graph is a run of the model only up to the classes: [`realize`] turns it into a real one.
+#[allow(clippy::too_many_arguments)]
 pub fn explore_with<M, K, F>(
     model: &M,
     actor: impl Fn(&M::Action) -> Option<K>,
@@ -377,6 +393,7 @@ pub fn explore_with<M, K, F>(
     progress: &mut Progress,
     reduction: Option<Reduction<'_, M::State>>,
     commute: Option<Commute<'_, M::State, M::Action, F>>,
+    stays: Option<Stays<'_, M::Action>>,
 ) -> (Graph<M::Action, K>, Vec<Finding>)
 where
     M: Model + Sync,
@@ -464,6 +481,7 @@ where
         complete: true,
         generated: 0,
         diamonds: 0,
+        loops: 0,
         stop: None,
     };
     progress.phase(Phase::Exploring, None, None);
@@ -596,6 +614,7 @@ where
             probes,
             opts,
             reduction,
+            stays,
             limit,
             &mut g,
             &mut findings,
@@ -672,6 +691,35 @@ where
         // order, as one by one.
         for a in actions.drain(..) {
             let seen = action_ids.get(&a).copied();
+            // An action that leads back to this state ([`Stays`]): its edge is to this state,
+            // kept exactly as it is.
+            if stays.is_some_and(|f| f(&a)) {
+                let aid = match seen {
+                    Some(aid) => aid,
+                    None => Interner {
+                        action_ids: &mut action_ids,
+                        actor_ids: &mut actor_ids,
+                        actor: &actor,
+                    }
+                    .intern(&mut g, &a),
+                };
+                while masks.len() <= aid as usize {
+                    masks.push(judged_mask(
+                        &filters,
+                        &bits,
+                        g.action(masks.len() as ActionId),
+                    ));
+                }
+                successors.push(Successor {
+                    action: a,
+                    aid,
+                    next: None,
+                    fp: 0,
+                    found: Some((u, true)),
+                    same: true,
+                });
+                continue;
+            }
             // A diamond closed: the successor is a state the graph has, without making it.
             // Where a step probe judges the action and cannot read the target (kept exactly
             // and still in the frontier), the successor is made for the probe, and the
@@ -694,6 +742,7 @@ where
                             next: None,
                             fp: 0,
                             found: Some((v, exact)),
+                            same: false,
                         });
                         continue;
                     }
@@ -733,6 +782,7 @@ where
                 next: Some(next),
                 fp,
                 found: named,
+                same: false,
             });
         }
         for s in successors.iter_mut() {
@@ -746,6 +796,7 @@ where
             next,
             fp,
             found,
+            same,
         } in successors.drain(..)
         {
             g.generated += 1;
@@ -768,16 +819,23 @@ where
                     }
                 };
             let Some(next) = next else {
-                // Closed by a diamond: the target is known, and where a step probe judges
-                // the action, it is exactly the successor, still in the frontier.
                 let (v, exact) = found.expect("a diamond names its target");
-                g.diamonds += 1;
-                if open_step_probes.iter().any(|&(_, _, bit)| mask & bit != 0) {
-                    judge(
-                        &queue[(v - u - 1) as usize],
-                        &mut findings,
-                        &mut open_step_probes,
-                    );
+                if same {
+                    // Back to this state ([`Stays`]): it is the successor.
+                    g.loops += 1;
+                    judge(&state, &mut findings, &mut open_step_probes);
+                } else {
+                    // Closed by a diamond: the target is known, and where a step probe
+                    // judges the action, it is exactly the successor, still in the
+                    // frontier.
+                    g.diamonds += 1;
+                    if open_step_probes.iter().any(|&(_, _, bit)| mask & bit != 0) {
+                        judge(
+                            &queue[(v - u - 1) as usize],
+                            &mut findings,
+                            &mut open_step_probes,
+                        );
+                    }
                 }
                 exact_edges.push(exact);
                 if !g.push_edge(v, aid, progress) {
@@ -878,6 +936,8 @@ struct Successor<S, A> {
     /// The state the graph keeps of it, and whether that is this very state: what a
     /// diamond named, or what the graph answered when asked before it was taken.
     found: Option<(StateId, bool)>,
+    /// The action leads back to the state being expanded ([`Stays`]): `found` is that state.
+    same: bool,
 }
 
 /// Where a state found goes in the graph (see [`explore_with`]).
@@ -968,6 +1028,8 @@ enum Slot<S> {
     /// The state the graph had before the chunk, found by the successor's own fingerprint:
     /// the successor was dropped on the thread that made it.
     Known(StateId),
+    /// The state being expanded, which the action leads back to ([`Stays`]): not made.
+    Same(StateId),
     /// A successor the graph did not have before the chunk, as made.
     New(S),
     /// A successor the graph did not have before the chunk whose own fingerprint an earlier
@@ -1001,6 +1063,7 @@ fn explore_chunks<M, K, F>(
     probes: &[Probe<'_, M::State, M::Action>],
     opts: &ExploreOptions,
     reduction: Option<Reduction<'_, M::State>>,
+    stays: Option<Stays<'_, M::Action>>,
     limit: usize,
     g: &mut Graph<M::Action, K>,
     findings: &mut [Finding],
@@ -1044,14 +1107,34 @@ fn explore_chunks<M, K, F>(
             .collect();
         // (1) Expand.
         let known: &Graph<M::Action, K> = g;
+        // The chunk's states are the next to be expanded, in order.
+        let first = g.expanded as StateId;
         let mut expanded: Vec<Vec<Succ<M::State, M::Action>>> = pool.install(|| {
             chunk
                 .into_par_iter()
-                .map(|state| {
+                .enumerate()
+                .map(|(k, state)| {
                     let mut actions = Vec::new();
                     model.actions(&state, &mut actions);
                     let mut succs = Vec::with_capacity(actions.len());
                     for a in actions {
+                        // Back to this state ([`Stays`]), which the graph has.
+                        if stays.is_some_and(|f| f(&a)) {
+                            let steps = open_steps
+                                .iter()
+                                .filter(|&&(i, c)| {
+                                    filters[i].is_none_or(|f| f(&a)) && c(&state, &a, &state)
+                                })
+                                .map(|&(i, _)| i as u16)
+                                .collect();
+                            succs.push(Succ {
+                                action: a,
+                                own: 0,
+                                slot: Slot::Same(first + k as StateId),
+                                steps,
+                            });
+                            continue;
+                        }
                         let Some(next) = model.next_state(&state, a.clone()) else {
                             continue;
                         };
@@ -1125,7 +1208,7 @@ fn explore_chunks<M, K, F>(
                                 succ.slot = resolve(next, succ.own);
                             }
                         }
-                        Slot::Known(_) | Slot::First { .. } => {}
+                        Slot::Known(_) | Slot::Same(_) | Slot::First { .. } => {}
                     }
                 }
             })
@@ -1157,6 +1240,11 @@ fn explore_chunks<M, K, F>(
                 }
                 let (state, number) = match std::mem::replace(&mut succ.slot, Slot::Known(0)) {
                     Slot::Known(v) => (Err(v), 0),
+                    Slot::Same(v) => {
+                        debug_assert_eq!(v, u);
+                        g.loops += 1;
+                        (Err(v), 0)
+                    }
                     Slot::Repeat(j, _) => (Err(ids[j]), 0),
                     Slot::First { state, number } => (Ok(state), number),
                     // Pass (3) numbers every successor it leaves as made; should one be left,
@@ -1337,6 +1425,12 @@ impl<A, K> Graph<A, K> {
     /// ([`Commute`]).
     pub fn diamond_count(&self) -> usize {
         self.diamonds
+    }
+
+    /// Of the successors generated, the number taken as the state they leave without making
+    /// them ([`Stays`]).
+    pub fn loop_count(&self) -> usize {
+        self.loops
     }
 
     /// Number of edges (one per enabled action of each expanded state).

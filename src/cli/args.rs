@@ -161,7 +161,8 @@ pub struct CheckArgs {
     #[arg(long)]
     pub no_reduction: bool,
     /// Make every successor, also one the search can name from a diamond of two
-    /// independent steps it has made already (see "Diamonds" in docs/performance.md): the same states,
+    /// independent steps it has made already (see "Diamonds" in docs/performance.md), and
+    /// a client's request, which leads back to the state it leaves: the same states,
     /// edges, verdicts and traces, only slower; for comparison.
     #[arg(long)]
     pub no_diamonds: bool,

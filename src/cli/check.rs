@@ -56,6 +56,7 @@ pub fn run(a: CheckArgs) -> Result<ExitCode, BadInput> {
         proxy_symmetry: true,
         scaled_pod_symmetry: true,
         events_as_read: true,
+        self_loops: !no_diamonds,
     };
     sim.reject_out_over_input(file.as_deref(), &filename)?;
     // SARIF locates findings in the manifests: with -f only. Its scenarios report nothing on
