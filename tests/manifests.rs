@@ -851,6 +851,26 @@ fn yaml_limits_and_wrong_types_are_said_in_words() {
         e.contains("no Pod, Deployment, ReplicaSet, StatefulSet or Job to check (ignored: bad.yaml:1:1: Deploymnet/web (the model does not read Deploymnet objects; did you mean `Deployment`?))"),
         "{e}"
     );
+    // A kind of another API group is not a misspelling of a kind the model reads (those
+    // are all of the core group, apps, batch or policy): no "did you mean".
+    for (api, kind) in [
+        ("apiregistration.k8s.io/v1", "APIService"),
+        ("monitoring.coreos.com/v1", "ServiceMonitor"),
+        ("monitoring.coreos.com/v1", "PodMonitor"),
+    ] {
+        let e = error_of(&format!(
+            "apiVersion: {api}\nkind: {kind}\nmetadata: {{name: x}}\n"
+        ));
+        assert!(
+            e.contains(&format!(
+                "{kind}/x (the model does not read {kind} objects)"
+            )),
+            "{e}"
+        );
+        assert!(!e.contains("did you mean"), "{e}");
+    }
+    let e = error_of("apiVersion: v1\nkind: Servise\nmetadata: {name: web}\n");
+    assert!(e.contains("did you mean `Service`?"), "{e}");
     let r = one(
         "k.yaml",
         &format!(

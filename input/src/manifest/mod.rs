@@ -74,6 +74,9 @@ const KNOWN_KINDS: &[&str] = &[
     "Event",
     "ControllerRevision",
     "PodTemplate",
+    "Binding",
+    "ComponentStatus",
+    "Eviction",
 ];
 
 /// The prefix of the annotations that say what YAML cannot.
@@ -1135,8 +1138,17 @@ impl Reader {
             what: format!("{kind}/{name}"),
         };
         if !KINDS.contains(&kind.as_str()) {
+            // A kind of another API group (`APIService` of apiregistration.k8s.io, a
+            // `ServiceMonitor` of monitoring.coreos.com) is not a misspelling of one the
+            // model reads: those are all of the core group, apps, batch or policy.
+            let group = t
+                .get("apiVersion")
+                .and_then(|v| v.str())
+                .and_then(|v| v.rsplit_once('/'))
+                .map_or("", |(g, _)| g);
+            let ours = matches!(group, "" | "apps" | "batch" | "policy" | "extensions");
             let hint = match tree::closest(&kind, &KINDS) {
-                Some(k) if !KNOWN_KINDS.contains(&kind.as_str()) => {
+                Some(k) if ours && !KNOWN_KINDS.contains(&kind.as_str()) => {
                     format!("; did you mean `{k}`?")
                 }
                 _ => String::new(),
