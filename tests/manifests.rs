@@ -1837,9 +1837,40 @@ fn a_headless_service_is_read_from_cluster_ip_none() {
         "{:?}",
         r.assumed
     );
-    for said in [&r.warnings, &r.ignored, &r.unused] {
+    for said in [&r.ignored, &r.unused] {
         assert!(!said.iter().any(|w| w.contains("clusterIP")), "{said:?}");
     }
+    // kube-proxy does not handle it: its proxy lag is never read, so the annotation is said
+    // to be ignored at its line, and without it no default is assumed.
+    assert_eq!(
+        r.warnings
+            .iter()
+            .filter(|w| w.contains("clusterIP"))
+            .collect::<Vec<_>>(),
+        [&"web.yaml:64:17: Service/web: metadata.annotations[podcheck.dev/proxy-lag-seconds]: ignored on a headless Service (spec.clusterIP: None): kube-proxy does not handle it, so no kube-proxy lags behind its EndpointSlice".to_string()],
+    );
+    let bare = web_with(svc, &format!("{svc}  clusterIP: None\n")).replace(
+        "  annotations: {podcheck.dev/proxy-lag-seconds: \"2\"}\n",
+        "",
+    );
+    let r = one("web.yaml", &bare).unwrap();
+    assert!(
+        r.warnings.iter().all(|w| !w.contains("proxy-lag")),
+        "{:?}",
+        r.warnings
+    );
+    assert!(
+        r.defaults
+            .iter()
+            .all(|d| !d.annotation.contains("proxy-lag")),
+        "{:?}",
+        r.defaults
+    );
+    assert!(
+        r.assumed.iter().all(|a| !a.contains("proxy-lag")),
+        "{:?}",
+        r.assumed
+    );
 
     let r = one(
         "web.yaml",

@@ -3297,6 +3297,17 @@ impl Reader {
                 }
             };
             let proxy_lag_seconds = match notes.get("proxy-lag-seconds", None) {
+                // kube-proxy does not handle a headless Service: no proxy lags behind its
+                // EndpointSlice, and no default is assumed.
+                Some((key, _)) if headless => {
+                    self.warnings.push(notes.err(
+                        d,
+                        &key,
+                        "ignored on a headless Service (spec.clusterIP: None): kube-proxy does not handle it, so no kube-proxy lags behind its EndpointSlice",
+                    ));
+                    cluster.proxy_lag_seconds
+                }
+                None if headless => cluster.proxy_lag_seconds,
                 Some((key, v)) => {
                     let n: i64 = v.trim().parse().map_err(|_| {
                         notes.err(
