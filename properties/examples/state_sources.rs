@@ -7,8 +7,9 @@
 //! ```
 //!
 //! With `-f`, it measures the first scenario of the fault plan PLAN (as `podcheck check -f
-//! MANIFESTS --plan PLAN` makes it, reduced to its cone of influence) over the manifests of a
-//! file or folder; with `--reduced`, one state per class of the symmetry reduction where it
+//! MANIFESTS --plan PLAN` makes it, reduced to its cone of influence, with the Service that
+//! concerns its pods; `PLAN:WORKLOAD`, such as `drain:reviews-v1`, for the plan's scenario
+//! about that workload) over the manifests of a file or folder; with `--reduced`, one state per class of the symmetry reduction where it
 //! applies, as `podcheck check` keeps.
 //!
 //! This is a measuring instrument, not a checker: it judges no property. It explores the
