@@ -127,7 +127,10 @@ spec:
 "#;
     let set = plan_scenarios(&base(pod), &[Plan::Rollout], &first_pod_nodes);
     assert!(set.scenarios.is_empty());
-    assert_eq!(set.not_applicable, ["rollout: no Deployment to roll out"]);
+    assert_eq!(
+        set.not_applicable,
+        ["rollout: no Deployment or StatefulSet to roll out"]
+    );
 }
 
 /// The crash plan's fault happens, and the kubelet restarts the container (restartPolicy

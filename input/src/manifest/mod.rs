@@ -1458,7 +1458,10 @@ impl Reader {
                         "spec.updateStrategy.type",
                         st.type_.as_deref().unwrap_or("RollingUpdate"),
                         &[
-                            ("RollingUpdate", spec::StatefulSetStrategyType::RollingUpdate),
+                            (
+                                "RollingUpdate",
+                                spec::StatefulSetStrategyType::RollingUpdate,
+                            ),
                             ("OnDelete", spec::StatefulSetStrategyType::OnDelete),
                         ],
                     )?;

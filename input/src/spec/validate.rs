@@ -597,7 +597,10 @@ impl Scenario {
                 Fault::RolloutRestart { workload }
                     if !self.workloads.iter().any(|w| {
                         w.name() == workload
-                            && matches!(w, Workload::Deployment { .. } | Workload::StatefulSet { .. })
+                            && matches!(
+                                w,
+                                Workload::Deployment { .. } | Workload::StatefulSet { .. }
+                            )
                     }) =>
                 {
                     return Err(Invalid::said(Object::Scenario, format!(

@@ -212,3 +212,23 @@ fn update(m: &Context, s: &mut State, w: u8, spec: &StatefulSetSpec, revs: State
         }
     }
 }
+
+/// The StatefulSet's rollout is complete, as `kubectl rollout status statefulset` waits for
+/// it (kubectl `polymorphichelpers/rollout_status.go`, `StatefulSetStatusViewer.Status`: every
+/// replica Ready, and `replicas − partition` pods at the update revision), per ordinal: every
+/// ordinal has its pod, not terminating, Running and Ready, at the update revision from the
+/// partition up (under OnDelete, which kubectl does not wait on, every ordinal).
+pub fn rollout_complete(spec: &StatefulSetSpec, s: &State, w: u8) -> bool {
+    let revs = revisions(s, w);
+    let from = match spec.update_strategy.kind {
+        StatefulSetStrategyType::RollingUpdate => spec.update_strategy.partition(),
+        StatefulSetStrategyType::OnDelete => 0,
+    };
+    (0..spec.replicas).all(|o| {
+        s.api
+            .pods
+            .iter()
+            .find(|p| p.workload == w && p.suffix == o)
+            .is_some_and(|p| healthy(p) && (o < from || p.revision == revs.update))
+    })
+}
