@@ -195,7 +195,7 @@ fn max_unavailable_is_honoured_from_1_35() {
         premise: None,
     };
     let opts = CheckOptions::default();
-    let r = check_with(&with("1.35"), &[sometimes.clone()], &opts).unwrap();
+    let r = check_with(&with("1.35"), &[sometimes], &opts).unwrap();
     assert!(r.complete);
     assert_eq!(r.properties[0].verdict, Verdict::Holds, "witness found");
     let r = check_with(&with("1.34"), &[always], &opts).unwrap();
