@@ -100,8 +100,8 @@ const BUDGET: Fix = Fix {
 const ROLLOUT: Fix = Fix {
     container: &["readinessProbe"],
     pod: &[],
-    object: &["spec.strategy", "spec.replicas"],
-    help: "Check that the new pods can become Ready (probes, resources, node selector) and that the strategy's maxSurge and maxUnavailable let the rollout go on with the nodes the cluster has.",
+    object: &["spec.strategy", "spec.updateStrategy", "spec.replicas"],
+    help: "Check that the new pods can become Ready (probes, resources, node selector) and that the strategy's maxSurge and maxUnavailable (a StatefulSet's updateStrategy: its type, partition and maxUnavailable) let the rollout go on with the nodes the cluster has.",
     names_container: true,
     in_budget: false,
 };

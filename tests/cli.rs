@@ -1706,17 +1706,36 @@ fn bad_deployment_strategies_are_bad_input() {
             "must be greater than minReadySeconds",
         ],
     );
-    let rollout = MY_CRASH_YAML
-        .replace("kind: Deployment", "kind: StatefulSet")
-        .replace(
-            "  expect:\n",
-            "  faults:\n    - rolloutRestart: {workload: web}\n  expect:\n",
+    // A StatefulSet rolls out too; its updateStrategy is validated as the API server does.
+    let sts = |strategy: &str| {
+        MY_CRASH_YAML
+            .replace("kind: Deployment", "kind: StatefulSet")
+            .replace(
+                "        replicas: 1\n",
+                &format!("        replicas: 1\n        updateStrategy: {strategy}\n"),
+            )
+            .replace(
+                "  expect:\n",
+                "  faults:\n    - rolloutRestart: {workload: web}\n  expect:\n",
+            )
+    };
+    for (strategy, want) in [
+        (
+            "{type: OnDelete, rollingUpdate: {partition: 1}}",
+            "only allowed for updateStrategy 'RollingUpdate'",
+        ),
+        ("{rollingUpdate: {maxUnavailable: 0}}", "must not be 0"),
+        (
+            "{rollingUpdate: {maxUnavailable: \"200%\"}}",
+            "must not be greater than 100%",
+        ),
+    ] {
+        let file = dir.write("rollout-sts.yaml", &sts(strategy));
+        assert_bad_input(
+            &["check", "--catalogue", &file],
+            &["spec.updateStrategy.rollingUpdate", want],
         );
-    let file = dir.write("rollout-sts.yaml", &rollout);
-    assert_bad_input(
-        &["check", "--catalogue", &file],
-        &["rolloutRestart", "is not a Deployment"],
-    );
+    }
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -127,7 +127,10 @@ spec:
 "#;
     let set = plan_scenarios(&base(pod), &[Plan::Rollout], &first_pod_nodes);
     assert!(set.scenarios.is_empty());
-    assert_eq!(set.not_applicable, ["rollout: no Deployment to roll out"]);
+    assert_eq!(
+        set.not_applicable,
+        ["rollout: no Deployment or StatefulSet to roll out"]
+    );
 }
 
 /// The crash plan's fault happens, and the kubelet restarts the container (restartPolicy
@@ -261,4 +264,116 @@ fn a_workload_picks_its_plans_with_an_annotation() {
         e.contains("Deployment/web: metadata.annotations[podcheck.dev/plans]: unknown plan `reboot`; the plans are: delete-pod,"),
         "{e}"
     );
+}
+
+/// The shape of the Kubernetes docs' StatefulSet example: three replicas, the headless
+/// Service that governs them, a claim per ordinal from `volumeClaimTemplates`, a readiness
+/// probe.
+fn statefulset(strategy: &str) -> String {
+    format!(
+        r#"apiVersion: v1
+kind: Service
+metadata: {{name: db}}
+spec:
+  clusterIP: None
+  selector: {{app: db}}
+  ports: [{{port: 5432}}]
+---
+apiVersion: apps/v1
+kind: StatefulSet
+metadata: {{name: db}}
+spec:
+  replicas: 3
+  serviceName: db
+  selector: {{matchLabels: {{app: db}}}}
+{strategy}
+  template:
+    metadata: {{labels: {{app: db}}}}
+    spec:
+      containers:
+        - name: db
+          image: postgres:16
+          ports: [{{containerPort: 5432}}]
+          readinessProbe:
+            tcpSocket: {{port: 5432}}
+            periodSeconds: 5
+          resources: {{requests: {{cpu: 250m, memory: 256Mi}}}}
+          volumeMounts: [{{name: data, mountPath: /var/lib/postgresql/data}}]
+  volumeClaimTemplates:
+    - metadata: {{name: data}}
+      spec:
+        accessModes: [ReadWriteOnce]
+        resources: {{requests: {{storage: 1Gi}}}}
+"#
+    )
+}
+
+/// `kubectl rollout restart statefulset/db`: the plan's scenario completes, the rollout
+/// completes (its promise), no identity ever runs twice, and no finding is made: the
+/// Service is headless, so no kube-proxy routes a request to a stopping pod.
+#[test]
+fn a_statefulset_rollout_completes() {
+    let set = plan_scenarios(&base(&statefulset("")), &[Plan::Rollout], &first_pod_nodes);
+    assert!(set.not_applicable.is_empty(), "{:?}", set.not_applicable);
+    let names: Vec<&str> = set.scenarios.iter().map(|s| s.name.as_str()).collect();
+    assert_eq!(names, ["manifests: rollout db"]);
+    let s = &set.scenarios[0];
+    assert_eq!(
+        s.faults,
+        [Fault::RolloutRestart {
+            workload: "db".into()
+        }]
+    );
+    let r = check::check(s, &CheckOptions::default()).expect("checked");
+    assert!(r.complete);
+    assert!(r.warnings.is_empty(), "{:?}", r.warnings);
+    let verdict = |name: &str| {
+        let p = r.properties.iter().find(|p| p.def.name == name).unwrap();
+        (p.verdict, p.expected, p.vacuous)
+    };
+    assert_eq!(
+        verdict("rollout_completes"),
+        (Verdict::Holds, Verdict::Holds, false)
+    );
+    assert_eq!(
+        verdict("statefulset_at_most_one"),
+        (Verdict::Holds, Verdict::Holds, false)
+    );
+    let violated: Vec<&str> = r
+        .properties
+        .iter()
+        .filter(|p| p.verdict == Verdict::Violated)
+        .map(|p| p.def.name)
+        .collect();
+    assert_eq!(violated, Vec::<&str>::new());
+    assert_eq!(r.unique_states, 3024);
+}
+
+/// OnDelete, and a partition at or past `replicas`: the rollout plan says why it does not
+/// apply, and makes no scenario.
+#[test]
+fn a_statefulset_rollout_that_replaces_nothing_is_not_applicable() {
+    for (strategy, why) in [
+        (
+            "  updateStrategy: {type: OnDelete}",
+            "rollout db: updateStrategy OnDelete: the StatefulSet controller never deletes a pod for an update",
+        ),
+        (
+            "  updateStrategy: {rollingUpdate: {partition: 3}}",
+            "rollout db: rollingUpdate.partition 3 is not below replicas 3",
+        ),
+    ] {
+        let set = plan_scenarios(
+            &base(&statefulset(strategy)),
+            &[Plan::Rollout],
+            &first_pod_nodes,
+        );
+        assert!(set.scenarios.is_empty(), "{strategy}");
+        assert_eq!(set.not_applicable.len(), 1, "{:?}", set.not_applicable);
+        assert!(
+            set.not_applicable[0].starts_with(why),
+            "{:?}",
+            set.not_applicable
+        );
+    }
 }

@@ -256,6 +256,7 @@ fn scenario() -> impl Strategy<Value = Scenario> {
                             },
                             template,
                             volume_claim_templates: Vec::new(),
+                            update_strategy: Default::default(),
                         },
                     }
                 } else if deployment {

@@ -219,12 +219,17 @@ fn pod_symmetry_under_a_scale_or_rollout_keeps_every_verdict_and_trace_length() 
     let mut scaled = Vec::new();
     let mut reduced = Vec::new();
     for base in catalogue::builtin() {
-        let scales = base.faults.iter().any(|f| {
-            matches!(
-                f,
-                podcheck_input::spec::Fault::Scale { .. }
-                    | podcheck_input::spec::Fault::RolloutRestart { .. }
-            )
+        // A StatefulSet's pods are told apart by ordinal, and its rollout deletes by
+        // ordinal: only a Deployment's scale or rollout is about interchangeable pods.
+        let scales = base.faults.iter().any(|f| match f {
+            podcheck_input::spec::Fault::Scale { workload, .. }
+            | podcheck_input::spec::Fault::RolloutRestart { workload } => {
+                base.workloads.iter().any(|w| {
+                    w.name() == workload
+                        && matches!(w, podcheck_input::spec::Workload::Deployment { .. })
+                })
+            }
+            _ => false,
         });
         if !scales {
             continue;

@@ -359,6 +359,7 @@ fn behaviours_switch_at_their_releases() {
     assert!(!r(24).probe_termination_grace_period && r(25).probe_termination_grace_period);
     assert!(!r(22).shutdown_removes_probe_workers && r(23).shutdown_removes_probe_workers);
     assert!(r(24).shutdown_removes_probe_workers && !r(25).shutdown_removes_probe_workers);
+    assert!(!r(34).max_unavailable_statefulset && r(35).max_unavailable_statefulset);
     assert_eq!(r(31).node_monitor_grace_default, 40);
     assert_eq!(r(32).node_monitor_grace_default, 50);
     use podcheck_model::k8s::BalancedAllocation::*;

@@ -88,6 +88,11 @@ const PINNED: &[(&str, usize)] = &[
     ("statefulset-node-deleted", 51),
     ("statefulset-out-of-service", 151),
     ("statefulset-force-delete-no-force-detach", 16),
+    // The rollout restart at any moment of the settled cluster, then three pods replaced one
+    // at a time (each through its delete, graceful stop, removal, re-creation, scheduling,
+    // start and readiness probe), interleaved with the EndpointSlice and disruption
+    // controllers' syncs and the probes' timers.
+    ("statefulset-rolling-update", 5990),
     ("all-nodes-unreachable", 8),
     // Three partitions, each at any moment or never: the nodes go Unknown one by one or
     // together, and node-1 is tainted only while fewer than three nodes are not Ready.

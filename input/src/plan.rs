@@ -71,7 +71,7 @@ impl PlanPromise for Plan {
             )),
             Plan::Rollout => Some((
                 "rollout_completes",
-                "a rollout restart ends with every replica on the new ReplicaSet (docs/sources.md#deployment-rollout-restart)",
+                "a rollout restart ends with every replica on the new ReplicaSet, or for a StatefulSet every pod from the partition up at the new revision and Ready (docs/sources.md#deployment-rollout-restart, docs/sources.md#statefulset-rolling-update)",
             )),
             Plan::DependencyOutage => Some((
                 "recovered_dependency_leads_to_ready",
@@ -88,7 +88,11 @@ impl PlanPromise for Plan {
     /// Whether the plan acts on a workload of this kind.
     fn targets(self, w: &Workload) -> bool {
         match self {
-            Plan::Rollout => matches!(w, Workload::Deployment { spec, .. } if !spec.no_rollout),
+            Plan::Rollout => match w {
+                Workload::Deployment { spec, .. } => !spec.no_rollout,
+                Workload::StatefulSet { spec, .. } => statefulset_rolls(spec).is_ok(),
+                _ => false,
+            },
             Plan::DependencyOutage => false,
             Plan::Crash => !matches!(w, Workload::StaticPod { .. }),
             Plan::DeletePod
@@ -269,6 +273,13 @@ fn plan_scenarios_split(
                     why = Some(format!("{} is a ReplicaSet or ReplicationController, checked as a Deployment: kubectl rollout restart does not act on one", metadata.name));
                 }
             }
+            if let (Plan::Rollout, Workload::StatefulSet { spec, metadata }) = (plan, w) {
+                if let Err(no) = statefulset_rolls(spec) {
+                    said = true;
+                    set.not_applicable
+                        .push(format!("rollout {}: {no}", metadata.name));
+                }
+            }
             if !plan.targets(w) {
                 continue;
             }
@@ -376,7 +387,7 @@ fn plan_scenarios_split(
         }
         if made == 0 && !(said && why.is_none()) {
             let why = why.unwrap_or_else(|| match plan {
-                Plan::Rollout => "no Deployment to roll out".into(),
+                Plan::Rollout => "no Deployment or StatefulSet to roll out".into(),
                 _ => "no workload it acts on".into(),
             });
             set.not_applicable.push(format!("{}: {why}", plan.name()));
@@ -384,6 +395,23 @@ fn plan_scenarios_split(
     }
     set.left_out = vec![Vec::new(); set.scenarios.len()];
     set
+}
+
+/// Whether `kubectl rollout restart` of this StatefulSet makes its controller replace any
+/// pod, and if not, why (docs/sources.md#statefulset-rolling-update).
+fn statefulset_rolls(spec: &crate::spec::StatefulSetSpec) -> Result<(), String> {
+    use crate::spec::StatefulSetStrategyType;
+    if spec.update_strategy.kind == StatefulSetStrategyType::OnDelete {
+        return Err("updateStrategy OnDelete: the StatefulSet controller never deletes a pod for an update (a pod takes the new template only when someone else deletes it), so a rollout restart replaces nothing".into());
+    }
+    let partition = spec.update_strategy.partition();
+    if partition >= spec.replicas {
+        return Err(format!(
+            "rollingUpdate.partition {partition} is not below replicas {}: the rolling update only replaces ordinals from the partition up, so a rollout restart replaces nothing",
+            spec.replicas
+        ));
+    }
+    Ok(())
 }
 
 /// The scenarios of `s` for each Service of `services` (in canonical order) that selects one

@@ -430,6 +430,8 @@ impl Cluster {
                     }),
                     _ => None,
                 },
+                // Written at the StatefulSet's first template change.
+                statefulset: None,
             })
             .collect::<Vec<_>>()
             .into();

@@ -240,6 +240,13 @@ pub struct ByRelease {
     /// readiness probes keep running until the containers have stopped.
     /// `docs/sources.md#graceful-node-shutdown-probe-workers`.
     pub shutdown_removes_probe_workers: bool,
+    /// 1.35 (gate `MaxUnavailableStatefulSet` beta, on by default; alpha, off, from 1.24;
+    /// KEP-961): a StatefulSet's rolling update honours
+    /// `updateStrategy.rollingUpdate.maxUnavailable` (`stateful_set_control.go`
+    /// `updateStatefulSetAfterInvariantEstablished`). Before, the API server drops the field
+    /// and the controller replaces one pod at a time, waiting on each pod above the one it
+    /// deletes. `docs/sources.md#statefulset-rolling-update`.
+    pub max_unavailable_statefulset: bool,
     /// The scheduler's NodeResourcesBalancedAllocation: 1.22 over the non-zero requests, 1.23
     /// over the plain ones (PR #105845), 1.33 skipping pods that request nothing (PR
     /// #130260). `docs/sources.md#scheduler-default-scoring`.
@@ -268,6 +275,7 @@ impl ByRelease {
             job_success_policy: since(31),
             probe_termination_grace_period: since(25),
             shutdown_removes_probe_workers: since(23) && !since(25),
+            max_unavailable_statefulset: since(35),
             balanced_allocation: crate::k8s::BalancedAllocation::of_minor(release.minor),
             score_weights: crate::k8s::ScoreWeights::of_minor(release.minor),
         }

@@ -362,6 +362,19 @@ pub fn apply(m: &Context, s: &mut State, index: u8, target: Option<u16>) -> Opti
         Fault::RolloutRestart { workload } => {
             // The template gets `kubectl.kubernetes.io/restartedAt`: its next revision.
             let w = workload_index(m, workload)?;
+            if let podcheck_input::spec::Workload::StatefulSet { .. } = m.workload(w) {
+                // The StatefulSet controller's next sync finds a new update revision
+                // (`getStatefulSetRevisions`); the current one stays until the rolling update
+                // completes (docs/sources.md#statefulset-rolling-update).
+                let st = s.api.workloads[w as usize]
+                    .statefulset
+                    .get_or_insert_with(StatefulSetStatus::default);
+                st.update = st
+                    .update
+                    .checked_add(1)
+                    .filter(|&t| (t as usize) < REVISIONS)?;
+                return Some(());
+            }
             let d = s.api.workloads[w as usize].deployment.as_mut()?;
             d.template = d
                 .template

@@ -1047,8 +1047,8 @@ pub fn all() -> Vec<PropertyDef> {
                 p: rollout_started,
                 q: rollout_complete,
             },
-            sentence: "Once a Deployment's template has changed, it eventually has every replica updated and available and no old pod active (DeploymentComplete).",
-            source: "deployment_util.go DeploymentComplete; rolling.go rolloutRolling, recreate.go rolloutRecreate; docs/sources.md#deployment-rolling-update, docs/sources.md#deployment-recreate",
+            sentence: "Once a Deployment's or StatefulSet's template has changed, it eventually has every replica updated and available and no old pod active (DeploymentComplete); a StatefulSet, every ordinal's pod Running and Ready, at the update revision from the partition up.",
+            source: "deployment_util.go DeploymentComplete; rolling.go rolloutRolling, recreate.go rolloutRecreate; for a StatefulSet, stateful_set_control.go updateStatefulSet and what kubectl rollout status statefulset waits for (rollout_status.go StatefulSetStatusViewer); docs/sources.md#deployment-rolling-update, docs/sources.md#deployment-recreate, docs/sources.md#statefulset-rolling-update",
             layer: "api",
             premise: None,
         },
@@ -1468,8 +1468,30 @@ fn rollout_serving_endpoints_within_unavailable(m: &Cluster, s: &State) -> bool 
     })
 }
 
+/// The StatefulSets whose template has changed (a rollout has begun), with their index.
+fn statefulsets_rolled<'a>(
+    m: &'a Cluster,
+    s: &'a State,
+) -> impl Iterator<Item = (u8, &'a podcheck_input::spec::StatefulSetSpec)> + 'a {
+    m.scenario
+        .workloads
+        .iter()
+        .enumerate()
+        .filter_map(move |(w, wl)| match wl {
+            Workload::StatefulSet { spec, .. }
+                if s.api.workloads[w]
+                    .statefulset
+                    .is_some_and(|st| st.update > 0) =>
+            {
+                Some((w as u8, spec))
+            }
+            _ => None,
+        })
+}
+
 fn rollout_started(m: &Cluster, s: &State) -> bool {
-    deployments_rolled(m, s).next().is_some() && !rollout_complete(m, s)
+    (deployments_rolled(m, s).next().is_some() || statefulsets_rolled(m, s).next().is_some())
+        && !rollout_complete(m, s)
 }
 
 fn rollout_complete(m: &Cluster, s: &State) -> bool {
@@ -1480,7 +1502,8 @@ fn rollout_complete(m: &Cluster, s: &State) -> bool {
             .map_or(0, |d| d.template);
         let c = controllers::deployment::counts(spec, s, w, template);
         controllers::deployment::complete(spec, c)
-    })
+    }) && statefulsets_rolled(m, s)
+        .all(|(w, spec)| controllers::statefulset::rollout_complete(spec, s, w))
 }
 
 fn recreate_revisions_never_overlap(m: &Cluster, s: &State) -> bool {

@@ -84,6 +84,12 @@ pub fn facts(m: &Context, s: &State) -> Facts {
             f.api
                 .insert(format!("{name} nodeName"), m.node_name(n).into());
         }
+        // A StatefulSet's pod names no revision; once its template has changed, its
+        // `controller-revision-hash` label tells the revisions apart.
+        if s.api.workloads[pod.workload as usize].statefulset.is_some() {
+            f.api
+                .insert(format!("{name} revision"), format!("{}", pod.revision + 1));
+        }
         if let Some(msg) = &pod.unschedulable {
             f.api.insert(
                 format!("{name} PodScheduled"),
@@ -144,6 +150,17 @@ pub fn facts(m: &Context, s: &State) -> Facts {
             f.api.insert(
                 format!("job {}", m.workload(i as u8).name()),
                 crate::words::job_words(j),
+            );
+        }
+        // A StatefulSet's revisions, once its template has changed.
+        if let Some(st) = w.statefulset {
+            f.api.insert(
+                format!("statefulset {}", m.workload(i as u8).name()),
+                format!(
+                    "currentRevision {} updateRevision {}",
+                    st.current + 1,
+                    st.update + 1
+                ),
             );
         }
         // A Deployment's ReplicaSets and rollout, once its template has changed.

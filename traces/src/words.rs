@@ -177,7 +177,49 @@ pub fn what(m: &Context, state: &State, action: &Action, after: &State) -> Strin
                 format!("sync Job {}", m.workload(workload).name())
             }
             controllers::Action::StatefulSetSync { workload } => {
-                format!("sync StatefulSet {}", m.workload(workload).name())
+                let set = m.workload(workload).name();
+                // From the StatefulSet's first template change on, what the sync did to
+                // which revision.
+                let Some(revs) = after.api.workloads[workload as usize].statefulset else {
+                    return format!("sync StatefulSet {set}");
+                };
+                let rev = |r: u8| format!("revision {}", r + 1);
+                let mut did = Vec::new();
+                for p in after.api.pods.iter() {
+                    if p.workload == workload && state.pod(p.uid).is_none() {
+                        did.push(format!("create {} at {}", m.pod_name(p), rev(p.revision)));
+                    }
+                }
+                for p in state.api.pods.iter() {
+                    let deleted = p.workload == workload
+                        && p.deletion.is_none()
+                        && after.pod(p.uid).is_none_or(|q| q.deletion.is_some());
+                    if !deleted {
+                        continue;
+                    }
+                    did.push(if p.revision != revs.update && !p.status.phase.is_terminal() {
+                        format!(
+                            "delete {} for update ({} → {})",
+                            m.pod_name(p),
+                            rev(p.revision),
+                            rev(revs.update)
+                        )
+                    } else {
+                        format!("delete {}", m.pod_name(p))
+                    });
+                }
+                let before = state.api.workloads[workload as usize].statefulset;
+                if before.is_some_and(|b| b.current != revs.current) {
+                    did.push(format!(
+                        "currentRevision {} (rolling update complete)",
+                        rev(revs.current)
+                    ));
+                }
+                if did.is_empty() {
+                    format!("sync StatefulSet {set}")
+                } else {
+                    format!("sync StatefulSet {set}: {}", did.join(", "))
+                }
             }
             controllers::Action::NodeLifecycle { node, step } => {
                 let n = m.node_name(node);
@@ -813,7 +855,11 @@ fn fault(m: &Context, s: &State, index: u8, target: Option<u16>) -> String {
             format!("drain {node}{flags}")
         }
         Some(Fault::RolloutRestart { workload }) => {
-            format!("rollout restart deployment/{workload} (the pod template changes)")
+            let kind = match m.scenario.workloads.iter().find(|w| w.name() == workload) {
+                Some(podcheck_input::spec::Workload::StatefulSet { .. }) => "statefulset",
+                _ => "deployment",
+            };
+            format!("rollout restart {kind}/{workload} (the pod template changes)")
         }
         Some(Fault::Scale { workload, replicas }) => {
             format!("scale deployment/{workload} --replicas={replicas}")

@@ -603,17 +603,6 @@ fn written_as_default(field: &str, v: &Tree) -> bool {
         _ => false,
     };
     match field {
-        // RollingUpdate, every ordinal (partition 0), one pod at a time.
-        "spec.updateStrategy" => {
-            let rolling = v.get("rollingUpdate");
-            map(v, &["type", "rollingUpdate"])
-                && text(v.get("type"), "RollingUpdate")
-                && rolling.is_none_or(|r| {
-                    map(r, &["partition", "maxUnavailable"])
-                        && int(r.get("partition"), 0)
-                        && int(r.get("maxUnavailable"), 1)
-                })
-        }
         "spec.ordinals" => map(v, &["start"]) && int(v.get("start"), 0),
         "spec.persistentVolumeClaimRetentionPolicy" => {
             map(v, &["whenDeleted", "whenScaled"])
@@ -1462,6 +1451,42 @@ impl Reader {
                     Some(v) => seconds(&doc, "spec.minReadySeconds", v as i64)?,
                     None => 0,
                 };
+                let mut update_strategy = spec::StatefulSetUpdateStrategy::default();
+                if let Some(st) = &s.update_strategy {
+                    update_strategy.kind = one_of(
+                        &doc,
+                        "spec.updateStrategy.type",
+                        st.type_.as_deref().unwrap_or("RollingUpdate"),
+                        &[
+                            (
+                                "RollingUpdate",
+                                spec::StatefulSetStrategyType::RollingUpdate,
+                            ),
+                            ("OnDelete", spec::StatefulSetStrategyType::OnDelete),
+                        ],
+                    )?;
+                    if let Some(ru) = &st.rolling_update {
+                        // `ValidateStatefulSetUpdateStrategy`: a partition is >= 0. Every
+                        // partition of `replicas` or more updates no ordinal, so one past what
+                        // the model counts (255) is held as 255, which behaves the same.
+                        let partition = match ru.partition {
+                            Some(p) if p < 0 => {
+                                return Err(doc.err(
+                                    "spec.updateStrategy.rollingUpdate.partition",
+                                    format!(
+                                        "Invalid value: {p}: must be greater than or equal to 0"
+                                    ),
+                                ));
+                            }
+                            Some(p) => p.min(i32::from(u8::MAX)) as u8,
+                            None => 0,
+                        };
+                        update_strategy.rolling_update = Some(spec::RollingUpdateStatefulSet {
+                            partition,
+                            max_unavailable: ru.max_unavailable.as_ref().map(int_or_string),
+                        });
+                    }
+                }
                 let w = Workload::StatefulSet {
                     metadata: spec::Metadata { name: name.clone() },
                     spec: spec::StatefulSetSpec {
@@ -1470,6 +1495,7 @@ impl Reader {
                         template: spec::PodTemplate { spec: pod },
                         volume_claim_templates: templates,
                         min_ready_seconds,
+                        update_strategy,
                     },
                 };
                 Object::Workload(doc, Box::new(w), labels(&tmpl.metadata))
@@ -2910,7 +2936,7 @@ impl Reader {
             let why = match (kind, field.as_str(), pod) {
                 ("Deployment", "spec.paused", _) => Some("a paused Deployment rolls out no change to its template; the model's Deployment controller does not pause"),
                 ("Job", "spec.suspend", _) => Some("a suspended Job runs no pods; the model's Job controller does not suspend"),
-                ("StatefulSet", "spec.updateStrategy" | "spec.ordinals" | "spec.persistentVolumeClaimRetentionPolicy", _) => Some("the model's StatefulSet controller does not read it"),
+                ("StatefulSet", "spec.ordinals" | "spec.persistentVolumeClaimRetentionPolicy", _) => Some("the model's StatefulSet controller does not read it"),
                 ("Service", "spec.internalTrafficPolicy" | "spec.externalTrafficPolicy" | "spec.sessionAffinity" | "spec.trafficDistribution", _) => Some("the model's kube-proxy routes every Service as Cluster traffic policy without affinity"),
                 ("PersistentVolume", "spec.nodeAffinity", _) => Some("the scheduler puts a pod that uses this volume only on the nodes it names (the VolumeBinding plugin); the model's scheduler does not read it"),
                 (_, _, Some("readinessGates")) => Some("the pods are Ready only once these conditions are True; the model takes them Ready without them"),
@@ -3635,6 +3661,7 @@ fn used_paths(kind: &str) -> Vec<String> {
                 "replicas",
                 "podManagementPolicy",
                 "minReadySeconds",
+                "updateStrategy.*",
                 "volumeClaimTemplates[].metadata.name",
                 "volumeClaimTemplates[].spec.accessModes.*",
                 "volumeClaimTemplates[].spec.storageClassName",

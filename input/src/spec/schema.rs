@@ -401,6 +401,71 @@ pub struct StatefulSetSpec {
     /// on by default, from 1.23; GA in 1.25.
     #[serde(default)]
     pub min_ready_seconds: u16,
+    /// `updateStrategy` (default RollingUpdate, partition 0, maxUnavailable 1): how the
+    /// controller replaces the pods of an older revision after the template changes
+    /// (`docs/sources.md#statefulset-rolling-update`).
+    #[serde(default, skip_serializing_if = "StatefulSetUpdateStrategy::is_default")]
+    pub update_strategy: StatefulSetUpdateStrategy,
+}
+
+/// `spec.updateStrategy` of a StatefulSet.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct StatefulSetUpdateStrategy {
+    #[serde(default, rename = "type")]
+    pub kind: StatefulSetStrategyType,
+    #[serde(default)]
+    pub rolling_update: Option<RollingUpdateStatefulSet>,
+}
+
+/// `spec.updateStrategy.type` of a StatefulSet.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum StatefulSetStrategyType {
+    /// The controller deletes the pods of an older revision, the largest ordinal first.
+    #[default]
+    RollingUpdate,
+    /// The controller never deletes a pod for an update: a pod takes the new revision only
+    /// when it is deleted by someone else and recreated.
+    OnDelete,
+}
+
+/// `spec.updateStrategy.rollingUpdate` of a StatefulSet (`SetDefaults_StatefulSet`: partition
+/// 0; maxUnavailable 1).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct RollingUpdateStatefulSet {
+    /// Ordinals below it keep the current revision (default 0).
+    #[serde(default)]
+    pub partition: u8,
+    /// A number of pods or a percentage of `replicas` (rounded up, at least 1); honoured from
+    /// 1.35 (gate `MaxUnavailableStatefulSet` beta, on by default; KEP-961).
+    #[serde(default)]
+    pub max_unavailable: Option<IntOrString>,
+}
+
+impl StatefulSetUpdateStrategy {
+    pub fn is_default(&self) -> bool {
+        *self == StatefulSetUpdateStrategy::default()
+    }
+
+    /// The partition: ordinals below it are not updated (0 unless RollingUpdate sets one).
+    pub fn partition(&self) -> u8 {
+        self.rolling_update.as_ref().map_or(0, |r| r.partition)
+    }
+
+    /// `getStatefulSetMaxUnavailable`: `maxUnavailable` scaled against `replicas`, rounded up,
+    /// and at least 1; 1 when unset.
+    pub fn max_unavailable(&self, replicas: u8) -> u8 {
+        let Some(v) = self
+            .rolling_update
+            .as_ref()
+            .and_then(|r| r.max_unavailable.as_ref())
+        else {
+            return 1;
+        };
+        let n = podcheck_k8s::deployment::scaled_value(v, i64::from(replicas), true).unwrap_or(1);
+        n.clamp(1, i64::from(u8::MAX)) as u8
+    }
 }
 
 /// `podManagementPolicy`.

@@ -390,6 +390,9 @@ impl Scenario {
             if let Workload::Deployment { spec, .. } = w {
                 validate_deployment_spec(w.name(), spec)?;
             }
+            if let Workload::StatefulSet { spec, .. } = w {
+                validate_statefulset_update_strategy(w.name(), spec)?;
+            }
             for c in t.init_containers.iter().chain(&t.containers) {
                 for (kind, p) in [
                     ("startupProbe", &c.startup_probe),
@@ -593,11 +596,15 @@ impl Scenario {
                 }
                 Fault::RolloutRestart { workload }
                     if !self.workloads.iter().any(|w| {
-                        w.name() == workload && matches!(w, Workload::Deployment { .. })
+                        w.name() == workload
+                            && matches!(
+                                w,
+                                Workload::Deployment { .. } | Workload::StatefulSet { .. }
+                            )
                     }) =>
                 {
                     return Err(Invalid::said(Object::Scenario, format!(
-                        "rolloutRestart: workload `{workload}` is not a Deployment (the model rolls out Deployments only)"
+                        "rolloutRestart: workload `{workload}` is not a Deployment or StatefulSet (the model rolls out those only)"
                     )));
                 }
                 Fault::Scale { workload, .. } if !known(workload) => {
@@ -867,6 +874,68 @@ pub fn validate_deployment_spec(name: &str, spec: &DeploymentSpec) -> Result<(),
                 spec.progress_deadline_seconds
             ),
         ));
+    }
+    Ok(())
+}
+
+/// What the API server's validation of a StatefulSet's `updateStrategy`
+/// (`pkg/apis/apps/validation/validation.go` `ValidateStatefulSetUpdateStrategy`) refuses:
+///
+/// - `rollingUpdate` under `type: OnDelete` (only allowed for `RollingUpdate`);
+/// - `maxUnavailable` that is a negative integer or a string that is not a percentage
+///   (`ValidatePositiveIntOrPercent`), that is 0 (or `0%`), or over 100%
+///   (`IsNotMoreThan100Percent`).
+///
+/// A negative `partition` cannot be written in the scenario (it is a count of 0 to 255) and
+/// is refused by the manifest reader. `docs/sources.md#statefulset-rolling-update`.
+pub fn validate_statefulset_update_strategy(
+    name: &str,
+    spec: &super::StatefulSetSpec,
+) -> Result<(), Invalid> {
+    use super::StatefulSetStrategyType;
+    let at = |path: &str, what: String| Invalid::new(Object::Workload(name.into()), path, what);
+    let strategy = &spec.update_strategy;
+    let Some(ru) = &strategy.rolling_update else {
+        return Ok(());
+    };
+    if strategy.kind == StatefulSetStrategyType::OnDelete {
+        return Err(at(
+            "spec.updateStrategy.rollingUpdate",
+            "Invalid value: only allowed for updateStrategy 'RollingUpdate'".into(),
+        ));
+    }
+    let Some(v) = &ru.max_unavailable else {
+        return Ok(());
+    };
+    let path = "spec.updateStrategy.rollingUpdate.maxUnavailable";
+    let n = match v {
+        IntOrString::Int(n) if *n < 0 => {
+            return Err(at(
+                path,
+                format!("Invalid value: {n}: must be greater than or equal to 0"),
+            ));
+        }
+        IntOrString::Int(n) => *n,
+        IntOrString::String(text) => match percent(text) {
+            Some(p) if p > 100 => {
+                return Err(at(
+                    path,
+                    format!("Invalid value: {v}: must not be greater than 100%"),
+                ));
+            }
+            Some(p) => p,
+            None => {
+                return Err(at(
+                    path,
+                    format!(
+                        "Invalid value: {v}: a valid percent string must be a numeric string followed by an ending '%' (e.g. '1%',  or '93%', regex used for validation is '[0-9]+%')"
+                    ),
+                ));
+            }
+        },
+    };
+    if n == 0 {
+        return Err(at(path, format!("Invalid value: {v}: must not be 0")));
     }
     Ok(())
 }

@@ -205,6 +205,20 @@ pub struct WorkloadStatus {
     pub job: Option<JobStatus>,
     /// A Deployment's template revision and ReplicaSets.
     pub deployment: Option<DeploymentStatus>,
+    /// A StatefulSet's revisions, from its first template change on (None before: every pod
+    /// is at revision 0, which is both the current and the update revision).
+    pub statefulset: Option<StatefulSetStatus>,
+}
+
+/// `status.currentRevision` and `status.updateRevision` of a StatefulSet, as revision numbers
+/// below [`REVISIONS`] (the ControllerRevisions' names upstream). The update revision is the
+/// template's; the current one is what a pod below the partition is recreated at, and it
+/// becomes the update revision once every pod is updated and Ready
+/// (`stateful_set_utils.go` `completeRollingUpdate`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+pub struct StatefulSetStatus {
+    pub current: u8,
+    pub update: u8,
 }
 
 /// The revisions a Deployment's template can have: the scenario's, and the one a rollout
@@ -340,7 +354,9 @@ pub struct Pod {
     /// Name suffix: the pod is `<workload>-<suffix>`.
     pub suffix: u8,
     /// The template revision the pod was created from: for a Deployment's pod, its
-    /// ReplicaSet (the `pod-template-hash` label); 0 for every other workload.
+    /// ReplicaSet (the `pod-template-hash` label); for a StatefulSet's, the revision it was
+    /// created at (the `controller-revision-hash` label, [`StatefulSetStatus`]); 0 for every
+    /// other workload.
     pub revision: u8,
     /// A Deployment's or StatefulSet's pod with `minReadySeconds` only (otherwise None):
     /// None while the pod is not Ready; once it is,
