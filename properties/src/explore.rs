@@ -692,40 +692,14 @@ where
         for a in actions.drain(..) {
             let seen = action_ids.get(&a).copied();
             // An action that leads back to this state ([`Stays`]): its edge is to this state,
-            // kept exactly as it is.
-            if stays.is_some_and(|f| f(&a)) {
-                let aid = match seen {
-                    Some(aid) => aid,
-                    None => Interner {
-                        action_ids: &mut action_ids,
-                        actor_ids: &mut actor_ids,
-                        actor: &actor,
-                    }
-                    .intern(&mut g, &a),
-                };
-                while masks.len() <= aid as usize {
-                    masks.push(judged_mask(
-                        &filters,
-                        &bits,
-                        g.action(masks.len() as ActionId),
-                    ));
-                }
-                successors.push(Successor {
-                    action: a,
-                    aid,
-                    next: None,
-                    fp: 0,
-                    found: Some((u, true)),
-                    same: true,
-                });
-                continue;
-            }
+            // kept exactly as it is, and it is not made.
+            let same = stays.is_some_and(|f| f(&a));
             // A diamond closed: the successor is a state the graph has, without making it.
             // Where a step probe judges the action and cannot read the target (kept exactly
             // and still in the frontier), the successor is made for the probe, and the
             // diamond still names it: it is neither fingerprinted nor looked up.
             let mut named = None;
-            if let (Some(c), Some(by), Some(t)) = (commute, &by, seen) {
+            if let (false, Some(c), Some(by), Some(t)) = (same, commute, &by, seen) {
                 let closed = sides
                     .iter()
                     .find(|&&(x, ..)| x == t)
@@ -749,16 +723,17 @@ where
                     named = Some((v, exact));
                 }
             }
-            let Some(next) = model.next_state(&state, a.clone()) else {
-                continue;
+            let next = match same {
+                true => None,
+                false => match model.next_state(&state, a.clone()) {
+                    Some(next) if model.within_boundary(&next) => Some(next),
+                    _ => continue,
+                },
             };
-            if !model.within_boundary(&next) {
-                continue;
-            }
             // A named successor's fingerprint is not needed: the graph has it.
-            let fp = match named {
-                Some(_) => 0,
-                None => fingerprint(&next),
+            let fp = match (&next, named) {
+                (Some(next), None) => fingerprint(next),
+                _ => 0,
             };
             let aid = match seen {
                 Some(aid) => aid,
@@ -779,10 +754,10 @@ where
             successors.push(Successor {
                 action: a,
                 aid,
-                next: Some(next),
+                next,
                 fp,
-                found: named,
-                same: false,
+                found: if same { Some((u, true)) } else { named },
+                same,
             });
         }
         for s in successors.iter_mut() {
