@@ -689,19 +689,14 @@ fn what_the_model_does_not_hold_is_said() {
     );
 }
 
-/// A StatefulSet's `updateStrategy` is read (type, partition, maxUnavailable as a count or a
-/// percentage), neither warned of nor listed as not read; what the API server's validation
-/// refuses is an error at its line.
-#[test]
-fn statefulset_update_strategy_is_read() {
-    use podcheck_input::spec::StatefulSetStrategyType;
-    let sts = |extra: &str| {
-        format!(
-            "apiVersion: apps/v1
+/// A StatefulSet `db` of `replicas` with `extra` lines in its spec, and its headless Service.
+fn db_statefulset(replicas: u8, extra: &str) -> String {
+    format!(
+        "apiVersion: apps/v1
 kind: StatefulSet
 metadata: {{name: db}}
 spec:
-  replicas: 3
+  replicas: {replicas}
   serviceName: db
   selector: {{matchLabels: {{app: db}}}}
 {extra}
@@ -717,8 +712,16 @@ spec:
   clusterIP: None
   selector: {{app: db}}
 "
-        )
-    };
+    )
+}
+
+/// A StatefulSet's `updateStrategy` is read (type, partition, maxUnavailable as a count or a
+/// percentage), neither warned of nor listed as not read; what the API server's validation
+/// refuses is an error at its line.
+#[test]
+fn statefulset_update_strategy_is_read() {
+    use podcheck_input::spec::StatefulSetStrategyType;
+    let sts = |extra: &str| db_statefulset(3, extra);
     let strategy = |extra: &str| {
         let r = one("s.yaml", &sts(extra)).unwrap();
         assert!(r.warnings.is_empty(), "{extra}: {:?}", r.warnings);
@@ -786,30 +789,7 @@ fn a_default_written_out_is_no_warning() {
     // RollingUpdate}`, and Selenium's hub Service `sessionAffinity: None`: the defaults the
     // API server would give them, which is what the model does. No warning; a value that is
     // not the default still is one.
-    let sts = |extra: &str| {
-        format!(
-            "apiVersion: apps/v1
-kind: StatefulSet
-metadata: {{name: db}}
-spec:
-  replicas: 1
-  serviceName: db
-  selector: {{matchLabels: {{app: db}}}}
-{extra}
-  template:
-    metadata: {{labels: {{app: db}}}}
-    spec:
-      containers: [{{name: db, image: postgres}}]
----
-apiVersion: v1
-kind: Service
-metadata: {{name: db}}
-spec:
-  clusterIP: None
-  selector: {{app: db}}
-"
-        )
-    };
+    let sts = |extra: &str| db_statefulset(1, extra);
     let quiet = [
         "  ordinals: {start: 0}",
         "  persistentVolumeClaimRetentionPolicy: {whenDeleted: Retain, whenScaled: Retain}",
